@@ -1,0 +1,10 @@
+/**
+ * Every `ovnk` command registers itself here, one module per command (or command group).
+ * Add a line when you add a command; nothing else in cli/ needs to change.
+ */
+import type { Command } from 'commander';
+import { registerLab } from './lab';
+
+export type Register = (program: Command) => void;
+
+export const commands: Register[] = [registerLab];

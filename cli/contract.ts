@@ -1,0 +1,82 @@
+/**
+ * The one contract every `ovnk` command follows (ARCHITECTURE: "The ovnk command line").
+ *
+ * - Exit codes: 0 ok; 1 refused (problems found, nothing changed); 2 drift (`diff` only);
+ *   3 unusable input (bad file, bad field); 4 target unreachable or failing.
+ * - With `-o json` every outcome, errors included, is one JSON document on stdout.
+ * - Human output and progress go to stderr.
+ *
+ * Commands throw `CliError` for expected failures; `runCommand` turns any outcome into the
+ * document and the exit code, so no command writes to stdout or calls `process.exit` itself.
+ */
+
+export const ExitCode = {
+  ok: 0,
+  refused: 1,
+  drift: 2,
+  badInput: 3,
+  unreachable: 4,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export type OutputFormat = 'json' | 'text';
+
+/** An expected failure: one sentence that says what to do, plus where it came from. */
+export class CliError extends Error {
+  constructor(
+    readonly exitCode: ExitCode,
+    message: string,
+    readonly details: { file?: string; path?: string; [key: string]: unknown } = {},
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+/** What a command returns: the JSON document, the text for people, and the exit code. */
+export interface CommandResult {
+  exitCode?: ExitCode;
+  /** The `-o json` document (printed to stdout). */
+  document: unknown;
+  /** The human rendering (printed to stderr for `-o text`; may be empty). */
+  text?: string;
+}
+
+/** Progress lines for people: always stderr, never stdout. */
+export function progress(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+export function parseOutputFormat(value: string | undefined): OutputFormat {
+  if (value === undefined || value === 'text') return 'text';
+  if (value === 'json') return 'json';
+  throw new CliError(ExitCode.badInput, `unknown output format "${value}": use -o json or -o text`, { path: '-o' });
+}
+
+/** Turn an error into the document of the contract. Unknown errors count as target failures. */
+export function errorDocument(error: unknown): { exitCode: ExitCode; document: Record<string, unknown> } {
+  if (error instanceof CliError) {
+    return { exitCode: error.exitCode, document: { ok: false, exitCode: error.exitCode, error: error.message, ...error.details } };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { exitCode: ExitCode.unreachable, document: { ok: false, exitCode: ExitCode.unreachable, error: message } };
+}
+
+/** Run one command body and print its outcome per the contract; returns the exit code. */
+export async function runCommand(format: OutputFormat, body: () => Promise<CommandResult>): Promise<ExitCode> {
+  let exitCode: ExitCode;
+  let document: unknown;
+  let text: string | undefined;
+  try {
+    const result = await body();
+    exitCode = result.exitCode ?? ExitCode.ok;
+    document = result.document;
+    text = result.text;
+  } catch (error) {
+    ({ exitCode, document } = errorDocument(error));
+    text = `error: ${(document as { error: string }).error}`;
+  }
+  if (format === 'json') process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  else if (text) process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+  return exitCode;
+}
