@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+// Pure unit tests only: no lab, no servers. `npx vitest run --config vitest.unit.config.ts`.
+export default defineConfig({
+  test: {
+    include: ['test/unit/**/*.test.ts'],
+    testTimeout: 30_000,
+  },
+});
