@@ -1,0 +1,162 @@
+/**
+ * OvsdbClient: the database API of one connection (RFC 7047 section 4.1): list_dbs, get_schema,
+ * transact (results checked and decoded, failures thrown as typed errors), monitor /
+ * monitor_cond / monitor_cond_since with their notifications, monitor_cancel and echo. The wire
+ * connection (framing, ids, timeouts, keepalive) is rpc.ts; several remotes are cluster.ts.
+ */
+import { decodeRow, type PlainRow } from './codec';
+import { describeEndpoint, parseEndpoint, type Endpoint } from './endpoint';
+import { checkResults, OvsdbTransportError } from './errors';
+import { checkRequests, decodeTableUpdates, type MonitorMethod, type MonitorRequest, type MonitorUpdate, type TableUpdates, type WireTableUpdates } from './monitor';
+import type { Operation, OperationResult } from './notation';
+import { RpcConnection, type RpcOptions } from './rpc';
+import type { DatabaseSchema } from './schema';
+import { openTransport, type OpenOptions } from './transport';
+
+export type ClientOptions = RpcOptions & OpenOptions;
+
+/** A transact result with rows decoded by the server's column types and uuids as strings. */
+export interface TransactResult {
+  uuid?: string;
+  rows?: PlainRow[];
+  count?: number;
+}
+
+export interface TransactOptions {
+  timeoutMs?: number;
+}
+
+export interface MonitorOptions {
+  method?: MonitorMethod;
+  /** monitor_cond_since: resume after this transaction id (all zeros: from scratch). */
+  lastTxnId?: string;
+}
+
+export interface Monitor {
+  id: string;
+  initial: TableUpdates;
+  /** monitor_cond_since: whether the server still knew `lastTxnId` (then `initial` is only the missed diff). */
+  found?: boolean;
+  lastTxnId?: string;
+  cancel(): Promise<void>;
+}
+
+const ZERO_TXN = '00000000-0000-0000-0000-000000000000';
+let monitorCount = 0;
+
+export class OvsdbClient {
+  private readonly schemas = new Map<string, Promise<DatabaseSchema>>();
+
+  private constructor(private readonly rpc: RpcConnection) {}
+
+  /** Connects to one endpoint (`unix:`, `tcp:`, `ssl:` text, or an Endpoint incl. a stream opener). */
+  static async connect(endpoint: Endpoint | string, options: ClientOptions = {}): Promise<OvsdbClient> {
+    const target = typeof endpoint === 'string' ? parseEndpoint(endpoint) : endpoint;
+    const stream = await openTransport(target, options);
+    return new OvsdbClient(new RpcConnection(stream, describeEndpoint(target), options));
+  }
+
+  get endpoint(): string {
+    return this.rpc.endpoint;
+  }
+
+  get isOpen(): boolean {
+    return this.rpc.isOpen;
+  }
+
+  listDbs(): Promise<string[]> {
+    return this.rpc.request<string[]>('list_dbs', []);
+  }
+
+  /** The server's schema of `db`, fetched once per connection. */
+  getSchema(db: string): Promise<DatabaseSchema> {
+    let schema = this.schemas.get(db);
+    if (!schema) {
+      schema = this.rpc.request<DatabaseSchema>('get_schema', [db]);
+      schema.catch(() => this.schemas.delete(db));
+      this.schemas.set(db, schema);
+    }
+    return schema;
+  }
+
+  /**
+   * One atomic transaction. Returns one result per operation (inserted uuids, selected rows
+   * decoded, counts); throws the typed OvsdbOperationError of the failing operation or commit.
+   * @throws OvsdbOperationError subclasses, OvsdbRpcError, OvsdbTransportError
+   */
+  async transact(db: string, operations: Operation[], options: TransactOptions = {}): Promise<TransactResult[]> {
+    const needsSchema = operations.some((op) => op.op === 'select');
+    const schema = needsSchema ? await this.getSchema(db) : undefined;
+    const results = await this.rpc.request<(OperationResult | null)[]>('transact', [db, ...operations], options.timeoutMs);
+    return checkResults(operations, results, this.endpoint).map((result, index) => decodeResult(result, schema, operations[index]));
+  }
+
+  /** Sends our own echo; resolves when the server answers. */
+  async echo(): Promise<void> {
+    await this.rpc.request('echo', []);
+  }
+
+  /**
+   * Starts a monitor; `listener` gets every later update (including ones caused by our own
+   * transactions, which may arrive before the transact reply).
+   */
+  async monitor(db: string, requests: Record<string, MonitorRequest>, listener: (update: MonitorUpdate) => void, options: MonitorOptions = {}): Promise<Monitor> {
+    const method = options.method ?? 'monitor';
+    checkRequests(method, requests);
+    const schema = await this.getSchema(db);
+    const id = `ovnk-monitor-${++monitorCount}`;
+    const unsubscribe = this.rpc.onNotification((name, params) => {
+      const update = decodeNotification(name, params, id, schema);
+      if (update) listener(update);
+    });
+    const wireRequests = method === 'monitor' ? requests : Object.fromEntries(Object.entries(requests).map(([t, r]) => [t, [r]]));
+    const params = method === 'monitor_cond_since' ? [db, id, wireRequests, options.lastTxnId ?? ZERO_TXN] : [db, id, wireRequests];
+    const cancel = async () => {
+      unsubscribe();
+      if (this.rpc.isOpen) await this.rpc.request('monitor_cancel', [id]);
+    };
+    try {
+      const reply = await this.rpc.request<unknown>(method, params);
+      return { id, cancel, ...decodeMonitorReply(method, reply, schema) };
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
+  }
+
+  onClose(listener: (error: OvsdbTransportError) => void): void {
+    this.rpc.onClose(listener);
+  }
+
+  close(): void {
+    this.rpc.close();
+  }
+}
+
+function decodeResult(result: OperationResult, schema: DatabaseSchema | undefined, operation: Operation): TransactResult {
+  const decoded: TransactResult = {};
+  if (result.uuid) decoded.uuid = result.uuid[1];
+  if (result.count !== undefined) decoded.count = result.count;
+  if (result.rows) {
+    const table = 'table' in operation ? schema?.tables[operation.table] : undefined;
+    decoded.rows = result.rows.map((row) => decodeRow(row, table));
+  }
+  return decoded;
+}
+
+function decodeMonitorReply(method: MonitorMethod, reply: unknown, schema: DatabaseSchema): Pick<Monitor, 'initial' | 'found' | 'lastTxnId'> {
+  if (method !== 'monitor_cond_since') {
+    return { initial: decodeTableUpdates(reply as WireTableUpdates, schema, method === 'monitor' ? 'v1' : 'v2', true) };
+  }
+  const [found, lastTxnId, updates] = reply as [boolean, string, WireTableUpdates];
+  return { found, lastTxnId, initial: decodeTableUpdates(updates, schema, 'v2', !found) };
+}
+
+/** update [id, tables], update2 [id, tables], update3 [id, txnId, tables]; others are not ours. */
+function decodeNotification(name: string, params: unknown[], id: string, schema: DatabaseSchema): MonitorUpdate | undefined {
+  if (params[0] !== id) return undefined;
+  if (name === 'update') return { tables: decodeTableUpdates(params[1] as WireTableUpdates, schema, 'v1') };
+  if (name === 'update2') return { tables: decodeTableUpdates(params[1] as WireTableUpdates, schema, 'v2') };
+  if (name === 'update3') return { lastTxnId: params[1] as string, tables: decodeTableUpdates(params[2] as WireTableUpdates, schema, 'v2') };
+  return undefined;
+}

@@ -1,0 +1,156 @@
+/**
+ * One JSON-RPC 1.0 connection (RFC 7047 section 4): numbered requests with a timeout each,
+ * notifications to listeners, the server's `echo` answered, our own `echo` sent after a quiet
+ * spell so a dead peer is noticed, and every pending request failed when the connection breaks.
+ */
+import type { Duplex } from 'node:stream';
+import { OvsdbRpcError, OvsdbTransportError } from './errors';
+import { JsonSplitter } from './framing';
+
+export interface RpcOptions {
+  /** Default time a request may wait for its reply. */
+  requestTimeoutMs?: number;
+  /** Quiet time after which we send an echo; no answer within as long again drops the connection. 0 disables. */
+  inactivityProbeMs?: number;
+}
+
+export type NotificationListener = (method: string, params: unknown[]) => void;
+
+interface Pending {
+  method: string;
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+interface Message {
+  id?: unknown;
+  method?: string;
+  params?: unknown[];
+  result?: unknown;
+  error?: unknown;
+}
+
+export class RpcConnection {
+  private readonly splitter = new JsonSplitter();
+  private readonly pending = new Map<number, Pending>();
+  private readonly notificationListeners = new Set<NotificationListener>();
+  private readonly closeListeners = new Set<(error: OvsdbTransportError) => void>();
+  private readonly requestTimeoutMs: number;
+  private readonly probeMs: number;
+  private readonly probeTimer?: NodeJS.Timeout;
+  private nextId = 1;
+  private lastHeard = Date.now();
+  private probing = false;
+  private failure?: OvsdbTransportError;
+
+  constructor(private readonly stream: Duplex, readonly endpoint: string, options: RpcOptions = {}) {
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.probeMs = options.inactivityProbeMs ?? 5_000;
+    stream.on('data', (chunk: Buffer) => this.receive(chunk));
+    stream.on('error', (error: Error) => this.fail('closed', `connection failed: ${error.message}`));
+    stream.on('close', () => this.fail('closed', this.closedDetail()));
+    stream.on('end', () => this.fail('closed', this.closedDetail()));
+    if (this.probeMs > 0) {
+      this.probeTimer = setInterval(() => this.probe(), Math.max(10, Math.floor(this.probeMs / 2)));
+      this.probeTimer.unref();
+    }
+  }
+
+  get isOpen(): boolean {
+    return this.failure === undefined;
+  }
+
+  /** Sends a request; resolves with `result`, rejects with OvsdbRpcError or OvsdbTransportError. */
+  request<T = unknown>(method: string, params: unknown[], timeoutMs = this.requestTimeoutMs): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new OvsdbTransportError(this.endpoint, 'timeout', `${method} got no reply within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(id, { method, resolve: resolve as (r: unknown) => void, reject, timer });
+      this.send({ method, params, id });
+    });
+  }
+
+  onNotification(listener: NotificationListener): () => void {
+    this.notificationListeners.add(listener);
+    return () => this.notificationListeners.delete(listener);
+  }
+
+  onClose(listener: (error: OvsdbTransportError) => void): void {
+    this.closeListeners.add(listener);
+  }
+
+  /** Closes the connection; pending requests fail with a transport error saying so. */
+  close(): void {
+    this.fail('closed', 'connection closed by the client');
+  }
+
+  private send(message: Message): void {
+    this.stream.write(JSON.stringify(message));
+  }
+
+  private receive(chunk: Buffer): void {
+    this.lastHeard = Date.now();
+    let messages: unknown[];
+    try {
+      messages = this.splitter.push(chunk);
+    } catch (error) {
+      this.fail('protocol', `unreadable reply: ${(error as Error).message}`);
+      return;
+    }
+    for (const message of messages) this.dispatch(message as Message);
+  }
+
+  private dispatch(message: Message): void {
+    if (typeof message.method === 'string') {
+      this.handleIncoming(message);
+      return;
+    }
+    const pending = typeof message.id === 'number' ? this.pending.get(message.id) : undefined;
+    if (!pending) return; // a reply to a request that already timed out
+    this.pending.delete(message.id as number);
+    clearTimeout(pending.timer);
+    if (message.error !== null && message.error !== undefined) pending.reject(new OvsdbRpcError(this.endpoint, pending.method, message.error));
+    else pending.resolve(message.result);
+  }
+
+  /** RFC 7047 4.1.11: echo must be answered with the same params, or the server drops us. */
+  private handleIncoming(message: Message): void {
+    const params = message.params ?? [];
+    const isRequest = message.id !== null && message.id !== undefined;
+    if (message.method === 'echo' && isRequest) this.send({ id: message.id, result: params, error: null });
+    else if (isRequest) this.send({ id: message.id, result: null, error: `unknown method ${message.method}` });
+    else for (const listener of this.notificationListeners) listener(message.method as string, params);
+  }
+
+  private probe(): void {
+    if (this.failure || this.probing || Date.now() - this.lastHeard < this.probeMs) return;
+    this.probing = true;
+    this.request('echo', [], this.probeMs).then(
+      () => (this.probing = false),
+      () => this.fail('timeout', `no answer to echo within ${this.probeMs} ms after ${this.probeMs} ms of silence`),
+    );
+  }
+
+  private closedDetail(): string {
+    const cut = this.splitter.bufferedBytes;
+    return cut > 0 ? `connection closed by the server in the middle of a message (${cut} bytes)` : 'connection closed by the server';
+  }
+
+  private fail(reason: 'closed' | 'timeout' | 'protocol', detail: string): void {
+    if (this.failure) return;
+    this.failure = new OvsdbTransportError(this.endpoint, reason, detail);
+    clearInterval(this.probeTimer);
+    for (const pending of this.pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(new OvsdbTransportError(this.endpoint, reason, `${pending.method} failed: ${detail}`));
+    }
+    this.pending.clear();
+    this.stream.destroy();
+    for (const listener of this.closeListeners) listener(this.failure);
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * RFC 7047 section 3.2 schema shapes (what `get_schema` returns and what generated code embeds),
+ * plus small helpers that read a column type. Types and pure functions only; no OVN knowledge.
+ */
+import type { WireValue } from './notation';
+
+export type AtomicType = 'integer' | 'real' | 'boolean' | 'string' | 'uuid';
+
+/** `<base-type>`: an atomic type name, or the object form with constraints. */
+export type BaseType =
+  | AtomicType
+  | {
+      type: AtomicType;
+      /** Allowed values in OVSDB notation: a bare atom or `["set", [...]]`. */
+      enum?: WireValue;
+      minInteger?: number;
+      maxInteger?: number;
+      minReal?: number;
+      maxReal?: number;
+      minLength?: number;
+      maxLength?: number;
+      refTable?: string;
+      refType?: 'strong' | 'weak';
+    };
+
+/** `<type>`: an atomic type name, or key (and value for maps) with cardinality bounds. */
+export type ColumnType =
+  | AtomicType
+  | {
+      key: BaseType;
+      value?: BaseType;
+      /** 0 or 1; defaults to 1. */
+      min?: number;
+      /** A positive integer or "unlimited"; defaults to 1. */
+      max?: number | 'unlimited';
+    };
+
+export interface ColumnSchema {
+  type: ColumnType;
+  ephemeral?: boolean;
+  mutable?: boolean;
+}
+
+export interface TableSchema {
+  columns: Record<string, ColumnSchema>;
+  maxRows?: number;
+  isRoot?: boolean;
+  indexes?: string[][];
+}
+
+export interface DatabaseSchema {
+  name: string;
+  version: string;
+  cksum?: string;
+  tables: Record<string, TableSchema>;
+}
+
+/** The shape every column type can be written as: key, optional value, explicit bounds. */
+export interface NormalizedColumnType {
+  key: Exclude<BaseType, AtomicType>;
+  value?: Exclude<BaseType, AtomicType>;
+  min: number;
+  max: number | 'unlimited';
+}
+
+function normalizeBase(base: BaseType): Exclude<BaseType, AtomicType> {
+  return typeof base === 'string' ? { type: base } : base;
+}
+
+export function normalizeColumnType(type: ColumnType): NormalizedColumnType {
+  if (typeof type === 'string') return { key: { type }, min: 1, max: 1 };
+  const normalized: NormalizedColumnType = { key: normalizeBase(type.key), min: type.min ?? 1, max: type.max ?? 1 };
+  if (type.value !== undefined) normalized.value = normalizeBase(type.value);
+  return normalized;
+}
+
+/** How a column's plain value looks (see codec.ts): a map, a list, an optional atom, or an atom. */
+export type ColumnShape = 'map' | 'set' | 'optional' | 'scalar';
+
+export function columnShape(type: ColumnType): ColumnShape {
+  const t = normalizeColumnType(type);
+  if (t.value !== undefined) return 'map';
+  if (t.max === 'unlimited' || t.max > 1) return 'set';
+  return t.min === 0 ? 'optional' : 'scalar';
+}
