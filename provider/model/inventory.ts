@@ -1,0 +1,164 @@
+/**
+ * Inventory (ovnk/v1alpha1): what a cluster has besides the network objects: namespaces, nodes
+ * (ids, chassis, labels, host-subnet pins), service and masquerade CIDRs, the default network's
+ * subnets, and the gateway mode. Parsing fills upstream's defaults and checks every CIDR.
+ */
+import { type Family, parseCidr } from './cidr';
+import { FieldReader, type Json } from './fields';
+import type { LoadedDocument } from './load';
+import { type Problem, problem } from './problem';
+
+export const minNodeId = 2;
+export const maxNodeId = 5000;
+export const namespaceNameLabel = 'kubernetes.io/metadata.name';
+
+export interface Namespace {
+  name: string;
+  /** Includes `kubernetes.io/metadata.name`, which Kubernetes sets on every namespace. */
+  labels: Record<string, string>;
+}
+
+export interface InventoryNode {
+  name: string;
+  /** `k8s.ovn.org/node-id` when pinned; otherwise alloc/ assigns one. */
+  id?: number;
+  chassisId?: string;
+  labels: Record<string, string>;
+  gatewayBridge?: string;
+  /** Host-subnet pins by OVN network name. */
+  hostSubnets: Record<string, string[]>;
+}
+
+export interface ServicePort {
+  protocol: string;
+  port: number;
+}
+
+export interface Service {
+  namespace: string;
+  name: string;
+  clusterIPs: string[];
+  ports: ServicePort[];
+}
+
+export interface Inventory {
+  name: string;
+  zones: 'per-node' | 'central';
+  serviceCIDRs: string[];
+  masqueradeSubnets: string[];
+  /** The default network's cluster subnets (checked for conflicts only). */
+  clusterSubnets: string[];
+  defaultJoinSubnets: string[];
+  gatewayMode: 'shared' | 'local';
+  mtu: number;
+  /** The families the cluster runs: `spec.ipFamilies`, else those of clusterSubnets and serviceCIDRs. */
+  ipFamilies: Family[];
+  namespaces: Namespace[];
+  nodes: InventoryNode[];
+  services: Service[];
+}
+
+/** Upstream's defaults (../shared/reference/network-connect-upstream.md section 5). */
+export const inventoryDefaults = {
+  serviceCIDRs: ['172.16.1.0/24'],
+  masqueradeSubnets: ['169.254.169.0/29', 'fd69::/125'],
+  clusterSubnets: ['10.128.0.0/14'],
+  defaultJoinSubnets: ['100.64.0.0/16', 'fd98::/64'],
+  mtu: 1400,
+} as const;
+
+export function parseInventory(doc: LoadedDocument, problems: Problem[]): Inventory {
+  const r = new FieldReader(doc.ref, problems);
+  const spec = r.record(doc.body.spec, 'spec') ?? {};
+  const cidrs = (key: keyof typeof inventoryDefaults & string, fallback: readonly string[]) =>
+    cidrList(r, spec[key], `spec.${key}`, fallback);
+  const serviceCIDRs = cidrs('serviceCIDRs', inventoryDefaults.serviceCIDRs);
+  const clusterSubnets = cidrs('clusterSubnets', inventoryDefaults.clusterSubnets);
+  return {
+    name: doc.metadata.name,
+    zones: r.oneOf(spec.zones, 'spec.zones', ['per-node', 'central'] as const) ?? 'per-node',
+    serviceCIDRs,
+    masqueradeSubnets: cidrs('masqueradeSubnets', inventoryDefaults.masqueradeSubnets),
+    clusterSubnets,
+    defaultJoinSubnets: cidrs('defaultJoinSubnets', inventoryDefaults.defaultJoinSubnets),
+    gatewayMode: r.oneOf(spec.gatewayMode, 'spec.gatewayMode', ['shared', 'local'] as const) ?? 'shared',
+    mtu: r.integer(spec.mtu, 'spec.mtu') ?? inventoryDefaults.mtu,
+    ipFamilies: families(r, spec.ipFamilies, [...clusterSubnets, ...serviceCIDRs]),
+    namespaces: (r.list(spec.namespaces, 'spec.namespaces') ?? []).flatMap((n, i) => parseNamespace(r, n, `spec.namespaces[${i}]`)),
+    nodes: parseNodes(r, r.list(spec.nodes, 'spec.nodes') ?? []),
+    services: (r.list(spec.services, 'spec.services') ?? []).flatMap((s, i) => parseService(r, s, `spec.services[${i}]`)),
+  };
+}
+
+/** A list of CIDRs, each checked strictly; bad ones are InvalidField problems and dropped. */
+export function cidrList(r: FieldReader, value: Json, field: string, fallback: readonly string[] = []): string[] {
+  const texts = r.strings(value, field);
+  if (!texts) return [...fallback];
+  return texts.filter((text, i) => {
+    const parsed = parseCidr(text);
+    if (typeof parsed !== 'string') return true;
+    r.problems.push(problem('InvalidField', r.object, `${field}[${i}]`, `${field}[${i}] "${text}" ${parsed}`));
+    return false;
+  });
+}
+
+function families(r: FieldReader, value: Json, cidrs: string[]): Family[] {
+  const given = r.strings(value, 'spec.ipFamilies');
+  if (given) return given.flatMap((f, i) => (f === 'IPv4' ? [4 as const] : f === 'IPv6' ? [6 as const] : (r.wrong(`spec.ipFamilies[${i}]`, f, 'IPv4 or IPv6') ?? [])));
+  const found = new Set(cidrs.map((c) => (c.includes(':') ? 6 : 4) as Family));
+  return ([4, 6] as const).filter((f) => found.has(f));
+}
+
+function parseNamespace(r: FieldReader, value: Json, field: string): Namespace[] {
+  const map = r.record(value, field);
+  const name = map && (r.string(map.name, `${field}.name`) ?? r.missing(`${field}.name`));
+  if (!map || name === undefined) return [];
+  return [{ name, labels: { ...r.labels(map.labels, `${field}.labels`), [namespaceNameLabel]: name } }];
+}
+
+function parseNodes(r: FieldReader, items: Json[]): InventoryNode[] {
+  const nodes = items.flatMap((n, i) => parseNode(r, n, `spec.nodes[${i}]`));
+  const seen = new Map<string | number, number>();
+  nodes.forEach((node, i) => {
+    for (const key of [node.name, node.id]) {
+      if (key === undefined) continue;
+      const first = seen.get(key);
+      if (first !== undefined) r.problems.push(problem('DuplicateObject', r.object, `spec.nodes[${i}]`, `spec.nodes[${i}] repeats ${typeof key === 'number' ? 'node id' : 'node name'} ${JSON.stringify(key)} of spec.nodes[${first}]`));
+      else seen.set(key, i);
+    }
+  });
+  return nodes;
+}
+
+function parseNode(r: FieldReader, value: Json, field: string): InventoryNode[] {
+  const map = r.record(value, field);
+  const name = map && (r.string(map.name, `${field}.name`) ?? r.missing(`${field}.name`));
+  if (!map || name === undefined) return [];
+  let id = r.integer(map.id, `${field}.id`);
+  if (id !== undefined && (id < minNodeId || id > maxNodeId)) id = r.wrong(`${field}.id`, id, `a node id from ${minNodeId} to ${maxNodeId} (0 and 1 are reserved)`);
+  const pins = r.record(map.hostSubnets, `${field}.hostSubnets`) ?? {};
+  const hostSubnets: Record<string, string[]> = {};
+  for (const [network, list] of Object.entries(pins)) hostSubnets[network] = cidrList(r, list, `${field}.hostSubnets.${network}`);
+  return [{
+    name,
+    id,
+    chassisId: r.string(map.chassisId, `${field}.chassisId`),
+    labels: r.labels(map.labels, `${field}.labels`),
+    gatewayBridge: r.string(map.gatewayBridge, `${field}.gatewayBridge`),
+    hostSubnets,
+  }];
+}
+
+function parseService(r: FieldReader, value: Json, field: string): Service[] {
+  const map = r.record(value, field);
+  if (!map) return [];
+  const namespace = r.string(map.namespace, `${field}.namespace`) ?? r.missing(`${field}.namespace`);
+  const name = r.string(map.name, `${field}.name`) ?? r.missing(`${field}.name`);
+  const ports = (r.list(map.ports, `${field}.ports`) ?? []).flatMap((p, i) => {
+    const port = r.record(p, `${field}.ports[${i}]`);
+    const number = port && r.integer(port.port, `${field}.ports[${i}].port`);
+    return port && number !== undefined ? [{ protocol: r.string(port.protocol, `${field}.ports[${i}].protocol`) ?? 'TCP', port: number }] : [];
+  });
+  if (namespace === undefined || name === undefined) return [];
+  return [{ namespace, name, clusterIPs: r.strings(map.clusterIPs, `${field}.clusterIPs`) ?? [], ports }];
+}

@@ -1,0 +1,74 @@
+/**
+ * Multi-document YAML (or JSON) text -> documents with their kind, name and a reference used in
+ * every problem path (`ClusterNetworkConnect/colored-enterprise`, `UserDefinedNetwork/blue/net`).
+ * Syntax errors and documents without kind or name become problems; nothing throws.
+ */
+import { parseAllDocuments } from 'yaml';
+import { FieldReader, type Json } from './fields';
+import { type Problem, problem } from './problem';
+
+export interface Metadata {
+  name: string;
+  namespace?: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}
+
+export interface LoadedDocument {
+  /** Position in the file, from 0 (JSON arrays count each element). */
+  index: number;
+  apiVersion: string;
+  kind: string;
+  metadata: Metadata;
+  /** `<Kind>/<name>` or `<Kind>/<namespace>/<name>`: the object part of problem paths. */
+  ref: string;
+  /** The whole parsed object. */
+  body: Record<string, Json>;
+}
+
+export interface Loaded {
+  documents: LoadedDocument[];
+  problems: Problem[];
+}
+
+export function loadDocuments(text: string): Loaded {
+  const problems: Problem[] = [];
+  const bodies: { value: Json; where: string }[] = [];
+  parseAllDocuments(text).forEach((doc, i) => {
+    const where = `document[${i}]`;
+    if ('errors' in doc && doc.errors.length > 0) {
+      const first = doc.errors[0]!;
+      problems.push(problem('InvalidDocument', where, '', `${where} is not valid YAML: ${first.message.split('\n')[0]}`));
+      return;
+    }
+    const value: Json = doc.toJS();
+    if (value === null || value === undefined) return;
+    for (const item of Array.isArray(value) ? value : [value]) bodies.push({ value: item, where });
+  });
+  const documents = bodies.flatMap(({ value, where }, index) => {
+    const loaded = readDocument(value, index, where, problems);
+    return loaded ? [loaded] : [];
+  });
+  return { documents, problems };
+}
+
+function readDocument(value: Json, index: number, where: string, problems: Problem[]): LoadedDocument | undefined {
+  const reader = new FieldReader(where, problems);
+  const body = reader.record(value, '');
+  if (!body) return value === undefined ? undefined : reader.wrong('', value, 'a mapping with apiVersion, kind and metadata');
+  const kind = reader.string(body.kind, 'kind') ?? reader.missing('kind');
+  const apiVersion = reader.string(body.apiVersion, 'apiVersion') ?? reader.missing('apiVersion');
+  const meta = reader.record(body.metadata, 'metadata') ?? {};
+  const name = reader.string(meta.name, 'metadata.name') ?? reader.missing('metadata.name');
+  const namespace = reader.string(meta.namespace, 'metadata.namespace');
+  if (kind === undefined || apiVersion === undefined || name === undefined) return undefined;
+  const ref = namespace === undefined ? `${kind}/${name}` : `${kind}/${namespace}/${name}`;
+  const objectReader = new FieldReader(ref, problems);
+  const metadata: Metadata = {
+    name,
+    namespace,
+    labels: objectReader.labels(meta.labels, 'metadata.labels'),
+    annotations: objectReader.labels(meta.annotations, 'metadata.annotations'),
+  };
+  return { index, apiVersion, kind, metadata, ref, body };
+}

@@ -1,0 +1,132 @@
+/**
+ * The network model shared by ClusterUserDefinedNetwork and UserDefinedNetwork: the OVN network
+ * name (`cluster_udn_<name>`, `<namespace>_<name>`), topology, role, subnets, join and transit
+ * subnets, MTU and transport, parsed from the upstream `network` spec shape
+ * (topology + layer3 / layer2 / localnet). cudn.ts and udn.ts say where that shape lives.
+ */
+import { type Cidr, type Family, cidrSize, mustParseCidr, formatCidr, overlaps, parseCidr } from './cidr';
+import { FieldReader, type Json } from './fields';
+import { cidrList } from './inventory';
+import type { LoadedDocument } from './load';
+import { problem } from './problem';
+import type { LabelSelector } from './selector';
+
+export type Topology = 'Layer3' | 'Layer2' | 'Localnet';
+export type Role = 'Primary' | 'Secondary';
+export type Transport = 'Geneve' | 'NoOverlay' | 'EVPN';
+
+export const networkIdAnnotation = 'k8s.ovn.org/network-id';
+export const defaultJoinSubnets = ['100.65.0.0/16', 'fd99::/64'] as const;
+export const defaultTransitSubnets = ['100.88.0.0/16', 'fd97::/64'] as const;
+
+export interface NetworkSubnet {
+  cidr: string;
+  /** Layer3 only: the prefix length of each node's host subnet. */
+  hostSubnet?: number;
+}
+
+export interface Network {
+  kind: 'ClusterUserDefinedNetwork' | 'UserDefinedNetwork';
+  /** The object reference used in problem paths. */
+  ref: string;
+  objectName: string;
+  namespace?: string;
+  /** The OVN network name: `cluster_udn_<name>` or `<namespace>_<name>`. */
+  name: string;
+  topology: Topology;
+  role: Role;
+  subnets: NetworkSubnet[];
+  joinSubnets: string[];
+  /** Primary Layer2 only: the transit-router subnets (default shifted off the network's own). */
+  transitSubnets: string[];
+  mtu: number;
+  transport: Transport;
+  /** The object's labels (what a CUDN network selector matches). */
+  labels: Record<string, string>;
+  /** CUDN only. */
+  namespaceSelector?: LabelSelector;
+  /** Inventory namespaces the network serves; filled when the cluster is built. */
+  namespaces: string[];
+  /** From the `k8s.ovn.org/network-id` annotation. */
+  pinnedId?: number;
+}
+
+export interface NetworkIdentity {
+  kind: Network['kind'];
+  name: string;
+  namespace?: string;
+  labels: Record<string, string>;
+  namespaceSelector?: LabelSelector;
+}
+
+/** Parse the `{topology, layer3|layer2|localnet, transport}` spec found at `field`. */
+export function parseNetworkSpec(doc: LoadedDocument, r: FieldReader, spec: Record<string, Json>, field: string, identity: NetworkIdentity, mtu: number): Network | undefined {
+  const topology = r.oneOf(spec.topology, `${field}topology`, ['Layer3', 'Layer2', 'Localnet'] as const) ?? r.missing(`${field}topology`);
+  if (!topology) return undefined;
+  const key = topology === 'Layer3' ? 'layer3' : topology === 'Layer2' ? 'layer2' : 'localnet';
+  const config = r.record(spec[key], `${field}${key}`) ?? r.missing(`${field}${key}`);
+  if (!config) return undefined;
+  const at = `${field}${key}.`;
+  return {
+    ...identity,
+    ref: doc.ref,
+    objectName: doc.metadata.name,
+    topology,
+    role: r.oneOf(config.role, `${at}role`, ['Primary', 'Secondary'] as const) ?? r.missing(`${at}role`) ?? 'Primary',
+    subnets: parseSubnets(r, config.subnets, `${at}subnets`, topology),
+    joinSubnets: cidrList(r, config.joinSubnets, `${at}joinSubnets`, defaultJoinSubnets),
+    transitSubnets: [],
+    mtu: r.integer(config.mtu, `${at}mtu`) ?? mtu,
+    transport: r.oneOf(spec.transport, `${field}transport`, ['Geneve', 'NoOverlay', 'EVPN'] as const) ?? 'Geneve',
+    namespaces: [],
+    pinnedId: pinnedId(r, doc.metadata.annotations[networkIdAnnotation]),
+  };
+}
+
+function parseSubnets(r: FieldReader, value: Json, field: string, topology: Topology): NetworkSubnet[] {
+  const items = r.list(value, field) ?? [];
+  return items.flatMap((item, i): NetworkSubnet[] => {
+    const at = `${field}[${i}]`;
+    if (topology !== 'Layer3') return cidrList(r, [item], at).map((cidr) => ({ cidr }));
+    const map = r.record(item, at);
+    const text = map && (r.string(map.cidr, `${at}.cidr`) ?? r.missing(`${at}.cidr`));
+    if (!map || text === undefined) return [];
+    const cidr = parseCidr(text);
+    if (typeof cidr === 'string') {
+      r.problems.push(problem('InvalidField', r.object, `${at}.cidr`, `${at}.cidr "${text}" ${cidr}`));
+      return [];
+    }
+    const hostSubnet = r.integer(map.hostSubnet, `${at}.hostSubnet`) ?? (cidr.family === 4 ? 24 : 64);
+    if (hostSubnet <= cidr.prefix || hostSubnet > (cidr.family === 4 ? 32 : 128)) {
+      return r.wrong(`${at}.hostSubnet`, hostSubnet, `a prefix length longer than the subnet's /${cidr.prefix}`) ?? [];
+    }
+    return [{ cidr: text, hostSubnet }];
+  });
+}
+
+function pinnedId(r: FieldReader, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const id = Number(text);
+  const field = `metadata.annotations["${networkIdAnnotation}"]`;
+  if (!/^\d+$/.test(text) || id < 1 || id > 4095) return r.wrong(field, text, 'a network id from 1 to 4095');
+  return id;
+}
+
+/** The families of a network's subnets. */
+export function networkFamilies(network: Network): Family[] {
+  const found = new Set(network.subnets.map((s) => mustParseCidr(s.cidr).family));
+  return ([4, 6] as const).filter((f) => found.has(f));
+}
+
+/**
+ * Upstream's transit subnet of a primary Layer2 network: the default (100.88.0.0/16, fd97::/64),
+ * moved to the next block of the same size while it overlaps any of `avoid`.
+ */
+export function transitSubnetsFor(families: Family[], avoid: string[]): string[] {
+  const taken = avoid.map(mustParseCidr);
+  return defaultTransitSubnets.map(mustParseCidr).filter((c) => families.includes(c.family)).map((start) => {
+    let candidate: Cidr = start;
+    while (taken.some((t) => overlaps(t, candidate))) candidate = { ...candidate, base: candidate.base + cidrSize(candidate) };
+    return formatCidr(candidate);
+  });
+}
