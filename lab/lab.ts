@@ -1,0 +1,149 @@
+/**
+ * The embedded lab's life cycle: `up` (fabric, central NB/SB/northd, N nodes, ready when every
+ * sshd answers and every chassis is registered), `down` (exactly what the state file records, pods
+ * included; safe when nothing runs), and reading a running lab's status.
+ */
+import { mkdirSync } from 'node:fs';
+import { centralDaemons, centralSocket, createFabric, startCentral } from './central';
+import { refused } from './errors';
+import { type LabLayout, labLayout, type OvnFlavor } from './layout';
+import { nodeDaemons, startNode } from './node';
+import { checkPrerequisites } from './preflight';
+import { isRunning, pidOf } from './processes';
+import { waitForChassis, waitForSsh } from './readiness';
+import { createClientKey, fingerprintOfPublicKeyFile, generateKey } from './sshd';
+import { claimIndex, labDir, labsRoot, type LabState, readState, releaseIndex, removeLabDir, writeState } from './state';
+import { type LabStatus, statusOf } from './status';
+import { prepareOvnRoot } from './trixie';
+import { teardown } from './teardown';
+
+export const DEFAULT_LAB_NAME = 'lab';
+export const DEFAULT_OVN: OvnFlavor = 'bookworm';
+
+export interface UpOptions {
+  name: string;
+  nodes: number;
+  ovn: OvnFlavor;
+  /** Progress lines for people. */
+  progress?: (message: string) => void;
+  readyTimeoutMs?: number;
+}
+
+export interface UpResult {
+  status: LabStatus;
+  alreadyRunning: boolean;
+  seconds: number;
+}
+
+/** True when every daemon the state records still runs (zombies count as stopped). */
+export function labAlive(state: LabState): boolean {
+  return state.phase === 'running' && state.daemons.every((d) => {
+    const pid = pidOf(d);
+    return pid !== undefined && isRunning(pid);
+  });
+}
+
+export function labStatus(name: string): LabStatus | undefined {
+  const state = readState(name);
+  return state ? statusOf(state, state.ovnRoot) : undefined;
+}
+
+function initialState(layout: LabLayout, ovnRoot: string | undefined): LabState {
+  return {
+    version: 1,
+    name: layout.name,
+    index: layout.index,
+    ovn: layout.ovn,
+    phase: 'starting',
+    startedAt: new Date().toISOString(),
+    ownerPid: process.pid,
+    layout,
+    ...(ovnRoot ? { ovnRoot } : {}),
+    namespaces: [layout.fabricNamespace, ...layout.nodes.map((n) => n.namespace)],
+    rootLinks: [layout.hostLink],
+    mounts: [],
+    daemons: [...layout.nodes.flatMap(nodeDaemons), ...centralDaemons(layout)],
+    hostKeyFingerprints: {},
+    pods: [],
+  };
+}
+
+async function createKeys(layout: LabLayout): Promise<Record<string, string>> {
+  await Promise.all([createClientKey(layout), ...layout.nodes.map((n) => generateKey(n.hostKeyPath, `${n.name}@ovnk-lab-${layout.name}`))]);
+  return Object.fromEntries(layout.nodes.map((n) => [n.name, fingerprintOfPublicKeyFile(`${n.hostKeyPath}.pub`)]));
+}
+
+async function bringUp(layout: LabLayout, state: LabState, timeoutMs: number): Promise<void> {
+  const root = state.ovnRoot;
+  const [fingerprints] = await Promise.all([createKeys(layout), createFabric(layout).then(() => startCentral(layout, root))]);
+  state.hostKeyFingerprints = fingerprints;
+  writeState(state);
+  await Promise.all(layout.nodes.map((node) => startNode(layout, node, root)));
+  const deadline = Date.now() + timeoutMs;
+  await Promise.all([
+    ...layout.nodes.map((n) => waitForSsh(n.mgmtIp, 22, deadline, `${n.logDir}/sshd.log`)),
+    waitForChassis(centralSocket(layout, 'sb'), root, layout.nodes.map((n) => n.chassisId), deadline),
+  ]);
+}
+
+/** A running lab of the same OVN is reported; another OVN is refused; a dead one is cleaned first. */
+async function checkExisting(options: UpOptions): Promise<LabStatus | undefined> {
+  const existing = readState(options.name);
+  if (!existing) return undefined;
+  if (existing.ovn !== options.ovn && labAlive(existing)) {
+    throw refused(`lab "${options.name}" is already running with the ${existing.ovn} OVN: run "ovnk lab down --name ${options.name}" first, or use another --name`);
+  }
+  if (labAlive(existing)) return statusOf(existing, existing.ovnRoot);
+  options.progress?.(`lab "${options.name}": a previous run left parts behind; removing them`);
+  await teardown(existing);
+  return undefined;
+}
+
+export async function up(options: UpOptions): Promise<UpResult> {
+  const started = Date.now();
+  checkPrerequisites();
+  const running = await checkExisting(options);
+  if (running) return { status: running, alreadyRunning: true, seconds: 0 };
+  mkdirSync(labsRoot(), { recursive: true });
+  try {
+    mkdirSync(labDir(options.name), { recursive: false });
+  } catch {
+    throw refused(`lab "${options.name}" is being started or stopped by another process (${labDir(options.name)} exists): wait, or run "ovnk lab down --name ${options.name}"`);
+  }
+  const index = claimIndex(options.name);
+  const layout = labLayout({ name: options.name, index, nodes: options.nodes, ovn: options.ovn, dir: labDir(options.name) });
+  let state: LabState | undefined;
+  try {
+    const ovnRoot = await prepareOvnRoot(options.ovn, options.progress);
+    state = initialState(layout, ovnRoot);
+    writeState(state);
+    options.progress?.(`lab "${options.name}": starting ${options.nodes} node(s) with the ${options.ovn} OVN`);
+    await bringUp(layout, state, options.readyTimeoutMs ?? 30_000);
+    state.phase = 'running';
+    writeState(state);
+    return { status: statusOf(state, ovnRoot), alreadyRunning: false, seconds: (Date.now() - started) / 1000 };
+  } catch (error) {
+    if (state) await teardown(state);
+    else {
+      releaseIndex(index);
+      removeLabDir(options.name);
+    }
+    throw error;
+  }
+}
+
+export interface DownResult {
+  name: string;
+  stopped: boolean;
+}
+
+export async function down(name: string): Promise<DownResult> {
+  const state = readState(name);
+  if (!state) {
+    // a crash between claiming the directory and writing the state leaves only the directory
+    removeLabDir(name);
+    return { name, stopped: false };
+  }
+  await teardown(state);
+  return { name, stopped: true };
+}

@@ -1,0 +1,151 @@
+/**
+ * The lab's layout, computed from its name, index and size: namespace and interface names,
+ * addresses, ports, node names and ids, chassis ids, and every path under the lab's directory.
+ * Pure: no I/O. Two labs with different indexes share no namespace, address, port or root-namespace
+ * interface, so named labs never collide.
+ */
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import { badInput } from './errors';
+
+export type OvnFlavor = 'bookworm' | 'trixie';
+export const OVN_FLAVORS: readonly OvnFlavor[] = ['bookworm', 'trixie'];
+export const MAX_NODES = 50;
+export const MAX_INDEX = 250;
+const NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+
+export interface NodeLayout {
+  name: string;
+  /** k8s.ovn.org/node-id: from 2, in node order. */
+  id: number;
+  chassisId: string;
+  namespace: string;
+  mgmtIp: string;
+  encapIp: string;
+  /** Interfaces inside the fabric namespace (the node's peers of eth0 and eth1). */
+  fabricMgmtLink: string;
+  fabricUnderlayLink: string;
+  dir: string;
+  runDir: string;
+  logDir: string;
+  dbDir: string;
+  fakeRunDir: string;
+  hostKeyPath: string;
+  sshdConfigPath: string;
+}
+
+export interface LabLayout {
+  name: string;
+  index: number;
+  ovn: OvnFlavor;
+  dir: string;
+  fabricNamespace: string;
+  /** The only interface the lab creates in the root namespace. */
+  hostLink: string;
+  centralIp: string;
+  mgmtPrefix: number;
+  underlayGateway: string;
+  nbPort: number;
+  sbPort: number;
+  centralDir: string;
+  clientKeyPath: string;
+  authorizedKeysPath: string;
+  nodes: NodeLayout[];
+}
+
+export function checkLabName(name: string): string {
+  if (!NAME_PATTERN.test(name)) {
+    throw badInput(`lab name "${name}" is not usable: use 1-32 lowercase letters, digits or dashes, starting with a letter`);
+  }
+  return name;
+}
+
+export function checkNodeCount(value: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > MAX_NODES) {
+    throw badInput(`--nodes ${value} is not usable: give a whole number from 1 to ${MAX_NODES}`);
+  }
+  return value;
+}
+
+export function checkOvnFlavor(value: string): OvnFlavor {
+  if (!(OVN_FLAVORS as readonly string[]).includes(value)) {
+    throw badInput(`--ovn ${value} is not known: use one of ${OVN_FLAVORS.join(', ')}`);
+  }
+  return value as OvnFlavor;
+}
+
+/** Upstream kind-style node names: ovn-worker, ovn-worker2, ovn-worker3, ... */
+export function nodeName(position: number): string {
+  return position === 1 ? 'ovn-worker' : `ovn-worker${position}`;
+}
+
+/** A stable name-based UUID (RFC 4122 version 5 layout over SHA-1) for a node's chassis. */
+export function chassisIdOf(labName: string, node: string): string {
+  const hash = createHash('sha1').update(`ovnk-lab/${labName}/${node}`).digest();
+  hash[6] = (hash[6] & 0x0f) | 0x50;
+  hash[8] = (hash[8] & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Prefix of every namespace this lab creates (pods included); ends in a dash so ol1- never matches ol10-. */
+export function namespacePrefix(index: number): string {
+  return `ol${index}-`;
+}
+
+function nodeLayout(labName: string, index: number, labDir: string, position: number): NodeLayout {
+  const name = nodeName(position);
+  const id = position + 1;
+  const dir = path.join(labDir, 'nodes', name);
+  return {
+    name,
+    id,
+    chassisId: chassisIdOf(labName, name),
+    namespace: `${namespacePrefix(index)}n${id}`,
+    mgmtIp: `198.18.${index}.${10 + id}`,
+    encapIp: `198.19.${index}.${10 + id}`,
+    fabricMgmtLink: `m${id}`,
+    fabricUnderlayLink: `u${id}`,
+    dir,
+    runDir: path.join(dir, 'run'),
+    logDir: path.join(dir, 'log'),
+    dbDir: path.join(dir, 'db'),
+    fakeRunDir: path.join(dir, 'fakerun'),
+    hostKeyPath: path.join(dir, 'ssh_host_ed25519_key'),
+    sshdConfigPath: path.join(dir, 'sshd_config'),
+  };
+}
+
+export interface LayoutInput {
+  name: string;
+  index: number;
+  nodes: number;
+  ovn: OvnFlavor;
+  /** The lab's own directory (state, sockets, logs, keys). */
+  dir: string;
+}
+
+export function labLayout(input: LayoutInput): LabLayout {
+  const { name, index, dir } = input;
+  if (!Number.isInteger(index) || index < 1 || index > MAX_INDEX) {
+    throw badInput(`lab index ${index} is out of range 1..${MAX_INDEX}`);
+  }
+  const nodes = Array.from({ length: checkNodeCount(input.nodes) }, (_, i) => nodeLayout(name, index, dir, i + 1));
+  return {
+    name: checkLabName(name),
+    index,
+    ovn: input.ovn,
+    dir,
+    fabricNamespace: `${namespacePrefix(index)}f`,
+    hostLink: `${namespacePrefix(index)}h`,
+    centralIp: `198.18.${index}.1`,
+    mgmtPrefix: 24,
+    underlayGateway: `198.19.${index}.1`,
+    nbPort: 17000 + index * 10 + 1,
+    sbPort: 17000 + index * 10 + 2,
+    centralDir: path.join(dir, 'central'),
+    clientKeyPath: path.join(dir, 'id_ed25519'),
+    authorizedKeysPath: path.join(dir, 'authorized_keys'),
+    nodes,
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * One simulated node: a network namespace with a mgmt veth (sshd, Southbound client) and an MTU 9000
+ * underlay veth in the OVS gateway bridge `breth0` (netdev, holding the node address, the encap IP
+ * and the default route, as upstream's shared gateway expects), its own Open_vSwitch
+ * ovsdb-server, ovs-vswitchd (userspace datapath), ovn-controller (geneve), and sshd.
+ */
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { exec, inNamespace, inRoot, ipBatch, sleep } from './exec';
+import { failing } from './errors';
+import type { LabLayout, NodeLayout } from './layout';
+import type { DaemonRecord } from './processes';
+import { prepareFakeRun, startSshd } from './sshd';
+
+export const GATEWAY_BRIDGE = 'breth0';
+export const nodeDbSocket = (node: NodeLayout): string => path.join(node.runDir, 'db.sock');
+
+export function nodeDaemons(node: NodeLayout): DaemonRecord[] {
+  const pid = (file: string): string => path.join(node.runDir, file);
+  return [
+    { name: `${node.name}/sshd`, program: 'sshd', pidFile: pid('sshd.pid') },
+    { name: `${node.name}/ovn-controller`, program: 'ovn-controller', pidFile: pid('ovn-controller.pid') },
+    { name: `${node.name}/ovs-vswitchd`, program: 'ovs-vswitchd', pidFile: pid('ovs-vswitchd.pid') },
+    { name: `${node.name}/ovsdb-server`, program: 'ovsdb-server', pidFile: pid('ovsdb-server.pid') },
+  ];
+}
+
+function nodeEnv(node: NodeLayout): NodeJS.ProcessEnv {
+  const { runDir, logDir, dbDir } = node;
+  return { OVS_RUNDIR: runDir, OVS_LOGDIR: logDir, OVS_DBDIR: dbDir, OVN_RUNDIR: runDir, OVN_LOGDIR: logDir };
+}
+
+async function createLinks(layout: LabLayout, node: NodeLayout): Promise<void> {
+  const { namespace: ns, fabricMgmtLink: m, fabricUnderlayLink: u } = node;
+  await exec(['ip', 'netns', 'add', ns]);
+  await ipBatch([
+    `link add ${m} type veth peer name eth0 netns ${ns}`,
+    `link add ${u} mtu 9000 type veth peer name eth1 mtu 9000 netns ${ns}`,
+    `link set ${m} master br0 up`,
+    `link set ${u} master br0 up`,
+  ], layout.fabricNamespace);
+  await ipBatch(['link set lo up', `addr add ${node.mgmtIp}/${layout.mgmtPrefix} dev eth0`, 'link set eth0 up', 'link set eth1 up'], ns);
+}
+
+function openVswitchSettings(layout: LabLayout, node: NodeLayout): string[] {
+  return [
+    'init', '--', 'set', 'Open_vSwitch', '.',
+    `external_ids:system-id=${node.chassisId}`,
+    `external_ids:hostname=${node.name}`,
+    `external_ids:ovn-remote=tcp:${layout.centralIp}:${layout.sbPort}`,
+    'external_ids:ovn-encap-type=geneve',
+    `external_ids:ovn-encap-ip=${node.encapIp}`,
+    'external_ids:ovn-bridge-datapath-type=netdev',
+    `external_ids:ovn-bridge-mappings=physnet:${GATEWAY_BRIDGE}`,
+    '--', 'add-br', GATEWAY_BRIDGE, '--', 'set', 'Bridge', GATEWAY_BRIDGE, 'datapath_type=netdev',
+    '--', 'add-port', GATEWAY_BRIDGE, 'eth1',
+    '--', 'set', 'Interface', GATEWAY_BRIDGE, 'mtu_request=9000',
+  ];
+}
+
+async function startOvs(layout: LabLayout, node: NodeLayout, root: string | undefined): Promise<void> {
+  const env = nodeEnv(node);
+  const run = (argv: string[]) => exec(inNamespace(node.namespace, inRoot(root, argv)), { env });
+  const common = (name: string) => [`--pidfile=${path.join(node.runDir, `${name}.pid`)}`, `--log-file=${path.join(node.logDir, `${name}.log`)}`, '--detach', '--no-chdir'];
+  const db = path.join(node.dbDir, 'conf.db');
+  await exec(inRoot(root, ['ovsdb-tool', 'create', db, '/usr/share/openvswitch/vswitch.ovsschema']), { env });
+  // no --unixctl: ovs-appctl -t ovsdb-server finds <name>.<pid>.ctl in the run dir
+  await run(['ovsdb-server', db, `--remote=punix:${nodeDbSocket(node)}`, '--remote=db:Open_vSwitch,Open_vSwitch,manager_options', ...common('ovsdb-server')]);
+  await run(['ovs-vsctl', `--db=unix:${nodeDbSocket(node)}`, '--no-wait', ...openVswitchSettings(layout, node)]);
+  await run(['ovs-vswitchd', `unix:${nodeDbSocket(node)}`, ...common('ovs-vswitchd')]);
+  // ovn-controller 23.03 rejects --unixctl
+  await run(['ovn-controller', `unix:${nodeDbSocket(node)}`, ...common('ovn-controller')]);
+}
+
+async function configureGatewayBridge(layout: LabLayout, node: NodeLayout): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const shown = await exec(['ip', '-n', node.namespace, 'link', 'show', GATEWAY_BRIDGE], { okCodes: [1] });
+    if (shown.code === 0) break;
+    if (tries > 200) throw failing(`node ${node.name}: ovs-vswitchd did not create ${GATEWAY_BRIDGE}; see ${path.join(node.logDir, 'ovs-vswitchd.log')}`);
+    await sleep(10);
+  }
+  await ipBatch([
+    `addr add ${node.encapIp}/24 dev ${GATEWAY_BRIDGE}`,
+    `link set ${GATEWAY_BRIDGE} up`,
+    `route add default via ${layout.underlayGateway} dev ${GATEWAY_BRIDGE}`,
+  ], node.namespace);
+}
+
+export async function startNode(layout: LabLayout, node: NodeLayout, root: string | undefined): Promise<void> {
+  for (const dir of [node.runDir, node.logDir, node.dbDir]) mkdirSync(dir, { recursive: true });
+  prepareFakeRun(node);
+  await createLinks(layout, node);
+  await startOvs(layout, node, root);
+  await Promise.all([configureGatewayBridge(layout, node), startSshd(layout, node, root)]);
+}
