@@ -7,4 +7,7 @@ export { checkLabName, checkNodeCount, checkOvnFlavor, chassisIdOf, nodeName, OV
 export type { OvnFlavor } from './layout';
 export { labsRoot, listLabNames, readState, updateState } from './state';
 export type { LabState, PodRecord } from './state';
+export { statusOf } from './status';
 export type { LabNodeStatus, LabSshSettings, LabStatus } from './status';
+export { CENTRAL_ZONE, inventoryOf } from './inventory';
+export type { LabInventoryDocument } from './inventory';

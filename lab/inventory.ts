@@ -1,0 +1,41 @@
+/**
+ * The running lab as an Inventory object (ovnk/v1alpha1, kind Inventory): one central zone, the
+ * nodes with their ids, chassis ids and gateway bridges, and `spec.targets` mapping the zone to its
+ * Northbound endpoint and each node to its SSH settings and host-key pin. Only the client key's
+ * path appears, never key material. Pure.
+ */
+import type { LabStatus } from './status';
+
+export const CENTRAL_ZONE = 'central';
+
+export interface LabInventoryDocument {
+  apiVersion: 'ovnk/v1alpha1';
+  kind: 'Inventory';
+  metadata: { name: string };
+  spec: {
+    zones: 'central';
+    nodes: { name: string; id: number; chassisId: string; gatewayBridge: string; labels: Record<string, string> }[];
+    targets: {
+      zones: Record<string, { nb: string; sb: string }>;
+      nodes: Record<string, { host: string; port: number; user: string; hostKey: string; keyPath: string; ovsDb: string }>;
+    };
+  };
+}
+
+export function inventoryOf(status: LabStatus): LabInventoryDocument {
+  return {
+    apiVersion: 'ovnk/v1alpha1',
+    kind: 'Inventory',
+    metadata: { name: status.name },
+    spec: {
+      zones: 'central',
+      nodes: status.nodes.map((n) => ({ name: n.name, id: n.id, chassisId: n.chassisId, gatewayBridge: n.gatewayBridge, labels: {} })),
+      targets: {
+        zones: { [CENTRAL_ZONE]: { nb: status.nb, sb: status.sb } },
+        nodes: Object.fromEntries(
+          status.nodes.map((n) => [n.name, { host: n.ssh.host, port: n.ssh.port, user: n.ssh.user, hostKey: n.ssh.hostKeyFingerprint, keyPath: n.ssh.keyPath, ovsDb: n.ovsDb }]),
+        ),
+      },
+    },
+  };
+}
