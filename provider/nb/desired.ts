@@ -1,0 +1,67 @@
+/**
+ * The desired-row format: THE contract between the renderers (topology, connect, uplink) and the
+ * reconcile engine. Renderers are pure and produce `DesiredRow[]` for one owner; reconcile.ts
+ * turns them and the observed rows into one transaction.
+ *
+ * A desired row names its table and the columns it manages, in plain values (provider/ovsdb/codec.ts):
+ *   - atoms as JS strings, numbers and booleans; an optional column (min 0, max 1) as its atom or
+ *     `undefined`; a set as an array (order does not matter); a map as a plain object;
+ *   - a reference to another row as that row's IDENTITY STRING (below), or an array of them.
+ *     It resolves to a row of this desired set, or else to an observed foreign row (the Copp
+ *     "ovnkube-default", a load balancer someone else made); unresolved references are errors.
+ * Only the columns a row names are managed: columns it leaves out (northd's `up`, `status`...) are
+ * never touched. external_ids always gets our `ovnk.io/owner` marker added.
+ * Reference-set columns (ports, policies, static_routes, acls, load_balancer...) are changed with
+ * `mutate` insert/delete of our own rows only, never overwritten, because they may hold others' rows.
+ *
+ * Identity (unique per table within one owner's desired set):
+ *   1. the `name` column, when the table has one and it is non-empty (Logical_Router_Port, ...);
+ *   2. else external_ids["k8s.ovn.org/id"] (upstream's db_object_ids id: ACLs, policies, ...);
+ *   3. else external_ids["ovnk.io/key"] (renderers add it only where upstream has no id; build it
+ *      with ownership.ts `rowKey` so kinds never collide).
+ * Names are identity only among OUR rows: a foreign row with the same name is never ours.
+ *
+ * Non-root rows (ports, routes, policies, ACLs, NAT) are garbage-collected by the server unless a
+ * row references them in the same transaction, so each needs a parent: either a desired row that
+ * lists it in a reference column, or `parent`, naming an existing row of another owner.
+ */
+import { KEY_KEY, UPSTREAM_ID_KEY } from './ownership';
+
+export interface DesiredRow {
+  /** NB (or Open_vSwitch) table name. */
+  table: string;
+  /** Managed columns by name; references as identity strings (see the header). */
+  columns: Record<string, unknown>;
+  /** For a non-root row whose parent is NOT in this desired set: the parent row and its column. */
+  parent?: { table: string; identity: string; column: string };
+}
+
+/** A row as observed on the server, decoded to plain values (references are `{ uuid }`). */
+export interface ObservedRow {
+  table: string;
+  uuid: string;
+  columns: Record<string, unknown>;
+}
+
+/**
+ * The identity of a row (see the header), or undefined when it has none. The rule is the same for
+ * every table today; `table` is in the signature so a per-table rule never changes callers.
+ */
+export function rowIdentity(table: string, columns: Record<string, unknown>): string | undefined {
+  const name = columns.name;
+  if (typeof name === 'string' && name !== '') return name;
+  const externalIds = columns.external_ids;
+  if (externalIds !== null && typeof externalIds === 'object' && !Array.isArray(externalIds)) {
+    const ids = externalIds as Record<string, unknown>;
+    for (const key of [UPSTREAM_ID_KEY, KEY_KEY]) {
+      const id = ids[key];
+      if (typeof id === 'string' && id !== '') return id;
+    }
+  }
+  return undefined;
+}
+
+/** `Logical_Router "cr-blue"`: how rows are named in errors and summaries. */
+export function describeRow(table: string, identity: string | undefined): string {
+  return identity === undefined ? table : `${table} ${JSON.stringify(identity)}`;
+}

@@ -1,0 +1,142 @@
+/**
+ * The operations for one row, used by reconcile.ts: insert of a new row, update of changed columns
+ * with a `wait` guard, `mutate` of reference sets (our rows only), attaching a child to a foreign
+ * parent, and deleting a row we no longer want (detaching it from every parent first). Pure.
+ */
+import type { Condition, Operation } from '../ovsdb/notation';
+import type { DatabaseSchema } from '../ovsdb/schema';
+import { describeRow, rowIdentity, type ObservedRow } from './desired';
+import { deleteOp, insertOp, mutateRefsOp, byUuid, updateOp, waitExistsOp, waitUnchangedOp } from './ops';
+import { isReferenceSet, parentColumns, type DesiredTarget, type ReferenceScope } from './references';
+import type { Entry, RowChange } from './reconcile';
+import { canonical, describeValue, sameValue } from './values';
+
+export interface RowPlanContext {
+  schema: DatabaseSchema;
+  scope: ReferenceScope;
+  /** A uuid or named uuid in words (`Logical_Router "lr1"`). */
+  label: (id: string) => string;
+  /** Uuids of all our observed rows: only these may be removed from a reference set. */
+  ours: Set<string>;
+  /** Uuids of our rows being deleted (their references go with them). */
+  stale: Set<string>;
+}
+
+export interface PlannedRow {
+  waits: Operation[];
+  inserts: Operation[];
+  updates: Operation[];
+  mutates: Operation[];
+  deletes: Operation[];
+  changes: RowChange[];
+}
+
+function emptyPlan(): PlannedRow {
+  return { waits: [], inserts: [], updates: [], mutates: [], deletes: [], changes: [] };
+}
+
+type Ref = DesiredTarget;
+
+function refId(ref: Ref): string {
+  return 'uuid' in ref ? ref.uuid : ref.namedUuid;
+}
+
+function refList(value: unknown): Ref[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]) as Ref[];
+}
+
+export function planRow(context: RowPlanContext, entry: Entry): PlannedRow {
+  const plan = emptyPlan();
+  if (entry.observed === undefined) planInsert(context, entry, plan);
+  else planUpdate(context, entry, entry.observed, plan);
+  if (entry.parentRow !== undefined) planAttach(context, entry, entry.parentRow, plan);
+  return plan;
+}
+
+function planInsert(context: RowPlanContext, entry: Entry, plan: PlannedRow): void {
+  const table = context.schema.tables[entry.row.table];
+  const named = (entry.target as { namedUuid: string }).namedUuid;
+  plan.inserts.push(insertOp(entry.row.table, table, named, entry.columns));
+  plan.changes.push({ action: 'create', table: entry.row.table, identity: entry.identity, details: [] });
+}
+
+function planUpdate(context: RowPlanContext, entry: Entry, observed: ObservedRow, plan: PlannedRow): void {
+  const table = context.schema.tables[entry.row.table];
+  const changed: Record<string, unknown> = {};
+  const before: Record<string, unknown> = {};
+  const details: string[] = [];
+  for (const [column, value] of Object.entries(entry.columns)) {
+    const type = table.columns[column].type;
+    if (isReferenceSet(type)) {
+      details.push(...planReferenceSet(context, entry.row.table, observed.uuid, column, value, observed.columns[column], plan));
+    } else if (!sameValue(value, observed.columns[column], type)) {
+      changed[column] = canonical(value, type);
+      before[column] = canonical(observed.columns[column], type);
+      details.push(`${column}: ${describeValue(before[column], context.label)} -> ${describeValue(changed[column], context.label)}`);
+    }
+  }
+  if (Object.keys(changed).length > 0) {
+    before.external_ids = observed.columns.external_ids;
+    plan.waits.push(waitUnchangedOp(entry.row.table, table, observed.uuid, before));
+    plan.updates.push(updateOp(entry.row.table, table, observed.uuid, changed));
+  }
+  if (details.length > 0) plan.changes.push({ action: 'update', table: entry.row.table, identity: entry.identity, details });
+}
+
+/** Adds missing references; removes only references to our own rows that are no longer wanted. */
+function planReferenceSet(
+  context: RowPlanContext,
+  table: string,
+  uuid: string,
+  column: string,
+  desiredValue: unknown,
+  observedValue: unknown,
+  plan: PlannedRow,
+): string[] {
+  const desired = refList(desiredValue);
+  const present = refList(observedValue);
+  const wanted = new Set(desired.map(refId));
+  const have = new Set(present.map(refId));
+  const add = desired.filter((ref) => !have.has(refId(ref)));
+  const remove = present.filter((ref) => context.ours.has(refId(ref)) && !context.stale.has(refId(ref)) && !wanted.has(refId(ref)));
+  const details: string[] = [];
+  if (add.length > 0) {
+    plan.mutates.push(mutateRefsOp(table, byUuid(uuid), column, 'insert', add));
+    details.push(`${column} + ${add.map((r) => context.label(refId(r))).join(', ')}`);
+  }
+  if (remove.length > 0) {
+    plan.mutates.push(mutateRefsOp(table, byUuid(uuid), column, 'delete', remove));
+    details.push(`${column} - ${remove.map((r) => context.label(refId(r))).join(', ')}`);
+  }
+  return details;
+}
+
+/** A child of a parent another owner made: referenced through a mutate, guarded by the parent existing. */
+function planAttach(context: RowPlanContext, entry: Entry, parent: ObservedRow, plan: PlannedRow): void {
+  const column = entry.row.parent!.column;
+  if (entry.observed !== undefined && refList(parent.columns[column]).some((ref) => refId(ref) === entry.observed!.uuid)) return;
+  plan.waits.push(waitExistsOp(parent.table, parent.uuid));
+  plan.mutates.push(mutateRefsOp(parent.table, byUuid(parent.uuid), column, 'insert', [entry.target]));
+  const to = `${describeRow(parent.table, rowIdentity(parent.table, parent.columns))} ${column}`;
+  plan.changes.push({ action: 'attach', table: entry.row.table, identity: entry.identity, details: [`to ${to}`] });
+}
+
+/**
+ * Deleting one of our rows. A non-root row is first removed from every reference set that may
+ * hold it (matched with `includes`, so parents need not be observed), in the same transaction.
+ */
+export function planDeletion(context: RowPlanContext, row: ObservedRow): PlannedRow {
+  const plan = emptyPlan();
+  const table = context.schema.tables[row.table];
+  plan.waits.push(waitUnchangedOp(row.table, table, row.uuid, { external_ids: row.columns.external_ids }));
+  if (table.isRoot !== true) {
+    for (const parent of parentColumns(context.schema, row.table)) {
+      const where: Condition[] = [[parent.column, 'includes', ['uuid', row.uuid]]];
+      plan.mutates.push(mutateRefsOp(parent.table, where, parent.column, 'delete', [{ uuid: row.uuid }]));
+    }
+  }
+  plan.deletes.push(deleteOp(row.table, row.uuid));
+  plan.changes.push({ action: 'delete', table: row.table, identity: rowIdentity(row.table, row.columns) ?? row.uuid, details: [] });
+  return plan;
+}
