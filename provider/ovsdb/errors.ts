@@ -93,6 +93,8 @@ const byErrorString: Record<string, new (failure: OperationFailure) => OvsdbOper
   'resources exhausted': ResourcesExhausted,
   'I/O error': IoError,
   'duplicate uuid name': DuplicateUuidName,
+  // what ovsdb-server actually sends (RFC 7047 writes it with a space)
+  'duplicate uuid-name': DuplicateUuidName,
   'domain error': DomainError,
   'range error': OvsdbRangeError,
   'timed out': TimedOut,
@@ -109,7 +111,7 @@ export function operationError(failure: OperationFailure): OvsdbOperationError {
 
 /** Commit errors have no operation; the table is named in the server's details, when at all. */
 function tableFromDetails(details: string | undefined): string | undefined {
-  const match = /rows in "([\w-]+)" table|[Tt]able ([\w-]+)|cannot delete ([\w-]+) row/.exec(details ?? '');
+  const match = /"([A-Za-z_][\w-]*)" table|[Tt]able "?([A-Z_][\w-]*)|cannot delete ([A-Z_][\w-]*) row/.exec(details ?? '');
   return match ? match[1] ?? match[2] ?? match[3] : undefined;
 }
 

@@ -61,6 +61,7 @@ describe('checking transact results (RFC 7047 4.1.3)', () => {
       ['resources exhausted', ResourcesExhausted],
       ['I/O error', IoError],
       ['duplicate uuid name', DuplicateUuidName],
+      ['duplicate uuid-name', DuplicateUuidName],
       ['domain error', DomainError],
       ['range error', OvsdbRangeError],
       ['timed out', TimedOut],
