@@ -1,0 +1,185 @@
+/**
+ * Resolves and checks a RenderInput into the parsed facts every renderer file needs: the
+ * network prefix, CIDRs per family, the zone's local and remote nodes (sorted by node id, so
+ * the render does not depend on input order) and upstream's common external_ids sets.
+ */
+import type { Cidr, Family } from '../model/cidr';
+import { parseInterface, parseIP, parseNetwork, transitSwitchIP, type Addr } from './addresses';
+import { TopologyInputError } from './errors';
+import type { ClusterInput, GatewayInput, NodeInput, RenderInput, Topology } from './input';
+import { networkPrefix } from './names';
+import type { StringMap } from './rows';
+import { DEFAULT_TRANSIT_SWITCH_SUBNETS } from './transit';
+
+export interface GatewayContext {
+  bridge: string;
+  mac: string;
+  ips: Addr[];
+  nextHops: { family: Family; ip: string }[];
+  vlan: number;
+}
+
+export interface NodeContext {
+  name: string;
+  id: number;
+  chassisId: string;
+  /** Layer3 host subnets of this network, one per network family. */
+  hostSubnets: Cidr[];
+  gateway?: GatewayContext;
+  transitSwitchIPs: Addr[];
+  gatewayMtu: boolean;
+}
+
+export interface NetworkContext {
+  name: string;
+  p: string;
+  topology: Topology;
+  id: number;
+  mtu: number;
+  layout: 'per-node' | 'central';
+  cluster: ClusterInput;
+  subnets: Cidr[];
+  joins: Cidr[];
+  masquerades: Cidr[];
+  /** Layer2 only, one per network family. */
+  transits: Cidr[];
+  tunnelKeys?: { switch: number; transitRouter: number };
+  local: NodeContext[];
+  remote: NodeContext[];
+  /** {network, topology} */
+  e2: StringMap;
+  /** E2 + role primary */
+  e3: StringMap;
+}
+
+const byFamily = (a: { family: Family }, b: { family: Family }): number => a.family - b.family;
+
+function parseList(texts: unknown, field: string): Cidr[] {
+  if (!Array.isArray(texts)) throw new TopologyInputError(field, texts, 'is not a list of CIDRs');
+  return texts.map((t, i) => parseNetwork(t as string, `${field}[${i}]`)).sort(byFamily);
+}
+
+function clusterFamilies(cluster: ClusterInput): Family[] {
+  const families = cluster.ipFamilies.map((f, i) => {
+    if (f !== 'ipv4' && f !== 'ipv6') throw new TopologyInputError(`cluster.ipFamilies[${i}]`, f, 'is not ipv4 or ipv6');
+    return f === 'ipv4' ? 4 : 6;
+  });
+  if (families.length === 0) throw new TopologyInputError('cluster.ipFamilies', [], 'names no family');
+  return [...new Set(families)].sort() as Family[];
+}
+
+/** Keep one CIDR per wanted family; a missing family is an error naming the field. */
+function forFamilies(cidrs: Cidr[], families: Family[], field: string, raw: unknown): Cidr[] {
+  return families.map((family) => {
+    const found = cidrs.find((c) => c.family === family);
+    if (!found) throw new TopologyInputError(field, raw, `has no IPv${family} subnet`);
+    return found;
+  });
+}
+
+function gatewayContext(gw: GatewayInput, field: string): GatewayContext {
+  if (!/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/i.test(gw.mac)) throw new TopologyInputError(`${field}.mac`, gw.mac, 'is not a MAC address');
+  return {
+    bridge: gw.bridge,
+    mac: gw.mac.toLowerCase(),
+    ips: gw.ips.map((t, i) => parseInterface(t, `${field}.ips[${i}]`)).sort(byFamily),
+    nextHops: gw.nextHops.map((t, i) => parseIP(t, `${field}.nextHops[${i}]`)).sort(byFamily),
+    vlan: gw.vlan ?? 0,
+  };
+}
+
+function nodeContext(node: NodeInput, index: number, net: RenderInput['network'], transitSwitches: Cidr[], families: Family[], needsHostSubnets: boolean): NodeContext {
+  const field = `nodes[${index}]`;
+  if (!Number.isInteger(node.id) || node.id < 1) throw new TopologyInputError(`${field}.id`, node.id, 'is not a positive integer node id');
+  if (!node.chassisId) throw new TopologyInputError(`${field}.chassisId`, node.chassisId, 'is empty');
+  const raw = node.hostSubnets?.[net.name];
+  const hostSubnets = needsHostSubnets ? parseList(raw, `${field}.hostSubnets.${net.name}`) : [];
+  const tsIPs = node.transitSwitchIPs
+    ? node.transitSwitchIPs.map((t, i) => parseInterface(t, `${field}.transitSwitchIPs[${i}]`)).sort(byFamily)
+    : transitSwitches.filter((c) => families.includes(c.family)).map((c) => transitSwitchIP(c, node.id));
+  return {
+    name: node.name,
+    id: node.id,
+    chassisId: node.chassisId,
+    hostSubnets,
+    gateway: node.gateway ? gatewayContext(node.gateway, `${field}.gateway`) : undefined,
+    transitSwitchIPs: tsIPs,
+    gatewayMtu: node.gatewayMtuSupport !== false,
+  };
+}
+
+function checkUnique(input: RenderInput): void {
+  const names = new Set<string>();
+  const ids = new Set<number>();
+  input.nodes.forEach((n, i) => {
+    if (names.has(n.name)) throw new TopologyInputError(`nodes[${i}].name`, n.name, 'is listed twice');
+    if (ids.has(n.id)) throw new TopologyInputError(`nodes[${i}].id`, n.id, 'is used by another node');
+    names.add(n.name);
+    ids.add(n.id);
+  });
+  input.zone.localNodes.forEach((name, i) => {
+    if (!names.has(name)) throw new TopologyInputError(`zone.localNodes[${i}]`, name, 'is not a node of the input');
+  });
+}
+
+function layoutOf(input: RenderInput): 'per-node' | 'central' {
+  const layout = input.zone.layout ?? (input.zone.localNodes.length === input.nodes.length ? 'central' : 'per-node');
+  if (layout === 'per-node' && input.zone.localNodes.length !== 1) {
+    throw new TopologyInputError('zone.localNodes', input.zone.localNodes, 'must name exactly one node in the per-node layout');
+  }
+  return layout;
+}
+
+/** Parse and check the input; every error names the field, the value and the reason. */
+export function resolve(input: RenderInput): NetworkContext {
+  const { cluster, network: net } = input;
+  const families = clusterFamilies(cluster);
+  checkUnique(input);
+  const layout = layoutOf(input);
+  const subnets = parseList(net.subnets?.map((s) => s.cidr), 'network.subnets');
+  if (subnets.length === 0) throw new TopologyInputError('network.subnets', net.subnets, 'is empty');
+  const transitSwitches = parseList(cluster.transitSwitchSubnets ?? DEFAULT_TRANSIT_SWITCH_SUBNETS, 'cluster.transitSwitchSubnets');
+  const nodes = input.nodes
+    .map((n, i) => nodeContext(n, i, net, transitSwitches, families, net.topology === 'layer3'))
+    .sort((a, b) => a.id - b.id);
+  const local = new Set(input.zone.localNodes);
+  const e2 = { 'k8s.ovn.org/network': net.name, 'k8s.ovn.org/topology': net.topology };
+  return {
+    name: net.name,
+    p: networkPrefix(net.name),
+    topology: net.topology,
+    id: net.id,
+    mtu: net.mtu,
+    layout,
+    cluster,
+    subnets,
+    joins: forFamilies(parseList(net.joinSubnets, 'network.joinSubnets'), families, 'network.joinSubnets', net.joinSubnets),
+    masquerades: forFamilies(parseList(cluster.masqueradeSubnets, 'cluster.masqueradeSubnets'), families, 'cluster.masqueradeSubnets', cluster.masqueradeSubnets),
+    transits: net.topology === 'layer2' ? layer2Transits(input, subnets) : [],
+    tunnelKeys: net.topology === 'layer2' ? layer2Keys(input) : undefined,
+    local: nodes.filter((n) => local.has(n.name)),
+    remote: layout === 'per-node' ? nodes.filter((n) => !local.has(n.name)) : [],
+    e2,
+    e3: { ...e2, 'k8s.ovn.org/role': 'primary' },
+  };
+}
+
+function layer2Transits(input: RenderInput, subnets: Cidr[]): Cidr[] {
+  const raw = input.network.transitSubnets;
+  if (!raw) throw new TopologyInputError('network.transitSubnets', raw, 'is required for a Layer2 network (see layer2TransitSubnets)');
+  const families = [...new Set(subnets.map((s) => s.family))];
+  return forFamilies(parseList(raw, 'network.transitSubnets'), families, 'network.transitSubnets', raw);
+}
+
+function layer2Keys(input: RenderInput): { switch: number; transitRouter: number } {
+  const keys = input.network.tunnelKeys;
+  if (!keys || !Number.isInteger(keys.switch) || !Number.isInteger(keys.transitRouter)) {
+    throw new TopologyInputError('network.tunnelKeys', keys, 'must give integer switch and transitRouter datapath keys for a Layer2 network');
+  }
+  return keys;
+}
+
+/** The network subnet, join subnet, ... of one family, if the list has it. */
+export function ofFamily<T extends { family: Family }>(list: readonly T[], family: Family): T | undefined {
+  return list.find((x) => x.family === family);
+}

@@ -1,0 +1,111 @@
+/**
+ * The renderer's input: plain, already-allocated data for one network in one zone. The runtime
+ * maps model + alloc results into this shape; nothing here is computed by the renderer except
+ * what upstream derives (names, MACs, join/transit/masquerade addresses).
+ */
+
+export type Topology = 'layer3' | 'layer2';
+export type IPFamilyName = 'ipv4' | 'ipv6';
+
+export interface ClusterInput {
+  /** The cluster's IP families: join and masquerade addresses follow these, not the network's. */
+  ipFamilies: IPFamilyName[];
+  /** One masquerade subnet per cluster family (UDN clusters: 169.254.0.0/17, fd69::/112). */
+  masqueradeSubnets: string[];
+  /** Shared (SGW) or local (LGW) gateway mode: where pod egress is routed. */
+  gatewayMode: 'shared' | 'local';
+  /** Layer3 transit-switch subnets (interconnect); default 100.88.0.0/16 and fd97::/64. */
+  transitSwitchSubnets?: string[];
+  /** The management-port SNAT's port range; default the kernel's 32768-60999. */
+  ephemeralPortRange?: string;
+  /** `network_name` of the localnet ports; default `physnet`. */
+  physicalNetworkName?: string;
+}
+
+export interface SubnetInput {
+  cidr: string;
+  /** Layer3 only: the prefix length of each node's host subnet. */
+  hostSubnetLength?: number;
+}
+
+export interface NetworkInput {
+  /** Raw OVN network name (`cluster_udn_blue`, `ns_name`); `k8s.ovn.org/network` carries it. */
+  name: string;
+  topology: Topology;
+  /** Network id (1..4095), from the allocator. */
+  id: number;
+  subnets: SubnetInput[];
+  /** One join subnet per cluster family (defaults 100.65.0.0/16, fd99::/64). */
+  joinSubnets: string[];
+  /** Layer2 only: transit subnets (see transit.ts for the default and its shift). */
+  transitSubnets?: string[];
+  mtu: number;
+  /** Layer2 only: datapath keys, switch = 16711683 + id, transit router from the cluster range. */
+  tunnelKeys?: { switch: number; transitRouter: number };
+  /** NAD keys (`namespace/name`) that attach pods to this network. */
+  nadKeys: string[];
+}
+
+export interface GatewayInput {
+  /** The gateway bridge, e.g. `breth0`. */
+  bridge: string;
+  /** The bridge MAC (`k8s.ovn.org/l3-gateway-config` mac-address). */
+  mac: string;
+  /** Node IPs with prefix, e.g. `172.18.0.2/16`. */
+  ips: string[];
+  /** Default-route next hops, bare addresses. */
+  nextHops: string[];
+  /** VLAN id of the localnet port; 0 or absent means none. */
+  vlan?: number;
+}
+
+export interface NodeInput {
+  name: string;
+  /** Node id (2..5000), from the allocator. */
+  id: number;
+  /** The chassis (OVS system-id) the node's gateway router and ports bind to. */
+  chassisId: string;
+  /** Layer3 host subnets per network name. */
+  hostSubnets?: Record<string, string[]>;
+  /** Gateway details when known; without them the external side of the GR is not rendered. */
+  gateway?: GatewayInput;
+  /** Override of the node's transit-switch addresses (upstream's annotation); default base + id. */
+  transitSwitchIPs?: string[];
+  /** Whether the node supports gateway_mtu (upstream's annotation); default true. */
+  gatewayMtuSupport?: boolean;
+}
+
+export interface ZoneInput {
+  name: string;
+  /** Nodes whose rows live in this zone's Northbound. */
+  localNodes: string[];
+  /**
+   * `per-node`: upstream's interconnect (one local node, remote stand-ins for the others);
+   * `central`: one Northbound binding every node. Default: central when every node is local.
+   */
+  layout?: 'per-node' | 'central';
+}
+
+export interface PodInput {
+  name: string;
+  namespace: string;
+  node: string;
+  /** NAD key `namespace/name` the pod is attached through. */
+  nadKey: string;
+  /** Assigned addresses, bare (see pod-ips.ts). */
+  ips: string[];
+  /** Default: derived from the first IP, as upstream. */
+  mac?: string;
+  /** Pod UID: `iface-id-ver` when given. */
+  uid?: string;
+  /** Layer2 interconnect: the pod's tunnel id (`requested-tnl-key`). */
+  tunnelId?: number;
+}
+
+export interface RenderInput {
+  cluster: ClusterInput;
+  network: NetworkInput;
+  nodes: NodeInput[];
+  zone: ZoneInput;
+  pods?: PodInput[];
+}

@@ -1,0 +1,109 @@
+/**
+ * A primary Layer3 network in one zone (udn-topology-upstream.md §1-§4): the cluster router
+ * `<P>ovn_cluster_router`, the join switch, and per local node the node switch with its
+ * `stor-`/`rtos-` pair, management port, gateway router and the routes, 1004 policies and NATs
+ * that tie them together. The per-node layout adds the interconnect rows (layer3-ic.ts).
+ *
+ * Central layout (one Northbound binding every node; upstream's removed central mode, §10):
+ * no transit switch; remote subnets are connected routes of the shared cluster router; every
+ * `rtos-` port keeps its gateway chassis (one distributed gateway port per node), so the
+ * management SNAT names its `rtos-` port in `gateway_port` (required with several DGPs).
+ * GRs keep upstream-current `dynamic_neigh_routers=false`.
+ */
+import { formatCidr, type Cidr } from '../model/cidr';
+import { clusterRouterJoinIP, gatewayIP, managementIP } from './addresses';
+import { gatewayChassis, routerPort, routerTypePort, staticRoute } from './builders';
+import { ofFamily, type NetworkContext, type NodeContext } from './context';
+import { gatewayJoinIPs, networkMasqueradeIPs, renderGatewayRouter } from './gateway';
+import { renderLayer3Interconnect } from './layer3-ic';
+import { hostAddressPolicies, managementAcls, managementPortRow, managementSnats } from './management';
+import * as names from './names';
+import { RouterParts, SwitchParts } from './parts';
+import type { DesiredRow } from './rows';
+
+const DEFAULT_PORT_RANGE = '32768-60999';
+
+/** Node switch other_config: `subnet` (v4) and `ipv6_prefix` (v6 network address). */
+export function subnetConfig(subnets: readonly Cidr[]): Record<string, string> {
+  const config: Record<string, string> = {};
+  const v4 = ofFamily(subnets, 4);
+  const v6 = ofFamily(subnets, 6);
+  if (v4) config.subnet = formatCidr(v4);
+  if (v6) config.ipv6_prefix = formatCidr(v6).split('/')[0] as string;
+  return config;
+}
+
+function gatewayMtu(ctx: NetworkContext, node: NodeContext): Record<string, string> {
+  return node.gatewayMtu ? { gateway_mtu: String(ctx.mtu) } : {};
+}
+
+/** Routes on the cluster router for a local node: pod egress (src-ip) and the GR return route. */
+function clusterRouterNodeRoutes(ctx: NetworkContext, node: NodeContext, cr: string): DesiredRow[] {
+  const joins = gatewayJoinIPs(ctx, node);
+  const egress = node.hostSubnets.flatMap((s) => {
+    const nexthop = ctx.cluster.gatewayMode === 'local' ? managementIP(s) : ofFamily(joins, s.family);
+    return nexthop ? [staticRoute(cr, { prefix: formatCidr(s), nexthop: nexthop.ip, srcIp: true, externalIds: ctx.e2 })] : [];
+  });
+  const back = joins.map((j) => staticRoute(cr, { prefix: j.ip, nexthop: j.ip, externalIds: ctx.e2 }));
+  return [...egress, ...back];
+}
+
+function nodeSwitch(ctx: NetworkContext, node: NodeContext, cr: RouterParts, pods: DesiredRow[]): DesiredRow[] {
+  const name = names.nodeSwitchName(ctx.p, node.name);
+  const rtos = names.routerToSwitchPort(ctx.p, node.name);
+  const sw = new SwitchParts();
+  sw.ports.push(routerTypePort(names.switchToRouterPort(ctx.p, node.name), rtos));
+  sw.ports.push(managementPortRow(names.managementPort(ctx.p, node.name), node.hostSubnets), ...pods);
+  sw.acls.push(...managementAcls(ctx, name, node.hostSubnets));
+  const gc = gatewayChassis(names.gatewayChassisName(rtos, node.chassisId), node.chassisId);
+  cr.ports.push(routerPort(rtos, { networks: node.hostSubnets.map(gatewayIP), options: gatewayMtu(ctx, node), gatewayChassis: [gc.columns.name as string] }));
+  return [...sw.build({ name, other_config: subnetConfig(node.hostSubnets), external_ids: ctx.e3 }), gc];
+}
+
+function nodeRouting(ctx: NetworkContext, node: NodeContext, cr: RouterParts): void {
+  const crName = names.clusterRouterName(ctx.p);
+  const rtos = names.routerToSwitchPort(ctx.p, node.name);
+  const hostIPs = [...(node.gateway?.ips ?? []), ...networkMasqueradeIPs(ctx).map((m) => m.gatewayRouter)];
+  cr.routes.push(...clusterRouterNodeRoutes(ctx, node, crName));
+  cr.policies.push(...hostAddressPolicies(ctx, crName, rtos, names.nodeSwitchName(ctx.p, node.name), hostIPs, node.hostSubnets));
+  const gatewayPort = ctx.layout === 'central' ? rtos : undefined;
+  cr.nats.push(...managementSnats(ctx, crName, rtos, node.hostSubnets, { portRange: ctx.cluster.ephemeralPortRange ?? DEFAULT_PORT_RANGE, gatewayPort }));
+}
+
+function nodeGateway(ctx: NetworkContext, node: NodeContext, joinPorts: DesiredRow[]): DesiredRow[] {
+  const gr = names.gatewayRouterName(ctx.p, node.name);
+  const joins = gatewayJoinIPs(ctx, node);
+  const rtoj = routerPort(names.routerToJoinPort(gr), { networks: joins, options: gatewayMtu(ctx, node), externalIds: ctx.e2 });
+  joinPorts.push(routerTypePort(names.joinToRouterPort(gr), names.routerToJoinPort(gr), ctx.e2));
+  const crJoins = ctx.joins.map(clusterRouterJoinIP);
+  const podRoutes = ctx.subnets.flatMap((s) => {
+    const nexthop = ofFamily(crJoins, s.family);
+    return nexthop ? [staticRoute(gr, { prefix: formatCidr(s), nexthop: nexthop.ip, externalIds: ctx.e2 })] : [];
+  });
+  return renderGatewayRouter(ctx, node, { uplinkPorts: [rtoj], podRoutes, lbForceSnatIp: 'router_ip' });
+}
+
+function clusterRouterOptions(ctx: NetworkContext): Record<string, string> {
+  const options: Record<string, string> = { always_learn_from_arp_request: 'false' };
+  if (ctx.cluster.gatewayMode === 'local') options['ct-commit-all'] = 'true';
+  return options;
+}
+
+/** Every row of a Layer3 network in the zone; `podPorts` maps a node name to its pod LSPs. */
+export function renderLayer3(ctx: NetworkContext, podPorts: Map<string, DesiredRow[]>): DesiredRow[] {
+  const cr = new RouterParts();
+  const join = new SwitchParts();
+  const crName = names.clusterRouterName(ctx.p);
+  const rows: DesiredRow[] = [];
+  cr.ports.push(routerPort(names.routerToJoinPort(crName), { networks: ctx.joins.map(clusterRouterJoinIP), externalIds: ctx.e2 }));
+  join.ports.push(routerTypePort(names.joinToRouterPort(crName), names.routerToJoinPort(crName)));
+  for (const node of ctx.local) {
+    rows.push(...nodeSwitch(ctx, node, cr, podPorts.get(node.name) ?? []));
+    nodeRouting(ctx, node, cr);
+    rows.push(...nodeGateway(ctx, node, join.ports));
+  }
+  if (ctx.layout === 'per-node') rows.push(...renderLayer3Interconnect(ctx, cr));
+  rows.push(...cr.build({ name: crName, options: clusterRouterOptions(ctx), external_ids: { 'k8s-cluster-router': 'yes', ...ctx.e2 }, copp: names.DEFAULT_COPP }));
+  rows.push(...join.build({ name: names.joinSwitchName(ctx.p), external_ids: ctx.e2 }));
+  return rows;
+}

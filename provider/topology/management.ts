@@ -1,0 +1,78 @@
+/**
+ * The management port of a network on a node and what serves it: the `k8s-` LSP holding the
+ * subnet's second address, the allow-from-management ACL (upstream's NetpolNode ACL), the 1004
+ * reroute policies that send traffic for the node's own addresses to the management port, and
+ * the SNAT that gives traffic to the management port the network's management masquerade IP.
+ */
+import { formatCidr, type Cidr } from '../model/cidr';
+import { managementIP } from './addresses';
+import { reroutePolicy, snat, switchPort } from './builders';
+import { ofFamily, type NetworkContext } from './context';
+import { networkMasqueradeIPs } from './gateway';
+import { macFromIPs } from './mac';
+import { ACL_LOGGING_METER, networkControllerName } from './names';
+import { row, UPSTREAM_ID, type DesiredRow } from './rows';
+
+/** `"<mac> <ip4> [<ip6>]"` of the management port of these subnets. */
+export function managementAddresses(subnets: readonly Cidr[]): string {
+  const ips = subnets.map((s) => managementIP(s).ip);
+  return [macFromIPs(ips), ...ips].join(' ');
+}
+
+export function managementPortRow(name: string, subnets: readonly Cidr[]): DesiredRow {
+  return switchPort(name, { addresses: [managementAddresses(subnets)] });
+}
+
+/** Upstream's NetpolNode ACL: allow-related from the management IP, one per family. */
+export function managementAcls(ctx: NetworkContext, switchName: string, subnets: readonly Cidr[]): DesiredRow[] {
+  const controller = networkControllerName(ctx.name);
+  return subnets.map((s) => {
+    const ip = managementIP(s).ip;
+    return row('ACL', {
+      priority: 1001,
+      direction: 'to-lport',
+      action: 'allow-related',
+      match: `ip${s.family}.src==${ip}`,
+      tier: 2,
+      meter: ACL_LOGGING_METER,
+      external_ids: {
+        'k8s.ovn.org/owner-type': 'NetpolNode',
+        'k8s.ovn.org/owner-controller': controller,
+        'k8s.ovn.org/name': switchName,
+        ip,
+        [UPSTREAM_ID]: `${controller}:NetpolNode:${switchName}:${ip}`,
+      },
+    });
+  });
+}
+
+/** 1004 reroute policies: traffic from `inport` to the node's own addresses goes to the management IP. */
+export function hostAddressPolicies(ctx: NetworkContext, router: string, inport: string, comment: string, hostIPs: readonly { family: 4 | 6; ip: string }[], subnets: readonly Cidr[]): DesiredRow[] {
+  return hostIPs.flatMap((host) => {
+    const subnet = ofFamily(subnets, host.family);
+    if (!subnet) return [];
+    const match = `inport == "${inport}" && ip${host.family}.dst == ${host.ip} /* ${comment} */`;
+    return [reroutePolicy(router, 1004, match, managementIP(subnet).ip, ctx.e2)];
+  });
+}
+
+export interface ManagementSnatOptions {
+  portRange?: string;
+  gatewayPort?: string;
+}
+
+/** SNAT of traffic towards the management port to the network's management masquerade IP. */
+export function managementSnats(ctx: NetworkContext, router: string, logicalPort: string, subnets: readonly Cidr[], options: ManagementSnatOptions): DesiredRow[] {
+  const match = `eth.dst == ${macFromIPs(subnets.map((s) => managementIP(s).ip))}`;
+  return networkMasqueradeIPs(ctx).flatMap((masq) =>
+    subnets.filter((s) => s.family === masq.management.family).map((s) =>
+      snat(router, {
+        externalIp: masq.management.ip,
+        logicalIp: formatCidr(s),
+        logicalPort,
+        match,
+        externalPortRange: options.portRange,
+        gatewayPort: options.gatewayPort,
+        externalIds: ctx.e2,
+      })));
+}

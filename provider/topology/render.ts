@@ -1,0 +1,36 @@
+/**
+ * The entry point: all NB rows of one primary network in one zone, sorted by table and
+ * identity so the output does not depend on input order. Rows rendered twice (the same route
+ * reached from two nodes) must be identical; a conflict is a bug and throws.
+ */
+import { resolve } from './context';
+import type { RenderInput } from './input';
+import { renderLayer2 } from './layer2';
+import { renderLayer3 } from './layer3';
+import { renderPodPorts } from './pods';
+import { identityOf, sortRows, type DesiredRow } from './rows';
+
+function dedupe(rows: DesiredRow[]): DesiredRow[] {
+  const seen = new Map<string, string>();
+  const out: DesiredRow[] = [];
+  for (const r of rows) {
+    const id = `${r.table}\u0000${identityOf(r)}`;
+    const text = JSON.stringify(r.columns);
+    const before = seen.get(id);
+    if (before === undefined) {
+      seen.set(id, text);
+      out.push(r);
+    } else if (before !== text) {
+      throw new Error(`internal: two different ${r.table} rows named ${identityOf(r)}`);
+    }
+  }
+  return out;
+}
+
+/** Every NB row of `input.network` for `input.zone`. */
+export function renderNetwork(input: RenderInput): DesiredRow[] {
+  const ctx = resolve(input);
+  const pods = renderPodPorts(ctx, input);
+  const rows = ctx.topology === 'layer3' ? renderLayer3(ctx, pods) : renderLayer2(ctx, [...pods.values()].flat());
+  return sortRows(dedupe(rows));
+}

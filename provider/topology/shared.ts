@@ -1,0 +1,37 @@
+/**
+ * The cluster's shared rows that every network references by name: the Copp `ovnkube-default`
+ * with upstream's control-plane rate limiters (`<protocol>-rate-limiter` meters, packets per
+ * second, fair, one drop band of 25 pps: upstream's `EnsureDefaultCOPP`; newer upstream gives
+ * the bfd meter its own band, whose rate we have not verified, so all meters use 25 here) and
+ * the ACL logging meter `acl-logging` (upstream's default `--acl-logging-rate-limit` of 20).
+ * The runtime creates them only when absent and never deletes rows someone else made.
+ */
+import { ACL_LOGGING_METER, DEFAULT_COPP } from './names';
+import { keyedRow, row, type DesiredRow } from './rows';
+
+/** The protocols upstream rate-limits in `ovnkube-default`, each with meter `<protocol>-rate-limiter`. */
+export const COPP_PROTOCOLS = ['arp', 'arp-resolve', 'bfd', 'event-elb', 'icmp4-error', 'icmp6-error', 'reject', 'tcp-reset', 'svc-monitor'] as const;
+
+const DEFAULT_RATE = 25;
+const ACL_LOGGING_RATE = 20;
+
+function meter(name: string, rate: number): DesiredRow[] {
+  const band = keyedRow('Meter_Band', `meter-band:${name}`, {}, { action: 'drop', rate });
+  const m = row('Meter', { name, unit: 'pktps', fair: true, bands: [`meter-band:${name}`] });
+  return [m, band];
+}
+
+export function meterName(protocol: string): string {
+  return `${protocol}-rate-limiter`;
+}
+
+/** Copp, meters and bands the rendered networks refer to. */
+export function renderSharedRows(): DesiredRow[] {
+  const meters: Record<string, string> = {};
+  for (const protocol of COPP_PROTOCOLS) meters[protocol] = meterName(protocol);
+  return [
+    row('Copp', { name: DEFAULT_COPP, meters }),
+    ...COPP_PROTOCOLS.flatMap((p) => meter(meterName(p), DEFAULT_RATE)),
+    ...meter(ACL_LOGGING_METER, ACL_LOGGING_RATE),
+  ];
+}
