@@ -1,4 +1,46 @@
-/** Placeholder global setup: replaced when the lab lands. */
-export default async function setup(): Promise<() => Promise<void>> {
-  return async () => {};
+/**
+ * Vitest global setup: one lab (3 nodes) for the whole test run, shared by every test file through
+ * `inject('lab')`, and torn down at the end. Each run gets its own lab name (t<pid>), so test runs
+ * of several people on one machine do not collide; labs of runs that died are removed first.
+ */
+import type { TestProject } from 'vitest/node';
+import { down, type LabStatus, listLabNames, readState, up } from '../../lab';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    lab: LabStatus;
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Test labs whose run is gone (killed runs skip their teardown). */
+async function removeAbandonedTestLabs(): Promise<void> {
+  for (const name of listLabNames().filter((n) => /^t\d+$/.test(n))) {
+    const owner = readState(name)?.ownerPid ?? Number(name.slice(1));
+    if (!processExists(owner)) await down(name);
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const name = `t${process.pid}`;
+  try {
+    await removeAbandonedTestLabs();
+    const { status, seconds } = await up({ name, nodes: 3, ovn: 'bookworm' });
+    process.stderr.write(`test lab ${name} is up in ${seconds.toFixed(2)} s\n`);
+    project.provide('lab', status);
+  } catch (error) {
+    await down(name).catch(() => undefined);
+    throw new Error(`the test lab could not start: ${(error as Error).message}. Set this machine up with "npm run setup" (as root), then run "npm test" as root.`);
+  }
+  return async () => {
+    await down(name);
+  };
 }
