@@ -1,0 +1,80 @@
+/**
+ * Datapath tunnel keys from upstream's cluster-wide TunnelKeysAllocator: the dynamic range
+ * 16715779 (= 16711683 + 4096) .. 16777215, handed out round-robin (the scan starts after the
+ * last key handed out, so released keys are not reused until the range wraps). Layer3 transit
+ * switches and Layer2 switches use the fixed key 16711683 + network id instead.
+ */
+
+export const baseTransitSwitchTunnelKey = 16711683;
+export const dynamicKeyStart = baseTransitSwitchTunnelKey + 4096;
+export const maxDatapathKey = 2 ** 24 - 1;
+
+export interface KeyState {
+  /** Where the next round-robin scan starts. */
+  next: number;
+  /** Owner (`transit-router/<network>` or `connect-router/<cnc>`) -> key. */
+  keys: Record<string, number>;
+}
+
+export function transitSwitchKey(networkId: number): number {
+  return baseTransitSwitchTunnelKey + networkId;
+}
+
+export class TunnelKeyAllocator {
+  private readonly byKey = new Map<number, string>();
+  private readonly byOwner = new Map<string, number>();
+  private next: number;
+
+  constructor(previous?: KeyState) {
+    this.next = previous?.next ?? dynamicKeyStart;
+    for (const [owner, key] of Object.entries(previous?.keys ?? {})) this.reserve(owner, key);
+  }
+
+  keyOf(owner: string): number | undefined {
+    return this.byOwner.get(owner);
+  }
+
+  /** Reserve a known key (adoption); a string says why not. Does not move the cursor. */
+  reserve(owner: string, key: number): string | undefined {
+    if (!Number.isInteger(key) || key < dynamicKeyStart || key > maxDatapathKey) return `tunnel key ${key} is outside ${dynamicKeyStart}..${maxDatapathKey}`;
+    const holder = this.byKey.get(key);
+    if (holder !== undefined && holder !== owner) return `tunnel key ${key} is already used by ${holder}`;
+    this.release(owner);
+    this.byKey.set(key, owner);
+    this.byOwner.set(owner, key);
+    return undefined;
+  }
+
+  /** The owner's key, allocating one round-robin when it has none; undefined when all are taken. */
+  allocate(owner: string): number | undefined {
+    const known = this.byOwner.get(owner);
+    if (known !== undefined) return known;
+    const size = maxDatapathKey - dynamicKeyStart + 1;
+    for (let i = 0; i < size; i++) {
+      const key = dynamicKeyStart + ((this.next - dynamicKeyStart + i) % size);
+      if (this.byKey.has(key)) continue;
+      this.byKey.set(key, owner);
+      this.byOwner.set(owner, key);
+      this.next = key + 1 > maxDatapathKey ? dynamicKeyStart : key + 1;
+      return key;
+    }
+    return undefined;
+  }
+
+  release(owner: string): void {
+    const key = this.byOwner.get(owner);
+    if (key === undefined) return;
+    this.byKey.delete(key);
+    this.byOwner.delete(owner);
+  }
+
+  owners(): string[] {
+    return [...this.byOwner.keys()];
+  }
+
+  toState(): KeyState {
+    const keys: Record<string, number> = {};
+    for (const owner of [...this.byOwner.keys()].sort()) keys[owner] = this.byOwner.get(owner)!;
+    return { next: this.next, keys };
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Host subnets of one Layer3 network: upstream's next-fit SubnetAllocator over the network's
+ * subnets split at `hostSubnet`, one child per family per node, nodes in node-id order.
+ * Inventory pins are marked first, then the previous plan's subnets; when nothing changed the
+ * previous state is returned untouched (the fast path that keeps re-planning cheap).
+ */
+import { formatCidr, mustParseCidr } from '../model/cidr';
+import type { Network } from '../model/network';
+import { type Problem, problem } from '../model/problem';
+import { type AllocatorState, SubnetAllocator } from './subnetAllocator';
+
+export interface HostNode {
+  name: string;
+  id: number;
+  /** Pinned host subnets for this network, if any. */
+  pins?: string[];
+}
+
+/** `nodes` must be in node-id order. */
+export function allocateHostSubnets(network: Network, nodes: HostNode[], previous?: AllocatorState): { state: AllocatorState; problems: Problem[] } {
+  if (previous && unchanged(network, nodes, previous)) return { state: previous, problems: [] };
+  const allocator = new SubnetAllocator();
+  for (const subnet of network.subnets) {
+    const range = allocator.addRange(mustParseCidr(subnet.cidr), subnet.hostSubnet!);
+    const old = previous?.ranges.find((r) => r.cidr === formatCidr(range.cidr) && r.prefix === range.childPrefix);
+    if (old) range.next = old.next;
+  }
+  const problems: Problem[] = [];
+  for (const node of nodes) {
+    if (!node.pins) continue;
+    const error = allocator.mark(node.name, node.pins.map(mustParseCidr));
+    if (error) problems.push(problem('HostSubnetConflict', 'Inventory', `spec.nodes[${node.name}].hostSubnets.${network.name}`, `host subnet pin of node ${node.name} for network ${network.name}: ${error}`));
+  }
+  for (const node of nodes) {
+    const old = previous?.owners[node.name];
+    if (old && !node.pins && !allocator.has(node.name)) allocator.mark(node.name, old.map(mustParseCidr));
+  }
+  for (const node of nodes) {
+    if (allocator.has(node.name)) continue;
+    const result = allocator.allocate(node.name);
+    if (typeof result === 'string') problems.push(problem('HostSubnetsExhausted', network.ref, 'spec', `no host subnet left for node ${node.name} in network ${network.name}: ${result}`));
+  }
+  return { state: allocator.toState(), problems };
+}
+
+function unchanged(network: Network, nodes: HostNode[], previous: AllocatorState): boolean {
+  if (previous.ranges.length !== network.subnets.length) return false;
+  const sameRanges = network.subnets.every((s, i) => previous.ranges[i]!.cidr === s.cidr && previous.ranges[i]!.prefix === s.hostSubnet);
+  if (!sameRanges || Object.keys(previous.owners).length !== nodes.length) return false;
+  return nodes.every((n) => {
+    const held = previous.owners[n.name];
+    return held !== undefined && (!n.pins || sameList(n.pins, held));
+  });
+}
+
+function sameList(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}

@@ -1,0 +1,57 @@
+/**
+ * Network ids (1..4095) and node ids (2..5000). Pins win (the `k8s.ovn.org/network-id`
+ * annotation, the inventory's node `id`), then ids from the previous state, then the lowest free
+ * id in name order: upstream assigns in arrival order, we assign deterministically.
+ */
+import { compare } from '../model/cluster';
+import { maxNodeId, minNodeId } from '../model/inventory';
+import { type Problem, problem } from '../model/problem';
+
+export const maxNetworkId = 4095;
+
+export interface IdRequest {
+  name: string;
+  pinned?: number;
+  /** For problem paths. */
+  ref: string;
+}
+
+/** Assign ids in [min, max]; previous ids are kept unless a pin now holds them. */
+export function assignIds(requests: IdRequest[], previous: Record<string, number>, min: number, max: number, what: string): { ids: Record<string, number>; problems: Problem[] } {
+  const ids: Record<string, number> = {};
+  const taken = new Set<number>();
+  const problems: Problem[] = [];
+  const sorted = [...requests].sort((a, b) => compare(a.name, b.name));
+  for (const r of sorted) if (r.pinned !== undefined) take(r.name, r.pinned);
+  for (const r of sorted) {
+    const old = previous[r.name];
+    if (ids[r.name] === undefined && old !== undefined && !taken.has(old) && old >= min && old <= max) take(r.name, old);
+  }
+  let candidate = min;
+  for (const r of sorted) {
+    if (ids[r.name] !== undefined) continue;
+    while (taken.has(candidate)) candidate++;
+    if (candidate > max) problems.push(problem('IdsExhausted', r.ref, '', `no ${what} id is left for ${r.name}: all of ${min}..${max} are in use`));
+    else take(r.name, candidate);
+  }
+  return { ids: sortedRecord(ids), problems };
+
+  function take(name: string, id: number): void {
+    ids[name] = id;
+    taken.add(id);
+  }
+}
+
+export function assignNetworkIds(requests: IdRequest[], previous: Record<string, number>) {
+  return assignIds(requests, previous, 1, maxNetworkId, 'network');
+}
+
+export function assignNodeIds(requests: IdRequest[], previous: Record<string, number>) {
+  return assignIds(requests, previous, minNodeId, maxNodeId, 'node');
+}
+
+export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of Object.keys(record).sort(compare)) out[key] = record[key]!;
+  return out;
+}

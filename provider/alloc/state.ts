@@ -1,0 +1,48 @@
+/**
+ * The allocation state: versioned JSON holding everything the next plan needs to hand out the
+ * same numbers again (ids, host subnets and connect subnets with their next-fit cursors, tunnel
+ * keys with the round-robin cursor). Pulumi keeps it in the stack; the CLI in
+ * NB_Global.external_ids or a `--previous` file.
+ */
+import type { KeyState } from './datapathKeys';
+import type { ConnectAllocatorState } from './connectSubnets';
+import type { AllocatorState } from './subnetAllocator';
+
+export const stateVersion = 1;
+
+export interface ConnectState extends ConnectAllocatorState {
+  /** The connect subnets the allocator was built from (upstream: immutable). */
+  connectSubnets: { cidr: string; networkPrefix: number }[];
+}
+
+export interface AllocationState {
+  version: typeof stateVersion;
+  networkIds: Record<string, number>;
+  nodeIds: Record<string, number>;
+  /** Per OVN network name: the host-subnet allocator, owners are node names. */
+  hostSubnets: Record<string, AllocatorState>;
+  tunnelKeys: KeyState;
+  connects: Record<string, ConnectState>;
+}
+
+export function emptyState(): AllocationState {
+  return { version: stateVersion, networkIds: {}, nodeIds: {}, hostSubnets: {}, tunnelKeys: { next: 16715779, keys: {} }, connects: {} };
+}
+
+/**
+ * Accept a state, or a whole plan document that has one under `state`. A string says what is
+ * wrong (the caller reports it as unusable input).
+ */
+export function readState(value: unknown): AllocationState | string {
+  const candidate = isRecord(value) && isRecord(value.state) ? value.state : value;
+  if (!isRecord(candidate)) return 'is not a JSON object (expected an `ovnk plan -o json` document or its "state")';
+  if (candidate.version !== stateVersion) return `has state version ${JSON.stringify(candidate.version)}; this ovnk reads version ${stateVersion}`;
+  for (const key of ['networkIds', 'nodeIds', 'hostSubnets', 'tunnelKeys', 'connects']) {
+    if (!isRecord(candidate[key])) return `has no "${key}" object in its state`;
+  }
+  return candidate as unknown as AllocationState;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
