@@ -41,10 +41,19 @@ export interface Monitor {
   cancel(): Promise<void>;
 }
 
+/** What one connection and a cluster of them both offer (cluster.ts adds failover). */
+export interface OvsdbDatabase {
+  readonly endpoint: string;
+  listDbs(): Promise<string[]>;
+  getSchema(db: string): Promise<DatabaseSchema>;
+  transact(db: string, operations: Operation[], options?: TransactOptions): Promise<TransactResult[]>;
+  close(): void;
+}
+
 const ZERO_TXN = '00000000-0000-0000-0000-000000000000';
 let monitorCount = 0;
 
-export class OvsdbClient {
+export class OvsdbClient implements OvsdbDatabase {
   private readonly schemas = new Map<string, Promise<DatabaseSchema>>();
 
   private constructor(private readonly rpc: RpcConnection) {}
