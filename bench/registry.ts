@@ -1,4 +1,5 @@
 /** Every benchmark, by name. Add one line per benchmark module. */
 import type { Benchmark } from './harness';
+import { labBenchmark } from './lab';
 
-export const benchmarks: Benchmark[] = [];
+export const benchmarks: Benchmark[] = [labBenchmark];

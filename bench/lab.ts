@@ -1,0 +1,59 @@
+/**
+ * Benchmark of the embedded lab: wall time of `up` for 3 nodes (ready: sshd answers, chassis
+ * registered) and of `down`, against a same-run baseline: starting one bare ovsdb-server.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { down, up } from '../lab';
+import { exec } from '../lab/exec';
+import { stopDaemons } from '../lab/processes';
+import { type Benchmark, figure, note, timed } from './harness';
+
+const RUNS = 3;
+
+/** Create a database and start one detached ovsdb-server on it: the smallest daemon the lab starts. */
+async function bareOvsdbServer(): Promise<number> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ovnk-bench-'));
+  try {
+    const { seconds } = await timed(async () => {
+      await exec(['ovsdb-tool', 'create', path.join(dir, 'nb.db'), '/usr/share/ovn/ovn-nb.ovsschema']);
+      await exec(['ovsdb-server', path.join(dir, 'nb.db'), `--remote=punix:${path.join(dir, 'nb.sock')}`, `--pidfile=${path.join(dir, 'nb.pid')}`,
+        `--unixctl=${path.join(dir, 'nb.ctl')}`, `--log-file=${path.join(dir, 'nb.log')}`, '--detach', '--no-chdir']);
+    });
+    await stopDaemons([{ name: 'bench/nb', program: 'ovsdb-server', pidFile: path.join(dir, 'nb.pid') }]);
+    return seconds;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function labRound(name: string): Promise<{ up: number; down: number }> {
+  const started = await timed(() => up({ name, nodes: 3, ovn: 'bookworm' }));
+  const stopped = await timed(() => down(name));
+  return { up: started.seconds, down: stopped.seconds };
+}
+
+export const labBenchmark: Benchmark = {
+  name: 'lab',
+  description: 'ovnk lab up/down with 3 nodes, against starting one bare ovsdb-server',
+  async run() {
+    const name = `bench${process.pid}`;
+    let baseline = Infinity;
+    let best = { up: Infinity, down: Infinity };
+    try {
+      for (let i = 0; i < RUNS; i++) {
+        baseline = Math.min(baseline, await bareOvsdbServer());
+        const round = await labRound(name);
+        best = { up: Math.min(best.up, round.up), down: Math.min(best.down, round.down) };
+        note(`round ${i + 1}: up ${round.up.toFixed(3)} s, down ${round.down.toFixed(3)} s`);
+      }
+    } finally {
+      await down(name);
+    }
+    figure('lab.ovsdb-server.baseline', baseline, 's');
+    figure('lab.up3', best.up, 's');
+    figure('lab.up3.ratio', best.up / baseline, 'x baseline');
+    figure('lab.down3', best.down, 's');
+  },
+};
