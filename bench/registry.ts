@@ -1,5 +1,6 @@
 /** Every benchmark, by name. Add one line per benchmark module. */
 import type { Benchmark } from './harness';
 import { labBenchmark } from './lab';
+import { ovsdbBenchmark } from './ovsdb';
 
-export const benchmarks: Benchmark[] = [labBenchmark];
+export const benchmarks: Benchmark[] = [labBenchmark, ovsdbBenchmark];
