@@ -1,0 +1,120 @@
+/**
+ * Validation of every ClusterNetworkConnect before allocation, all problems at once (upstream
+ * stops at the first): the CRD rules (specRules.ts), selection (select.ts), then
+ * InsufficientNetworks, ConnectSubnetConflict, OverlappingNetworkSubnets, IPFamilyMismatch and,
+ * across connects, ConnectSubnetOverlap (reported on both connects: no first writer wins).
+ * Message texts are upstream's where upstream has one. The result is alloc's ConnectRequest.
+ */
+import type { ConnectRequest } from '../alloc/connects';
+import { type Cidr, type Family, familyName, mustParseCidr, overlaps } from '../model/cidr';
+import type { Cluster } from '../model/cluster';
+import type { ClusterNetworkConnect } from '../model/cnc';
+import { type Network, networkFamilies } from '../model/network';
+import { type Problem, problem } from '../model/problem';
+import { selectNetworks } from './select';
+import { checkSpec, type ValidConnectSubnet } from './specRules';
+
+/** The Layer3 transit switch subnets (ClusterManager.V4/V6TransitSubnet), never checked upstream. */
+export const layer3TransitSubnets = ['100.88.0.0/16', 'fd97::/64'];
+
+export function validateConnects(cluster: Cluster): ConnectRequest[] {
+  const requests = cluster.connects.map((cnc) => validateConnect(cnc, cluster));
+  crossValidate(requests);
+  return requests;
+}
+
+export function validateConnect(cnc: ClusterNetworkConnect, cluster: Cluster): ConnectRequest {
+  const spec = checkSpec(cnc);
+  const request: ConnectRequest = {
+    name: cnc.name,
+    ref: cnc.ref,
+    connectSubnets: spec.connectSubnets.map((s) => ({ cidr: s.cidr, networkPrefix: s.networkPrefix })),
+    networks: [],
+    problems: spec.problems,
+    subnetAnnotation: cnc.subnetAnnotation,
+    tunnelKeyAnnotation: cnc.tunnelKeyAnnotation,
+  };
+  if (spec.problems.length > 0) return request;
+  const selection = selectNetworks(cnc, cluster);
+  request.networks = selection.networks.map((n) => n.name);
+  const add = (reason: Problem['reason'], field: string, message: string) => request.problems.push(problem(reason, cnc.ref, field, message));
+  request.problems.push(...selection.problems);
+  const count = selection.networks.length;
+  if (count < 2) add('InsufficientNetworks', 'spec.networkSelectors', `Only ${count} network${count === 1 ? '' : 's'} selected, minimum 2 networks required for connection`);
+  checkConflicts(cnc, spec.connectSubnets, selection.networks, cluster, add);
+  checkNetworkOverlaps(selection.networks, add);
+  checkFamilies(selection.networks, spec.connectSubnets, add);
+  return request;
+}
+
+type Add = (reason: Problem['reason'], field: string, message: string) => void;
+
+function checkConflicts(cnc: ClusterNetworkConnect, subnets: ValidConnectSubnet[], networks: Network[], cluster: Cluster, add: Add): void {
+  const connectText = `ClusterNetworkConnect.connectSubnets with subnets [${subnets.map((s) => s.cidr).join(' ')}]`;
+  const connect = subnets.map((s) => s.parsed);
+  const check = (prefix: string, what: string, cidrs: string[], shown = cidrs) => {
+    if (cidrs.some((c) => connect.some((k) => overlaps(k, mustParseCidr(c))))) {
+      add('ConnectSubnetConflict', 'spec.connectSubnets', `validation failed for CNC ${cnc.name}: ${prefix} overlap with cluster network connect subnets: ${what} with subnets [${shown.join(' ')}] and ${connectText}`);
+    }
+  };
+  const inv = cluster.inventory;
+  check('cluster subnets', 'service subnet', inv.serviceCIDRs);
+  check('cluster subnets', 'masquerade subnet', inv.masqueradeSubnets);
+  check('cluster subnets', 'default network cluster subnet', inv.clusterSubnets);
+  check('cluster subnets', 'default network join subnet', inv.defaultJoinSubnets);
+  for (const node of inv.nodes) for (const [net, pins] of Object.entries(node.hostSubnets)) check('cluster subnets', `node ${node.name} host subnet of ${net}`, pins);
+  for (const n of networks) {
+    check('selected networks', `network ${n.name}`, n.subnets.map((s) => s.cidr), n.subnets.map(showSubnet));
+    check('selected networks', `network ${n.name} with transit`, n.transitSubnets);
+    check('selected networks', `network ${n.name} with join`, n.joinSubnets);
+    if (n.topology === 'Layer3') check('selected networks', `network ${n.name} with Layer3 transit`, layer3TransitSubnets.filter((c) => inv.ipFamilies.includes(mustParseCidr(c).family)));
+  }
+}
+
+function showSubnet(s: { cidr: string; hostSubnet?: number }): string {
+  return s.hostSubnet === undefined ? s.cidr : `${s.cidr}/${s.hostSubnet}`;
+}
+
+function checkNetworkOverlaps(networks: Network[], add: Add): void {
+  networks.forEach((a, i) => {
+    for (const b of networks.slice(i + 1)) {
+      const clash = a.subnets.some((x) => b.subnets.some((y) => overlaps(mustParseCidr(x.cidr), mustParseCidr(y.cidr))));
+      if (!clash) continue;
+      const list = (n: Network) => `[${n.subnets.map(showSubnet).join(' ')}]`;
+      add('OverlappingNetworkSubnets', 'spec.networkSelectors', `can not connect selected networks: selected networks have overlapping subnets: network ${a.name} with subnets ${list(a)} and network ${b.name} with subnets ${list(b)}`);
+    }
+  });
+}
+
+function checkFamilies(networks: Network[], subnets: ValidConnectSubnet[], add: Add): void {
+  const single = (n: Network): Family | undefined => {
+    const families = networkFamilies(n);
+    return families.length === 1 ? families[0] : undefined;
+  };
+  const v4 = networks.find((n) => single(n) === 4);
+  const v6 = networks.find((n) => single(n) === 6);
+  if (v4 && v6) add('IPFamilyMismatch', 'spec.networkSelectors', `IP family conflict: connected network ${v4.name} has only ipv4 subnets, but another connected network ${v6.name} has only ipv6 subnets`);
+  for (const n of [v4, v6]) {
+    const family = n && single(n);
+    if (family && !subnets.some((s) => s.parsed.family === family)) {
+      add('IPFamilyMismatch', 'spec.connectSubnets', `IP family conflict: connected network ${n.name} is ${familyName(family)}-only but connectSubnets do not contain an ${familyName(family)} subnet`);
+    }
+  }
+}
+
+/** ConnectSubnetOverlap on every pair of connects that share a network and overlap. */
+function crossValidate(requests: ConnectRequest[]): void {
+  const parsed = requests.map((r) => r.connectSubnets.map((s) => mustParseCidr(s.cidr)));
+  requests.forEach((a, i) => {
+    requests.forEach((b, j) => {
+      if (i === j) return;
+      const shared = a.networks.filter((n) => b.networks.includes(n));
+      if (shared.length === 0 || !anyOverlap(parsed[i]!, parsed[j]!)) return;
+      a.problems.push(problem('ConnectSubnetOverlap', a.ref, 'spec.connectSubnets', `cross-validation failed for CNC ${a.name}: connectSubnets overlap detected between CNC ${a.name} and CNC ${b.name} which both select networks [${shared.join(' ')}]`));
+    });
+  });
+}
+
+function anyOverlap(a: Cidr[], b: Cidr[]): boolean {
+  return a.some((x) => b.some((y) => overlaps(x, y)));
+}
