@@ -32,6 +32,8 @@ export interface RowChange {
   identity?: string;
   /** `column: old -> new`, `ports + X`, ... */
   details: string[];
+  /** For `create`: the uuid-name of its insert (its uuid is in that operation's result). */
+  namedUuid?: string;
 }
 
 export interface Plan {
@@ -39,6 +41,8 @@ export interface Plan {
   changes: RowChange[];
   /** One line per change, in words. */
   summary: string[];
+  /** For each `wait` (they come first in `operations`): what it guards, in words. */
+  guards: string[];
 }
 
 export class ReconcileError extends Error {
@@ -239,7 +243,7 @@ function assemble(planned: PlannedRow[], schema: DatabaseSchema): Plan {
     ...planned.flatMap((p) => p.deletes),
   ];
   const changes = planned.flatMap((p) => p.changes);
-  return { operations, changes, summary: changes.map(describeChange) };
+  return { operations, changes, summary: changes.map(describeChange), guards: planned.flatMap((p) => p.guards) };
 }
 
 export function describeChange(change: RowChange): string {

@@ -24,6 +24,8 @@ export interface RowPlanContext {
 
 export interface PlannedRow {
   waits: Operation[];
+  /** What each wait guards, in words (parallel to `waits`). */
+  guards: string[];
   inserts: Operation[];
   updates: Operation[];
   mutates: Operation[];
@@ -32,7 +34,7 @@ export interface PlannedRow {
 }
 
 function emptyPlan(): PlannedRow {
-  return { waits: [], inserts: [], updates: [], mutates: [], deletes: [], changes: [] };
+  return { waits: [], guards: [], inserts: [], updates: [], mutates: [], deletes: [], changes: [] };
 }
 
 type Ref = DesiredTarget;
@@ -58,7 +60,7 @@ function planInsert(context: RowPlanContext, entry: Entry, plan: PlannedRow): vo
   const table = context.schema.tables[entry.row.table];
   const named = (entry.target as { namedUuid: string }).namedUuid;
   plan.inserts.push(insertOp(entry.row.table, table, named, entry.columns));
-  plan.changes.push({ action: 'create', table: entry.row.table, identity: entry.identity, details: [] });
+  plan.changes.push({ action: 'create', table: entry.row.table, identity: entry.identity, details: [], namedUuid: named });
 }
 
 function planUpdate(context: RowPlanContext, entry: Entry, observed: ObservedRow, plan: PlannedRow): void {
@@ -79,6 +81,7 @@ function planUpdate(context: RowPlanContext, entry: Entry, observed: ObservedRow
   if (Object.keys(changed).length > 0) {
     before.external_ids = observed.columns.external_ids;
     plan.waits.push(waitUnchangedOp(entry.row.table, table, observed.uuid, before));
+    plan.guards.push(`${describeRow(entry.row.table, entry.identity)} (${Object.keys(before).sort().join(', ')}) is unchanged`);
     plan.updates.push(updateOp(entry.row.table, table, observed.uuid, changed));
   }
   if (details.length > 0) plan.changes.push({ action: 'update', table: entry.row.table, identity: entry.identity, details });
@@ -117,6 +120,7 @@ function planAttach(context: RowPlanContext, entry: Entry, parent: ObservedRow, 
   const column = entry.row.parent!.column;
   if (entry.observed !== undefined && refList(parent.columns[column]).some((ref) => refId(ref) === entry.observed!.uuid)) return;
   plan.waits.push(waitExistsOp(parent.table, parent.uuid));
+  plan.guards.push(`${describeRow(parent.table, rowIdentity(parent.table, parent.columns))} (${parent.uuid}) still exists`);
   plan.mutates.push(mutateRefsOp(parent.table, byUuid(parent.uuid), column, 'insert', [entry.target]));
   const to = `${describeRow(parent.table, rowIdentity(parent.table, parent.columns))} ${column}`;
   plan.changes.push({ action: 'attach', table: entry.row.table, identity: entry.identity, details: [`to ${to}`] });
@@ -130,6 +134,7 @@ export function planDeletion(context: RowPlanContext, row: ObservedRow): Planned
   const plan = emptyPlan();
   const table = context.schema.tables[row.table];
   plan.waits.push(waitUnchangedOp(row.table, table, row.uuid, { external_ids: row.columns.external_ids }));
+  plan.guards.push(`${describeRow(row.table, rowIdentity(row.table, row.columns))} (external_ids) is unchanged`);
   if (table.isRoot !== true) {
     for (const parent of parentColumns(context.schema, row.table)) {
       const where: Condition[] = [[parent.column, 'includes', ['uuid', row.uuid]]];
