@@ -4,7 +4,8 @@
  */
 import type { Command } from 'commander';
 import { registerLab } from './lab';
+import { registerPlan } from './plan';
 
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [registerLab];
+export const commands: Register[] = [registerLab, registerPlan];

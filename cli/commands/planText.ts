@@ -1,0 +1,31 @@
+/** The `ovnk plan -o text` rendering: the allocation table a person reads first, then problems. */
+import type { ClusterAllocation } from '../../provider/alloc/cluster';
+import type { Cluster } from '../../provider/model/cluster';
+
+export function planText(cluster: Cluster, allocation: ClusterAllocation): string {
+  const lines: string[] = ['Networks'];
+  for (const n of cluster.networks) {
+    const id = allocation.networkIds[n.name];
+    const keys = allocation.datapathKeys.networks[n.name];
+    const subnets = n.subnets.map((s) => (s.hostSubnet ? `${s.cidr} (/${s.hostSubnet} per node)` : s.cidr)).join(', ');
+    const key = keys ? `  keys ${keys.transitSwitch}${keys.transitRouter ? `/${keys.transitRouter}` : ''}` : '';
+    lines.push(`  ${n.name}  id ${id ?? '-'}  ${n.topology} ${n.role}  ${subnets}${key}${id === undefined ? '  (not in use: no namespace)' : ''}`);
+  }
+  lines.push('Connects');
+  for (const [name, c] of Object.entries(allocation.connects)) {
+    lines.push(`  ${name}  ${c.accepted ? 'accepted' : 'REFUSED'}  router key ${c.tunnelKey ?? '-'}`);
+    for (const [owner, a] of Object.entries(c.networks)) {
+      const block = a.blocks ? `  (block ${Object.values(a.blocks).join(', ')})` : '';
+      lines.push(`    ${owner}  ${a.network ?? '?'}  ${Object.values(a.subnets).join(', ')}${block}`);
+    }
+    for (const p of c.problems) lines.push(`    ! ${p.reason}: ${p.message}`);
+  }
+  lines.push('Nodes');
+  for (const [node, id] of Object.entries(allocation.nodeIds)) {
+    const subnets = Object.entries(allocation.hostSubnets).map(([net, byNode]) => `${net} ${(byNode[node] ?? []).join(', ')}`);
+    lines.push(`  ${node}  id ${id}${subnets.length ? `  ${subnets.join('; ')}` : ''}`);
+  }
+  if (allocation.problems.length > 0) lines.push('Problems');
+  for (const p of allocation.problems) lines.push(`  ! ${p.reason}: ${p.path}: ${p.message}`);
+  return lines.join('\n');
+}
