@@ -34,3 +34,15 @@ export function renderNetwork(input: RenderInput): DesiredRow[] {
   const rows = ctx.topology === 'layer3' ? renderLayer3(ctx, pods) : renderLayer2(ctx, [...pods.values()].flat());
   return sortRows(dedupe(rows));
 }
+
+/**
+ * Columns that differ between the central and the per-node layout for the same row (see the
+ * header comments of layer2.ts and layer3.ts); besides these, only reference columns differ
+ * (a zone holds other children) and the per-node layout's remote stand-ins for other nodes.
+ */
+export const PER_LAYOUT_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  Logical_Router: ['options'],
+  Logical_Switch: ['other_config'],
+  Logical_Router_Port: ['gateway_chassis'],
+  NAT: ['gateway_port'],
+};
