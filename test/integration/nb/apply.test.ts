@@ -1,0 +1,175 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OvsdbClient, type OvsdbDatabase } from '../../../provider/ovsdb/client';
+import type { Condition, Operation } from '../../../provider/ovsdb/notation';
+import { SchemaAdaptationError } from '../../../provider/nb/adapt';
+import { apply, ConcurrentChangeError, observe, planApply, transactPlan } from '../../../provider/nb/apply';
+import type { DesiredRow } from '../../../provider/nb/desired';
+import { nbSchema } from '../../../provider/nb/generated/nb';
+import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+
+const run = promisify(execFile);
+const NB = 'OVN_Northbound';
+let server: OvsdbServer;
+let client: OvsdbClient;
+
+/** The client, recording every transaction sent through it. */
+function recording(): OvsdbDatabase & { sent: Operation[][] } {
+  const sent: Operation[][] = [];
+  return {
+    sent,
+    endpoint: client.endpoint,
+    listDbs: () => client.listDbs(),
+    getSchema: (db) => client.getSchema(db),
+    transact: (db, ops, options) => (sent.push(ops), client.transact(db, ops, options)),
+    close: () => undefined,
+  };
+}
+
+const writes = (db: { sent: Operation[][] }) => db.sent.filter((ops) => ops.some((op) => op.op !== 'select'));
+
+beforeAll(async () => {
+  server = await startOvsdbServer();
+  client = await OvsdbClient.connect(server.unix);
+  await run('ovn-nbctl', [`--db=${server.unix}`, 'lr-add', 'ovn_cluster_router']);
+});
+
+afterAll(async () => {
+  client?.close();
+  await server?.stop();
+});
+
+const nbctl = async (...args: string[]) => (await run('ovn-nbctl', [`--db=${server.unix}`, ...args])).stdout.trim();
+
+async function rows(table: string, where: Condition[] = []) {
+  const [result] = await client.transact(NB, [{ op: 'select', table, where }]);
+  return result.rows ?? [];
+}
+
+function topology(prefix: string, mac = '0a:58:64:40:00:01'): DesiredRow[] {
+  return [
+    { table: 'Logical_Router', columns: { name: `${prefix}-lr`, ports: [`${prefix}-lrp`], static_routes: [`${prefix}-r1`], options: { 'requested-tnl-key': '50000' } } },
+    { table: 'Logical_Router_Port', columns: { name: `${prefix}-lrp`, mac, networks: ['100.64.0.1/31'] } },
+    { table: 'Logical_Router_Static_Route', columns: { ip_prefix: '10.1.0.0/16', nexthop: '100.64.0.2', external_ids: { 'ovnk.io/key': `${prefix}-r1` } } },
+    {
+      table: 'Logical_Router_Static_Route',
+      columns: { ip_prefix: '10.2.0.0/16', nexthop: '100.64.0.3', external_ids: { 'ovnk.io/key': `${prefix}-r2` } },
+      parent: { table: 'Logical_Router', identity: 'ovn_cluster_router', column: 'static_routes' },
+    },
+  ];
+}
+
+const ownedBy = (owner: string): Condition[] => [['external_ids', 'includes', ['map', [['ovnk.io/owner', owner]]]]];
+
+describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
+  it('creates the rows, with our marker, children referenced from their parents', async () => {
+    const db = recording();
+    const result = await apply(db, { owner: 'o-create', schema: nbSchema, desired: topology('c') });
+    expect(result.sent).toBe(true);
+    expect(writes(db)).toHaveLength(1);
+    expect(result.plan.summary).toContain('create Logical_Router "c-lr"');
+    const routers = await rows('Logical_Router', ownedBy('o-create'));
+    expect(routers.map((r) => r.name)).toEqual(['c-lr']);
+    expect(routers[0].ports).toEqual([{ uuid: result.created['Logical_Router_Port/c-lrp'] }]);
+    const cluster = (await rows('Logical_Router', [['name', '==', 'ovn_cluster_router']]))[0];
+    expect(cluster.static_routes).toContainEqual({ uuid: result.created['Logical_Router_Static_Route/c-r2'] });
+    expect((await rows('Logical_Router_Static_Route', ownedBy('o-create'))).length).toBe(2);
+  });
+
+  it('sends nothing the second time', async () => {
+    await apply(client, { owner: 'o-twice', schema: nbSchema, desired: topology('t') });
+    const db = recording();
+    const again = await apply(db, { owner: 'o-twice', schema: nbSchema, desired: topology('t') });
+    expect(again.sent).toBe(false);
+    expect(again.plan.operations).toEqual([]);
+    expect(writes(db)).toEqual([]);
+  });
+
+  it('repairs a hand change made with ovn-nbctl', async () => {
+    await apply(client, { owner: 'o-repair', schema: nbSchema, desired: topology('h') });
+    await nbctl('set', 'Logical_Router_Port', 'h-lrp', 'mac="0a:00:00:00:00:99"');
+    await nbctl('remove', 'Logical_Router', 'h-lr', 'options', 'requested-tnl-key');
+    const repaired = await apply(client, { owner: 'o-repair', schema: nbSchema, desired: topology('h') });
+    expect(repaired.plan.summary).toEqual([
+      'update Logical_Router "h-lr": options: {} -> {requested-tnl-key="50000"}',
+      'update Logical_Router_Port "h-lrp": mac: "0a:00:00:00:00:99" -> "0a:58:64:40:00:01"',
+    ]);
+    expect(await nbctl('get', 'Logical_Router_Port', 'h-lrp', 'mac')).toBe('"0a:58:64:40:00:01"');
+    expect((await apply(client, { owner: 'o-repair', schema: nbSchema, desired: topology('h') })).sent).toBe(false);
+  });
+
+  it('leaves a foreign row with the same name untouched, and delete removes exactly ours', async () => {
+    await nbctl('lr-add', 'same-lr', '--', 'set', 'Logical_Router', 'same-lr', 'options:requested-tnl-key=50000');
+    const foreignBefore = await rows('Logical_Router', [['name', '==', 'same-lr']]);
+    const desired: DesiredRow[] = [{ table: 'Logical_Router', columns: { name: 'same-lr', options: { 'requested-tnl-key': '50000' } } }];
+    await apply(client, { owner: 'o-same', schema: nbSchema, desired: topology('keep') });
+    const created = await apply(client, { owner: 'o-same', schema: nbSchema, desired: [...topology('keep'), ...desired] });
+    expect(created.plan.summary).toEqual(['create Logical_Router "same-lr"']);
+    expect(await rows('Logical_Router', [['name', '==', 'same-lr']])).toHaveLength(2);
+    const routesOfCluster = () => rows('Logical_Router', [['name', '==', 'ovn_cluster_router']]).then((r) => (r[0].static_routes as unknown[]).length);
+    const before = await routesOfCluster();
+    const removed = await apply(client, { owner: 'o-same', schema: nbSchema, desired: [] });
+    expect(removed.plan.changes.map((c) => c.action)).toEqual(Array(5).fill('delete'));
+    expect(await rows('Logical_Router', [['name', '==', 'same-lr']])).toEqual(foreignBefore);
+    expect(await rows('Logical_Router_Static_Route', ownedBy('o-same'))).toEqual([]);
+    expect(await routesOfCluster()).toBe(before - 1);
+    expect((await rows('Logical_Router', ownedBy('o-create'))).length).toBe(1);
+  });
+
+  it('fails with a clear error when another writer changes a row between observe and transact', async () => {
+    const request = { owner: 'o-race', schema: nbSchema, desired: topology('race') };
+    await apply(client, request);
+    const changed = { ...request, desired: topology('race', '0a:58:64:40:00:02') };
+    const observation = await observe(client, changed);
+    await nbctl('set', 'Logical_Router_Port', 'race-lrp', 'mac="0a:00:00:00:00:77"');
+    const { plan } = planApply(changed, observation);
+    const error = await transactPlan(client, NB, plan).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConcurrentChangeError);
+    expect((error as Error).message).toBe(
+      'nb: another writer changed the database since it was read: expected Logical_Router_Port "race-lrp" (external_ids, mac) is unchanged; nothing was written (apply again to re-read)',
+    );
+    expect(await nbctl('get', 'Logical_Router_Port', 'race-lrp', 'mac')).toBe('"0a:00:00:00:00:77"');
+  });
+
+  it('refuses a pass ACL before any write, naming the feature and the server version', async () => {
+    const db = recording();
+    const desired: DesiredRow[] = [
+      { table: 'Logical_Switch', columns: { name: 'acl-ls', acls: ['acl-1'] } },
+      { table: 'ACL', columns: { priority: 1000, direction: 'to-lport', match: 'ip4', action: 'pass', tier: 0, external_ids: { 'k8s.ovn.org/id': 'acl-1' } } },
+    ];
+    const error = await apply(db, { owner: 'o-acl', schema: nbSchema, desired }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SchemaAdaptationError);
+    expect((error as SchemaAdaptationError).problems).toEqual([
+      'ACL "acl-1": ACL.action="pass" is not allowed (needs OVN_Northbound >= 7.0.4 for the ACL "pass" action; server has 7.0.0)',
+    ]);
+    expect(writes(db)).toEqual([]);
+    const allowed = await apply(client, { owner: 'o-acl', schema: nbSchema, desired: [desired[0], { ...desired[1], columns: { ...desired[1].columns, action: 'allow-related' } }] });
+    expect(allowed.sent).toBe(true);
+    expect((await rows('ACL', ownedBy('o-acl')))[0]).not.toHaveProperty('tier');
+  });
+
+  it('any desired set of routes, applied, then applied again, sends nothing', async () => {
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.record({ key: fc.stringMatching(/^[a-z0-9]{1,8}$/), third: fc.integer({ min: 0, max: 255 }) }), { selector: (r) => r.key, maxLength: 20 }),
+        async (routes) => {
+          const owner = 'o-prop';
+          const desired: DesiredRow[] = [
+            { table: 'Logical_Router', columns: { name: 'prop-lr', static_routes: routes.map((r) => r.key) } },
+            ...routes.map((r) => ({ table: 'Logical_Router_Static_Route', columns: { ip_prefix: `10.${r.third}.0.0/16`, nexthop: '1.1.1.1', external_ids: { 'ovnk.io/key': r.key } } })),
+          ];
+          round++;
+          await apply(client, { owner, schema: nbSchema, desired });
+          const second = await apply(client, { owner, schema: nbSchema, desired });
+          expect(second.plan.operations).toEqual([]);
+          expect((await rows('Logical_Router_Static_Route', ownedBy(owner))).map((r) => r.ip_prefix).sort()).toEqual(routes.map((r) => `10.${r.third}.0.0/16`).sort());
+        },
+      ),
+      { numRuns: 15 },
+    );
+    expect(round).toBe(15);
+  });
+});
