@@ -5,7 +5,7 @@
  */
 import { cidrText, type Addr } from './addresses';
 import { macFromIPs } from './mac';
-import { keyedRow, row, type DesiredRow, type StringMap } from './rows';
+import { KINDS, keyedRow, row, type DesiredRow, type StringMap } from './rows';
 
 export interface RouterPortSpec {
   networks: Addr[];
@@ -68,12 +68,12 @@ export function staticRoute(router: string, spec: RouteSpec): DesiredRow {
   const columns: Record<string, unknown> = { ip_prefix: spec.prefix, nexthop: spec.nexthop };
   if (spec.srcIp) columns.policy = 'src-ip';
   if (spec.outputPort) columns.output_port = spec.outputPort;
-  return keyedRow('Logical_Router_Static_Route', `route:${router}:${policy}:${spec.prefix}:${spec.nexthop}`, spec.externalIds, columns);
+  return keyedRow(KINDS.route, { router, policy, prefix: spec.prefix, nexthop: spec.nexthop }, spec.externalIds, columns);
 }
 
 export function reroutePolicy(router: string, priority: number, match: string, nexthop: string, externalIds: StringMap): DesiredRow {
   const columns = { priority, match, action: 'reroute', nexthops: [nexthop] };
-  return keyedRow('Logical_Router_Policy', `policy:${router}:${priority}:${match}`, externalIds, columns);
+  return keyedRow(KINDS.policy, { router, priority: String(priority), match }, externalIds, columns);
 }
 
 export interface SnatSpec {
@@ -97,5 +97,5 @@ export function snat(router: string, spec: SnatSpec): DesiredRow {
   if (spec.match) columns.match = spec.match;
   if (spec.externalPortRange) columns.external_port_range = spec.externalPortRange;
   if (spec.gatewayPort) columns.gateway_port = spec.gatewayPort;
-  return keyedRow('NAT', `nat:${router}:snat:${spec.externalIp}:${spec.logicalIp}`, spec.externalIds, columns);
+  return keyedRow(KINDS.nat, { router, type: 'snat', external_ip: spec.externalIp, logical_ip: spec.logicalIp }, spec.externalIds, columns);
 }

@@ -1,8 +1,8 @@
 /**
  * A node's gateway router `GR_<P><node>` (both topologies): its options bound to the node's
  * chassis, its masquerade NATs, and, when the node's gateway details are known, the external
- * side: `rtoe-` port, `ext_` switch with the localnet and `etor-` ports, the static MAC bindings
- * for the masquerade next hops, and the masquerade-subnet and default routes.
+ * side: `rtoe-` port, `ext_` switch with the localnet and `etor-` ports, and the
+ * masquerade-subnet and default routes (plus, separately, the static MAC bindings).
  */
 import { addressBits, formatCidr } from '../model/cidr';
 import { gatewayRouterJoinIP, masqueradeIPs, type Addr, type MasqueradeIPs } from './addresses';
@@ -55,13 +55,23 @@ function externalSide(ctx: NetworkContext, node: NodeContext, gr: string): { por
   const localnet = switchPort(names.localnetPort(gw.bridge, ctx.p, node.name), { type: 'localnet', addresses: ['unknown'], options: localnetOptions, externalIds: ctx.e2 });
   const etor = switchPort(names.externalToRouterPort(gr), { type: 'router', addresses: [gw.mac], options: { 'router-port': rtoe }, externalIds: ctx.e2 });
   const ext = row('Logical_Switch', { name: names.externalSwitchName(ctx.p, node.name), external_ids: ctx.e3, ports: refs([localnet, etor]) });
-  const bindings = masqs.flatMap((m) => [m.dummyNextHop, m.host]).map((a) =>
-    row('Static_MAC_Binding', { logical_port: rtoe, ip: a.ip, mac: macFromIP(a.ip), override_dynamic_mac: true }));
   const routes = [
     ...ctx.masquerades.map((m, i) => staticRoute(gr, { prefix: formatCidr(m), nexthop: masqs[i]!.dummyNextHop.ip, outputPort: rtoe, externalIds: ctx.e2 })),
     ...gw.nextHops.map((h) => staticRoute(gr, { prefix: h.family === 4 ? '0.0.0.0/0' : '::/0', nexthop: h.ip, outputPort: rtoe, externalIds: ctx.e2 })),
   ];
-  return { port, routes, rows: [ext, localnet, etor, ...bindings] };
+  return { port, routes, rows: [ext, localnet, etor] };
+}
+
+/**
+ * The static MAC bindings of a GR's `rtoe-` port for the masquerade next hop and host IPs.
+ * Static_MAC_Binding has no external_ids (no owner marker, no `ovnk.io/key`), so these are kept
+ * out of renderNetwork until the reconcile engine can own rows by their index (logical_port, ip).
+ */
+export function staticMacBindings(ctx: NetworkContext, node: NodeContext): DesiredRow[] {
+  if (!node.gateway) return [];
+  const rtoe = names.routerToExternalPort(names.gatewayRouterName(ctx.p, node.name));
+  return networkMasqueradeIPs(ctx).flatMap((m) => [m.dummyNextHop, m.host]).map((a) =>
+    row('Static_MAC_Binding', { logical_port: rtoe, ip: a.ip, mac: macFromIP(a.ip), override_dynamic_mac: true }));
 }
 
 function gatewayRouterOptions(node: NodeContext, lbForceSnatIp: string): Record<string, string> {

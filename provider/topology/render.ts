@@ -4,6 +4,7 @@
  * reached from two nodes) must be identical; a conflict is a bug and throws.
  */
 import { resolve } from './context';
+import { staticMacBindings } from './gateway';
 import type { RenderInput } from './input';
 import { renderLayer2 } from './layer2';
 import { renderLayer3 } from './layer3';
@@ -33,6 +34,16 @@ export function renderNetwork(input: RenderInput): DesiredRow[] {
   const pods = renderPodPorts(ctx, input);
   const rows = ctx.topology === 'layer3' ? renderLayer3(ctx, pods) : renderLayer2(ctx, [...pods.values()].flat());
   return sortRows(dedupe(rows));
+}
+
+/**
+ * The zone's Static_MAC_Binding rows (masquerade next hop and host IP on each `rtoe-` port).
+ * Separate from renderNetwork: the table has no external_ids, so no owner marker; its identity
+ * is its index `<logical_port>/<ip>`.
+ */
+export function renderStaticMacBindings(input: RenderInput): DesiredRow[] {
+  const ctx = resolve(input);
+  return sortRows(ctx.local.flatMap((node) => staticMacBindings(ctx, node)));
 }
 
 /**

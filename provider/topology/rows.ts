@@ -1,45 +1,44 @@
 /**
- * The desired-row format the renderer produces and the reconcile engine consumes, plus the
- * small builders every renderer file uses. A row's identity (unique per table within one
- * rendered set) is its `name`, else `external_ids["k8s.ovn.org/id"]`, else
- * `external_ids["ovnk.io/key"]`. Static_MAC_Binding has neither a name nor external_ids in the
- * NB schema: its identity is its index (logical_port, ip), see identityOf.
+ * Builders over the desired-row format of provider/nb/desired.ts (the contract with the
+ * reconcile engine): plain rows, rows keyed with `ovnk.io/key` where upstream has no id, and
+ * identities. The kinds of keyed rows this renderer makes are registered here, once.
  */
-/**
- * Identical to the interface of provider/nb/desired.ts (written in parallel; switch to an
- * import from there once it lands).
- */
-export interface DesiredRow {
-  /** NB table name, e.g. 'Logical_Router_Port'. */
-  table: string;
-  /** NB columns: sets as arrays, maps as plain objects; a reference is the target's identity. */
-  columns: Record<string, unknown>;
-  /** Only for a non-root row whose parent is NOT rendered in the same set. */
-  parent?: { table: string; identity: string; column: string };
-}
+import { rowIdentity, type DesiredRow } from '../nb/desired';
+import { KEY_KEY, rowKey, rowKinds, type RowKind } from '../nb/ownership';
+
+export type { DesiredRow };
 
 export const UPSTREAM_ID = 'k8s.ovn.org/id';
-export const OVNK_KEY = 'ovnk.io/key';
+export const OVNK_KEY = KEY_KEY;
 
 export type Columns = Record<string, unknown>;
 export type StringMap = Record<string, string>;
+
+/** Kinds of rows upstream gives no id; the key values are listed in order. */
+export const KINDS = {
+  route: rowKinds.register({ table: 'Logical_Router_Static_Route', ownerType: 'udn-route', keys: ['router', 'policy', 'prefix', 'nexthop'] }),
+  policy: rowKinds.register({ table: 'Logical_Router_Policy', ownerType: 'udn-policy', keys: ['router', 'priority', 'match'] }),
+  nat: rowKinds.register({ table: 'NAT', ownerType: 'udn-nat', keys: ['router', 'type', 'external_ip', 'logical_ip'] }),
+  meterBand: rowKinds.register({ table: 'Meter_Band', ownerType: 'meter-band', keys: ['meter'] }),
+} satisfies Record<string, RowKind>;
 
 export function row(table: string, columns: Columns): DesiredRow {
   return { table, columns };
 }
 
 /** A row upstream gives no id: `ovnk.io/key` joins upstream's external_ids. */
-export function keyedRow(table: string, key: string, externalIds: StringMap, columns: Columns): DesiredRow {
-  return { table, columns: { ...columns, external_ids: { ...externalIds, [OVNK_KEY]: key } } };
+export function keyedRow(kind: RowKind, values: StringMap, externalIds: StringMap, columns: Columns): DesiredRow {
+  return { table: kind.table, columns: { ...columns, external_ids: { ...externalIds, [KEY_KEY]: rowKey(kind, values) } } };
 }
 
-/** The identity of a row within its table. */
+/**
+ * The identity of a row within its table (nb/desired.ts `rowIdentity`). Static_MAC_Binding has
+ * neither a name nor external_ids in the NB schema: its identity is its index (logical_port, ip).
+ */
 export function identityOf(desired: DesiredRow): string {
   const columns = desired.columns;
   if (desired.table === 'Static_MAC_Binding') return `${String(columns.logical_port)}/${String(columns.ip)}`;
-  if (typeof columns.name === 'string' && columns.name !== '') return columns.name;
-  const ids = (columns.external_ids ?? {}) as StringMap;
-  const id = ids[UPSTREAM_ID] ?? ids[OVNK_KEY];
+  const id = rowIdentity(desired.table, columns);
   if (id === undefined) throw new Error(`internal: a ${desired.table} row has no identity`);
   return id;
 }

@@ -7,7 +7,7 @@
  * The runtime creates them only when absent and never deletes rows someone else made.
  */
 import { ACL_LOGGING_METER, DEFAULT_COPP } from './names';
-import { keyedRow, row, type DesiredRow } from './rows';
+import { identityOf, KINDS, keyedRow, row, type DesiredRow } from './rows';
 
 /** The protocols upstream rate-limits in `ovnkube-default`, each with meter `<protocol>-rate-limiter`. */
 export const COPP_PROTOCOLS = ['arp', 'arp-resolve', 'bfd', 'event-elb', 'icmp4-error', 'icmp6-error', 'reject', 'tcp-reset', 'svc-monitor'] as const;
@@ -16,8 +16,8 @@ const DEFAULT_RATE = 25;
 const ACL_LOGGING_RATE = 20;
 
 function meter(name: string, rate: number): DesiredRow[] {
-  const band = keyedRow('Meter_Band', `meter-band:${name}`, {}, { action: 'drop', rate });
-  const m = row('Meter', { name, unit: 'pktps', fair: true, bands: [`meter-band:${name}`] });
+  const band = keyedRow(KINDS.meterBand, { meter: name }, {}, { action: 'drop', rate });
+  const m = row('Meter', { name, unit: 'pktps', fair: true, bands: [identityOf(band)] });
   return [m, band];
 }
 

@@ -125,3 +125,17 @@ describe('input errors', () => {
     expect(rowOf(rows, 'Logical_Router', 'GR_cluster_udn_green_node-a').options.lb_force_snat_ip).toBe('100.65.0.2 fd99::2');
   });
 });
+
+describe('row keys', () => {
+  it('escapes IPv6 colons in ovnk.io/key so distinct routes never share a key', () => {
+    const input = exampleE();
+    input.cluster.ipFamilies = ['ipv4', 'ipv6'];
+    input.cluster.masqueradeSubnets = ['169.254.0.0/17', 'fd69::/112'];
+    input.network.subnets = [{ cidr: '10.100.0.0/16' }, { cidr: 'fd00:10::/64' }];
+    input.network.joinSubnets = ['100.65.0.0/16', 'fd99::/64'];
+    input.network.transitSubnets = ['100.88.0.0/16', 'fd97::/64'];
+    const rows = renderNetwork(input);
+    const route = rowOf(rows, 'Logical_Router_Static_Route', 'udn-route:cluster_udn_green_transit_router:src-ip:fd00%3A10%3A%3A/64:fd97%3A%3A5');
+    expect(route).toMatchObject({ ip_prefix: 'fd00:10::/64', nexthop: 'fd97::5', policy: 'src-ip' });
+  });
+});

@@ -38,7 +38,7 @@ describe('Layer2 example B (upstream test data, IC zone of test-node, stale-node
       '100.200.0.0/16 src-ip 100.88.0.9', '100.65.0.4 dst-ip 100.88.0.9', '100.65.0.5 dst-ip 100.88.0.11']);
     expect(rowsOf(rows, 'Logical_Router_Policy').map((p) => `${p.priority} ${p.match} -> ${p.nexthops}`)).toEqual([
       '1004 inport == "trtos-isolatednet_ovn_layer2_switch" && ip4.dst == 192.168.126.202 /* isolatednet_ovn_layer2_switch */ -> 100.200.0.2']);
-    const nat = rowOf(rows, 'NAT', 'nat:isolatednet_transit_router:snat:169.254.169.14:100.200.0.0/16');
+    const nat = rowOf(rows, 'NAT', 'udn-nat:isolatednet_transit_router:snat:169.254.169.14:100.200.0.0/16');
     expect(nat).toMatchObject({ logical_port: 'trtos-isolatednet_ovn_layer2_switch', match: 'eth.dst == 0a:58:64:c8:00:02' });
   });
 
@@ -53,7 +53,7 @@ describe('Layer2 example B (upstream test data, IC zone of test-node, stale-node
       name: 'trtor-GR_isolatednet_stale-node', networks: ['100.88.0.10/31'], mac: '0a:58:64:58:00:0a',
       options: { 'requested-tnl-key': '15', 'requested-chassis': 'chassis-stale' },
       external_ids: { ...e2, 'k8s.ovn.org/node': 'stale-node' } });
-    const route = rowOf(rows, 'Logical_Router_Static_Route', 'route:isolatednet_transit_router:dst-ip:100.65.0.5:100.88.0.11');
+    const route = rowOf(rows, 'Logical_Router_Static_Route', 'udn-route:isolatednet_transit_router:dst-ip:100.65.0.5:100.88.0.11');
     expect(route.external_ids).toMatchObject({ 'k8s.ovn.org/node': 'stale-node', ...e2 });
     expect(has(rows, 'Logical_Router', 'GR_isolatednet_stale-node')).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderNetwork } from '../../../provider/topology';
+import { renderNetwork, renderStaticMacBindings } from '../../../provider/topology';
 import { exampleA, exampleD, has, routeLines, rowOf, rowsOf } from './fixtures';
 
 describe('Layer3 example A (upstream test data, IC zone of test-node)', () => {
@@ -42,7 +42,7 @@ describe('Layer3 example A (upstream test data, IC zone of test-node)', () => {
   });
 
   it('SNATs traffic to the management port to the management masquerade IP', () => {
-    const nat = rowOf(rows, 'NAT', 'nat:isolatednet_ovn_cluster_router:snat:169.254.169.14:192.168.1.0/24');
+    const nat = rowOf(rows, 'NAT', 'udn-nat:isolatednet_ovn_cluster_router:snat:169.254.169.14:192.168.1.0/24');
     expect(nat).toMatchObject({ type: 'snat', external_ip: '169.254.169.14', logical_ip: '192.168.1.0/24', logical_port: 'rtos-isolatednet_test-node',
       match: 'eth.dst == 0a:58:c0:a8:01:02', options: { stateless: 'false' }, external_port_range: '32768-60999' });
     expect(nat.gateway_port).toBeUndefined();
@@ -98,7 +98,8 @@ describe('Layer3 example A (upstream test data, IC zone of test-node)', () => {
     expect(rowOf(rows, 'Logical_Switch', 'ext_isolatednet_test-node').ports).toEqual(['breth0_isolatednet_test-node', 'etor-GR_isolatednet_test-node']);
     expect(rowOf(rows, 'Logical_Switch_Port', 'breth0_isolatednet_test-node')).toMatchObject({ type: 'localnet', addresses: ['unknown'], options: { network_name: 'physnet' } });
     expect(rowOf(rows, 'Logical_Switch_Port', 'etor-GR_isolatednet_test-node')).toMatchObject({ type: 'router', addresses: ['0a:58:c0:a8:7e:ca'], options: { 'router-port': 'rtoe-GR_isolatednet_test-node' } });
-    expect(rowsOf(rows, 'Static_MAC_Binding').map((b) => `${b.logical_port} ${b.ip} ${b.mac} ${b.override_dynamic_mac}`).sort()).toEqual([
+    expect(rowsOf(rows, 'Static_MAC_Binding')).toEqual([]);
+    expect(rowsOf(renderStaticMacBindings(exampleA()), 'Static_MAC_Binding').map((b) => `${b.logical_port} ${b.ip} ${b.mac} ${b.override_dynamic_mac}`).sort()).toEqual([
       'rtoe-GR_isolatednet_test-node 169.254.169.2 0a:58:a9:fe:a9:02 true',
       'rtoe-GR_isolatednet_test-node 169.254.169.4 0a:58:a9:fe:a9:04 true',
     ]);
@@ -135,7 +136,7 @@ describe('Layer3 example D (derived, zone of node-a of three)', () => {
   });
 
   it('marks remote-node routes with ic-node', () => {
-    const r = rowOf(rows, 'Logical_Router_Static_Route', 'route:cluster_udn_blue_ovn_cluster_router:dst-ip:10.128.1.0/24:100.88.0.3');
+    const r = rowOf(rows, 'Logical_Router_Static_Route', 'udn-route:cluster_udn_blue_ovn_cluster_router:dst-ip:10.128.1.0/24:100.88.0.3');
     expect(r.external_ids).toMatchObject({ 'ic-node': 'node-b', 'k8s.ovn.org/network': 'cluster_udn_blue' });
   });
 
