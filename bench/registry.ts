@@ -2,5 +2,6 @@
 import type { Benchmark } from './harness';
 import { labBenchmark } from './lab';
 import { ovsdbBenchmark } from './ovsdb';
+import { reconcileBenchmark } from './reconcile';
 
-export const benchmarks: Benchmark[] = [labBenchmark, ovsdbBenchmark];
+export const benchmarks: Benchmark[] = [labBenchmark, ovsdbBenchmark, reconcileBenchmark];
