@@ -25,12 +25,17 @@ export class JsonSplitter {
   private depth = 0;
   private inString = false;
   private escaped = false;
+  /** Position of the next backslash in the current chunk (chunk length when none), -1 before searching. */
+  private backslashAt = -1;
 
   /** Feeds one chunk; returns the messages it completed, in order. Throws FramingError on garbage. */
   push(chunk: Buffer): unknown[] {
     const messages: unknown[] = [];
+    this.backslashAt = -1;
     let start = this.depth > 0 ? 0 : -1;
     for (let i = 0; i < chunk.length; i++) {
+      if (this.inString && !this.escaped) i = this.skipString(chunk, i);
+      if (i >= chunk.length) break;
       const byte = chunk[i];
       if (this.depth === 0) {
         if (isWhitespace(byte)) continue;
@@ -44,6 +49,16 @@ export class JsonSplitter {
     }
     if (start >= 0) this.pending.push(chunk.subarray(start));
     return messages;
+  }
+
+  /** Most bytes of a reply are inside strings: jump to the next quote or backslash natively. */
+  private skipString(chunk: Buffer, from: number): number {
+    if (this.backslashAt < from) {
+      const next = chunk.indexOf(BACKSLASH, from);
+      this.backslashAt = next < 0 ? chunk.length : next; // backslashes are rare: search once per chunk
+    }
+    const quote = chunk.indexOf(QUOTE, from);
+    return Math.min(quote < 0 ? chunk.length : quote, this.backslashAt);
   }
 
   /** True when the byte closes the outermost value. */
