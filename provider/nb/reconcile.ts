@@ -12,7 +12,7 @@ import { describeRow, rowIdentity, type DesiredRow, type ObservedRow } from './d
 import { isOwnedBy, withOwner } from './ownership';
 import { RowIndex, resolveColumn, type DesiredTarget, type ReferenceScope } from './references';
 import { planDeletion, planRow, type PlannedRow, type RowPlanContext } from './rowPlan';
-import { isReferenceSet } from './references';
+import { isReferenceSet, referencedTable } from './references';
 
 export interface ReconcileInput {
   /** The owner whose rows these are (`ovnk.io/owner`). */
@@ -98,7 +98,7 @@ function checkDesired(input: ReconcileInput, problems: string[]): Identified[] {
     const unknown = Object.keys(row.columns).filter((c) => table.columns[c] === undefined);
     if (unknown.length > 0) problems.push(`${where}: ${row.table} has no column(s) ${unknown.join(', ')}`);
     if (identity === undefined) return void problems.push(`${where}: has no identity (name, external_ids k8s.ovn.org/id or ovnk.io/key)`);
-    const key = `${row.table}\u0000${identity}`;
+    const key = rowKeyOf(row.table, identity);
     if (seen.has(key)) return void problems.push(`${where}: another desired ${row.table} row has the same identity`);
     seen.add(key);
     if (unknown.length === 0) identified.push({ row, identity });
@@ -111,30 +111,43 @@ function compareKeys(tableA: string, idA: string, tableB: string, idB: string): 
   return idA < idB ? -1 : idA > idB ? 1 : 0;
 }
 
+const rowKeyOf = (table: string, identity: string) => `${table}\u0000${identity}`;
+
+/** The parent column must exist and reference the child's table. */
+function parentColumnOk(schema: DatabaseSchema, child: Identified, problems: string[]): boolean {
+  const parent = child.row.parent!;
+  const type = schema.tables[parent.table]?.columns[parent.column]?.type;
+  if (type !== undefined && isReferenceSet(type) && referencedTable(type) === child.row.table) return true;
+  problems.push(`${describeRow(child.row.table, child.identity)}: parent column ${parent.table}.${parent.column} is not a set of references to ${child.row.table}`);
+  return false;
+}
+
 /** A child whose `parent` is in the desired set is listed in that parent's column instead. */
 function mergeParents(rows: Identified[], schema: DatabaseSchema, problems: string[]): Identified[] {
-  const byKey = new Map(rows.map((r) => [`${r.row.table}\u0000${r.identity}`, r]));
-  const merged = new Map<Identified, Record<string, unknown>>();
+  const byKey = new Map(rows.map((r) => [rowKeyOf(r.row.table, r.identity), r]));
+  const children = new Map<Identified, Record<string, string[]>>();
+  const merged = new Set<Identified>();
   for (const child of rows) {
-    const parentRef = child.row.parent;
-    if (parentRef === undefined) continue;
-    const refTable = schema.tables[parentRef.table]?.columns[parentRef.column]?.type;
-    if (refTable === undefined) {
-      problems.push(`${describeRow(child.row.table, child.identity)}: parent column ${parentRef.table}.${parentRef.column} does not exist`);
-      continue;
-    }
-    const parent = byKey.get(`${parentRef.table}\u0000${parentRef.identity}`);
+    const ref = child.row.parent;
+    if (ref === undefined || !parentColumnOk(schema, child, problems)) continue;
+    const parent = byKey.get(rowKeyOf(ref.table, ref.identity));
     if (parent === undefined) continue;
-    const columns = merged.get(parent) ?? { ...parent.row.columns };
-    const current = columns[parentRef.column];
-    columns[parentRef.column] = [...(current === undefined ? [] : Array.isArray(current) ? current : [current]), child.identity];
-    merged.set(parent, columns);
+    const columns = children.get(parent) ?? {};
+    (columns[ref.column] ??= []).push(child.identity);
+    children.set(parent, columns);
+    merged.add(child);
   }
   return rows.map((r) => {
-    const columns = merged.get(r);
-    const row = r.row.parent !== undefined && byKey.has(`${r.row.parent.table}\u0000${r.row.parent.identity}`) ? { ...r.row, parent: undefined } : r.row;
-    return columns === undefined && row === r.row ? r : { identity: r.identity, row: { ...row, columns: columns ?? row.columns } };
+    const extra = children.get(r);
+    if (extra === undefined && !merged.has(r)) return r;
+    const columns = { ...r.row.columns };
+    for (const [column, identities] of Object.entries(extra ?? {})) columns[column] = [...refsAsList(columns[column]), ...identities];
+    return { identity: r.identity, row: { table: r.row.table, columns, parent: merged.has(r) ? undefined : r.row.parent } };
   });
+}
+
+function refsAsList(value: unknown): unknown[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
 interface Split {

@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OvsdbClient, type OvsdbDatabase } from '../../../provider/ovsdb/client';
 import type { Condition, Operation } from '../../../provider/ovsdb/notation';
-import { SchemaAdaptationError } from '../../../provider/nb/adapt';
+import { compareSchemas, SchemaAdaptationError } from '../../../provider/nb/adapt';
+import { findRepoRoot } from '../../../provider/nb/generate/sources';
 import { apply, ConcurrentChangeError, observe, planApply, transactPlan } from '../../../provider/nb/apply';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
@@ -148,6 +151,13 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
     const allowed = await apply(client, { owner: 'o-acl', schema: nbSchema, desired: [desired[0], { ...desired[1], columns: { ...desired[1].columns, action: 'allow-related' } }] });
     expect(allowed.sent).toBe(true);
     expect((await rows('ACL', ownedBy('o-acl')))[0]).not.toHaveProperty('tier');
+  });
+
+  it('sees the same mismatches in the served schema as in the pinned bookworm fixture', async () => {
+    const pinned = JSON.parse(readFileSync(join(findRepoRoot(__dirname), '..', 'shared', 'schemas', 'ovn-nb.v23.03.1-debian.ovsschema'), 'utf8'));
+    const served = await client.getSchema(NB);
+    expect(served.version).toBe('7.0.0');
+    expect(compareSchemas(nbSchema, served)).toEqual(compareSchemas(nbSchema, pinned));
   });
 
   it('any desired set of routes, applied, then applied again, sends nothing', async () => {

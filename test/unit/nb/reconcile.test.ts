@@ -138,6 +138,18 @@ describe('reconcile', () => {
     expect(plan(desired, observed, foreign).operations).toEqual([]);
   });
 
+  it('lists a child whose parent is in the desired set in that parent\'s column', () => {
+    const desired = [router('lr1'), route('r1', '10.0.0.0/8', '1.1.1.1', { table: 'Logical_Router', identity: 'lr1', column: 'static_routes' })];
+    const result = plan(desired);
+    expect((result.operations[1] as { row: Record<string, unknown> }).row.static_routes).toEqual(['set', [['named-uuid', 'new_1']]]);
+    expect(plan(desired, materialize([router('lr1', { static_routes: ['r1'] }), route('r1', '10.0.0.0/8', '1.1.1.1')]).observed).operations).toEqual([]);
+  });
+
+  it('refuses a parent column that does not hold references to the child\'s table', () => {
+    const desired = [router('lr1'), route('r1', '10.0.0.0/8', '1.1.1.1', { table: 'Logical_Router', identity: 'lr1', column: 'ports' })];
+    expect(() => plan(desired)).toThrow('Logical_Router_Static_Route "r1": parent column Logical_Router.ports is not a set of references to Logical_Router_Static_Route');
+  });
+
   it('resolves a reference to a foreign row by its identity', () => {
     const copp: ObservedRow = { table: 'Copp', uuid: uuidFor(5), columns: { name: 'ovnkube-default', meters: {}, external_ids: {} } };
     const result = plan([router('lr1', { copp: 'ovnkube-default' })], [], [copp]);
