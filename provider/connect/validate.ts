@@ -52,9 +52,9 @@ type Add = (reason: Problem['reason'], field: string, message: string) => void;
 function checkConflicts(cnc: ClusterNetworkConnect, subnets: ValidConnectSubnet[], networks: Network[], cluster: Cluster, add: Add): void {
   const connectText = `ClusterNetworkConnect.connectSubnets with subnets [${subnets.map((s) => s.cidr).join(' ')}]`;
   const connect = subnets.map((s) => s.parsed);
-  const check = (prefix: string, what: string, cidrs: string[], shown = cidrs) => {
+  const check = (prefix: string, what: string, cidrs: string[], shown = cidrs, kind = '') => {
     if (cidrs.some((c) => connect.some((k) => overlaps(k, mustParseCidr(c))))) {
-      add('ConnectSubnetConflict', 'spec.connectSubnets', `validation failed for CNC ${cnc.name}: ${prefix} overlap with cluster network connect subnets: ${what} with subnets [${shown.join(' ')}] and ${connectText}`);
+      add('ConnectSubnetConflict', 'spec.connectSubnets', `validation failed for CNC ${cnc.name}: ${prefix} overlap with cluster network connect subnets: ${what} with ${kind}subnets [${shown.join(' ')}] and ${connectText}`);
     }
   };
   const inv = cluster.inventory;
@@ -65,9 +65,10 @@ function checkConflicts(cnc: ClusterNetworkConnect, subnets: ValidConnectSubnet[
   for (const node of inv.nodes) for (const [net, pins] of Object.entries(node.hostSubnets)) check('cluster subnets', `node ${node.name} host subnet of ${net}`, pins);
   for (const n of networks) {
     check('selected networks', `network ${n.name}`, n.subnets.map((s) => s.cidr), n.subnets.map(showSubnet));
-    check('selected networks', `network ${n.name} with transit`, n.transitSubnets);
-    check('selected networks', `network ${n.name} with join`, n.joinSubnets);
-    if (n.topology === 'Layer3') check('selected networks', `network ${n.name} with Layer3 transit`, layer3TransitSubnets.filter((c) => inv.ipFamilies.includes(mustParseCidr(c).family)));
+    check('selected networks', `network ${n.name}`, n.transitSubnets, n.transitSubnets, 'transit ');
+    check('selected networks', `network ${n.name}`, n.joinSubnets, n.joinSubnets, 'join ');
+    const l3Transit = layer3TransitSubnets.filter((c) => inv.ipFamilies.includes(mustParseCidr(c).family));
+    if (n.topology === 'Layer3') check('selected networks', `network ${n.name}`, l3Transit, l3Transit, 'Layer3 transit ');
   }
 }
 
