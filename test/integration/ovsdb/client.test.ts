@@ -212,6 +212,22 @@ describe('monitors', () => {
     await monitor.cancel();
   });
 
+  it('monitor_cond reports a modification as the diff of the changed columns', async () => {
+    await client.transact(NB, [{ op: 'insert', table: 'Logical_Router', row: { name: 'lr-diff', options: ['map', [['a', '1']]] } }]);
+    const diffs: unknown[] = [];
+    const monitor = await client.monitor(
+      NB,
+      { Logical_Router: { columns: ['name', 'options'], where: [['name', '==', 'lr-diff']] } },
+      (update) => diffs.push(...(update.tables.Logical_Router ?? []).map((row) => ({ kind: row.kind, diff: row.diff }))),
+      { method: 'monitor_cond' },
+    );
+    expect(monitor.initial.Logical_Router?.map((row) => row.new)).toEqual([{ name: 'lr-diff', options: { a: '1' } }]);
+    await client.transact(NB, [{ op: 'mutate', table: 'Logical_Router', where: [['name', '==', 'lr-diff']], mutations: [['options', 'insert', ['map', [['b', '2']]]]] }]);
+    await client.echo();
+    expect(diffs).toEqual([{ kind: 'modify', diff: { options: { b: '2' } } }]);
+    await monitor.cancel();
+  });
+
   it('a plain monitor refuses conditions before sending anything', async () => {
     await expect(client.monitor(NB, { Logical_Router: { where: [['name', '==', 'x']] } }, () => {})).rejects.toThrow('[monitor.Logical_Router.where]');
   });
