@@ -11,8 +11,7 @@
 import { normalizeColumnType, type BaseType, type ColumnType, type DatabaseSchema } from '../ovsdb/schema';
 import { describeRow, rowIdentity, type DesiredRow } from './desired';
 import { featureFor } from './features';
-import { enumValues } from './generate/render';
-import { describeValue, isDefault } from './values';
+import { describeValue, enumValues, isDefault } from './values';
 
 export interface SchemaMismatch {
   table: string;

@@ -4,7 +4,7 @@
  * a set), map keys sorted, an optional column as its atom or undefined. Also each column's default
  * (what the server holds when the column is absent) and the wording of values in summaries.
  */
-import { columnShape, normalizeColumnType, type ColumnType } from '../ovsdb/schema';
+import { columnShape, normalizeColumnType, type BaseType, type ColumnType } from '../ovsdb/schema';
 
 type Atom = string | number | boolean | { uuid: string } | { namedUuid: string };
 
@@ -83,4 +83,12 @@ export function describeValue(value: unknown, label: (uuid: string) => string = 
     return `{${entries.join(', ')}}`;
   }
   return JSON.stringify(value);
+}
+
+/** The enum values of a base type: schema JSON writes a single value bare, several as ["set", [...]]. */
+export function enumValues(base: BaseType): (string | number | boolean)[] | undefined {
+  if (typeof base === 'string' || base.enum === undefined) return undefined;
+  const raw = base.enum as unknown;
+  if (Array.isArray(raw) && raw[0] === 'set') return [...(raw[1] as (string | number | boolean)[])];
+  return [raw as string | number | boolean];
 }

@@ -7,6 +7,7 @@
  */
 import type { BaseType, ColumnType, DatabaseSchema } from '../../ovsdb/schema';
 import { normalizeColumnType } from '../../ovsdb/schema';
+import { enumValues } from '../values';
 
 /** `Logical_Router_Port` -> `LogicalRouterPort`, `ACL` -> `ACL`, `ha_chassis` -> `HaChassis`. */
 export function camelCase(name: string): string {
@@ -15,14 +16,6 @@ export function camelCase(name: string): string {
     .filter((part) => part.length > 0)
     .map((part) => part[0].toUpperCase() + part.slice(1))
     .join('');
-}
-
-/** The enum values of a base type: schema JSON writes a single value bare, several as ["set", [...]]. */
-export function enumValues(base: BaseType): (string | number | boolean)[] | undefined {
-  if (typeof base === 'string' || base.enum === undefined) return undefined;
-  const raw = base.enum as unknown;
-  if (Array.isArray(raw) && raw[0] === 'set') return [...(raw[1] as (string | number | boolean)[])];
-  return [raw as string | number | boolean];
 }
 
 function atomType(base: BaseType): string {
