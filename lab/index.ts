@@ -11,3 +11,5 @@ export { statusOf } from './status';
 export type { LabNodeStatus, LabSshSettings, LabStatus } from './status';
 export { CENTRAL_ZONE, inventoryOf } from './inventory';
 export type { LabInventoryDocument } from './inventory';
+export { addPod, removePod } from './pods';
+export type { PodSpec } from './pods';

@@ -57,10 +57,14 @@ export function prepareFakeRun(node: NodeLayout): void {
   symlinkSync(node.runDir, path.join(node.fakeRunDir, 'ovn'));
 }
 
+/**
+ * sshd in the node's namespace, in new UTS and mount namespaces: its own hostname, and the node's
+ * fakerun bound on /run (of the OVN root, for trixie, where sshd then runs chrooted).
+ */
 export async function startSshd(layout: LabLayout, node: NodeLayout, root: string | undefined): Promise<void> {
   writeFileSync(node.sshdConfigPath, sshdConfig(layout, node));
-  const script = 'hostname "$1" && mount --bind "$2" /run && exec /usr/sbin/sshd -f "$3" -E "$4"';
-  const argv = ['unshare', '--uts', '--mount', '--propagation', 'private',
-    ...inRoot(root, ['sh', '-c', script, 'sh', node.name, node.fakeRunDir, node.sshdConfigPath, path.join(node.logDir, 'sshd.log')])];
+  const script = 'hostname "$1" && mount --bind "$2" "$3/run" && shift 3 && exec "$@"';
+  const sshd = inRoot(root, ['/usr/sbin/sshd', '-f', node.sshdConfigPath, '-E', path.join(node.logDir, 'sshd.log')]);
+  const argv = ['unshare', '--uts', '--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', node.name, node.fakeRunDir, root ?? '', ...sshd];
   await exec(inNamespace(node.namespace, argv));
 }

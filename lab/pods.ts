@@ -1,0 +1,71 @@
+/**
+ * Pods of the lab: a network namespace per pod with a veth whose node end is an OVS port on the
+ * node's br-int carrying `external_ids:iface-id=<logical switch port>` (testbed recipe section 11).
+ * Every pod is recorded in the lab state before it is created, so `down` removes it whatever happens.
+ */
+import { exec, inNamespace, inRoot, ipBatch } from './exec';
+import { badInput } from './errors';
+import { nodeDbSocket } from './node';
+import { type PodRecord, readState, updateState } from './state';
+
+export interface PodSpec {
+  /** Kubernetes namespace and pod name. */
+  namespace: string;
+  name: string;
+  node: string;
+  /** The logical switch port this pod binds to. */
+  ifaceId: string;
+  mac: string;
+  /** Addresses with prefix length, e.g. 10.9.0.10/24. */
+  addresses: string[];
+  gateways?: string[];
+  mtu?: number;
+}
+
+async function recordPod(labName: string, spec: PodSpec): Promise<PodRecord & { hostIf: string }> {
+  let record: (PodRecord & { hostIf: string }) | undefined;
+  await updateState(labName, (state) => {
+    const node = state.layout.nodes.find((n) => n.name === spec.node);
+    if (!node) throw badInput(`pod ${spec.namespace}/${spec.name}: node "${spec.node}" is not in lab "${labName}" (nodes: ${state.layout.nodes.map((n) => n.name).join(', ')})`);
+    if (state.pods.some((p) => p.namespace === spec.namespace && p.name === spec.name)) throw badInput(`pod ${spec.namespace}/${spec.name} already exists in lab "${labName}"`);
+    const serial = Math.max(0, ...state.pods.map((p) => Number(p.serial ?? 0))) + 1;
+    record = { namespace: spec.namespace, name: spec.name, node: spec.node, netns: `${node.namespace}-p${serial}`, serial, hostIf: `pod${serial}`, ifaceId: spec.ifaceId, mac: spec.mac, addresses: spec.addresses };
+    state.pods.push(record);
+  });
+  return record!;
+}
+
+/** Create the pod's namespace and plug it into the node's br-int. */
+export async function addPod(labName: string, spec: PodSpec): Promise<PodRecord> {
+  const pod = await recordPod(labName, spec);
+  const state = readState(labName)!;
+  const node = state.layout.nodes.find((n) => n.name === spec.node)!;
+  await exec(['ip', 'netns', 'add', pod.netns]);
+  await ipBatch([`link add ${pod.hostIf} type veth peer name eth0 netns ${pod.netns}`, `link set ${pod.hostIf} up`], node.namespace);
+  await ipBatch([
+    'link set lo up',
+    `link set eth0 address ${spec.mac}`,
+    ...(spec.mtu ? [`link set eth0 mtu ${spec.mtu}`] : []),
+    ...spec.addresses.map((a) => `addr add ${a} dev eth0`),
+    'link set eth0 up',
+    ...(spec.gateways ?? []).map((g) => `route add default via ${g} dev eth0`),
+  ], pod.netns);
+  // TCP through the userspace datapath needs TX checksum offload off (testbed pitfall 2)
+  await exec(inNamespace(pod.netns, ['ethtool', '-K', 'eth0', 'tx', 'off']));
+  const vsctl = ['ovs-vsctl', `--db=unix:${nodeDbSocket(node)}`, 'add-port', 'br-int', pod.hostIf, '--', 'set', 'Interface', pod.hostIf, `external_ids:iface-id=${spec.ifaceId}`];
+  await exec(inRoot(state.ovnRoot, vsctl));
+  return pod;
+}
+
+/** Unplug and delete a pod; unknown pods are fine (nothing to do). */
+export async function removePod(labName: string, namespace: string, name: string): Promise<void> {
+  const state = readState(labName);
+  const pod = state?.pods.find((p) => p.namespace === namespace && p.name === name);
+  if (!state || !pod) return;
+  const node = state.layout.nodes.find((n) => n.name === pod.node)!;
+  await exec(inRoot(state.ovnRoot, ['ovs-vsctl', `--db=unix:${nodeDbSocket(node)}`, '--if-exists', 'del-port', 'br-int', String(pod.hostIf)]));
+  await exec(['ip', 'netns', 'del', pod.netns], { okCodes: [1, 255] });
+  await updateState(labName, (s) => {
+    s.pods = s.pods.filter((p) => !(p.namespace === namespace && p.name === name));
+  });
+}

@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { addPod, readState, removePod } from '../../lab';
+import '../setup/lab';
+
+const lab = inject('lab');
+const nbctl = (...args: string[]) =>
+  execFileSync(lab.ovnRoot ? 'chroot' : 'ovn-nbctl', [...(lab.ovnRoot ? [lab.ovnRoot, 'ovn-nbctl'] : []), `--db=${lab.nb}`, ...args], { encoding: 'utf8' });
+const sw = `dp-smoke-${process.pid}`;
+const pods = [
+  { namespace: 'smoke', name: 'a', node: lab.nodes[0].name, ifaceId: `${sw}-a`, mac: '0a:58:0a:09:00:0a', addresses: ['10.9.0.10/24'] },
+  { namespace: 'smoke', name: 'b', node: lab.nodes[2].name, ifaceId: `${sw}-b`, mac: '0a:58:0a:09:00:0b', addresses: ['10.9.0.11/24'] },
+];
+
+function pingOnce(netns: string, address: string): boolean {
+  try {
+    execFileSync('ip', ['netns', 'exec', netns, 'ping', '-c1', '-W1', address], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+afterAll(async () => {
+  for (const pod of pods) await removePod(lab.name, pod.namespace, pod.name);
+  nbctl('--if-exists', 'ls-del', sw);
+});
+
+describe('the lab dataplane', () => {
+  it('carries a ping between pods on two nodes over geneve, and records the pods in the lab state', async () => {
+    nbctl('ls-add', sw);
+    for (const pod of pods) nbctl('lsp-add', sw, pod.ifaceId, '--', 'lsp-set-addresses', pod.ifaceId, `${pod.mac} ${pod.addresses[0].split('/')[0]}`);
+    const records = [];
+    for (const pod of pods) records.push(await addPod(lab.name, pod));
+    nbctl('--wait=hv', '--timeout=30', 'sync');
+    let ok = false;
+    for (let tries = 0; tries < 10 && !ok; tries++) ok = pingOnce(records[0].netns, '10.9.0.11');
+    expect(ok).toBe(true);
+    expect(readState(lab.name)!.pods.map((p) => `${p.namespace}/${p.name}@${p.node}`)).toEqual(pods.map((p) => `smoke/${p.name}@${p.node}`));
+  });
+
+  it('removes a pod from the node and from the lab state', async () => {
+    await removePod(lab.name, 'smoke', 'a');
+    expect(readState(lab.name)!.pods.map((p) => p.name)).toEqual(['b']);
+    const namespaces = execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' });
+    expect(namespaces).not.toMatch(new RegExp(`^${lab.nodes[0].namespace}-p\\d+`, 'm'));
+  });
+});
