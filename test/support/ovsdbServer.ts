@@ -95,9 +95,15 @@ async function spawnServer(dir: string, db: string, name: string, extra: string[
   const args = [db, `--remote=punix:${path.join(dir, `${name}.sock`)}`, '--remote=ptcp:0:127.0.0.1', ...(ssl ? ['--remote=pssl:0:127.0.0.2'] : []),
     `--unixctl=${path.join(dir, `${name}.ctl`)}`, `--log-file=${log}`, '--no-chdir', ...extra];
   const child = spawn('ovsdb-server', args, { stdio: 'ignore' });
-  const tcp = await waitForLog(log, /0:127\.0\.0\.1: listening on port (\d+)/, child);
-  const sslMatch = ssl ? await waitForLog(log, /0:127\.0\.0\.2: listening on port (\d+)/, child) : undefined;
-  return { child, tcpPort: Number(tcp[1]), sslPort: sslMatch ? Number(sslMatch[1]) : undefined };
+  try {
+    const tcp = await waitForLog(log, /0:127\.0\.0\.1: listening on port (\d+)/, child);
+    const sslMatch = ssl ? await waitForLog(log, /0:127\.0\.0\.2: listening on port (\d+)/, child) : undefined;
+    return { child, tcpPort: Number(tcp[1]), sslPort: sslMatch ? Number(sslMatch[1]) : undefined };
+  } catch (error) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await waitExit(child);
+    throw error;
+  }
 }
 
 async function removeDir(dir: string): Promise<void> {
