@@ -95,6 +95,7 @@ function checkDesired(input: ReconcileInput, problems: string[]): Identified[] {
     const identity = rowIdentity(row.table, row.columns);
     const where = `desired row ${index} (${describeRow(row.table, identity)})`;
     if (table === undefined) return void problems.push(`${where}: table ${row.table} is not in ${input.schema.name} ${input.schema.version}`);
+    if (table.columns.external_ids === undefined) return void problems.push(`${where}: ${row.table} has no external_ids column, so its rows cannot carry our owner marker`);
     const unknown = Object.keys(row.columns).filter((c) => table.columns[c] === undefined);
     if (unknown.length > 0) problems.push(`${where}: ${row.table} has no column(s) ${unknown.join(', ')}`);
     if (identity === undefined) return void problems.push(`${where}: has no identity (name, external_ids k8s.ovn.org/id or ovnk.io/key)`);
