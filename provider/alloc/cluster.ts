@@ -81,10 +81,11 @@ export function allocateCluster(input: AllocationInput, previous: AllocationStat
 
 function allocateAllHostSubnets(cluster: Cluster, networks: Network[], nodes: { name: string; id: number }[], previous: AllocationState, problems: Problem[]): AllocationState['hostSubnets'] {
   const pins = new Map(cluster.inventory.nodes.map((n) => [n.name, n.hostSubnets]));
+  const pinned = new Set(cluster.inventory.nodes.flatMap((n) => Object.keys(n.hostSubnets)));
   const out: AllocationState['hostSubnets'] = {};
   for (const network of networks.filter((n) => n.topology === 'Layer3')) {
-    const hostNodes = nodes.map((n) => ({ ...n, pins: pins.get(n.name)?.[network.name] }));
-    const result = allocateHostSubnets(network, hostNodes, previous.hostSubnets[network.name]);
+    const pinsOf = pinned.has(network.name) ? (node: string) => pins.get(node)?.[network.name] : () => undefined;
+    const result = allocateHostSubnets(network, nodes, pinsOf, previous.hostSubnets[network.name]);
     problems.push(...result.problems);
     out[network.name] = result.state;
   }

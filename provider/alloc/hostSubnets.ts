@@ -12,13 +12,14 @@ import { type AllocatorState, SubnetAllocator } from './subnetAllocator';
 export interface HostNode {
   name: string;
   id: number;
-  /** Pinned host subnets for this network, if any. */
-  pins?: string[];
 }
 
+/** A node's pinned host subnets for the network, if any. */
+export type PinsOf = (node: string) => string[] | undefined;
+
 /** `nodes` must be in node-id order. */
-export function allocateHostSubnets(network: Network, nodes: HostNode[], previous?: AllocatorState): { state: AllocatorState; problems: Problem[] } {
-  if (previous && unchanged(network, nodes, previous)) return { state: previous, problems: [] };
+export function allocateHostSubnets(network: Network, nodes: HostNode[], pinsOf: PinsOf, previous?: AllocatorState): { state: AllocatorState; problems: Problem[] } {
+  if (previous && unchanged(network, nodes, pinsOf, previous)) return { state: previous, problems: [] };
   const allocator = new SubnetAllocator();
   for (const subnet of network.subnets) {
     const range = allocator.addRange(mustParseCidr(subnet.cidr), subnet.hostSubnet!);
@@ -27,13 +28,14 @@ export function allocateHostSubnets(network: Network, nodes: HostNode[], previou
   }
   const problems: Problem[] = [];
   for (const node of nodes) {
-    if (!node.pins) continue;
-    const error = allocator.mark(node.name, node.pins.map(mustParseCidr));
+    const pins = pinsOf(node.name);
+    if (!pins) continue;
+    const error = allocator.mark(node.name, pins.map(mustParseCidr));
     if (error) problems.push(problem('HostSubnetConflict', 'Inventory', `spec.nodes[${node.name}].hostSubnets.${network.name}`, `host subnet pin of node ${node.name} for network ${network.name}: ${error}`));
   }
   for (const node of nodes) {
     const old = previous?.owners[node.name];
-    if (old && !node.pins && !allocator.has(node.name)) allocator.mark(node.name, old.map(mustParseCidr));
+    if (old && !pinsOf(node.name) && !allocator.has(node.name)) allocator.mark(node.name, old.map(mustParseCidr));
   }
   for (const node of nodes) {
     if (allocator.has(node.name)) continue;
@@ -43,13 +45,14 @@ export function allocateHostSubnets(network: Network, nodes: HostNode[], previou
   return { state: allocator.toState(), problems };
 }
 
-function unchanged(network: Network, nodes: HostNode[], previous: AllocatorState): boolean {
+function unchanged(network: Network, nodes: HostNode[], pinsOf: PinsOf, previous: AllocatorState): boolean {
   if (previous.ranges.length !== network.subnets.length) return false;
   const sameRanges = network.subnets.every((s, i) => previous.ranges[i]!.cidr === s.cidr && previous.ranges[i]!.prefix === s.hostSubnet);
   if (!sameRanges || Object.keys(previous.owners).length !== nodes.length) return false;
   return nodes.every((n) => {
     const held = previous.owners[n.name];
-    return held !== undefined && (!n.pins || sameList(n.pins, held));
+    const pins = pinsOf(n.name);
+    return held !== undefined && (!pins || sameList(pins, held));
   });
 }
 

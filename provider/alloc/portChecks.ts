@@ -5,7 +5,7 @@
  * tunnel keys above 32767, which make northd's Southbound commit fail for the whole zone.
  */
 import type { Cidr } from '../model/cidr';
-import { formatCidr } from '../model/cidr';
+import { cidrSize, formatCidr } from '../model/cidr';
 import { type Problem, problem } from '../model/problem';
 import type { ConnectSubnet } from './connectSubnets';
 import { layer2PortKey, layer2SubIndex, layer3PortKey, maxNodes, p2pPair } from './p2p';
@@ -34,18 +34,18 @@ export function checkPorts(input: PortCheckInput): Problem[] {
 
 function checkLayer3(input: PortCheckInput, first: Cidr, connect: ConnectSubnet): Problem[] {
   const problems: Problem[] = [];
-  let highest: { key: bigint; node: string } | undefined;
+  // Pairs per slice, computed once: this runs for every network of every plan.
+  const pairs = Math.min(...input.subnets.map((s) => Number(cidrSize(s) >> 1n)));
+  let highest: { id: number; node: string } | undefined;
   for (const node of input.nodes) {
-    const misfit = input.subnets.map((s) => p2pPair(s, node.id)).find((p) => typeof p === 'string');
-    if (misfit) {
+    if (node.id >= pairs) {
+      const misfit = input.subnets.map((s) => p2pPair(s, node.id)).find((p) => typeof p === 'string');
       problems.push(exhausted(input, `node ${node.name} (id ${node.id}) does not fit the slice ${formatCidr(first)} of network ${input.network}: ${misfit}; use a shorter networkPrefix`));
-      continue;
-    }
-    const key = layer3PortKey(first, connect, node.id);
-    if (!highest || key > highest.key) highest = { key, node: node.name };
+    } else if (!highest || node.id > highest.id) highest = { id: node.id, node: node.name };
   }
-  if (highest && highest.key > maxPortKey) {
-    problems.push(exhausted(input, `port tunnel key ${highest.key} of network ${input.network} on node ${highest.node} exceeds OVN's limit of ${maxPortKey} per router (slice ${formatCidr(first)}); use fewer, larger slices (a longer connect CIDR prefix or a shorter networkPrefix)`));
+  const key = highest && layer3PortKey(first, connect, highest.id);
+  if (highest && key! > maxPortKey) {
+    problems.push(exhausted(input, `port tunnel key ${key} of network ${input.network} on node ${highest.node} exceeds OVN's limit of ${maxPortKey} per router (slice ${formatCidr(first)}); use fewer, larger slices (a longer connect CIDR prefix or a shorter networkPrefix)`));
   }
   return problems;
 }

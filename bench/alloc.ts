@@ -1,0 +1,88 @@
+/**
+ * `npm run bench -- alloc`: allocation for 16 connects of 30 Layer3 networks each over 500 nodes
+ * (networkPrefix 22), then the same with one network added, planned against the first plan's
+ * state. Baseline in the same run: JSON.stringify of the resulting state.
+ * Targets: full under 1 s, incremental under 100 ms.
+ */
+import { stringify } from 'yaml';
+import { allocateCluster } from '../provider/alloc/cluster';
+import type { AllocationState } from '../provider/alloc/state';
+import { validateConnects } from '../provider/connect/validate';
+import { buildCluster } from '../provider/model/cluster';
+import { loadDocuments } from '../provider/model/load';
+import { type Benchmark, bestOf, figure, note, timed } from './harness';
+
+const connects = 16;
+const perConnect = 30;
+const nodes = 500;
+
+function network(i: number, group: number): object {
+  return {
+    apiVersion: 'k8s.ovn.org/v1',
+    kind: 'ClusterUserDefinedNetwork',
+    metadata: { name: `net-${i}`, labels: { group: `g${group}` } },
+    spec: {
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': `ns-${i}` } },
+      network: { topology: 'Layer3', layer3: { role: 'Primary', subnets: [{ cidr: `${20 + Math.floor(i / 256)}.${i % 256}.0.0/16`, hostSubnet: 25 }] } },
+    },
+  };
+}
+
+function connect(k: number): object {
+  return {
+    apiVersion: 'k8s.ovn.org/v1',
+    kind: 'ClusterNetworkConnect',
+    metadata: { name: `connect-${String(k).padStart(2, '0')}` },
+    spec: {
+      networkSelectors: [{ networkSelectionType: 'ClusterUserDefinedNetworks', clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { group: `g${k}` } } } }],
+      connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 22 }],
+      connectivity: ['PodNetwork'],
+    },
+  };
+}
+
+function world(extra: number) {
+  const count = connects * perConnect + extra;
+  const inventory = {
+    apiVersion: 'ovnk/v1alpha1',
+    kind: 'Inventory',
+    metadata: { name: 'bench' },
+    spec: {
+      namespaces: Array.from({ length: count }, (_, i) => ({ name: `ns-${i}` })),
+      nodes: Array.from({ length: nodes }, (_, i) => ({ name: `node-${String(i).padStart(3, '0')}` })),
+    },
+  };
+  const objects = [inventory, ...Array.from({ length: count }, (_, i) => network(i, i < connects * perConnect ? Math.floor(i / perConnect) : 0)), ...Array.from({ length: connects }, (_, k) => connect(k))];
+  const built = buildCluster(loadDocuments(objects.map((o) => stringify(o)).join('---\n')).documents);
+  if (built.problems.length > 0) throw new Error(`bench input: ${built.problems[0]!.message}`);
+  return built.cluster;
+}
+
+function plan(cluster: ReturnType<typeof world>, previous?: AllocationState) {
+  return allocateCluster({ cluster, connects: validateConnects(cluster) }, previous);
+}
+
+export const allocBenchmark: Benchmark = {
+  name: 'alloc',
+  description: `${connects} connects x ${perConnect} Layer3 networks over ${nodes} nodes (networkPrefix 22), full and with one network added`,
+  async run() {
+    const base = world(0);
+    const grown = world(1);
+    const first = plan(base);
+    const refused = Object.entries(first.connects).filter(([, c]) => !c.accepted);
+    if (refused.length > 0 || first.problems.length > 0) throw new Error(`bench plan refused: ${JSON.stringify(refused[0] ?? first.problems[0])}`);
+    const hostSubnets = Object.values(first.hostSubnets).reduce((sum, byNode) => sum + Object.keys(byNode).length, 0);
+    note(`networks ${Object.keys(first.networkIds).length}, host subnets ${hostSubnets}, connect slices ${Object.values(first.connects).reduce((s, c) => s + Object.keys(c.networks).length, 0)}`);
+    const full = await bestOf(3, () => plan(base));
+    const incremental = await bestOf(5, () => plan(grown, first.state));
+    const added = plan(grown, first.state);
+    if (Object.keys(added.connects['connect-00']!.networks).length !== perConnect + 1) throw new Error('incremental plan did not add the network');
+    const stringifySeconds = await bestOf(3, () => JSON.stringify(first.state));
+    note(`state JSON ${(JSON.stringify(first.state).length / 1e6).toFixed(1)} MB; model build ${(await timed(() => world(0))).seconds.toFixed(3)} s (not counted)`);
+    figure('alloc.full', full, 's');
+    figure('alloc.incremental', incremental, 's');
+    figure('alloc.stringify', stringifySeconds, 's');
+    figure('alloc.full.vs_stringify', full / stringifySeconds, 'x');
+    figure('alloc.incremental.vs_stringify', incremental / stringifySeconds, 'x');
+  },
+};
