@@ -20,7 +20,10 @@ export type ConnectReason =
 /** Reasons for input that cannot be used at all (the CLI's exit 3). */
 export type InputReason = 'InvalidField' | 'UnknownKind' | 'DuplicateObject' | 'MissingInventory' | 'InvalidDocument';
 
-export type Reason = ConnectReason | InputReason;
+/** Cluster-wide allocations that cannot be made (the CLI's exit 1, like connect problems). */
+export type AllocationReason = 'IdsExhausted' | 'HostSubnetsExhausted' | 'HostSubnetConflict' | 'TunnelKeysExhausted';
+
+export type Reason = ConnectReason | InputReason | AllocationReason;
 
 export interface Problem {
   reason: Reason;
