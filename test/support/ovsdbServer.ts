@@ -160,6 +160,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** Joining finishes after the server starts; until then a member does not count for a majority. */
+async function waitForMembership(ctl: string, dbName: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { stdout } = await run('ovs-appctl', ['-t', ctl, 'cluster/status', dbName]).catch(() => ({ stdout: '' }));
+    if (/Status: cluster member/.test(stdout) && /Leader: (?!unknown)/.test(stdout)) return;
+    if (Date.now() > deadline) throw new Error(`${ctl} did not become a cluster member:\n${stdout}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export interface OvsdbCluster {
   dir: string;
   members: OvsdbServer[];
@@ -186,6 +197,7 @@ export async function startOvsdbCluster(size = 3, schema = NB_SCHEMA): Promise<O
       else await run('ovsdb-tool', ['join-cluster', db, dbName, local, `tcp:127.0.0.1:${raft[0]}`]);
       members.push(serverHandle(dir, `m${i}`, await spawnServer(dir, db, `m${i}`, [], false), false));
     }
+    for (let i = 0; i < size; i++) await waitForMembership(path.join(dir, `m${i}.ctl`), dbName);
     return { dir, members, remotes: members.map((m) => m.tcp).join(','), stop };
   } catch (error) {
     await stop();

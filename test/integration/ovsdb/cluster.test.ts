@@ -31,7 +31,33 @@ async function leaders(): Promise<string[]> {
 const insertRouter = (name: string): Operation[] => [{ op: 'insert', table: 'Logical_Router', row: { name } }];
 const selectRouter = (name: string): Operation[] => [{ op: 'select', table: 'Logical_Router', where: [['name', '==', name]], columns: ['name'] }];
 
+async function settledLeader(): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const found = await leaders();
+    if (found.length === 1) return found[0];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the cluster did not settle on one leader');
+}
+
 describe('a three-member RAFT Northbound', () => {
+  it('moves to the new leader when the old one stops answering without closing the connection', async () => {
+    const client = new OvsdbClusterClient(cluster.remotes, NB, { failoverTimeoutMs: 20_000, requestTimeoutMs: 700, inactivityProbeMs: 0 });
+    await client.transact(NB, insertRouter('lr-frozen-before'));
+    const frozen = cluster.members.find((m) => m.tcp === client.endpoint)!;
+    process.kill(frozen.pid, 'SIGSTOP');
+    try {
+      await client.transact(NB, insertRouter('lr-frozen-after'));
+      expect(client.endpoint).not.toBe(frozen.tcp);
+    } finally {
+      process.kill(frozen.pid, 'SIGCONT');
+    }
+    expect(await settledLeader()).toBe(client.endpoint);
+    const [after] = await client.transact(NB, selectRouter('lr-frozen-after'));
+    expect(after.rows).toEqual([{ name: 'lr-frozen-after' }]);
+    client.close();
+  });
+
   it('finds the leader, follows it when the leader is killed, and writes to the new one', async () => {
     const client = new OvsdbClusterClient(cluster.remotes, NB, { failoverTimeoutMs: 20_000 });
     await client.transact(NB, insertRouter('lr-before'));
