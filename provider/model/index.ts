@@ -9,3 +9,4 @@ export * from './cudn';
 export * from './udn';
 export * from './cnc';
 export * from './cluster';
+export * from './targets';

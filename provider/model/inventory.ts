@@ -3,10 +3,11 @@
  * (ids, chassis, labels, host-subnet pins), service and masquerade CIDRs, the default network's
  * subnets, and the gateway mode. Parsing fills upstream's defaults and checks every CIDR.
  */
-import { type Family, parseCidr } from './cidr';
+import { type Family, parseCidr, parseCidrLoose } from './cidr';
 import { FieldReader, type Json } from './fields';
 import type { LoadedDocument } from './load';
 import { type Problem, problem } from './problem';
+import { parseTargets, type Targets } from './targets';
 
 export const minNodeId = 2;
 export const maxNodeId = 5000;
@@ -27,6 +28,19 @@ export interface InventoryNode {
   gatewayBridge?: string;
   /** Host-subnet pins by OVN network name. */
   hostSubnets: Record<string, string[]>;
+  /** The node's addresses with prefix on the gateway bridge (upstream's l3-gateway-config ip-addresses). */
+  nodeIPs: string[];
+  /** The gateway bridge's MAC (l3-gateway-config mac-address). */
+  gatewayMac?: string;
+  /** Default-route next hops of the gateway (l3-gateway-config next-hops). */
+  gatewayNextHops: string[];
+}
+
+/** A pod of the lab or tests: it joins the primary network that serves its namespace. */
+export interface InventoryPod {
+  name: string;
+  namespace: string;
+  node: string;
 }
 
 export interface ServicePort {
@@ -56,6 +70,8 @@ export interface Inventory {
   namespaces: Namespace[];
   nodes: InventoryNode[];
   services: Service[];
+  pods: InventoryPod[];
+  targets?: Targets;
 }
 
 /** Upstream's defaults (../shared/reference/network-connect-upstream.md section 5). */
@@ -87,6 +103,8 @@ export function parseInventory(doc: LoadedDocument, problems: Problem[]): Invent
     namespaces: (r.list(spec.namespaces, 'spec.namespaces') ?? []).flatMap((n, i) => parseNamespace(r, n, `spec.namespaces[${i}]`)),
     nodes: parseNodes(r, r.list(spec.nodes, 'spec.nodes') ?? []),
     services: (r.list(spec.services, 'spec.services') ?? []).flatMap((s, i) => parseService(r, s, `spec.services[${i}]`)),
+    pods: (r.list(spec.pods, 'spec.pods') ?? []).flatMap((p, i) => parsePod(r, p, `spec.pods[${i}]`)),
+    targets: parseTargets(r, spec.targets),
   };
 }
 
@@ -146,7 +164,29 @@ function parseNode(r: FieldReader, value: Json, field: string): InventoryNode[] 
     labels: r.labels(map.labels, `${field}.labels`),
     gatewayBridge: r.string(map.gatewayBridge, `${field}.gatewayBridge`),
     hostSubnets,
+    nodeIPs: interfaceAddresses(r, map.nodeIPs, `${field}.nodeIPs`),
+    gatewayMac: r.string(map.gatewayMac, `${field}.gatewayMac`),
+    gatewayNextHops: r.strings(map.gatewayNextHops, `${field}.gatewayNextHops`) ?? [],
   }];
+}
+
+/** Interface addresses with prefix (`172.18.0.2/16`): host bits are expected here. */
+function interfaceAddresses(r: FieldReader, value: Json, field: string): string[] {
+  return (r.strings(value, field) ?? []).filter((text, i) => {
+    const parsed = parseCidrLoose(text);
+    if (typeof parsed !== 'string') return true;
+    r.problems.push(problem('InvalidField', r.object, `${field}[${i}]`, `${field}[${i}] "${text}" ${parsed}`));
+    return false;
+  });
+}
+
+function parsePod(r: FieldReader, value: Json, field: string): InventoryPod[] {
+  const map = r.record(value, field);
+  if (!map) return [];
+  const name = r.string(map.name, `${field}.name`) ?? r.missing(`${field}.name`);
+  const namespace = r.string(map.namespace, `${field}.namespace`) ?? r.missing(`${field}.namespace`);
+  const node = r.string(map.node, `${field}.node`) ?? r.missing(`${field}.node`);
+  return name === undefined || namespace === undefined || node === undefined ? [] : [{ name, namespace, node }];
 }
 
 function parseService(r: FieldReader, value: Json, field: string): Service[] {
