@@ -14,11 +14,11 @@ import { waitForChassis, waitForSsh } from './readiness';
 import { createClientKey, fingerprintOfPublicKeyFile, generateKey } from './sshd';
 import { claimIndex, labDir, labsRoot, type LabState, readState, releaseIndex, removeLabDir, writeState } from './state';
 import { type LabStatus, statusOf } from './status';
-import { prepareOvnRoot } from './trixie';
+import { mountOvnRoot, prepareOvnRoot } from './trixie';
 import { teardown } from './teardown';
 
 export const DEFAULT_LAB_NAME = 'lab';
-export const DEFAULT_OVN: OvnFlavor = 'bookworm';
+export const DEFAULT_OVN: OvnFlavor = 'trixie';
 
 export interface UpOptions {
   name: string;
@@ -117,6 +117,7 @@ export async function up(options: UpOptions): Promise<UpResult> {
     const ovnRoot = await prepareOvnRoot(options.ovn, options.progress);
     state = initialState(layout, ovnRoot);
     writeState(state);
+    if (ovnRoot) await mountOvnRoot(ovnRoot);
     options.progress?.(`lab "${options.name}": starting ${options.nodes} node(s) with the ${options.ovn} OVN`);
     await bringUp(layout, state, options.readyTimeoutMs ?? 30_000);
     state.phase = 'running';

@@ -6,7 +6,7 @@
 import { exec } from './exec';
 import { namespacePrefix } from './layout';
 import { stopDaemons } from './processes';
-import { type LabState, listLabNames, readState, releaseIndex, removeLabDir } from './state';
+import { type LabState, releaseIndex, removeLabDir } from './state';
 import { releaseOvnRoot } from './trixie';
 
 export async function labNamespaces(index: number): Promise<string[]> {
@@ -35,10 +35,6 @@ async function removeRootLinks(links: string[]): Promise<void> {
   await Promise.all(links.map((link) => exec(['ip', 'link', 'del', link], { okCodes: [1, 2, 255] })));
 }
 
-function otherLabsUsing(root: string, self: string): boolean {
-  return listLabNames().some((name) => name !== self && readState(name)?.ovnRoot === root);
-}
-
 export async function teardown(state: LabState): Promise<void> {
   await stopDaemons(state.daemons);
   const found = await labNamespaces(state.index);
@@ -50,7 +46,7 @@ export async function teardown(state: LabState): Promise<void> {
   await removeNamespaces(all.filter((ns) => !nodesAndFabric.has(ns)));
   await removeNamespaces(state.namespaces);
   await removeRootLinks(state.rootLinks);
-  if (state.ovnRoot && !otherLabsUsing(state.ovnRoot, state.name)) await releaseOvnRoot(state.ovnRoot);
+  if (state.ovnRoot) await releaseOvnRoot(state.ovnRoot, state.name);
   releaseIndex(state.index);
   removeLabDir(state.name);
 }

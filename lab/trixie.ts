@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { failing } from './errors';
 import { exec, sleep } from './exec';
 import type { OvnFlavor } from './layout';
-import { labsRoot } from './state';
+import { labsRoot, listLabNames, readState } from './state';
 
 const PACKAGES = 'ovn-central,ovn-host,openvswitch-switch,iproute2,iputils-ping,ethtool,netcat-openbsd,openssh-server';
 const MIRROR = 'http://deb.debian.org/debian';
@@ -79,18 +79,45 @@ async function ensureRoot(root: string, progress?: (message: string) => void): P
   }
 }
 
-/** The root the lab's daemons run from: undefined for the host's OVN (bookworm). */
+/** The root the lab's daemons run from (built once): undefined for the host's OVN (bookworm). */
 export async function prepareOvnRoot(ovn: OvnFlavor, progress?: (message: string) => void): Promise<string | undefined> {
   if (ovn === 'bookworm') return undefined;
   const root = trixieRoot();
   await ensureRoot(root, progress);
-  for (const system of ['/dev', '/proc', '/sys']) await bindOnce(system, root);
-  mkdirSync(labsRoot(), { recursive: true });
-  await bindOnce(labsRoot(), root);
   return root;
 }
 
-/** Detach every mount under the root (the last lab using it went down); the root itself stays cached. */
-export async function releaseOvnRoot(root: string): Promise<void> {
-  await unmountAll(root);
+/** Mounting and releasing run one at a time, so a lab going down never detaches what another just mounted. */
+async function withMountLock<T>(root: string, body: () => Promise<T>): Promise<T> {
+  const lock = `${root}.mountlock`;
+  for (let tries = 0; ; tries++) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (tries > 500) throw failing(`${lock} has been held for 10 s; remove it if no ovnk lab command runs`);
+      await sleep(20);
+    }
+  }
+  try {
+    return await body();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Bind /dev, /proc, /sys and the labs' directory into the root (call after the state records the root). */
+export async function mountOvnRoot(root: string): Promise<void> {
+  mkdirSync(labsRoot(), { recursive: true });
+  await withMountLock(root, async () => {
+    for (const source of ['/dev', '/proc', '/sys', labsRoot()]) await bindOnce(source, root);
+  });
+}
+
+/** Detach every mount under the root unless another lab still uses it; the root itself stays cached. */
+export async function releaseOvnRoot(root: string, self: string): Promise<void> {
+  await withMountLock(root, async () => {
+    const others = listLabNames().some((name) => name !== self && readState(name)?.ovnRoot === root);
+    if (!others) await unmountAll(root);
+  });
 }

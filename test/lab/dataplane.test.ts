@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { addPod, readState, removePod } from '../../lab';
 import '../setup/lab';
@@ -37,6 +38,15 @@ describe('the lab dataplane', () => {
     for (let tries = 0; tries < 10 && !ok; tries++) ok = pingOnce(records[0].netns, '10.9.0.11');
     expect(ok).toBe(true);
     expect(readState(lab.name)!.pods.map((p) => `${p.namespace}/${p.name}@${p.node}`)).toEqual(pods.map((p) => `smoke/${p.name}@${p.node}`));
+  });
+
+  it('runs a command in a pod through ovnk lab exec and passes its exit code on', () => {
+    const cli = path.resolve(__dirname, '../../dist/cli/main.js');
+    const shown = spawnSync(process.execPath, [cli, 'lab', 'exec', '--name', lab.name, 'smoke/b', '--', 'ip', '-br', 'addr', 'show', 'eth0'], { encoding: 'utf8' });
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toContain('10.9.0.11/24');
+    const failed = spawnSync(process.execPath, [cli, 'lab', 'exec', '--name', lab.name, 'smoke/b', '--', 'sh', '-c', 'exit 7'], { encoding: 'utf8' });
+    expect(failed.status).toBe(7);
   });
 
   it('removes a pod from the node and from the lab state', async () => {

@@ -1,10 +1,11 @@
 /**
  * Vitest global setup: one lab (3 nodes) for the whole test run, shared by every test file through
- * `inject('lab')`, and torn down at the end. Each run gets its own lab name (t<pid>), so test runs
+ * `inject('lab')`, and torn down at the end. The OVN is the lab's default (trixie) unless
+ * OVNK_LAB_OVN says otherwise. Each run gets its own lab name (t<pid>), so test runs
  * of several people on one machine do not collide; labs of runs that died are removed first.
  */
 import type { TestProject } from 'vitest/node';
-import { down, type LabStatus, listLabNames, readState, up } from '../../lab';
+import { checkOvnFlavor, DEFAULT_OVN, down, type LabStatus, listLabNames, readState, up } from '../../lab';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,8 +34,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const name = `t${process.pid}`;
   try {
     await removeAbandonedTestLabs();
-    const { status, seconds } = await up({ name, nodes: 3, ovn: 'bookworm' });
-    process.stderr.write(`test lab ${name} is up in ${seconds.toFixed(2)} s\n`);
+    // OVNK_LAB_OVN=bookworm runs the suite on the host's OVN (compatibility)
+    const ovn = checkOvnFlavor(process.env.OVNK_LAB_OVN ?? DEFAULT_OVN);
+    const { status, seconds } = await up({ name, nodes: 3, ovn, progress: (m) => process.stderr.write(`${m}\n`) });
+    process.stderr.write(`test lab ${name} (${ovn} OVN) is up in ${seconds.toFixed(2)} s\n`);
     project.provide('lab', status);
   } catch (error) {
     await down(name).catch(() => undefined);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -61,12 +61,15 @@ describe('SSH HostRunner against the lab nodes', () => {
   });
 
   it('passes argv with spaces, quotes, semicolons and shell syntax through intact, without injection', async () => {
-    const marker = path.join(os.tmpdir(), `ovnk-injected-${process.pid}`);
+    const marker = `/tmp/ovnk-injected-${process.pid}`;
     const words = ['a b', "it's", '"double"', `x; touch ${marker}`, '$(touch ' + marker + ')', '`id`', '*', '', 'tab\there', 'new\nline', '\\back'];
-    const result = await runnerOf(lab.nodes[1]).run(['printf', '[%s]\\n', ...words]);
-    expect(result.exitCode).toBe(0);
+    const runner = runnerOf(lab.nodes[1]);
+    const result = await runner.run(['printf', '[%s]\\n', ...words]);
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
     expect(result.stdout).toBe(words.map((w) => `[${w}]\n`).join(''));
-    expect(existsSync(marker)).toBe(false);
+    // look where an injected touch would have run: on the node (its /tmp is the OVN root's for trixie)
+    expect((await runner.run(['test', '-e', marker])).exitCode).toBe(1);
+    expect((await runner.run(['sh', '-c', `touch ${marker} && test -e ${marker} && rm ${marker}`])).exitCode).toBe(0);
   });
 
   it('feeds stdin to the command', async () => {
