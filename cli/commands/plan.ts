@@ -1,8 +1,9 @@
 /**
  * `ovnk plan -f FILE [--zone NAME] [--previous FILE] [-o json|text]`: offline plan. Reads the
  * objects, validates, allocates (stable against --previous) and prints the plan document:
- * connects (accepted, problems, upstream annotations), allocations, zones (rows: filled by the
- * renderer, one call in `renderZones`) and state. Exit 0 all accepted, 1 problems, 3 bad input.
+ * connects (accepted, problems, upstream annotations), allocations, zones (each zone's NB rows by
+ * table, from provider/connect/zones.ts; plus the rows' attachments to other owners' switches and
+ * notes on what was left out) and state. Exit 0 all accepted, 1 problems, 3 bad input.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -10,6 +11,7 @@ import type { ClusterAllocation } from '../../provider/alloc/cluster';
 import { type AllocationState, readState } from '../../provider/alloc/state';
 import { planCluster } from '../../provider/connect/plan';
 import type { Cluster } from '../../provider/model/cluster';
+import { prepareZones, renderZone, type ZoneRows, zoneTables } from '../../provider/connect/zones';
 import { CliError, type CommandResult, ExitCode, parseOutputFormat, runCommand } from '../contract';
 import { planText } from './planText';
 
@@ -43,12 +45,13 @@ export function plan(options: PlanOptions): CommandResult {
     throw new CliError(ExitCode.badInput, `${options.file}: ${first.path}: ${first.message}`, { file: options.file, path: first.path, problems: outcome.inputProblems });
   }
   checkZone(outcome.cluster, options.zone);
-  const document = planDocument(outcome.cluster, outcome.allocation, options.zone);
+  const zones = renderZones(outcome.cluster, outcome.allocation, options.zone);
+  const document = planDocument(outcome.cluster, outcome.allocation, zones);
   const accepted = Object.values(outcome.allocation.connects).every((c) => c.accepted) && outcome.allocation.problems.length === 0;
-  return { exitCode: accepted ? ExitCode.ok : ExitCode.refused, document, text: planText(outcome.cluster, outcome.allocation) };
+  return { exitCode: accepted ? ExitCode.ok : ExitCode.refused, document, text: planText(outcome.cluster, outcome.allocation, zones) };
 }
 
-export function planDocument(cluster: Cluster, allocation: ClusterAllocation, zone?: string) {
+export function planDocument(cluster: Cluster, allocation: ClusterAllocation, zones: ZoneRows[] = renderZones(cluster, allocation)) {
   const { networkIds, nodeIds, hostSubnets, datapathKeys } = allocation;
   const connects: Record<string, unknown> = {};
   for (const [name, c] of Object.entries(allocation.connects)) {
@@ -60,14 +63,17 @@ export function planDocument(cluster: Cluster, allocation: ClusterAllocation, zo
     connects,
     problems: allocation.problems,
     allocations: { networkIds, nodeIds, hostSubnets, datapathKeys },
-    zones: renderZones(cluster, allocation, zone),
+    zones: Object.fromEntries(zones.map((z) => [z.zone.name, zoneTables(z.rows)])),
+    zoneAttachments: Object.fromEntries(zones.map((z) => [z.zone.name, z.attachments])),
+    zoneNotes: zones.flatMap((z) => z.notes),
     state: allocation.state,
   };
 }
 
-/** Rows per zone come from the renderer (next issue); until then every plan has none. */
-function renderZones(_cluster: Cluster, _allocation: ClusterAllocation, _zone?: string): Record<string, unknown> {
-  return {};
+/** The NB rows of every zone, or of `zone` only. */
+export function renderZones(cluster: Cluster, allocation: ClusterAllocation, zone?: string): ZoneRows[] {
+  const prepared = prepareZones(cluster, allocation);
+  return prepared.zones.filter((z) => zone === undefined || z.name === zone).map((z) => renderZone(prepared, z));
 }
 
 function checkZone(cluster: Cluster, zone: string | undefined): void {

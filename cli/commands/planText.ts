@@ -1,8 +1,9 @@
 /** The `ovnk plan -o text` rendering: the allocation table a person reads first, then problems. */
 import type { ClusterAllocation } from '../../provider/alloc/cluster';
+import type { ZoneRows } from '../../provider/connect/zones';
 import type { Cluster } from '../../provider/model/cluster';
 
-export function planText(cluster: Cluster, allocation: ClusterAllocation): string {
+export function planText(cluster: Cluster, allocation: ClusterAllocation, zones: ZoneRows[] = []): string {
   const lines: string[] = ['Networks'];
   for (const n of cluster.networks) {
     const id = allocation.networkIds[n.name];
@@ -25,7 +26,21 @@ export function planText(cluster: Cluster, allocation: ClusterAllocation): strin
     const subnets = Object.entries(allocation.hostSubnets).map(([net, byNode]) => `${net} ${(byNode[node] ?? []).join(', ')}`);
     lines.push(`  ${node}  id ${id}${subnets.length ? `  ${subnets.join('; ')}` : ''}`);
   }
+  lines.push(...zoneLines(zones));
   if (allocation.problems.length > 0) lines.push('Problems');
   for (const p of allocation.problems) lines.push(`  ! ${p.reason}: ${p.path}: ${p.message}`);
   return lines.join('\n');
+}
+
+/** Row counts per zone and NB table, then the notes on rows left out. */
+function zoneLines(zones: ZoneRows[]): string[] {
+  const lines = zones.length > 0 ? ['Zones (NB rows per table)'] : [];
+  for (const z of zones) {
+    const counts = new Map<string, number>();
+    for (const row of z.rows) counts.set(row.table, (counts.get(row.table) ?? 0) + 1);
+    const tables = [...counts.keys()].sort().map((t) => `${t} ${counts.get(t)}`);
+    lines.push(`  ${z.zone.name}  ${z.rows.length} rows${tables.length ? `: ${tables.join(', ')}` : ''}`);
+    for (const note of z.notes) lines.push(`    note: ${note}`);
+  }
+  return lines;
 }

@@ -1,0 +1,75 @@
+/**
+ * ServiceNetwork without PodNetwork (upstream §3.6): tier-0 ACLs on each locally active
+ * network's pod switches that pass traffic to services (500) and within the network (475) and
+ * drop new connections to the other connected networks (450, with `ct.new` because of
+ * FDP-3124), plus the per-family address sets of all connected networks' subnets, named `a` +
+ * FNV-1a-64 of upstream's id. The pass-service and drop ACLs are shared by every switch.
+ */
+import { type Cidr, type Family, formatCidr } from '../model/cidr';
+import type { DesiredRow } from '../nb/desired';
+import { ACL_LOGGING_METER } from '../topology/names';
+import { aclIds, addressSetIds, addressSetName, addressSetPrimaryId, DROP_POD_PRIORITY, PASS_SAME_NETWORK_PRIORITY, PASS_SERVICE_PRIORITY } from './ids';
+import type { Attachment, ConnectedNetwork, ConnectInput } from './input';
+import { podSwitches } from './networkNames';
+
+function dst(cidrs: Cidr[]): string[] {
+  return cidrs.map((c) => `ip${c.family}.dst == ${formatCidr(c)}`);
+}
+
+function acl(cnc: string, type: string, priority: number, action: string, match: string): DesiredRow {
+  return {
+    table: 'ACL',
+    columns: { direction: 'from-lport', tier: 0, priority, action, match, meter: ACL_LOGGING_METER, log: false, external_ids: aclIds(cnc, type) },
+  };
+}
+
+/** The address sets, one per cluster family, holding the connected networks' subnets. */
+export function addressSetRows(input: ConnectInput): DesiredRow[] {
+  return input.ipFamilies.map((family) => ({
+    table: 'Address_Set',
+    columns: {
+      name: addressSetName(addressSetPrimaryId(input.name, family)),
+      addresses: input.networks.flatMap((n) => n.subnets.filter((s) => s.family === family).map(formatCidr)),
+      external_ids: addressSetIds(input.name, family),
+    },
+  }));
+}
+
+function dropMatch(input: ConnectInput): string {
+  const terms = input.ipFamilies.map((f: Family) => `ip${f}.dst == $${addressSetName(addressSetPrimaryId(input.name, f))}`);
+  return `${terms.length > 1 ? `(${terms.join(' || ')})` : terms[0]} && ct.new`;
+}
+
+function sharedAcls(input: ConnectInput): DesiredRow[] {
+  const rows: DesiredRow[] = [];
+  if (input.serviceCIDRs.length > 0) rows.push(acl(input.name, 'pass-service', PASS_SERVICE_PRIORITY, 'pass', `(${dst(input.serviceCIDRs).join(' || ')})`));
+  if (input.ipFamilies.length > 0) rows.push(acl(input.name, 'drop-pod', DROP_POD_PRIORITY, 'drop', dropMatch(input)));
+  return rows;
+}
+
+function networkAcl(input: ConnectInput, network: ConnectedNetwork): DesiredRow {
+  return acl(input.name, `pass-same-network-${network.id}`, PASS_SAME_NETWORK_PRIORITY, 'pass', dst(network.subnets).join(' || '));
+}
+
+function attach(row: DesiredRow, switches: string[], out: Attachment[]): void {
+  const identity = (row.columns.external_ids as Record<string, string>)['k8s.ovn.org/id']!;
+  for (const sw of switches) out.push({ parent: { table: 'Logical_Switch', identity: sw, column: 'acls' }, child: { table: 'ACL', identity } });
+}
+
+/** ACLs and address sets of the zone, with each ACL's switch attachments (its first is its `parent`). */
+export function partialIsolation(input: ConnectInput, localNodes: string[]): { rows: DesiredRow[]; attachments: Attachment[] } {
+  const attachments: Attachment[] = [];
+  const shared = sharedAcls(input);
+  const perNetwork = input.networks.map((n) => {
+    const row = networkAcl(input, n);
+    attach(row, podSwitches(n, localNodes), attachments);
+    return row;
+  });
+  for (const row of shared) attach(row, input.networks.flatMap((n) => podSwitches(n, localNodes)), attachments);
+  const acls = [...shared, ...perNetwork];
+  for (const row of acls) {
+    const first = attachments.find((a) => a.child.identity === (row.columns.external_ids as Record<string, string>)['k8s.ovn.org/id']);
+    if (first) row.parent = first.parent;
+  }
+  return { rows: [...acls, ...addressSetRows(input)], attachments };
+}

@@ -1,0 +1,32 @@
+/**
+ * The network-side names a connect attaches to, from provider/topology's names (never
+ * re-derived): the network router (Layer3 cluster router, Layer2 transit router), the inport of
+ * pod traffic on it (policy matches) and the switch that pods sit on (LBG and ACL attachments).
+ */
+import {
+  clusterRouterName,
+  layer2SwitchName,
+  networkPrefix,
+  nodeSwitchName,
+  routerToSwitchPort,
+  transitRouterName,
+  transitRouterToSwitchPort,
+} from '../topology/names';
+import type { ConnectedNetwork } from './input';
+
+export function networkRouter(network: ConnectedNetwork): string {
+  const p = networkPrefix(network.name);
+  return network.topology === 'layer3' ? clusterRouterName(p) : transitRouterName(p);
+}
+
+/** Layer3: `rtos-<P><node>`; Layer2: `trtos-<P>ovn_layer2_switch`. */
+export function podInport(network: ConnectedNetwork, node: string): string {
+  const p = networkPrefix(network.name);
+  return network.topology === 'layer3' ? routerToSwitchPort(p, node) : transitRouterToSwitchPort(p);
+}
+
+/** The network's switches holding the zone's pods: one per local node (Layer3) or the one Layer2 switch. */
+export function podSwitches(network: ConnectedNetwork, localNodes: string[]): string[] {
+  const p = networkPrefix(network.name);
+  return network.topology === 'layer3' ? localNodes.map((n) => nodeSwitchName(p, n)) : [layer2SwitchName(p)];
+}

@@ -1,0 +1,95 @@
+/**
+ * The NB rows of one ClusterNetworkConnect in one zone (upstream's ovnkube-controller,
+ * §3): the connect router, per network its links' ports and routes (local nodes: full pairs;
+ * per-node layout: remote Layer3 nodes get a bound `crtor-` port and their routes), the reroute
+ * policies of local links, and for ServiceNetwork the load-balancer group and, without
+ * PodNetwork, the tier-0 ACLs. Every network is active on every node (no dynamic UDN here).
+ * Output order follows networks by id, then nodes by id: independent of input order.
+ */
+import type { DesiredRow } from '../nb/desired';
+import { DEFAULT_COPP } from '../topology/names';
+import { partialIsolation } from './acls';
+import { connectRouterName, routerIds } from './ids';
+import type { Attachment, ConnectedNetwork, ConnectInput, ConnectNode, ZoneSpec } from './input';
+import { type Link, linkOf } from './links';
+import { policyRows } from './policies';
+import { localPortRows, remotePortRow } from './ports';
+import { routeRows } from './routes';
+import { serviceGroup } from './services';
+
+export interface ConnectRender {
+  rows: DesiredRow[];
+  /** Our rows attached to other owners' switches (LBG, ACLs); the first of each is also its `parent`. */
+  attachments: Attachment[];
+  /** What upstream would skip quietly, said aloud (a remote node without a chassis id). */
+  notes: string[];
+}
+
+interface Parts {
+  ports: DesiredRow[];
+  routes: DesiredRow[];
+  policies: DesiredRow[];
+  /** Remote nodes whose Layer3 ports could not be bound (no chassis id). */
+  unbound: Set<string>;
+}
+
+export function renderConnect(input: ConnectInput, nodes: ConnectNode[], zone: ZoneSpec): ConnectRender {
+  const local = new Set(zone.localNodes);
+  const byId = [...nodes].sort((a, b) => a.id - b.id);
+  const networks = [...input.networks].sort((a, b) => a.id - b.id);
+  const sorted = { ...input, networks };
+  const parts: Parts = { ports: [], routes: [], policies: [], unbound: new Set() };
+  for (const network of networks) {
+    if (network.topology === 'layer2') addLink(sorted, linkOf(sorted, network), parts, undefined);
+    else for (const node of byId) addLayer3Node(sorted, network, node, local.has(node.name), zone, parts);
+  }
+  const rows: DesiredRow[] = [routerRow(input, parts), ...parts.ports, ...parts.routes, ...parts.policies];
+  const attachments: Attachment[] = [];
+  const localNodes = byId.filter((n) => local.has(n.name)).map((n) => n.name);
+  if (input.serviceNetwork && localNodes.length > 0) {
+    const group = serviceGroup(sorted, localNodes);
+    rows.push(group.row);
+    attachments.push(...group.attachments);
+    if (!input.podNetwork) {
+      const isolation = partialIsolation(sorted, localNodes);
+      rows.push(...isolation.rows);
+      attachments.push(...isolation.attachments);
+    }
+  }
+  const notes = [...parts.unbound].map((node) => `zone ${zone.name}: connect ${input.name}: node ${node} has no chassisId, so its remote connect-router ports and their routes are not rendered (upstream skips them too)`);
+  return { rows, attachments, notes };
+}
+
+function addLayer3Node(input: ConnectInput, network: ConnectedNetwork, node: ConnectNode, isLocal: boolean, zone: ZoneSpec, parts: Parts): void {
+  const link = linkOf(input, network, node);
+  if (isLocal) return addLink(input, link, parts, zone.layout === 'central' ? node.name : undefined);
+  if (zone.layout === 'central') return;
+  if (node.chassisId === undefined) {
+    parts.unbound.add(node.name);
+    return;
+  }
+  parts.ports.push(remotePortRow(input.name, link, node.chassisId));
+  parts.routes.push(...routeRows(input.name, link));
+}
+
+/** A local link: both ports, its routes, and the source network's policies from it. */
+function addLink(input: ConnectInput, link: Link, parts: Parts, centralNode: string | undefined): void {
+  parts.ports.push(...localPortRows(input.name, link));
+  parts.routes.push(...routeRows(input.name, link));
+  parts.policies.push(...policyRows(input.name, link, input.networks, centralNode));
+}
+
+function routerRow(input: ConnectInput, parts: Parts): DesiredRow {
+  const name = connectRouterName(input.name);
+  return {
+    table: 'Logical_Router',
+    columns: {
+      name,
+      options: { 'requested-tnl-key': String(input.tunnelKey) },
+      copp: DEFAULT_COPP,
+      ports: parts.ports.filter((p) => p.parent === undefined).map((p) => p.columns.name as string),
+      static_routes: parts.routes.map((r) => (r.columns.external_ids as Record<string, string>)['k8s.ovn.org/id']!),
+      external_ids: routerIds(input.name),
+    },
+  };
+}
