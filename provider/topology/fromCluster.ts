@@ -1,0 +1,138 @@
+/**
+ * Model + allocation -> the renderer's inputs: the zones of the inventory (central: one zone
+ * `central` with every node local; per-node: one zone per node, named after it) and, per zone,
+ * one RenderInput per primary Layer3/Layer2 network in use, with its pods and their addresses.
+ *
+ * Chassis ids come from the Inventory; when a node has none the node name is used (OVS's
+ * system-id is commonly the host name), so the render stays deterministic. Gateway details are
+ * passed only when the node has a gateway bridge, its MAC and node IPs. Pod addresses are
+ * assigned once per cluster (not per zone) and stay stable against `previousPods`.
+ * Layer2 pods get no tunnel id (`requested-tnl-key`): northd picks one per zone.
+ */
+import type { ClusterAllocation } from '../alloc/cluster';
+import { familyName } from '../model/cidr';
+import { type Cluster, inUse } from '../model/cluster';
+import type { InventoryNode, InventoryPod } from '../model/inventory';
+import type { Network } from '../model/network';
+import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, RenderInput, ZoneInput } from './input';
+import { assignPodIPs, podKey } from './pod-ips';
+
+/** Pod addresses per OVN network name, then per `namespace/name`. */
+export type PodAssignments = Record<string, Record<string, string[]>>;
+
+export interface ZoneRenderInputs {
+  zone: ZoneInput;
+  /** One per rendered network, sorted by network name. */
+  inputs: RenderInput[];
+}
+
+export interface TopologyInputs {
+  zones: ZoneRenderInputs[];
+  /** Every pod's addresses: keep them (e.g. in state) and pass them back as `previousPods`. */
+  pods: PodAssignments;
+}
+
+/** The zones of an inventory; names match `ovnk plan --zone`. */
+export function zonesOf(cluster: Cluster): ZoneInput[] {
+  const nodes = cluster.inventory.nodes.map((n) => n.name);
+  if (cluster.inventory.zones === 'central') return [{ name: 'central', localNodes: nodes, layout: 'central' }];
+  return nodes.map((name) => ({ name, localNodes: [name], layout: 'per-node' }));
+}
+
+/** Primary Layer3/Layer2 networks that serve a namespace and got a network id. */
+export function renderedNetworks(cluster: Cluster, allocation: ClusterAllocation): Network[] {
+  return cluster.networks.filter(
+    (n) => inUse(n) && n.role === 'Primary' && n.topology !== 'Localnet' && allocation.networkIds[n.name] !== undefined,
+  );
+}
+
+/** The renderer's inputs for every zone (or only `zoneName`). */
+export function topologyInputs(cluster: Cluster, allocation: ClusterAllocation, previousPods: PodAssignments = {}, zoneName?: string): TopologyInputs {
+  const clusterInput = clusterInputOf(cluster);
+  const nodes = nodeInputs(cluster, allocation);
+  const networks = renderedNetworks(cluster, allocation).map((n) => ({ network: n, input: networkInput(n, allocation) }));
+  const pods: PodAssignments = {};
+  const podInputs = new Map<string, PodInput[]>();
+  for (const { network } of networks) {
+    const assigned = assignNetworkPods(cluster, allocation, network, previousPods[network.name] ?? {});
+    pods[network.name] = assigned.ips;
+    podInputs.set(network.name, assigned.inputs);
+  }
+  const zones = zonesOf(cluster).filter((z) => zoneName === undefined || z.name === zoneName);
+  return {
+    pods,
+    zones: zones.map((zone) => ({
+      zone,
+      inputs: networks.map(({ network, input }) => ({ cluster: clusterInput, network: input, nodes, zone, pods: podInputs.get(network.name) ?? [] })),
+    })),
+  };
+}
+
+export function clusterInputOf(cluster: Cluster): ClusterInput {
+  const { inventory } = cluster;
+  return { ipFamilies: inventory.ipFamilies.map(familyName), masqueradeSubnets: inventory.masqueradeSubnets, gatewayMode: inventory.gatewayMode };
+}
+
+/** The NAD keys of a network: `<namespace>/<object name>` for each namespace it serves. */
+export function nadKeysOf(network: Network): string[] {
+  return network.namespaces.map((ns) => `${ns}/${network.objectName}`);
+}
+
+function networkInput(network: Network, allocation: ClusterAllocation): NetworkInput {
+  const keys = allocation.datapathKeys.networks[network.name];
+  const layer2 = network.topology === 'Layer2';
+  return {
+    name: network.name,
+    topology: layer2 ? 'layer2' : 'layer3',
+    id: allocation.networkIds[network.name]!,
+    subnets: network.subnets.map((s) => (layer2 ? { cidr: s.cidr } : { cidr: s.cidr, hostSubnetLength: s.hostSubnet })),
+    joinSubnets: network.joinSubnets,
+    transitSubnets: layer2 ? network.transitSubnets : undefined,
+    mtu: network.mtu,
+    tunnelKeys: layer2 && keys?.transitRouter !== undefined ? { switch: keys.transitSwitch, transitRouter: keys.transitRouter } : undefined,
+    nadKeys: nadKeysOf(network),
+  };
+}
+
+/** Nodes with an allocated id, sorted by id, each with its host subnets of every network. */
+export function nodeInputs(cluster: Cluster, allocation: ClusterAllocation): NodeInput[] {
+  const byName = new Map(cluster.inventory.nodes.map((n) => [n.name, n]));
+  return Object.entries(allocation.nodeIds)
+    .sort((a, b) => a[1] - b[1])
+    .map(([name, id]) => {
+      const node = byName.get(name);
+      const hostSubnets: Record<string, string[]> = {};
+      for (const [network, owners] of Object.entries(allocation.hostSubnets)) if (owners[name]) hostSubnets[network] = owners[name]!;
+      const gateway = node ? gatewayOf(node) : undefined;
+      return { name, id, chassisId: node?.chassisId ?? name, hostSubnets, ...(gateway ? { gateway } : {}) };
+    });
+}
+
+function gatewayOf(node: InventoryNode): GatewayInput | undefined {
+  if (!node.gatewayBridge || !node.gatewayMac || node.nodeIPs.length === 0) return undefined;
+  return { bridge: node.gatewayBridge, mac: node.gatewayMac, ips: node.nodeIPs, nextHops: node.gatewayNextHops };
+}
+
+/** The inventory's pods whose namespace the network serves, on nodes that have an id. */
+export function podsOf(cluster: Cluster, allocation: ClusterAllocation, network: Network): InventoryPod[] {
+  const served = new Set(network.namespaces);
+  return cluster.inventory.pods.filter((p) => served.has(p.namespace) && allocation.nodeIds[p.node] !== undefined);
+}
+
+function assignNetworkPods(cluster: Cluster, allocation: ClusterAllocation, network: Network, previous: Record<string, string[]>) {
+  const pods = podsOf(cluster, allocation, network);
+  const ips: Record<string, string[]> = {};
+  if (network.topology === 'Layer2') {
+    Object.assign(ips, assignPodIPs({ pods, subnets: network.subnets.map((s) => s.cidr) }, previous));
+  } else {
+    const hostSubnets = allocation.hostSubnets[network.name] ?? {};
+    for (const node of new Set(pods.map((p) => p.node))) {
+      const subnets = hostSubnets[node];
+      if (subnets) Object.assign(ips, assignPodIPs({ pods: pods.filter((p) => p.node === node), subnets }, previous));
+    }
+  }
+  const inputs: PodInput[] = pods
+    .filter((p) => ips[podKey(p)])
+    .map((p) => ({ name: p.name, namespace: p.namespace, node: p.node, nadKey: `${p.namespace}/${network.objectName}`, ips: ips[podKey(p)]! }));
+  return { ips, inputs };
+}
