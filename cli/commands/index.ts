@@ -5,7 +5,10 @@
 import type { Command } from 'commander';
 import { registerLab } from './lab';
 import { registerPlan } from './plan';
+import { registerApply } from './apply';
+import { registerDiff } from './diff';
+import { registerDestroy } from './destroy';
 
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [registerLab, registerPlan];
+export const commands: Register[] = [registerLab, registerPlan, registerApply, registerDiff, registerDestroy];

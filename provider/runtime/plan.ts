@@ -1,0 +1,88 @@
+/**
+ * planTopology: the pure pipeline behind `ovnk apply/diff/destroy` and the providers' check step.
+ * Text or documents -> Cluster (shapes and network rules) -> connect validation -> allocation
+ * (stable against the previous state) -> per zone the desired rows (networks, connects, shared
+ * Copp/meters) and the pods to plug. Input problems stop before allocation; allocation and
+ * connect problems are refusals (nothing may be applied).
+ */
+import { allocateCluster, type ClusterAllocation } from '../alloc/cluster';
+import { buildCluster, type Cluster } from '../model/cluster';
+import { loadDocuments, type LoadedDocument } from '../model/load';
+import { type Problem, problem } from '../model/problem';
+import type { DesiredRow } from '../nb/desired';
+import { prepareZones, renderZone, uniqueRows } from '../connect/zones';
+import { validateConnects } from '../connect/validate';
+import { TopologyInputError } from '../topology/errors';
+import { topologyInputs, type ZoneRenderInputs } from '../topology/fromCluster';
+import type { ZoneInput } from '../topology/input';
+import { renderNetwork } from '../topology/render';
+import { renderSharedRows } from '../topology/shared';
+import { podPlugs, type PodPlug } from './pods';
+import { runtimeStateVersion, type RuntimeState } from './state';
+
+export interface ZonePlan {
+  name: string;
+  zone: ZoneInput;
+  /** Every row of this owner in the zone's Northbound, sorted by the renderers. */
+  rows: DesiredRow[];
+  pods: PodPlug[];
+}
+
+export interface TopologyPlan {
+  cluster: Cluster;
+  allocation: ClusterAllocation;
+  /** What to store next to the rows (allocation state and pod addresses). */
+  state: RuntimeState;
+  zones: ZonePlan[];
+  /** Refusals: allocation and connect problems. Nothing may be applied while there are any. */
+  problems: Problem[];
+}
+
+export type PlanResult = { ok: false; inputProblems: Problem[] } | { ok: true; plan: TopologyPlan };
+
+export interface PlanOptions {
+  /** Only this zone (default: every zone). */
+  zone?: string;
+}
+
+/** Documents -> Cluster, or the problems that make the input unusable. */
+export function buildTopology(source: string | LoadedDocument[]): { ok: true; cluster: Cluster } | { ok: false; inputProblems: Problem[] } {
+  const loaded = typeof source === 'string' ? loadDocuments(source) : { documents: source, problems: [] };
+  const built = buildCluster(loaded.documents);
+  const inputProblems = [...loaded.problems, ...built.problems];
+  return inputProblems.length > 0 ? { ok: false, inputProblems } : { ok: true, cluster: built.cluster };
+}
+
+export function planTopology(source: string | LoadedDocument[] | Cluster, previous?: RuntimeState, options: PlanOptions = {}): PlanResult {
+  let cluster: Cluster;
+  if (typeof source === 'string' || Array.isArray(source)) {
+    const built = buildTopology(source);
+    if (!built.ok) return built;
+    cluster = built.cluster;
+  } else cluster = source;
+  const connects = validateConnects(cluster);
+  const allocation = allocateCluster({ cluster, connects }, previous?.allocation);
+  const problems = [...allocation.problems, ...Object.values(allocation.connects).flatMap((c) => c.problems)];
+  try {
+    const inputs = topologyInputs(cluster, allocation, previous?.pods ?? {}, options.zone);
+    const connectPlan = prepareZones(cluster, allocation);
+    const zones = inputs.zones.map((z) => zonePlan(z, connectPlan));
+    const state: RuntimeState = { version: runtimeStateVersion, allocation: allocation.state, pods: inputs.pods };
+    return { ok: true, plan: { cluster, allocation, state, zones, problems } };
+  } catch (error) {
+    if (error instanceof TopologyInputError) return { ok: false, inputProblems: [problem('InvalidField', 'render', error.field, error.message)] };
+    throw error;
+  }
+}
+
+function zonePlan(z: ZoneRenderInputs, connectPlan: ReturnType<typeof prepareZones>): ZonePlan {
+  const networkRows = z.inputs.flatMap((input) => renderNetwork(input));
+  const connectRows = renderZone(connectPlan, { name: z.zone.name, layout: z.zone.layout ?? 'central', localNodes: z.zone.localNodes }).rows;
+  const shared = networkRows.length > 0 ? renderSharedRows() : [];
+  return {
+    name: z.zone.name,
+    zone: z.zone,
+    rows: uniqueRows([...networkRows, ...connectRows, ...shared]),
+    pods: z.inputs.flatMap((input) => podPlugs(input)),
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The pods a zone plugs in (pure): for each rendered pod, the logical switch port it binds to,
+ * its MAC, its addresses with the prefix of the subnet they came from, and its default gateways
+ * (the `.1` of the node's host subnet for Layer3, of the network subnet for Layer2: OKEP-5094's
+ * node-independent gateway). Whoever plugs pods (the lab, a host step) takes these as they are.
+ */
+import { parseCidr, type Cidr, containsAddress, parseAddress, formatAddress } from '../model/cidr';
+import type { RenderInput } from '../topology/input';
+import { macFromIPs } from '../topology/mac';
+import { podPort } from '../topology/names';
+
+export interface PodPlug {
+  namespace: string;
+  name: string;
+  node: string;
+  /** OVN network name. */
+  network: string;
+  /** The logical switch port (OVS `external_ids:iface-id`). */
+  ifaceId: string;
+  mac: string;
+  /** `ip/prefix`, IPv4 first. */
+  addresses: string[];
+  gateways: string[];
+  mtu: number;
+}
+
+function subnetsFor(input: RenderInput, node: string): Cidr[] {
+  const texts = input.network.topology === 'layer2' ? input.network.subnets.map((s) => s.cidr) : input.nodes.find((n) => n.name === node)?.hostSubnets?.[input.network.name] ?? [];
+  return texts.flatMap((t) => {
+    const c = parseCidr(t);
+    return typeof c === 'string' ? [] : [c];
+  });
+}
+
+/** The pods of one RenderInput that sit on the zone's local nodes. */
+export function podPlugs(input: RenderInput): PodPlug[] {
+  const local = new Set(input.zone.localNodes);
+  return (input.pods ?? []).filter((p) => local.has(p.node)).map((pod) => {
+    const subnets = subnetsFor(input, pod.node);
+    const addresses: string[] = [];
+    const gateways: string[] = [];
+    for (const ip of pod.ips) {
+      const parsed = parseAddress(ip)!;
+      const subnet = subnets.find((s) => containsAddress(s, parsed.family, parsed.value));
+      if (!subnet) continue;
+      addresses.push(`${ip}/${subnet.prefix}`);
+      gateways.push(formatAddress(subnet.family, subnet.base + 1n));
+    }
+    return {
+      namespace: pod.namespace,
+      name: pod.name,
+      node: pod.node,
+      network: input.network.name,
+      ifaceId: podPort(pod.nadKey, pod.namespace, pod.name),
+      mac: pod.mac ?? macFromIPs(pod.ips),
+      addresses,
+      gateways,
+      mtu: input.network.mtu,
+    };
+  });
+}

@@ -1,0 +1,7 @@
+/** The dynamic-provider kinds, by the name provider/shim.ts forwards to. */
+import { ClusterAllocations, ConnectRouter, NetworkRows, ZoneRows } from './kinds';
+
+export const pulumiKinds = { ClusterAllocations, NetworkRows, ConnectRouter, ZoneRows };
+export type PulumiKindName = keyof typeof pulumiKinds;
+export { SCHEMA_VERSION, UNKNOWN, PartialApplyError, type ResourceKind } from './protocol';
+export { migrate as migratePulumiState } from './kind';

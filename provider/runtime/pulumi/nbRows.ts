@@ -1,0 +1,56 @@
+/**
+ * One owner's rows in one zone's Northbound, for the providers: apply them in one transaction,
+ * measure their drift (what the next apply would change, in words, bounded), count what is
+ * live, delete them (owned rows only; nothing owned is success). Connections come from the
+ * runtime's module-level pool, one per endpoint.
+ */
+import { createHash } from 'node:crypto';
+import type { DesiredRow } from '../../nb/desired';
+import { apply, observe, planApply } from '../../nb/apply';
+import { nbSchema } from '../../nb/generated/nb';
+import { nbConnection } from '../connections';
+import { requireEndpoint } from './settings';
+
+/** Drift lines kept in outputs; the count says how many there were. */
+export const DRIFT_LINES = 20;
+
+export interface Drift {
+  /** The first DRIFT_LINES changes the next update would make, in words. */
+  lines: string[];
+  count: number;
+  /** Owned rows live in the Northbound, per table. */
+  liveRows: Record<string, number>;
+}
+
+async function database(zone: string) {
+  return nbConnection(requireEndpoint(zone), `zone ${zone}`);
+}
+
+/** Table -> number of rows (tables sorted, so equal counts serialize equally). */
+export function countRows(rows: { table: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const table of rows.map((r) => r.table).sort()) counts[table] = (counts[table] ?? 0) + 1;
+  return counts;
+}
+
+/** sha256 of the rendered rows: equal rows, equal digest (renderers are deterministic). */
+export function digestRows(rows: DesiredRow[]): string {
+  return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
+}
+
+export async function applyRows(zone: string, owner: string, rows: DesiredRow[]): Promise<{ sent: boolean; changes: number }> {
+  const result = await apply(await database(zone), { owner, schema: nbSchema, desired: rows });
+  return { sent: result.sent, changes: result.plan.changes.length };
+}
+
+export async function driftOf(zone: string, owner: string, rows: DesiredRow[]): Promise<Drift> {
+  const request = { owner, schema: nbSchema, desired: rows };
+  const observation = await observe(await database(zone), request);
+  const { plan } = planApply(request, observation);
+  return { lines: plan.summary.slice(0, DRIFT_LINES), count: plan.summary.length, liveRows: countRows(observation.owned) };
+}
+
+/** Deletes every row carrying this owner's marker in the zone; idempotent. */
+export async function deleteRows(zone: string, owner: string): Promise<void> {
+  await apply(await database(zone), { owner, schema: nbSchema, desired: [] });
+}

@@ -1,0 +1,80 @@
+/**
+ * The topology as resource inputs: the same objects a YAML user writes for `ovnk plan` (one
+ * Inventory, (Cluster)UserDefinedNetworks, ClusterNetworkConnects), checked for shape,
+ * normalised (lists sorted by object reference, so reordering the program changes nothing),
+ * planned with the previous allocation state, and every problem turned into a Pulumi check
+ * failure that names the input property and the OKEP reason.
+ */
+import type { Problem } from '../../model/problem';
+import { planTopology as planDocuments, type PlanResult } from '../plan';
+import { parseState, type RuntimeState } from '../state';
+import type { CheckFailure, Props } from './protocol';
+
+export type TopologyObject = Record<string, unknown>;
+
+export interface TopologyInputs {
+  inventory: TopologyObject;
+  networks: TopologyObject[];
+  connects: TopologyObject[];
+}
+
+/** `<Kind>/<name>` or `<Kind>/<namespace>/<name>`, as model/load.ts names objects in problems. */
+export function objectRef(object: TopologyObject): string {
+  const meta = (object.metadata ?? {}) as Record<string, unknown>;
+  const parts = [object.kind, meta.namespace, meta.name].filter((p) => typeof p === 'string');
+  return parts.join('/');
+}
+
+/** The topology part of `news`, or failures naming the property that has the wrong shape. */
+export function readTopology(news: Props): { topology?: TopologyInputs; failures: CheckFailure[] } {
+  const failures: CheckFailure[] = [];
+  const isObject = (v: unknown): v is TopologyObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const list = (key: 'networks' | 'connects'): TopologyObject[] => {
+    const value = news[key] ?? [];
+    if (!Array.isArray(value)) failures.push({ property: key, reason: `InvalidField: ${key} must be a list of objects, not ${JSON.stringify(value)}` });
+    else value.forEach((item, i) => isObject(item) || failures.push({ property: `${key}[${i}]`, reason: `InvalidField: ${key}[${i}] must be an object with apiVersion, kind, metadata and spec` }));
+    return Array.isArray(value) ? value.filter(isObject) : [];
+  };
+  if (!isObject(news.inventory)) failures.push({ property: 'inventory', reason: 'InvalidField: inventory must be an Inventory object (apiVersion ovnk/v1alpha1, kind Inventory, metadata, spec)' });
+  const networks = list('networks');
+  const connects = list('connects');
+  if (failures.length > 0) return { failures };
+  return { topology: normaliseTopology({ inventory: news.inventory as TopologyObject, networks, connects }), failures };
+}
+
+export function normaliseTopology(topology: TopologyInputs): TopologyInputs {
+  const byRef = (a: TopologyObject, b: TopologyObject) => (objectRef(a) < objectRef(b) ? -1 : objectRef(a) > objectRef(b) ? 1 : 0);
+  return { inventory: topology.inventory, networks: [...topology.networks].sort(byRef), connects: [...topology.connects].sort(byRef) };
+}
+
+/** Plans the topology (runtime/plan.ts): model, validation, allocation stable against `previous`, rows per zone. */
+export function planTopology(topology: TopologyInputs, previous?: RuntimeState): PlanResult {
+  return planDocuments(JSON.stringify([topology.inventory, ...topology.networks, ...topology.connects]), previous);
+}
+
+/** The allocation state kept under `state` (the cluster's, as the runtime stores it), when readable. */
+export function stateOf(props: Props): RuntimeState | undefined {
+  if (props.state === undefined || props.state === null) return undefined;
+  try {
+    return parseState(JSON.stringify(props.state), 'state');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A problem as a check failure: property `connects[0].spec.connectSubnets[0].cidr`, reason `<OKEP reason>: <message>`. */
+export function toFailure(problem: Problem, topology: TopologyInputs): CheckFailure {
+  const prefixes = new Map<string, string>([[objectRef(topology.inventory), 'inventory']]);
+  topology.networks.forEach((n, i) => prefixes.set(objectRef(n), `networks[${i}]`));
+  topology.connects.forEach((c, i) => prefixes.set(objectRef(c), `connects[${i}]`));
+  const prefix = problem.object === undefined ? undefined : prefixes.get(problem.object);
+  const field = problem.object !== undefined && problem.path.startsWith(`${problem.object}: `) ? problem.path.slice(problem.object.length + 2) : '';
+  const property = prefix === undefined ? '' : field === '' ? prefix : `${prefix}.${field}`;
+  return { property, reason: `${problem.reason}: ${problem.message}` };
+}
+
+/** Every problem of a plan (input problems, cluster-wide ones, refused connects) as failures. */
+export function planFailures(result: PlanResult, topology: TopologyInputs): CheckFailure[] {
+  const problems = result.ok ? result.plan.problems : result.inputProblems;
+  return problems.map((p) => toFailure(p, topology));
+}

@@ -1,0 +1,72 @@
+/**
+ * The CLI's state in the Northbound it describes: `NB_Global.external_ids["ovnk.io/state/<owner>"]`,
+ * versioned JSON holding the allocation state and the pods' addresses. It is written in the same
+ * transaction as the rows, and serialized canonically (sorted keys) so an unchanged plan writes
+ * nothing.
+ */
+import { type AllocationState, readState as readAllocation } from '../alloc/state';
+import type { Operation } from '../ovsdb/notation';
+import type { PodAssignments } from '../topology/fromCluster';
+
+export const runtimeStateVersion = 1;
+export const STATE_KEY_PREFIX = 'ovnk.io/state/';
+
+export interface RuntimeState {
+  version: typeof runtimeStateVersion;
+  allocation: AllocationState;
+  /** Pod addresses per network, then `namespace/name`. */
+  pods: PodAssignments;
+}
+
+export class StateError extends Error {
+  override name = 'StateError';
+}
+
+export const stateKey = (owner: string): string => `${STATE_KEY_PREFIX}${owner}`;
+
+/** JSON with object keys sorted at every level: equal states give equal text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+}
+
+export function serializeState(state: RuntimeState): string {
+  return canonicalJson(state);
+}
+
+/** Parses the stored text; `where` names it in errors (`NB_Global.external_ids["ovnk.io/state/lab"] of unix:...`). */
+export function parseState(text: string, where: string): RuntimeState {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new StateError(`${where} is not JSON: ${(error as Error).message}`);
+  }
+  const record = value as Partial<RuntimeState> | null;
+  if (!record || typeof record !== 'object' || record.version !== runtimeStateVersion) {
+    throw new StateError(`${where} has state version ${JSON.stringify(record?.version)}; this ovnk reads version ${runtimeStateVersion}`);
+  }
+  const allocation = readAllocation(record.allocation);
+  if (typeof allocation === 'string') throw new StateError(`${where} ${allocation}`);
+  const pods = record.pods && typeof record.pods === 'object' ? record.pods : {};
+  return { version: runtimeStateVersion, allocation, pods };
+}
+
+/** The select that reads NB_Global (its uuid and external_ids). */
+export function selectGlobal(): Operation {
+  return { op: 'select', table: 'NB_Global', where: [], columns: ['_uuid', 'external_ids'] };
+}
+
+/**
+ * Operations that set (text) or remove (undefined) the state key. With no NB_Global row yet
+ * (a Northbound nobody initialized) the row is inserted.
+ */
+export function stateOperations(owner: string, text: string | undefined, hasGlobal: boolean): Operation[] {
+  const key = stateKey(owner);
+  if (!hasGlobal) return text === undefined ? [] : [{ op: 'insert', table: 'NB_Global', row: { external_ids: ['map', [[key, text]]] } }];
+  const remove: Operation = { op: 'mutate', table: 'NB_Global', where: [], mutations: [['external_ids', 'delete', ['set', [key]]]] };
+  if (text === undefined) return [remove];
+  return [remove, { op: 'mutate', table: 'NB_Global', where: [], mutations: [['external_ids', 'insert', ['map', [[key, text]]]]] }];
+}
