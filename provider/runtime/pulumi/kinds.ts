@@ -5,6 +5,8 @@
  * ConnectRouter (one connect, central layout; its connectSubnets are immutable), ZoneRows (one
  * zone of the per-node layout, every network and connect in it).
  */
+import { connectRouterName } from '../../connect/ids';
+import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
 import { endpointOf } from './settings';
 import { makeKind, type KindSpec } from './kind';
 import type { Props, ResourceKind } from './protocol';
@@ -13,12 +15,25 @@ import type { TopologyPlan } from '../plan';
 
 const zoneOf = (props: Props) => String(props.zone ?? 'central');
 
+/** What downstream code needs of each network, keyed by its object reference (`Kind/[ns/]name`). */
+function networksByRef(plan: TopologyPlan): Props {
+  const out: Props = {};
+  for (const n of plan.cluster.networks) {
+    const prefix = networkPrefix(n.name);
+    const router = n.topology === 'Layer2' ? transitRouterName(prefix) : clusterRouterName(prefix);
+    out[n.ref] = { name: n.name, topology: n.topology, id: plan.allocation.networkIds[n.name] ?? null, routerName: router, hostSubnets: plan.allocation.hostSubnets[n.name] ?? {} };
+  }
+  return out;
+}
+
 /** What preview shows of the cluster's allocations (small: no rows, no cursors). */
 function allocationSummary(plan: TopologyPlan): Props {
   const { networkIds, nodeIds, hostSubnets, datapathKeys, connects } = plan.allocation;
   const connectSummary: Props = {};
-  for (const [name, c] of Object.entries(connects)) connectSummary[name] = { accepted: c.accepted, tunnelKey: c.tunnelKey ?? null, networks: c.networks, annotations: c.annotations };
-  return { networkIds, nodeIds, hostSubnets, datapathKeys, connects: connectSummary, zones: plan.zones.map((z) => z.name) };
+  for (const [name, c] of Object.entries(connects)) {
+    connectSummary[name] = { accepted: c.accepted, tunnelKey: c.tunnelKey ?? null, routerName: connectRouterName(name), networks: c.networks, annotations: c.annotations };
+  }
+  return { networkIds, nodeIds, hostSubnets, datapathKeys, connects: connectSummary, networks: networksByRef(plan), zones: plan.zones.map((z) => z.name) };
 }
 
 const clusterSpec: KindSpec = {
