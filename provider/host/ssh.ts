@@ -171,10 +171,13 @@ export class SshHostRunner implements HostRunner {
 
   private async execute(argv: string[], opts: RunOptions): Promise<RunResult> {
     const client = await this.connect();
-    const channel = await new Promise<ClientChannel>((resolve, reject) => {
-      client.exec(quoteArgv(argv), (error, ch) => (error ? reject(new HostUnreachableError(this.describe, `${this.describe} refused to run a command: ${error.message}`)) : resolve(ch)));
+    return new Promise<RunResult>((resolve, reject) => {
+      client.exec(quoteArgv(argv), (error, channel) => {
+        if (error) return reject(new HostUnreachableError(this.describe, `${this.describe} refused to run a command: ${error.message}`));
+        // listen at once: ssh2 may emit 'exit' while parsing the same packet batch, before any await resumes
+        this.collect(channel, argv, opts).then(resolve, reject);
+      });
     });
-    return this.collect(channel, argv, opts);
   }
 
   private collect(channel: ClientChannel, argv: string[], opts: RunOptions): Promise<RunResult> {

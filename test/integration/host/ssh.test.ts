@@ -72,6 +72,13 @@ describe('SSH HostRunner against the lab nodes', () => {
     expect((await runner.run(['sh', '-c', `touch ${marker} && test -e ${marker} && rm ${marker}`])).exitCode).toBe(0);
   });
 
+  it('reports the exit status of every one of many quick commands (none lost to a race with the channel close)', async () => {
+    const runner = runnerOf(lab.nodes[2]);
+    const codes: number[] = [];
+    for (let i = 0; i < 200; i++) codes.push((await runner.run(['sh', '-c', `exit ${i % 3}`])).exitCode);
+    expect(codes).toEqual(Array.from({ length: 200 }, (_, i) => i % 3));
+  });
+
   it('feeds stdin to the command', async () => {
     const text = 'first line\nsecond line\n';
     expect((await runnerOf(lab.nodes[2]).run(['cat'], { stdin: text })).stdout).toBe(text);
