@@ -1,8 +1,9 @@
 /** Every benchmark, by name. Add one line per benchmark module. */
 import { allocBenchmark } from './alloc';
+import { connectRowsBenchmark } from './connectRows';
 import type { Benchmark } from './harness';
 import { labBenchmark } from './lab';
 import { ovsdbBenchmark } from './ovsdb';
 import { reconcileBenchmark } from './reconcile';
 
-export const benchmarks: Benchmark[] = [allocBenchmark, labBenchmark, ovsdbBenchmark, reconcileBenchmark];
+export const benchmarks: Benchmark[] = [allocBenchmark, connectRowsBenchmark, labBenchmark, ovsdbBenchmark, reconcileBenchmark];

@@ -37,14 +37,12 @@ function primaryId(cnc: string, ...parts: (string | number)[]): string {
   return [CONTROLLER, OWNER_TYPE, cnc, ...parts].join(':');
 }
 
+/** Upstream's owner keys, the row's own keys, then its id (hot: one object per row, no spreads). */
 function owned(cnc: string, id: string, extra: Ids): Ids {
-  return {
-    'k8s.ovn.org/owner-controller': CONTROLLER,
-    'k8s.ovn.org/owner-type': OWNER_TYPE,
-    'k8s.ovn.org/name': cnc,
-    ...extra,
-    'k8s.ovn.org/id': id,
-  };
+  const ids: Ids = { 'k8s.ovn.org/owner-controller': CONTROLLER, 'k8s.ovn.org/owner-type': OWNER_TYPE, 'k8s.ovn.org/name': cnc };
+  for (const key in extra) ids[key] = extra[key]!;
+  ids['k8s.ovn.org/id'] = id;
+  return ids;
 }
 
 /** The connect router carries no `k8s.ovn.org/id`: its name is its identity. */

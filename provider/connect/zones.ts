@@ -3,7 +3,7 @@
  * named after it (that node local, the others remote); central layout, one zone `central` with
  * every node local. A zone's rows: each accepted connect's rows, the ClusterIP load balancers
  * its ServiceNetwork groups name, and the shared Copp/meter rows they reference. Identities are
- * unique within a zone: a repeated row must be identical, anything else is a bug and throws.
+ * unique within a zone: a repeated shared row must be identical, anything else is a bug and throws.
  */
 import type { ClusterAllocation } from '../alloc/cluster';
 import type { Cluster } from '../model/cluster';
@@ -62,7 +62,9 @@ export function renderZone(plan: ZonePlan, zone: ZoneSpec): ZoneRows {
   if (out.rows.length === 0) return out;
   // The network rows of the zone go here once provider/topology/fromCluster.ts maps model +
   // alloc to its RenderInput: out.rows.push(...networkRowsOfZone(...)).
-  out.rows = uniqueRows([...out.rows, ...plan.loadBalancers, ...renderSharedRows()]);
+  // Connect rows are unique by construction (each id names its connect); only the rows several
+  // owners reach (load balancers, shared Copp and meters) need merging.
+  out.rows.push(...uniqueRows([...plan.loadBalancers, ...renderSharedRows()]));
   return out;
 }
 

@@ -1,0 +1,98 @@
+/**
+ * `npm run bench -- connect-rows`: the NB rows of one per-node zone of 16 connects of 30 Layer3
+ * networks each over 500 nodes (about 240k ports, 240k routes, 14k policies), and of the central
+ * zone of the colored-enterprise fixture. Baseline in the same run: JSON.stringify of the
+ * rendered rows. Targets: the large zone under 5 s and 2 GiB, colored-enterprise under 50 ms.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { planCluster } from '../provider/connect/plan';
+import { prepareZones, renderZone, type ZonePlan } from '../provider/connect/zones';
+import { type Benchmark, bestOf, figure, note, timed } from './harness';
+
+const connects = 16;
+const perConnect = 30;
+const nodes = 500;
+
+function network(i: number): object {
+  const base = i * 32;
+  return {
+    apiVersion: 'k8s.ovn.org/v1',
+    kind: 'ClusterUserDefinedNetwork',
+    metadata: { name: `net-${String(i).padStart(3, '0')}`, labels: { group: `g${Math.floor(i / perConnect)}` } },
+    spec: {
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': `ns-${i}` } },
+      network: { topology: 'Layer3', layer3: { role: 'Primary', subnets: [{ cidr: `10.${base >> 8}.${base & 255}.0/19`, hostSubnet: 28 }] } },
+    },
+  };
+}
+
+function connect(k: number): object {
+  return {
+    apiVersion: 'k8s.ovn.org/v1',
+    kind: 'ClusterNetworkConnect',
+    metadata: { name: `connect-${String(k).padStart(2, '0')}` },
+    spec: {
+      networkSelectors: [{ networkSelectionType: 'ClusterUserDefinedNetworks', clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { group: `g${k}` } } } }],
+      connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 22 }],
+      connectivity: ['PodNetwork'],
+    },
+  };
+}
+
+function largeText(): string {
+  const count = connects * perConnect;
+  const inventory = {
+    apiVersion: 'ovnk/v1alpha1',
+    kind: 'Inventory',
+    metadata: { name: 'bench' },
+    spec: {
+      clusterSubnets: ['172.20.0.0/16'],
+      namespaces: Array.from({ length: count }, (_, i) => ({ name: `ns-${i}` })),
+      nodes: Array.from({ length: nodes }, (_, i) => ({ name: `node-${String(i).padStart(3, '0')}`, chassisId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })),
+    },
+  };
+  const objects = [inventory, ...Array.from({ length: count }, (_, i) => network(i)), ...Array.from({ length: connects }, (_, k) => connect(k))];
+  return objects.map((o) => stringify(o)).join('---\n');
+}
+
+function prepared(text: string): ZonePlan {
+  const outcome = planCluster(text);
+  if (!outcome.ok) throw new Error(`bench input unusable: ${outcome.inputProblems[0]!.message}`);
+  const refused = Object.entries(outcome.allocation.connects).find(([, c]) => !c.accepted);
+  if (refused) throw new Error(`bench connect ${refused[0]} refused: ${refused[1].problems[0]!.message}`);
+  return prepareZones(outcome.cluster, outcome.allocation);
+}
+
+function counts(rows: { table: string }[]): string {
+  const by = new Map<string, number>();
+  for (const r of rows) by.set(r.table, (by.get(r.table) ?? 0) + 1);
+  return [...by].map(([t, n]) => `${t} ${n}`).join(', ');
+}
+
+async function run(): Promise<void> {
+  const plan = prepared(largeText());
+  const zone = plan.zones[0]!;
+  const heapBefore = process.memoryUsage().heapUsed;
+  const first = await timed(() => renderZone(plan, zone));
+  const heap = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+  note(`zone ${zone.name}: ${first.value.rows.length} rows (${counts(first.value.rows)}); first render ${first.seconds.toFixed(3)} s, heap held ${heap.toFixed(0)} MiB, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+  const large = await bestOf(3, () => renderZone(plan, zone));
+  const baseline = await bestOf(3, () => JSON.stringify(first.value.rows));
+  note(`baseline JSON.stringify of the rendered rows: ${baseline.toFixed(3)} s`);
+  const colored = prepared(readFileSync(join(__dirname, '..', '..', 'test', 'fixtures', 'colored-enterprise.yaml'), 'utf8').replace('spec:\n', 'spec:\n  zones: central\n'));
+  const central = colored.zones[0]!;
+  if (central.name !== 'central') throw new Error(`colored-enterprise zone is ${central.name}, not central`);
+  const small = await bestOf(20, () => renderZone(colored, central));
+  figure('connect.rows.large', large, 's');
+  figure('connect.rows.large.vs_stringify', large / baseline, 'x');
+  figure('connect.rows.large.heap', heap, 'MiB');
+  figure('connect.rows.colored', small * 1000, 'ms');
+}
+
+export const connectRowsBenchmark: Benchmark = {
+  name: 'connect-rows',
+  description: `NB rows of one per-node zone of ${connects} connects x ${perConnect} Layer3 networks over ${nodes} nodes, and of colored-enterprise's central zone`,
+  run,
+};
