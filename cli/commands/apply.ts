@@ -146,11 +146,16 @@ export interface PodChanges {
 const samePlug = (record: Record<string, unknown>, plug: ZonePlan['pods'][number]) =>
   record.node === plug.node && record.ifaceId === plug.ifaceId && record.mac === plug.mac && JSON.stringify(record.addresses) === JSON.stringify(plug.addresses);
 
-/** Make the lab's pods of this owner match the plan: plug new or changed ones, unplug the rest. */
-export async function syncLabPods(lab: LabStatus, wanted: ZonePlan['pods'], previous: RuntimeState | undefined): Promise<PodChanges> {
+/** `namespace/name` of every pod a state gave addresses to. */
+export function podKeysOf(state: RuntimeState | undefined): string[] {
+  return Object.values(state?.pods ?? {}).flatMap((m) => Object.keys(m));
+}
+
+/** Make the lab's pods of this owner match the plan: plug new or changed ones, unplug the `owned` rest. */
+export async function syncLabPods(lab: LabStatus, wanted: ZonePlan['pods'], owned: string[]): Promise<PodChanges> {
   const changes: PodChanges = { plugged: [], unplugged: [] };
   const keep = new Set(wanted.map((p) => `${p.namespace}/${p.name}`));
-  const before = new Set(Object.values(previous?.pods ?? {}).flatMap((m) => Object.keys(m)));
+  const before = new Set(owned);
   for (const key of [...before].filter((k) => !keep.has(k)).sort()) {
     const [namespace, name] = key.split('/') as [string, string];
     if (readLab(lab.name)?.pods.some((p) => p.namespace === namespace && p.name === name)) changes.unplugged.push(key);
@@ -184,7 +189,7 @@ export async function apply(options: FileOptions): Promise<CommandResult> {
     zones[zone.name] = { endpoint: result.endpoint, sent: result.sent, operations: result.operations, summary: result.summary };
     lines.push(`zone ${zone.name} (${result.endpoint}): ${result.sent ? `${result.operations} operations sent` : 'up to date, nothing sent'}`, ...result.summary.map((s) => `  ${s}`));
   }
-  const pods = target.lab ? await syncLabPods(target.lab, plan.zones.flatMap((z) => z.pods), target.previous) : undefined;
+  const pods = target.lab ? await syncLabPods(target.lab, plan.zones.flatMap((z) => z.pods), podKeysOf(target.previous)) : undefined;
   if (pods) lines.push(`pods: ${pods.plugged.length} plugged, ${pods.unplugged.length} unplugged`);
   else if (plan.zones.some((z) => z.pods.length > 0)) lines.push('pods: not plugged (only --lab plugs pods)');
   return { document: { ok: true, owner: target.owner, zones, ...(pods ? { pods } : {}) }, text: lines.join('\n') };

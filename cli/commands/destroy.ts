@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { destroyZone } from '../../provider/runtime';
 import type { CommandResult } from '../contract';
-import { type FileOptions, fileTarget, runFileCommand, syncLabPods, withFileOptions } from './apply';
+import { type FileOptions, fileTarget, planFor, podKeysOf, runFileCommand, syncLabPods, withFileOptions } from './apply';
 
 export async function destroy(options: FileOptions): Promise<CommandResult> {
   const target = await fileTarget(options);
@@ -17,7 +17,9 @@ export async function destroy(options: FileOptions): Promise<CommandResult> {
     zones[name] = { endpoint: result.endpoint, sent: result.sent, operations: result.operations, summary: result.summary };
     lines.push(`zone ${name} (${result.endpoint}): ${result.sent ? `${result.operations} operations sent` : 'nothing of this owner found'}`, ...result.summary.map((s) => `  ${s}`));
   }
-  const pods = target.lab ? await syncLabPods(target.lab, [], target.previous) : undefined;
+  // the stored state's pods and the file's: destroy after a lost state still unplugs the file's pods
+  const owned = target.lab ? [...podKeysOf(target.previous), ...podKeysOf(planFor(target).state)] : [];
+  const pods = target.lab ? await syncLabPods(target.lab, [], owned) : undefined;
   if (pods) lines.push(`pods: ${pods.unplugged.length} unplugged`);
   return { document: { ok: true, owner: target.owner, zones, ...(pods ? { pods } : {}) }, text: lines.join('\n') };
 }

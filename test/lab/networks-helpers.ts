@@ -1,0 +1,85 @@
+/**
+ * Helpers of the networks packet tests: the `ovnk` CLI as a child process, ovn-nbctl of the lab's
+ * OVN, pings with retries from a pod's namespace, and the rows carrying an owner's marker.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { readState, type LabStatus } from '../../lab';
+import { OvsdbClient } from '../../provider/ovsdb/client';
+import { nbSchema } from '../../provider/nb/generated/nb';
+
+export const cliPath = path.resolve(__dirname, '../../dist/cli/main.js');
+export const fixture = (name: string): string => path.resolve(__dirname, '../fixtures', name);
+
+export function ovnk(...args: string[]): { status: number; stdout: string; stderr: string; json: any } {
+  const run = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
+  let json: unknown;
+  try {
+    json = JSON.parse(run.stdout);
+  } catch {
+    json = undefined;
+  }
+  return { status: run.status ?? -1, stdout: run.stdout, stderr: run.stderr, json };
+}
+
+export function nbctl(lab: LabStatus, ...args: string[]): string {
+  const argv = [...(lab.ovnRoot ? [lab.ovnRoot, 'ovn-nbctl'] : []), `--db=${lab.nb}`, ...args];
+  return execFileSync(lab.ovnRoot ? 'chroot' : 'ovn-nbctl', argv, { encoding: 'utf8' });
+}
+
+export function podNetns(lab: LabStatus, namespace: string, name: string): string {
+  const pod = readState(lab.name)?.pods.find((p) => p.namespace === namespace && p.name === name);
+  if (!pod) throw new Error(`pod ${namespace}/${name} is not plugged in lab ${lab.name}`);
+  return pod.netns;
+}
+
+function pingOnce(netns: string, address: string): boolean {
+  const ping = spawnSync('ip', ['netns', 'exec', netns, 'ping', '-c1', '-W1', address], { stdio: 'ignore' });
+  return ping.status === 0;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** True as soon as one ping answers (first packets may be lost while tunnels and DAD settle). */
+export async function reaches(netns: string, address: string, tries = 8): Promise<boolean> {
+  for (let i = 0; i < tries; i++) {
+    if (pingOnce(netns, address)) return true;
+    await sleep(300);
+  }
+  return false;
+}
+
+export function neighbourMac(netns: string, address: string): string | undefined {
+  const out = execFileSync('ip', ['netns', 'exec', netns, 'ip', 'neigh', 'show', address], { encoding: 'utf8' });
+  return /lladdr ([0-9a-f:]{17})/.exec(out)?.[1];
+}
+
+/** `Table` -> count of rows carrying `ovnk.io/owner=<owner>`, for every table that has external_ids. */
+export async function ownedRowCounts(lab: LabStatus, owner: string): Promise<Record<string, number>> {
+  const client = await OvsdbClient.connect(lab.nb);
+  try {
+    const tables = Object.keys(nbSchema.tables).filter((t) => nbSchema.tables[t]!.columns.external_ids !== undefined);
+    const server = await client.getSchema('OVN_Northbound');
+    const present = tables.filter((t) => server.tables[t]?.columns.external_ids !== undefined);
+    const ops = present.map((table) => ({ op: 'select' as const, table, where: [['external_ids', 'includes', ['map', [['ovnk.io/owner', owner]]]]] as any, columns: ['_uuid'] }));
+    const results = await client.transact('OVN_Northbound', ops);
+    const counts: Record<string, number> = {};
+    present.forEach((t, i) => {
+      const n = results[i]!.rows?.length ?? 0;
+      if (n > 0) counts[t] = n;
+    });
+    return counts;
+  } finally {
+    client.close();
+  }
+}
+
+export async function pods(lab: LabStatus): Promise<{ namespace: string; name: string; addresses: string[] }[]> {
+  return (readState(lab.name)?.pods ?? []) as any;
+}
+
+/** The bare addresses of a plugged pod, IPv4 first. */
+export function podIPs(lab: LabStatus, namespace: string, name: string): string[] {
+  const pod = readState(lab.name)?.pods.find((p) => p.namespace === namespace && p.name === name);
+  return ((pod?.addresses as string[] | undefined) ?? []).map((a) => a.split('/')[0]!);
+}
