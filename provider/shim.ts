@@ -9,7 +9,20 @@
 export type ShimKind = 'ClusterAllocations' | 'NetworkRows' | 'ConnectRouter' | 'ZoneRows';
 
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
-export function makeShim(kind: ShimKind): Record<string, (...args: any[]) => Promise<any>> {
+type Method = (...args: any[]) => Promise<any>;
+
+/** Structurally a `pulumi.dynamic.ResourceProvider`, without importing the SDK here. */
+export interface Shim {
+  configure: Method;
+  check: Method;
+  diff: Method;
+  create: Method;
+  read: Method;
+  update: Method;
+  delete: Method;
+}
+
+export function makeShim(kind: ShimKind): Shim {
   // Resolved from the Pulumi project's directory (the host's cwd), never from this file.
   const load = () => require('ovnk-pulumi/runtime').pulumiKinds[kind];
   return {

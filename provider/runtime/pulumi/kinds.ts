@@ -59,7 +59,7 @@ function connectExtras(plan: TopologyPlan, news: Props): Props {
   const name = String(news.connect);
   const cnc = plan.cluster.connects.find((c) => c.name === name);
   const allocation = plan.allocation.connects[name];
-  return { connectSubnets: cnc?.connectSubnets ?? [], tunnelKey: allocation?.tunnelKey ?? null, networks: allocation?.networks ?? {} };
+  return { connectSubnets: cnc?.connectSubnets ?? [], tunnelKey: allocation?.tunnelKey ?? null, connectNetworks: allocation?.networks ?? {} };
 }
 
 function networkExtras(plan: TopologyPlan, news: Props): Props {

@@ -1,0 +1,74 @@
+/**
+ * Cluster: an inventory and its networks and connects, as in one `ovnk plan` file. It owns the
+ * ClusterAllocations resource (every number, previewed) and one child component per network
+ * and per connect; in the per-node layout also one ZoneRows resource per node (zone).
+ */
+import * as pulumi from '@pulumi/pulumi';
+import type { ClusterContext } from './context';
+import { zoneProps } from './context';
+import { Layer2Network, Layer3Network } from './network';
+import { NetworkConnect } from './networkConnect';
+import { type ClusterNetworkConnectObject, type InventoryObject, type NetworkObject, topologyOf } from './objects';
+import { type AllocationsOutput, ClusterAllocations, type TopologyProps, ZoneRows } from './resources';
+
+export interface ClusterArgs {
+  /** The Inventory object. Plain: its zones and nodes decide the children. */
+  readonly inventory: InventoryObject;
+  /** ClusterUserDefinedNetwork / UserDefinedNetwork objects; one child component each. */
+  readonly networks?: NetworkObject[];
+  /** ClusterNetworkConnect objects; one child component each. */
+  readonly connects?: ClusterNetworkConnectObject[];
+  /** The `ovnk.io/owner` base of every row. @default `<project>.<stack>` */
+  readonly owner?: string;
+}
+
+/**
+ * A cluster's user-defined networking, rendered into its Northbound(s). Endpoints come from the
+ * stack config `ovnk:nb` (or `ovnk:zoneEndpoints`), never from the args.
+ *
+ * @example
+ * const cluster = new Cluster("lab", {
+ *   inventory: { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
+ *                spec: { zones: "central", namespaces: [{ name: "blue" }], nodes: [{ name: "node-1" }] } },
+ *   networks: [blueNetwork], connects: [coloredConnect] });
+ * export const ids = cluster.allocations.apply(a => a.networkIds);
+ */
+export class Cluster extends pulumi.ComponentResource implements ClusterContext {
+  readonly owner: string;
+  readonly layout: 'central' | 'per-node';
+  readonly topology: TopologyProps;
+  readonly allocationsResource: ClusterAllocations;
+  /** Every allocation (ids, host subnets, keys, connect subnets), known at preview. */
+  readonly allocations: pulumi.Output<AllocationsOutput>;
+  /** Network components by object name. */
+  readonly networks: Record<string, Layer3Network | Layer2Network> = {};
+  readonly connects: Record<string, NetworkConnect> = {};
+  /** Per-node layout: the zone resources by zone (node) name. */
+  readonly zones: Record<string, ZoneRows> = {};
+
+  constructor(name: string, args: ClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+    super('ovnk:cluster:Cluster', name, {}, opts);
+    this.owner = args.owner ?? `${pulumi.getProject()}.${pulumi.getStack()}`;
+    this.layout = args.inventory.spec.zones ?? 'per-node';
+    this.topology = { owner: `${this.owner}/cluster`, inventory: args.inventory, networks: args.networks ?? [], connects: args.connects ?? [] };
+    this.allocationsResource = new ClusterAllocations(`${name}-allocations`, this.topology, { parent: this });
+    this.allocations = this.allocationsResource.allocations;
+    for (const network of args.networks ?? []) {
+      const Kind = topologyOf(network) === 'Layer2' ? Layer2Network : Layer3Network;
+      this.networks[network.metadata.name] = new Kind(`${name}-${network.metadata.name}`, { cluster: this, network }, { parent: this });
+    }
+    const networks = Object.values(this.networks);
+    for (const connect of args.connects ?? []) {
+      this.connects[connect.metadata.name] = new NetworkConnect(`${name}-${connect.metadata.name}`, { cluster: this, connect, dependsOn: networks }, { parent: this });
+    }
+    if (this.layout === 'per-node') this.createZones(name, args.inventory);
+    this.registerOutputs({ allocations: this.allocations });
+  }
+
+  private createZones(name: string, inventory: InventoryObject): void {
+    for (const node of inventory.spec.nodes ?? []) {
+      const zone = String(node.name);
+      this.zones[zone] = new ZoneRows(`${name}-zone-${zone}`, zoneProps(this, `zone/${zone}`, zone), { parent: this, dependsOn: [this.allocationsResource] });
+    }
+  }
+}

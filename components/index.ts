@@ -1,0 +1,10 @@
+/**
+ * ovnk-pulumi components: Cluster, Layer3Network, Layer2Network, NetworkConnect (tokens
+ * `ovnk:<module>:<Type>`) and the dynamic resources they own (`pulumi-nodejs:dynamic/ovnk:<Type>`).
+ */
+export * from './objects';
+export * from './resources';
+export type { ClusterContext } from './context';
+export * from './cluster';
+export * from './network';
+export * from './networkConnect';

@@ -1,0 +1,62 @@
+/**
+ * The argument shapes of the components: the same Kubernetes-style objects a YAML user gives
+ * `ovnk plan` (Inventory ovnk/v1alpha1; ClusterUserDefinedNetwork, UserDefinedNetwork and
+ * ClusterNetworkConnect k8s.ovn.org/v1). Fields are checked by the providers' check step, which
+ * names the offending property and the reason; these types only help the editor.
+ */
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+/** `kind: Inventory`: namespaces, nodes, service and masquerade CIDRs, zones (`central` or `per-node`). */
+export interface InventoryObject {
+  apiVersion: 'ovnk/v1alpha1';
+  kind: 'Inventory';
+  metadata: ObjectMeta;
+  spec: {
+    zones?: 'central' | 'per-node';
+    namespaces?: { name: string; labels?: Record<string, string> }[];
+    nodes?: Record<string, unknown>[];
+    [field: string]: unknown;
+  };
+}
+
+/** A ClusterUserDefinedNetwork (`spec.network.topology` Layer3 or Layer2). */
+export interface ClusterUserDefinedNetworkObject {
+  apiVersion: 'k8s.ovn.org/v1';
+  kind: 'ClusterUserDefinedNetwork';
+  metadata: ObjectMeta;
+  spec: { namespaceSelector: Record<string, unknown>; network: { topology: 'Layer3' | 'Layer2'; [field: string]: unknown } };
+}
+
+/** A namespaced UserDefinedNetwork (`spec.topology` Layer3 or Layer2). */
+export interface UserDefinedNetworkObject {
+  apiVersion: 'k8s.ovn.org/v1';
+  kind: 'UserDefinedNetwork';
+  metadata: ObjectMeta & { namespace: string };
+  spec: { topology: 'Layer3' | 'Layer2'; [field: string]: unknown };
+}
+
+export type NetworkObject = ClusterUserDefinedNetworkObject | UserDefinedNetworkObject;
+
+/** A ClusterNetworkConnect: network selectors, connectSubnets (immutable), connectivity. */
+export interface ClusterNetworkConnectObject {
+  apiVersion: 'k8s.ovn.org/v1';
+  kind: 'ClusterNetworkConnect';
+  metadata: ObjectMeta;
+  spec: { networkSelectors: Record<string, unknown>[]; connectSubnets: { cidr: string; networkPrefix: number }[]; connectivity?: ('PodNetwork' | 'ServiceNetwork')[] };
+}
+
+/** `Kind/name` or `Kind/namespace/name`: how problems and allocations name an object. */
+export function objectRef(object: { kind: string; metadata: ObjectMeta }): string {
+  const { namespace, name } = object.metadata;
+  return namespace === undefined ? `${object.kind}/${name}` : `${object.kind}/${namespace}/${name}`;
+}
+
+export function topologyOf(network: NetworkObject): 'Layer3' | 'Layer2' {
+  return network.kind === 'ClusterUserDefinedNetwork' ? network.spec.network.topology : network.spec.topology;
+}

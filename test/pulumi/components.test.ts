@@ -1,0 +1,82 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { topologyArgs } from './fixtures';
+import { installMocks, type Registered, settle, valueOf } from './mocks';
+
+describe('components under mocks', () => {
+  let registered: Registered[] = [];
+  let components: typeof import('../../components');
+  beforeAll(async () => {
+    registered = installMocks(false);
+    components = await import('../../components');
+  });
+  const named = (prefix: string) => registered.filter((r) => r.name.startsWith(prefix));
+
+  it('a central cluster has one allocations resource, a component per network and connect, and their rows resources', async () => {
+    const cluster = new components.Cluster('c1', topologyArgs('colored-enterprise', 'central'));
+    await valueOf(cluster.allocations);
+    await settle(() => named('c1').length, 10);
+    const types = named('c1').map((r) => `${r.type} ${r.name}`).sort();
+    expect(types).toEqual([
+      'ovnk:cluster:Cluster c1',
+      'ovnk:connect:NetworkConnect c1-colored-enterprise',
+      'ovnk:network:Layer2Network c1-yellow-network',
+      'ovnk:network:Layer3Network c1-blue-network',
+      'ovnk:network:Layer3Network c1-green-network',
+      'pulumi-nodejs:dynamic/ovnk:ClusterAllocations c1-allocations',
+      'pulumi-nodejs:dynamic/ovnk:ConnectRouter c1-colored-enterprise-router',
+      'pulumi-nodejs:dynamic/ovnk:NetworkRows c1-blue-network-rows',
+      'pulumi-nodejs:dynamic/ovnk:NetworkRows c1-green-network-rows',
+      'pulumi-nodejs:dynamic/ovnk:NetworkRows c1-yellow-network-rows',
+    ]);
+  });
+
+  it('children are parented: their URNs carry the component type chain', async () => {
+    const cluster = new components.Cluster('c2', topologyArgs('colored-enterprise', 'central'));
+    const blue = cluster.networks['blue-network']!;
+    expect(await valueOf(blue.urn)).toBe('urn:pulumi:test::ovnk-pulumi::ovnk:cluster:Cluster$ovnk:network:Layer3Network::c2-blue-network');
+    expect(await valueOf(cluster.allocationsResource.urn)).toContain('ovnk:cluster:Cluster$pulumi-nodejs:dynamic/ovnk:ClusterAllocations::c2-allocations');
+  });
+
+  it('outputs carry the allocations check computed: network ids, routers, tunnel keys', async () => {
+    const cluster = new components.Cluster('c3', topologyArgs('colored-enterprise', 'central'));
+    const ids = await valueOf(cluster.allocations.apply((a) => a.networkIds));
+    expect(Object.keys(ids).sort()).toEqual(['cluster_udn_blue-network', 'cluster_udn_green-network', 'yellow_yellow-network']);
+    expect(await valueOf(cluster.networks['blue-network']!.networkId)).toBe(ids['cluster_udn_blue-network']);
+    expect(await valueOf(cluster.networks['blue-network']!.routerName)).toBe('cluster_udn_blue.network_ovn_cluster_router');
+    expect(await valueOf(cluster.networks['yellow-network']!.routerName)).toBe('yellow_yellow.network_transit_router');
+    const connect = cluster.connects['colored-enterprise']!;
+    expect(await valueOf(connect.routerName)).toBe('connect_router_colored-enterprise');
+    expect(await valueOf(connect.tunnelKey)).toBeGreaterThan(0);
+    expect(await valueOf(connect.accepted)).toBe(true);
+  });
+
+  it('the per-network resources get the owner, the zone, the network reference, the cluster state and the shim', async () => {
+    const cluster = new components.Cluster('c4', topologyArgs('colored-enterprise', 'central'));
+    await valueOf(cluster.allocations);
+    await settle(() => named('c4').length, 10);
+    const rows = registered.find((r) => r.name === 'c4-blue-network-rows')!;
+    expect(rows.inputs.owner).toBe('ovnk-pulumi.test/network/ClusterUserDefinedNetwork/blue-network');
+    expect(rows.inputs.zone).toBe('central');
+    expect(rows.inputs.network).toBe('ClusterUserDefinedNetwork/blue-network');
+    expect((rows.inputs.state as { version: number }).version).toBe(1);
+    expect(String(rows.inputs.__provider)).toContain('require("ovnk-pulumi/runtime")');
+    expect(String(rows.inputs.__provider).length).toBeLessThan(4096);
+  });
+
+  it('a per-node cluster has one ZoneRows resource per node and no per-network rows', async () => {
+    const cluster = new components.Cluster('c5', topologyArgs('colored-enterprise', 'per-node'));
+    await valueOf(cluster.allocations);
+    await settle(() => named('c5').length, 9);
+    const dynamic = named('c5').filter((r) => r.type.startsWith('pulumi-nodejs')).map((r) => r.name).sort();
+    expect(dynamic).toEqual(['c5-allocations', 'c5-zone-ovn-control-plane', 'c5-zone-ovn-worker', 'c5-zone-ovn-worker2']);
+    expect(Object.keys(cluster.zones).sort()).toEqual(['ovn-control-plane', 'ovn-worker', 'ovn-worker2']);
+  });
+
+  it('a Layer2 object given to Layer3Network is refused, naming the object and the right component', async () => {
+    const args = topologyArgs('colored-enterprise', 'central');
+    const cluster = new components.Cluster('c6', { ...args, networks: [] });
+    const yellow = args.networks.find((n) => n.metadata.name === 'yellow-network')!;
+    expect(() => new components.Layer3Network('y', { cluster, network: yellow })).toThrow("UserDefinedNetwork/yellow/yellow-network: the network's topology is Layer2; use Layer2Network for it");
+    await valueOf(cluster.allocations);
+  });
+});

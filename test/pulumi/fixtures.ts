@@ -1,0 +1,24 @@
+/** Topologies for the Pulumi tests: the repo's YAML fixtures as component args. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import type { ClusterArgs, ClusterNetworkConnectObject, InventoryObject, NetworkObject } from '../../components';
+
+export const repoRoot = join(__dirname, '..', '..');
+
+/** The objects of test/fixtures/<name>.yaml, with the inventory's zones set to `zones`. */
+export function topologyArgs(name: string, zones: 'central' | 'per-node'): Required<Pick<ClusterArgs, 'inventory' | 'networks' | 'connects'>> {
+  const text = readFileSync(join(repoRoot, 'test', 'fixtures', `${name}.yaml`), 'utf8');
+  const objects = parseAllDocuments(text).map((d) => d.toJS() as { kind: string; spec: Record<string, unknown> });
+  const inventory = objects.find((o) => o.kind === 'Inventory') as unknown as InventoryObject;
+  return {
+    inventory: { ...inventory, spec: { ...inventory.spec, zones } },
+    networks: objects.filter((o) => o.kind.endsWith('UserDefinedNetwork')) as unknown as NetworkObject[],
+    connects: objects.filter((o) => o.kind === 'ClusterNetworkConnect') as unknown as ClusterNetworkConnectObject[],
+  };
+}
+
+/** The same topology as the flat props a dynamic resource gets (for the host harness). */
+export function topologyProps(name: string, zones: 'central' | 'per-node', owner: string) {
+  return { owner, ...topologyArgs(name, zones) };
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// The Pulumi tests that need no lab (mocks, packaging), without the global lab setup:
+// `npx vitest run --config test/pulumi/vitest.local.config.ts`. `npm test` runs them too.
+export default defineConfig({
+  test: {
+    root: __dirname + '/../..',
+    include: ['test/pulumi/components*.test.ts', 'test/pulumi/check.test.ts'],
+    testTimeout: 60_000,
+  },
+});
