@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { centralDaemons, centralSocket, createFabric, startCentral } from './central';
 import { refused } from './errors';
-import { type LabLayout, labLayout, type OvnFlavor } from './layout';
+import { checkLabName, checkNodeCount, checkOvnFlavor, type LabLayout, labLayout, type OvnFlavor } from './layout';
 import { nodeDaemons, startNode } from './node';
 import { checkPrerequisites } from './preflight';
 import { isRunning, pidOf } from './processes';
@@ -101,6 +101,9 @@ async function checkExisting(options: UpOptions): Promise<LabStatus | undefined>
 
 export async function up(options: UpOptions): Promise<UpResult> {
   const started = Date.now();
+  checkLabName(options.name);
+  checkNodeCount(options.nodes);
+  checkOvnFlavor(options.ovn);
   checkPrerequisites();
   const running = await checkExisting(options);
   if (running) return { status: running, alreadyRunning: true, seconds: 0 };

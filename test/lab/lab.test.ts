@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import * as net from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
-import { LabError, readState, up } from '../../lab';
+import { LabError, listLabNames, readState, up } from '../../lab';
 import { inventoryOf } from '../../lab/inventory';
 import '../setup/lab';
 
@@ -59,6 +59,12 @@ describe('the shared test lab', () => {
     const attempt = up({ name: lab.name, nodes: 3, ovn: other });
     await expect(attempt).rejects.toBeInstanceOf(LabError);
     await expect(attempt).rejects.toMatchObject({ kind: 'refused', message: expect.stringMatching(/already running with the .* OVN: run "ovnk lab down --name/) });
+  });
+
+  it('rejects bad options before claiming anything', async () => {
+    const name = `bad${process.pid}`;
+    await expect(up({ name, nodes: 0, ovn: 'bookworm' })).rejects.toMatchObject({ kind: 'bad-input', message: expect.stringContaining('--nodes 0') });
+    expect(listLabNames()).not.toContain(name);
   });
 
   it('describes itself as an Inventory whose targets name the NB endpoint and pinned SSH settings, without key material', () => {
