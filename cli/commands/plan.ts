@@ -11,7 +11,10 @@ import type { ClusterAllocation } from '../../provider/alloc/cluster';
 import { type AllocationState, readState } from '../../provider/alloc/state';
 import { planCluster } from '../../provider/connect/plan';
 import type { Cluster } from '../../provider/model/cluster';
-import { prepareZones, renderZone, type ZoneRows, zoneTables } from '../../provider/connect/zones';
+import { attachInto, prepareZones, renderZone, type ZoneRows, uniqueRows, zoneTables } from '../../provider/connect/zones';
+import { TopologyInputError } from '../../provider/topology/errors';
+import { topologyInputs } from '../../provider/topology/fromCluster';
+import { renderNetwork } from '../../provider/topology/render';
 import { CliError, type CommandResult, ExitCode, parseOutputFormat, runCommand } from '../contract';
 import { planText } from './planText';
 
@@ -70,10 +73,30 @@ export function planDocument(cluster: Cluster, allocation: ClusterAllocation, zo
   };
 }
 
-/** The NB rows of every zone, or of `zone` only. */
+/**
+ * The NB rows of every zone, or of `zone` only: the networks' rows (provider/topology) and the
+ * connects' rows, with the connects' attachments (LBG, ACLs) written into the switches they name;
+ * attachments to switches outside the zone's rows stay listed under `zoneAttachments`.
+ */
 export function renderZones(cluster: Cluster, allocation: ClusterAllocation, zone?: string): ZoneRows[] {
   const prepared = prepareZones(cluster, allocation);
-  return prepared.zones.filter((z) => zone === undefined || z.name === zone).map((z) => renderZone(prepared, z));
+  const networks = networkRows(cluster, allocation, zone);
+  return prepared.zones.filter((z) => zone === undefined || z.name === zone).map((z) => {
+    const connect = renderZone(prepared, z);
+    const merged = attachInto(uniqueRows([...(networks.get(z.name) ?? []), ...connect.rows]), connect.attachments);
+    return { ...connect, rows: merged.rows, attachments: merged.left };
+  });
+}
+
+/** Each zone's network rows; unusable network input is the CLI's exit 3. */
+function networkRows(cluster: Cluster, allocation: ClusterAllocation, zone?: string): Map<string, ReturnType<typeof renderNetwork>> {
+  try {
+    const inputs = topologyInputs(cluster, allocation, {}, zone);
+    return new Map(inputs.zones.map((z) => [z.zone.name, z.inputs.flatMap((input) => renderNetwork(input))]));
+  } catch (error) {
+    if (error instanceof TopologyInputError) throw new CliError(ExitCode.badInput, error.message, { path: error.field });
+    throw error;
+  }
 }
 
 function checkZone(cluster: Cluster, zone: string | undefined): void {

@@ -11,10 +11,11 @@ import type { Network } from '../model/network';
 import type { ConnectedNetwork, ConnectInput, ConnectNode } from './input';
 import { loadBalancerRows } from './services';
 
+/** Nodes by id; a node without a chassis id uses its name, as provider/topology/fromCluster.ts does. */
 export function connectNodes(cluster: Cluster, allocation: ClusterAllocation): ConnectNode[] {
   const chassis = new Map(cluster.inventory.nodes.map((n) => [n.name, n.chassisId]));
   return Object.entries(allocation.nodeIds)
-    .map(([name, id]) => ({ name, id, chassisId: chassis.get(name) }))
+    .map(([name, id]) => ({ name, id, chassisId: chassis.get(name) ?? name }))
     .sort((a, b) => a.id - b.id);
 }
 

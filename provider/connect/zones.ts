@@ -93,3 +93,24 @@ export function zoneTables(rows: DesiredRow[]): ZoneTables {
   for (const table of Object.keys(tables).sort()) sorted[table] = tables[table]!;
   return sorted;
 }
+
+/**
+ * Rows with each attachment whose parent row is among them written into that parent's column
+ * (copies; the inputs stay untouched). Attachments to rows not in the set are returned as left.
+ */
+export function attachInto(rows: DesiredRow[], attachments: Attachment[]): { rows: DesiredRow[]; left: Attachment[] } {
+  const index = new Map(rows.map((r, i) => [`${r.table}\u0000${identityOf(r)}`, i]));
+  const out = [...rows];
+  const left: Attachment[] = [];
+  for (const a of attachments) {
+    const i = index.get(`${a.parent.table}\u0000${a.parent.identity}`);
+    if (i === undefined) {
+      left.push(a);
+      continue;
+    }
+    const parent = out[i]!;
+    const current = (parent.columns[a.parent.column] as string[] | undefined) ?? [];
+    if (!current.includes(a.child.identity)) out[i] = { ...parent, columns: { ...parent.columns, [a.parent.column]: [...current, a.child.identity] } };
+  }
+  return { rows: out, left };
+}

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { planCluster } from '../../../provider/connect/plan';
+import { renderConnect } from '../../../provider/connect/render';
+import { prepareZones } from '../../../provider/connect/zones';
 import { byIdentity, externalIds, fixtureText, rowsOf, withChassis, zonesOf } from './rowsHelpers';
 import { cnc, cudn, inventory, yamlOf } from './world';
 
@@ -88,9 +91,20 @@ describe('the feature doc blue/green example in the per-node zone of ovn-worker 
     expect(rowsOf(zone, 'Address_Set')).toEqual([]);
   });
 
-  it('says which remote ports it leaves out when a node has no chassis id', () => {
+  it('binds a remote node without an Inventory chassis id to its name, as the network rows do', () => {
     const plain = zonesOf(fixtureText('blue-green.yaml')).get('ovn-worker')!;
-    expect(rowsOf(plain, 'Logical_Router_Port')).toHaveLength(4);
+    const remote = byIdentity(plain, 'Logical_Router_Port', 'crtor-blue-green-connect_cluster_udn_blue-network_ovn-control-plane');
+    expect((remote.columns.options as Record<string, string>)['requested-chassis']).toBe('ovn-control-plane');
+    expect(plain.notes).toEqual([]);
+  });
+
+  it('says which remote ports it leaves out when a node comes without a chassis id', () => {
+    const outcome = planCluster(fixtureText('blue-green.yaml'));
+    if (!outcome.ok) throw new Error('fixture unusable');
+    const prepared = prepareZones(outcome.cluster, outcome.allocation);
+    const nodes = prepared.nodes.map(({ chassisId: _c, ...n }) => n);
+    const plain = renderConnect(prepared.connects[0]!, nodes, prepared.zones.find((z) => z.name === 'ovn-worker')!);
+    expect(plain.rows.filter((r) => r.table === 'Logical_Router_Port')).toHaveLength(4);
     expect(plain.notes).toEqual([
       'zone ovn-worker: connect blue-green-connect: node ovn-control-plane has no chassisId, so its remote connect-router ports and their routes are not rendered (upstream skips them too)',
       'zone ovn-worker: connect blue-green-connect: node ovn-worker2 has no chassisId, so its remote connect-router ports and their routes are not rendered (upstream skips them too)',
