@@ -22,3 +22,10 @@ export function topologyArgs(name: string, zones: 'central' | 'per-node'): Requi
 export function topologyProps(name: string, zones: 'central' | 'per-node', owner: string) {
   return { owner, ...topologyArgs(name, zones) };
 }
+
+/** The topology with every network and connect renamed (`<name><suffix>`), so tests never share NB names. */
+export function renamedTopology(name: string, zones: 'central' | 'per-node', suffix: string) {
+  const args = structuredClone(topologyArgs(name, zones));
+  for (const o of [...args.networks, ...args.connects]) o.metadata.name += suffix;
+  return args;
+}
