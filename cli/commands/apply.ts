@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { addPod, checkLabName, DEFAULT_LAB_NAME, inventoryOf, type LabStatus, readState as readLab, removePod, statusOf } from '../../lab';
 import { loadDocuments } from '../../provider/model/load';
+import { SchemaAdaptationError } from '../../provider/nb/adapt';
+import { ReconcileError } from '../../provider/nb/reconcile';
 import type { Problem } from '../../provider/model/problem';
 import {
   applyZone, closeConnections, EndpointError, fillInventory, nbConnection, planTopology, readZoneState,
@@ -73,6 +75,9 @@ function asCliError(error: unknown, file: string): unknown {
   if (error instanceof TargetUnreachableError) return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint });
   if (error instanceof EndpointError) return new CliError(ExitCode.badInput, error.message, { path: error.field, endpoint: error.endpoint });
   if (error instanceof StateError) return new CliError(ExitCode.badInput, error.message, { file });
+  if (error instanceof SchemaAdaptationError || error instanceof ReconcileError) {
+    return new CliError(ExitCode.refused, `refused, nothing was sent: ${error.message}`, { file, problems: error.problems });
+  }
   return error;
 }
 
@@ -186,8 +191,8 @@ export async function apply(options: FileOptions): Promise<CommandResult> {
   for (const zone of plan.zones) {
     const db = target.zones.find((z) => z.name === zone.name)!.db;
     const result = await applyZone(db, zone, target.owner, plan.state);
-    zones[zone.name] = { endpoint: result.endpoint, sent: result.sent, operations: result.operations, summary: result.summary };
-    lines.push(`zone ${zone.name} (${result.endpoint}): ${result.sent ? `${result.operations} operations sent` : 'up to date, nothing sent'}`, ...result.summary.map((s) => `  ${s}`));
+    zones[zone.name] = { endpoint: result.endpoint, sent: result.sent, operations: result.operations, summary: result.summary, notes: result.notes };
+    lines.push(`zone ${zone.name} (${result.endpoint}): ${result.sent ? `${result.operations} operations sent` : 'up to date, nothing sent'}`, ...result.notes.map((n) => `  note: ${n}`), ...result.summary.map((s) => `  ${s}`));
   }
   const pods = target.lab ? await syncLabPods(target.lab, plan.zones.flatMap((z) => z.pods), podKeysOf(target.previous)) : undefined;
   if (pods) lines.push(`pods: ${pods.plugged.length} plugged, ${pods.unplugged.length} unplugged`);

@@ -25,6 +25,8 @@ export interface ZoneResult {
   operations: number;
   /** One line per row change, in words (plus the state key when it changed). */
   summary: string[];
+  /** What was adapted for this server (compat.ts), in words. */
+  notes: string[];
 }
 
 interface Lookup {
@@ -55,13 +57,14 @@ export async function readZoneState(db: OvsdbDatabase, owner: string): Promise<R
   return text === undefined ? undefined : parseState(text, `NB_Global.external_ids["${stateKey(owner)}"] of ${db.endpoint}`);
 }
 
-async function reconcileZone(db: OvsdbDatabase, rows: DesiredRow[], owner: string): Promise<{ plan: Plan; found: Lookup }> {
+async function reconcileZone(db: OvsdbDatabase, rows: DesiredRow[], owner: string): Promise<{ plan: Plan; found: Lookup; notes: string[] }> {
   const found = await lookup(db, owner);
   const server = await db.getSchema(NB_DATABASE);
-  const desired = dropForeignShared(adaptToServer(rows, server), found.foreign);
+  const adapted = adaptToServer(rows, server);
+  const desired = dropForeignShared(adapted.rows, found.foreign);
   const request: ApplyRequest = { owner, schema: nbSchema, desired };
   const observation = await observe(db, request);
-  return { plan: planApply(request, observation).plan, found };
+  return { plan: planApply(request, observation).plan, found, notes: adapted.notes };
 }
 
 const deletedUuid = (op: Operation): string | undefined => {
@@ -86,19 +89,19 @@ export function withoutMinimumDetaches(operations: Operation[]): Operation[] {
   });
 }
 
-async function send(db: OvsdbDatabase, zone: string, plan: Plan, stateOps: Operation[], stateLine: string[]): Promise<ZoneResult> {
+async function send(db: OvsdbDatabase, zone: string, plan: Plan, stateOps: Operation[], stateLine: string[], notes: string[] = []): Promise<ZoneResult> {
   const operations = [...withoutMinimumDetaches(plan.operations), ...stateOps];
   const { sent } = await transactPlan(db, NB_DATABASE, { ...plan, operations });
-  return { zone, endpoint: db.endpoint, sent, operations: sent ? operations.length : 0, summary: [...plan.summary, ...stateLine] };
+  return { zone, endpoint: db.endpoint, sent, operations: sent ? operations.length : 0, summary: [...plan.summary, ...stateLine], notes };
 }
 
 /** Make the zone's Northbound hold exactly `zone.rows` of `owner`, and store `state`. */
 export async function applyZone(db: OvsdbDatabase, zone: ZonePlan, owner: string, state: RuntimeState): Promise<ZoneResult> {
-  const { plan, found } = await reconcileZone(db, zone.rows, owner);
+  const { plan, found, notes } = await reconcileZone(db, zone.rows, owner);
   const text = serializeState(state);
   const changed = found.storedState !== text;
   const stateOps = changed ? stateOperations(owner, text, found.hasGlobal) : [];
-  return send(db, zone.name, plan, stateOps, changed ? [`set NB_Global external_ids ${stateKey(owner)}`] : []);
+  return send(db, zone.name, plan, stateOps, changed ? [`set NB_Global external_ids ${stateKey(owner)}`] : [], notes);
 }
 
 /** Remove every row of `owner` from the zone's Northbound and its state key. */
