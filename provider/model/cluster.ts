@@ -9,6 +9,7 @@ import { parseClusterUserDefinedNetwork } from './cudn';
 import { type Inventory, parseInventory } from './inventory';
 import type { LoadedDocument } from './load';
 import { type Network, networkFamilies, transitSubnetsFor } from './network';
+import { networkRules } from './networkRules';
 import { type Problem, problem } from './problem';
 import { matchesSelector } from './selector';
 import { parseUserDefinedNetwork } from './udn';
@@ -42,6 +43,7 @@ export function buildCluster(documents: LoadedDocument[]): { cluster: Cluster; p
   const unique = uniqueNetworks(networks, problems).map((n) => completeNetwork(n, inventory));
   unique.sort((a, b) => compare(a.name, b.name));
   connects.sort((a, b) => compare(a.name, b.name));
+  if (problems.length === 0) problems.push(...networkRules({ inventory, networks: unique, connects }));
   return { cluster: { inventory, networks: unique, connects }, problems };
 }
 

@@ -1,0 +1,87 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamicUrn, PulumiHost, repoRoot } from '../support/pulumiHost';
+import { topologyArgs } from './fixtures';
+
+// The package as a consumer gets it: `npm pack` (the built dist), installed into a temporary
+// project next to its peer @pulumi/pulumi; components constructed under mocks there, and each
+// registered shim run once through the dynamic-provider host from that project.
+let dir: string;
+let registered: { type: string; name: string; inputs: Record<string, unknown> }[];
+
+const program = `
+const pulumi = require('@pulumi/pulumi');
+const registered = [];
+pulumi.runtime.setMocks({
+  newResource: async (a) => { registered.push({ type: a.type, name: a.name, inputs: a.inputs }); return { id: a.name + '-id', state: a.inputs }; },
+  call: (a) => { throw new Error('Mock not implemented: ' + a.token); },
+}, 'consumer', 'dev', false);
+const ovnk = require('ovnk-pulumi');
+const args = JSON.parse(require('fs').readFileSync('topology.json', 'utf8'));
+const central = new ovnk.Cluster('c', { ...args, inventory: { ...args.inventory, spec: { ...args.inventory.spec, zones: 'central' } } });
+const perNode = new ovnk.Cluster('p', args);
+Promise.all([central.urn, perNode.urn].map((u) => new Promise((r) => u.apply(r))))
+  .then(() => new Promise((r) => setTimeout(r, 500)))
+  .then(() => process.stdout.write(JSON.stringify(registered)));
+`;
+
+beforeAll(async () => {
+  if (!existsSync(join(repoRoot, 'dist', 'components', 'index.js'))) throw new Error('dist/ is not built: run npm run build first');
+  dir = mkdtempSync(join(tmpdir(), 'ovnk-pack-'));
+  execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: repoRoot, stdio: 'pipe' });
+  const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+  execFileSync('npm', ['install', '--offline', '--legacy-peer-deps', '--no-audit', '--no-fund', '--ignore-scripts', `./${tarball}`], { cwd: dir, stdio: 'pipe' });
+  mkdirSync(join(dir, 'node_modules', '@pulumi'), { recursive: true });
+  symlinkSync(dirname(require.resolve('@pulumi/pulumi/package.json', { paths: [repoRoot] })), join(dir, 'node_modules', '@pulumi', 'pulumi'), 'dir');
+  writeFileSync(join(dir, 'topology.json'), JSON.stringify(topologyArgs('colored-enterprise', 'per-node')));
+  writeFileSync(join(dir, 'program.js'), program);
+  registered = JSON.parse(execFileSync(process.execPath, ['program.js'], { cwd: dir, encoding: 'utf8' }));
+}, 180_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the packed library in a consumer project', () => {
+  it('installs as a real directory (not a link) and constructs every component and resource kind under mocks', () => {
+    expect(existsSync(join(dir, 'node_modules', 'ovnk-pulumi', 'dist', 'provider', 'runtime', 'index.js'))).toBe(true);
+    expect(existsSync(join(dir, 'node_modules', 'ovnk-pulumi', 'test'))).toBe(false);
+    const types = new Set(registered.map((r) => r.type));
+    expect([...types].sort()).toEqual([
+      'ovnk:cluster:Cluster', 'ovnk:connect:NetworkConnect', 'ovnk:network:Layer2Network', 'ovnk:network:Layer3Network',
+      'pulumi-nodejs:dynamic/ovnk:ClusterAllocations', 'pulumi-nodejs:dynamic/ovnk:ConnectRouter', 'pulumi-nodejs:dynamic/ovnk:NetworkRows', 'pulumi-nodejs:dynamic/ovnk:ZoneRows',
+    ]);
+  });
+
+  it('every serialized shim is small, requires the runtime by package name and names no path of this machine', () => {
+    for (const r of registered.filter((x) => x.type.startsWith('pulumi-nodejs'))) {
+      const text = String(r.inputs.__provider);
+      expect(text).toMatch(/require\(['"]ovnk-pulumi\/runtime['"]\)/);
+      expect(text.length).toBeLessThan(4096);
+      expect(text).not.toContain(repoRoot);
+      expect(text).not.toContain(dir);
+    }
+  });
+
+  it('each kind\'s shim runs through the host from the consumer project (Configure, then Check)', async () => {
+    const host = await PulumiHost.start(dir, 'consumer');
+    try {
+      await host.configure({});
+      const cluster = registered.find((r) => r.type.endsWith('ClusterAllocations') && r.name === 'c-allocations')!;
+      const checked = await host.check(dynamicUrn('ClusterAllocations', 'c-allocations'), {}, cluster.inputs);
+      expect(checked.failures).toEqual([]);
+      for (const type of ['NetworkRows', 'ConnectRouter', 'ZoneRows']) {
+        const r = registered.find((x) => x.type.endsWith(`:${type}`))!;
+        const result = await host.check(dynamicUrn(type, r.name), {}, { ...r.inputs, state: checked.inputs.state });
+        expect({ type, failures: result.failures }).toEqual({ type, failures: [] });
+        expect(typeof result.inputs.digest).toBe('string');
+      }
+    } finally {
+      await host.stop();
+    }
+  });
+});
