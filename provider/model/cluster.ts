@@ -13,6 +13,7 @@ import { networkRules } from './networkRules';
 import { type Problem, problem } from './problem';
 import { matchesSelector } from './selector';
 import { parseUserDefinedNetwork } from './udn';
+import { parseUplink, type Uplink, uplinkApiVersion } from './uplink';
 
 export interface Cluster {
   inventory: Inventory;
@@ -20,6 +21,8 @@ export interface Cluster {
   networks: Network[];
   /** Sorted by name. */
   connects: ClusterNetworkConnect[];
+  /** Uplink objects (OKEP-6019), sorted by name; absent when built by hand without them. */
+  uplinks?: Uplink[];
 }
 
 export const kinds = {
@@ -27,6 +30,7 @@ export const kinds = {
   ClusterUserDefinedNetwork: 'k8s.ovn.org/v1',
   UserDefinedNetwork: 'k8s.ovn.org/v1',
   ClusterNetworkConnect: 'k8s.ovn.org/v1',
+  Uplink: uplinkApiVersion,
 } as const;
 
 export function buildCluster(documents: LoadedDocument[]): { cluster: Cluster; problems: Problem[] } {
@@ -35,7 +39,9 @@ export function buildCluster(documents: LoadedDocument[]): { cluster: Cluster; p
   const inventory = findInventory(usable, problems);
   const networks: Network[] = [];
   const connects: ClusterNetworkConnect[] = [];
+  const uplinks: Uplink[] = [];
   for (const doc of usable) {
+    if (doc.kind === 'Uplink') uplinks.push(...optional(parseUplink(doc, problems)));
     if (doc.kind === 'ClusterUserDefinedNetwork') networks.push(...optional(parseClusterUserDefinedNetwork(doc, problems, inventory.mtu)));
     if (doc.kind === 'UserDefinedNetwork') networks.push(...optional(parseUserDefinedNetwork(doc, problems, inventory.mtu)));
     if (doc.kind === 'ClusterNetworkConnect') connects.push(parseClusterNetworkConnect(doc, problems));
@@ -44,7 +50,8 @@ export function buildCluster(documents: LoadedDocument[]): { cluster: Cluster; p
   unique.sort((a, b) => compare(a.name, b.name));
   connects.sort((a, b) => compare(a.name, b.name));
   if (problems.length === 0) problems.push(...networkRules({ inventory, networks: unique, connects }));
-  return { cluster: { inventory, networks: unique, connects }, problems };
+  uplinks.sort((a, b) => compare(a.name, b.name));
+  return { cluster: { inventory, networks: unique, connects, uplinks }, problems };
 }
 
 export function compare(a: string, b: string): number {

@@ -1,0 +1,192 @@
+/**
+ * The Uplink plan of a cluster: validation, selection and UplinkState names (offline), and with
+ * each node's discovered facts the Resolved and GatewayReady conditions, the aggregates (Uplink
+ * Ready, CUDN UplinksReady) and the host step of every node: its bridge-mapping change. A node
+ * whose discovery failed publishes no UplinkState and fails alone. Pure.
+ */
+import { compare, type Cluster } from '../model/cluster';
+import { uplinksOf } from '../model/cudn';
+import type { Network } from '../model/network';
+import type { Uplink } from '../model/uplink';
+import { uplinkReady, uplinksReady } from './aggregate';
+import { type Condition, findCondition, type UplinkState } from './conditions';
+import type { NodeFacts } from './facts';
+import { type GatewayPhase, gatewayReady } from './gateway';
+import { type BridgeMapping, bridgeMappingsKey, type MappingChange, ownedMappingsKey, parseMappings, planMappings } from './mappings';
+import { physicalNetworkOf } from './names';
+import type { UplinkProblem } from './problems';
+import { stateObject, resolveUplinkState } from './resolve';
+import { selectNodes, type UplinkSelection } from './select';
+import { validateNetworkUplinks, validateUplink } from './validate';
+
+export type NodeDiscovery = { ok: true; facts: NodeFacts } | { ok: false; reason: string; message: string };
+
+export interface UplinkPlanInput {
+  cluster: Cluster;
+  owner: string;
+  /** Per node; absent = offline (selection and naming only). */
+  discovery?: ReadonlyMap<string, NodeDiscovery>;
+  /** Nodes whose mapping write failed in this apply, with the error text. */
+  mappingFailures?: ReadonlyMap<string, string>;
+}
+
+export interface NodeStep {
+  node: string;
+  /** The mappings this owner wants on the node. */
+  desired: BridgeMapping[];
+  /** What to write (undefined: up to date, or offline, or unreachable). */
+  change?: MappingChange;
+  /** Why the node could not be discovered. */
+  error?: { reason: string; message: string };
+}
+
+export interface UplinkObjectStatus {
+  apiVersion: 'k8s.ovn.org/v1alpha1';
+  kind: 'Uplink';
+  metadata: { name: string };
+  spec: { nodeConfigs: Uplink['nodeConfigs'] };
+  status: { conditions: Condition[]; selectedNodes: string[]; overlappingNodes: string[] };
+}
+
+export interface UplinkPlan {
+  problems: UplinkProblem[];
+  uplinks: UplinkObjectStatus[];
+  uplinkStates: UplinkState[];
+  /** OVN network name -> the CUDN's uplink conditions. */
+  networks: Record<string, { uplinks: string[]; conditions: Condition[] }>;
+  nodes: NodeStep[];
+}
+
+const activeNodes = (cluster: Cluster) => cluster.inventory.nodes;
+
+/** CUDNs that name an Uplink and passed validation, with that Uplink's name. */
+function uplinkNetworks(cluster: Cluster, problems: UplinkProblem[]): { network: Network; uplink: string }[] {
+  const byName = new Map((cluster.uplinks ?? []).map((u) => [u.name, u]));
+  return cluster.networks.flatMap((network) => {
+    const names = uplinksOf(network);
+    if (names === undefined) return [];
+    const found = validateNetworkUplinks(network, cluster.inventory, byName);
+    problems.push(...found);
+    return found.length === 0 ? [{ network, uplink: names[0]! }] : [];
+  });
+}
+
+function requiredMtu(cluster: Cluster, users: { network: Network; uplink: string }[], uplink: string): { mtu: number; network: string } {
+  const mine = users.filter((u) => u.uplink === uplink).sort((a, b) => b.network.mtu - a.network.mtu || compare(a.network.name, b.network.name));
+  return mine[0] ? { mtu: mine[0].network.mtu, network: mine[0].network.name } : { mtu: cluster.inventory.mtu, network: 'default (Inventory spec.mtu)' };
+}
+
+export function planUplinks(input: UplinkPlanInput): UplinkPlan {
+  const { cluster } = input;
+  const problems: UplinkProblem[] = [];
+  const invalid = new Map<string, string>();
+  for (const uplink of cluster.uplinks ?? []) {
+    const found = validateUplink(uplink);
+    problems.push(...found);
+    const selector = found.find((p) => p.path.includes('nodeSelector'));
+    if (selector) invalid.set(uplink.name, selector.message);
+  }
+  const users = uplinkNetworks(cluster, problems);
+  const selections = new Map((cluster.uplinks ?? []).filter((u) => !invalid.has(u.name)).map((u) => [u.name, selectNodes(u, activeNodes(cluster))]));
+  const resolved = resolveStates(input, selections, users);
+  const steps = nodeSteps(input, resolved, users);
+  const states = withGateway(input, resolved, users, steps);
+  const byName = new Map(states.map((s) => [s.metadata.name, s]));
+  return {
+    problems,
+    uplinks: (cluster.uplinks ?? []).map((u) => uplinkObject(u, selections.get(u.name), byName, invalid.get(u.name))),
+    uplinkStates: states,
+    networks: networkConditions(cluster, problems, invalid, byName),
+    nodes: steps,
+  };
+}
+
+function resolveStates(input: UplinkPlanInput, selections: Map<string, UplinkSelection>, users: { network: Network; uplink: string }[]): UplinkState[] {
+  const { cluster, discovery } = input;
+  const states: UplinkState[] = [];
+  for (const [name, selection] of selections) {
+    const uplink = cluster.uplinks!.find((u) => u.name === name)!;
+    for (const node of activeNodes(cluster).filter((n) => selection.selected.has(n.name) || selection.conflicts.includes(n.name))) {
+      const choice = { config: selection.selected.get(node.name), overlapping: selection.conflicts.includes(node.name) };
+      const found = discovery?.get(node.name);
+      if (!discovery) states.push(stateObject(name, node.name, { type: 'OVSBridge', ...(choice.config ? { hostInterfaceName: choice.config.hostInterfaceName } : {}), conditions: [] }));
+      else if (found?.ok) {
+        states.push(resolveUplinkState({ uplink: uplink.name, node: node.name, selection: choice, facts: found.facts, families: cluster.inventory.ipFamilies, gatewayBridge: node.gatewayBridge, requiredMtu: requiredMtu(cluster, users, name) }));
+      }
+    }
+  }
+  return states.sort((a, b) => compare(a.metadata.name, b.metadata.name));
+}
+
+function resolvedBridge(states: UplinkState[], uplink: string, node: string): string | undefined {
+  const state = states.find((s) => s.spec.uplinkName === uplink && s.spec.nodeName === node);
+  return findCondition(state?.status.conditions, 'Resolved')?.status === 'True' ? state!.status.ovsBridge?.name : undefined;
+}
+
+function nodeSteps(input: UplinkPlanInput, states: UplinkState[], users: { network: Network; uplink: string }[]): NodeStep[] {
+  return activeNodes(input.cluster).map((node) => {
+    const desired = users.flatMap(({ network, uplink }) => {
+      const bridge = resolvedBridge(states, uplink, node.name);
+      return bridge ? [{ network: network.name, bridge }] : [];
+    }).sort((a, b) => compare(a.network, b.network));
+    const found = input.discovery?.get(node.name);
+    if (!found) return { node: node.name, desired };
+    if (!found.ok) return { node: node.name, desired, error: { reason: found.reason, message: found.message } };
+    const ids = found.facts.ovs.externalIds;
+    const change = planMappings(ids[bridgeMappingsKey], ids[ownedMappingsKey(input.owner)], desired);
+    return { node: node.name, desired, ...(change ? { change } : {}) };
+  }).sort((a, b) => compare(a.node, b.node));
+}
+
+/** GatewayReady of each discovered state: every CUDN on its Uplink is active on every node. */
+function withGateway(input: UplinkPlanInput, states: UplinkState[], users: { network: Network; uplink: string }[], steps: NodeStep[]): UplinkState[] {
+  if (!input.discovery) return states;
+  return states.map((state) => {
+    const { uplinkName, nodeName } = state.spec;
+    const step = steps.find((s) => s.node === nodeName);
+    const phases = new Map<string, GatewayPhase>();
+    for (const { network } of users.filter((u) => u.uplink === uplinkName)) phases.set(network.name, gatewayPhase(input, state, step, network.name));
+    return { ...state, status: { ...state.status, conditions: [...state.status.conditions, gatewayReady(phases)] } };
+  });
+}
+
+function gatewayPhase(input: UplinkPlanInput, state: UplinkState, step: NodeStep | undefined, network: string): GatewayPhase {
+  const { uplinkName, nodeName } = state.spec;
+  if (findCondition(state.status.conditions, 'Resolved')?.status !== 'True') {
+    return { phase: 'failed', reason: 'UplinkGatewayProgrammingFailed', message: `uplink "${uplinkName}" on node "${nodeName}" is not resolved` };
+  }
+  const failure = input.mappingFailures?.get(nodeName);
+  if (failure !== undefined) return { phase: 'failed', reason: 'UplinkBridgeMappingFailed', message: failure };
+  const found = input.discovery?.get(nodeName);
+  const live = found?.ok ? parseMappings(found.facts.ovs.externalIds[bridgeMappingsKey]).get(network) : undefined;
+  const pendingChange = step?.change?.set.some((m) => m.network === network);
+  return live === state.status.ovsBridge?.name && !pendingChange ? { phase: 'ready' } : { phase: 'pending' };
+}
+
+function uplinkObject(uplink: Uplink, selection: UplinkSelection | undefined, states: Map<string, UplinkState>, invalid: string | undefined): UplinkObjectStatus {
+  const empty: UplinkSelection = { selected: new Map(), conflicts: [] };
+  const chosen = selection ?? empty;
+  return {
+    apiVersion: 'k8s.ovn.org/v1alpha1',
+    kind: 'Uplink',
+    metadata: { name: uplink.name },
+    spec: { nodeConfigs: uplink.nodeConfigs },
+    status: { conditions: [uplinkReady(uplink, chosen, states, invalid)], selectedNodes: [...chosen.selected.keys()].sort(compare), overlappingNodes: chosen.conflicts },
+  };
+}
+
+/** Every CUDN the apiserver would have accepted gets UplinksReady (refusals included, as upstream reports them). */
+function networkConditions(cluster: Cluster, problems: UplinkProblem[], invalid: Map<string, string>, states: Map<string, UplinkState>): UplinkPlan['networks'] {
+  const uplinkObjects = new Map((cluster.uplinks ?? []).map((u) => [u.name, u]));
+  const out: UplinkPlan['networks'] = {};
+  for (const network of cluster.networks) {
+    const names = uplinksOf(network);
+    if (names === undefined) continue;
+    const accepted = !problems.some((p) => p.object === network.ref && p.reason === 'InvalidSpec');
+    const ready = uplinksReady({ cudn: network.objectName, uplinks: names, gatewayMode: cluster.inventory.gatewayMode, transport: network.transport, activeNodes: activeNodes(cluster), uplinkObjects, invalidUplinks: invalid, states });
+    out[network.name] = { uplinks: names, conditions: accepted ? [ready] : [] };
+  }
+  return out;
+}
+
+export { physicalNetworkOf };
