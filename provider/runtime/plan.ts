@@ -8,6 +8,7 @@
 import { allocateCluster, type ClusterAllocation } from '../alloc/cluster';
 import { buildCluster, type Cluster } from '../model/cluster';
 import { loadDocuments, type LoadedDocument } from '../model/load';
+import { renderRefusals } from '../model/networkRules';
 import { type Problem, problem } from '../model/problem';
 import type { DesiredRow } from '../nb/desired';
 import { prepareZones, renderZone, uniqueRows } from '../connect/zones';
@@ -62,7 +63,7 @@ export function planTopology(source: string | LoadedDocument[] | Cluster, previo
   } else cluster = source;
   const connects = validateConnects(cluster);
   const allocation = allocateCluster({ cluster, connects }, previous?.allocation);
-  const problems = [...allocation.problems, ...Object.values(allocation.connects).flatMap((c) => c.problems)];
+  const problems = [...renderRefusals(cluster), ...allocation.problems, ...Object.values(allocation.connects).flatMap((c) => c.problems)];
   try {
     const inputs = topologyInputs(cluster, allocation, previous?.pods ?? {}, options.zone);
     const connectPlan = prepareZones(cluster, allocation);

@@ -24,7 +24,6 @@ ${extraNodes}
   - {name: a, namespace: blue, node: n1}
   - {name: b, namespace: blue, node: n2}
   - {name: c, namespace: green, node: n2}
-  - {name: d, namespace: plain, node: n1}
 `;
 
 const networks = `
@@ -107,10 +106,11 @@ describe('topologyInputs', () => {
     expect(input.pods).toEqual([{ name: 'c', namespace: 'green', node: 'n2', nadKey: 'green/net', ips: ['10.20.0.3'] }]);
   });
 
-  it('a pod in a namespace without a primary network is not given to any network', () => {
+  it('a namespace without a primary network gets no network and no pod', () => {
     const { cluster, allocation } = plan('central');
-    const all = topologyInputs(cluster, allocation).zones[0]!.inputs.flatMap((i) => i.pods ?? []);
-    expect(all.map((p) => p.name)).not.toContain('d');
+    const inputs = topologyInputs(cluster, allocation).zones[0]!.inputs;
+    expect(inputs.flatMap((i) => i.network.nadKeys)).not.toContain('plain/blue');
+    expect(inputs.flatMap((i) => i.pods ?? []).map((p) => p.namespace).sort()).toEqual(['blue', 'blue', 'green']);
   });
 
   it('previous pod addresses are kept when still valid', () => {
