@@ -4,6 +4,7 @@ import { connectRowsBenchmark } from './connectRows';
 import type { Benchmark } from './harness';
 import { labBenchmark } from './lab';
 import { ovsdbBenchmark } from './ovsdb';
+import { pulumiBenchmark } from './pulumi';
 import { reconcileBenchmark } from './reconcile';
 
-export const benchmarks: Benchmark[] = [allocBenchmark, connectRowsBenchmark, labBenchmark, ovsdbBenchmark, reconcileBenchmark];
+export const benchmarks: Benchmark[] = [allocBenchmark, connectRowsBenchmark, labBenchmark, ovsdbBenchmark, reconcileBenchmark, pulumiBenchmark];

@@ -6,12 +6,20 @@
  * Providers are loaded from the tsc-compiled dist (vite-transformed code breaks serialization).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-export const repoRoot = join(__dirname, '..', '..');
+/** The package root (this file also runs compiled from dist/test/support, for the benchmark). */
+function packageRoot(dir: string): string {
+  const manifest = join(dir, 'package.json');
+  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'ovnk-pulumi') return dir;
+  if (dirname(dir) === dir) throw new Error('pulumiHost: the ovnk-pulumi package root was not found above this file');
+  return packageRoot(dirname(dir));
+}
+
+export const repoRoot = packageRoot(__dirname);
 const load = createRequire(join(repoRoot, 'package.json'));
 const pulumiDir = dirname(load.resolve('@pulumi/pulumi/package.json'));
 const fromPulumi = createRequire(join(pulumiDir, 'package.json'));
