@@ -30,6 +30,7 @@ export const kinds = {
   ClusterUserDefinedNetwork: 'k8s.ovn.org/v1',
   UserDefinedNetwork: 'k8s.ovn.org/v1',
   ClusterNetworkConnect: 'k8s.ovn.org/v1',
+  RouteAdvertisements: 'k8s.ovn.org/v1',
   Uplink: uplinkApiVersion,
 } as const;
 
