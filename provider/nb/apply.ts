@@ -1,7 +1,9 @@
 /**
  * Applying one owner's desired rows to a live database: observe (one transact of selects: our
- * rows in every table, plus the foreign rows references and parents name) -> adapt to the
- * server's schema -> reconcile -> one transaction, sent only when there is something to do.
+ * rows in every table, every row of the ledger tables and the owner's ledger (ledger.ts), the
+ * foreign rows references and parents name; then, only when some of our rows have parents, the
+ * rows that hold them) -> adapt to the server's schema -> reconcile -> one transaction, sent
+ * only when there is something to do.
  * The only I/O of provider/nb/, through an OvsdbDatabase (nb -> ovsdb is an allowed arrow).
  */
 import type { OvsdbDatabase } from '../ovsdb/client';
@@ -10,6 +12,7 @@ import type { Condition, Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
 import { adaptRows, compareSchemas, type SchemaMismatch } from './adapt';
 import { rowIdentity, type DesiredRow, type ObservedRow } from './desired';
+import { isLedgerTable, ledgerHome, ledgerKey, ledgerSelect, type LedgerState } from './ledger';
 import { KEY_KEY, OWNER_KEY, UPSTREAM_ID_KEY } from './ownership';
 import { reconcile, type Plan } from './reconcile';
 import { referencedTable } from './references';
@@ -18,7 +21,10 @@ export interface Observation {
   /** The server's schema (row types and constraints as it enforces them). */
   server: DatabaseSchema;
   owned: ObservedRow[];
+  /** Rows of others named by references or parents, holders of our rows, and ledger-table rows. */
   foreign: ObservedRow[];
+  /** The owner's ledger (absent for databases without a ledger home). */
+  ledger?: LedgerState;
 }
 
 export interface ApplyRequest {
@@ -60,7 +66,7 @@ function foreignWanted(request: ApplyRequest): Map<string, Set<string>> {
     wanted.get(table)!.add(identity);
   };
   for (const row of request.desired) {
-    if (row.parent) want(row.parent.table, row.parent.identity);
+    for (const parent of row.parents ?? []) want(parent.table, parent.identity);
     for (const [column, value] of Object.entries(row.columns)) {
       const spec = request.schema.tables[row.table]?.columns[column];
       const refTable = spec && referencedTable(spec.type);
@@ -79,32 +85,65 @@ function identitySelects(server: DatabaseSchema, table: string, identity: string
   return where.map((w) => ({ op: 'select', table, where: w }));
 }
 
-/** One round trip: our rows in every table we know that has external_ids, and the foreign rows named. */
+type Row = Record<string, unknown>;
+const toRow = (table: string) => (row: Row): ObservedRow => ({ table, uuid: (row._uuid as { uuid: string }).uuid, columns: row });
+
+/** One round trip (two when our rows have parents): see the header. */
 export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise<Observation> {
   const server = await db.getSchema(request.schema.name);
-  const tables = Object.keys(request.schema.tables).filter((t) => server.tables[t]?.columns.external_ids !== undefined).sort();
-  const selects = tables.map((t) => ownedSelect(t, request.owner));
+  const known = Object.keys(request.schema.tables).filter((t) => server.tables[t] !== undefined).sort();
+  const tables = known.filter((t) => server.tables[t]!.columns.external_ids !== undefined);
+  const ledgerTables = known.filter((t) => isLedgerTable(server, t));
+  const home = ledgerHome(server.name);
   const lookups: { table: string; identity: string; op: Operation }[] = [];
   for (const [table, identities] of foreignWanted(request)) {
     for (const identity of identities) for (const op of identitySelects(server, table, identity)) lookups.push({ table, identity, op });
   }
-  const results = await db.transact(request.schema.name, [...selects, ...lookups.map((l) => l.op)]);
-  const toRow = (table: string) => (row: Record<string, unknown>): ObservedRow => ({ table, uuid: (row._uuid as { uuid: string }).uuid, columns: row });
-  const owned = tables.flatMap((table, i) => (results[i].rows ?? []).map(toRow(table)));
+  const ops = [...tables.map((t) => ownedSelect(t, request.owner)), ...ledgerTables.map((table): Operation => ({ op: 'select', table, where: [] })), ...lookups.map((l) => l.op)];
+  const results = await db.transact(request.schema.name, home && server.tables[home.table] ? [...ops, ledgerSelect(home)] : ops);
+  const owned = tables.flatMap((table, i) => (results[i]!.rows ?? []).map(toRow(table)));
   const ownedUuids = new Set(owned.map((r) => r.uuid));
   const foreign = new Map<string, ObservedRow>();
+  ledgerTables.forEach((table, i) => (results[tables.length + i]!.rows ?? []).map(toRow(table)).forEach((row) => foreign.set(row.uuid, row)));
   lookups.forEach((lookup, i) => {
-    for (const row of (results[selects.length + i].rows ?? []).map(toRow(lookup.table))) {
+    for (const row of (results[tables.length + ledgerTables.length + i]!.rows ?? []).map(toRow(lookup.table))) {
       if (!ownedUuids.has(row.uuid) && rowIdentity(row.table, row.columns) === lookup.identity) foreign.set(row.uuid, row);
     }
   });
-  return { server, owned, foreign: [...foreign.values()] };
+  for (const row of await holders(db, request, server, [...owned, ...foreign.values()])) if (!ownedUuids.has(row.uuid)) foreign.set(row.uuid, row);
+  return { server, owned, foreign: [...foreign.values()], ledger: home && ledgerState(results[ops.length], home, request.owner) };
+}
+
+function ledgerState(result: { rows?: Row[] } | undefined, home: { column: string }, owner: string): LedgerState {
+  const row = result?.rows?.[0];
+  const map = (row?.[home.column] ?? {}) as Record<string, string>;
+  return { homeExists: row !== undefined, text: map[ledgerKey(owner)] };
+}
+
+/**
+ * The rows whose declared parent columns hold one of the observed rows that desired rows with
+ * `parents` match (by identity): the engine detaches ours from those no longer parents.
+ */
+async function holders(db: OvsdbDatabase, request: ApplyRequest, server: DatabaseSchema, observed: ObservedRow[]): Promise<ObservedRow[]> {
+  const byKey = new Map(observed.map((row) => [`${row.table}/${rowIdentity(row.table, row.columns)}`, row]));
+  const selects: { table: string; op: Operation }[] = [];
+  for (const row of request.desired.filter((r) => (r.parents ?? []).length > 0)) {
+    const match = byKey.get(`${row.table}/${rowIdentity(row.table, row.columns)}`);
+    if (match === undefined) continue;
+    const columns = new Set(row.parents!.filter((p) => server.tables[p.table]?.columns[p.column] !== undefined).map((p) => `${p.table}\u0000${p.column}`));
+    for (const [table, column] of [...columns].map((c) => c.split('\u0000') as [string, string])) {
+      selects.push({ table, op: { op: 'select', table, where: [[column, 'includes', ['uuid', match.uuid]]] } });
+    }
+  }
+  if (selects.length === 0) return [];
+  const results = await db.transact(request.schema.name, selects.map((s) => s.op));
+  return selects.flatMap((s, i) => (results[i]!.rows ?? []).map(toRow(s.table)));
 }
 
 /** The plan for an observation (pure): desired rows adapted to the server's schema, then reconciled. */
 export function planApply(request: ApplyRequest, observation: Observation): { plan: Plan; mismatches: SchemaMismatch[] } {
   const desired = adaptRows(request.desired, request.schema, observation.server);
-  const plan = reconcile({ owner: request.owner, schema: observation.server, desired, observed: observation.owned, foreign: observation.foreign });
+  const plan = reconcile({ owner: request.owner, schema: observation.server, desired, observed: observation.owned, foreign: observation.foreign, ledger: observation.ledger });
   return { plan, mismatches: compareSchemas(request.schema, observation.server) };
 }
 

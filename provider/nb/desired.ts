@@ -15,6 +15,9 @@
  * `mutate` insert/delete of our own rows only, never overwritten, because they may hold others' rows.
  *
  * Identity (unique per table within one owner's desired set):
+ *   0. for a table in INDEX_IDENTITY (tables without external_ids, owned through the ledger,
+ *      ledger.ts): its unique index's columns joined with `/` (Static_MAC_Binding:
+ *      `<logical_port>/<ip>`); Load_Balancer_Group's index is [name], so rule 1 serves it;
  *   1. the `name` column, when the table has one and it is non-empty (Logical_Router_Port, ...);
  *   2. else external_ids["k8s.ovn.org/id"] (upstream's db_object_ids id: ACLs, policies, ...);
  *   3. else external_ids["ovnk.io/key"] (renderers add it only where upstream has no id; build it
@@ -23,18 +26,34 @@
  *
  * Non-root rows (ports, routes, policies, ACLs, NAT) are garbage-collected by the server unless a
  * row references them in the same transaction, so each needs a parent: either a desired row that
- * lists it in a reference column, or `parent`, naming an existing row of another owner.
+ * lists it in a reference column, or `parents`, naming rows (desired or of other owners) whose
+ * column should hold it. One row may have several parents (a shared ACL on three switches, a
+ * load-balancer group on every local switch: weak references use the same mechanism). A parent
+ * in the desired set gets the row written into its column; a foreign parent gets a guarded
+ * `mutate`, and a foreign row that held it and is no longer a parent gets it removed.
  */
 import { KEY_KEY, UPSTREAM_ID_KEY } from './ownership';
+
+/** A row (by table and identity) whose reference-set `column` should hold the child. */
+export interface ParentRef {
+  table: string;
+  identity: string;
+  column: string;
+}
 
 export interface DesiredRow {
   /** NB (or Open_vSwitch) table name. */
   table: string;
   /** Managed columns by name; references as identity strings (see the header). */
   columns: Record<string, unknown>;
-  /** For a non-root row whose parent is NOT in this desired set: the parent row and its column. */
-  parent?: { table: string; identity: string; column: string };
+  /** Rows whose reference column should hold this one (see the header). */
+  parents?: ParentRef[];
 }
+
+/** Identity rule 0: tables without external_ids, identified by their unique index's columns. */
+export const INDEX_IDENTITY: Readonly<Record<string, readonly string[]>> = {
+  Static_MAC_Binding: ['logical_port', 'ip'],
+};
 
 /** A row as observed on the server, decoded to plain values (references are `{ uuid }`). */
 export interface ObservedRow {
@@ -43,11 +62,13 @@ export interface ObservedRow {
   columns: Record<string, unknown>;
 }
 
-/**
- * The identity of a row (see the header), or undefined when it has none. The rule is the same for
- * every table today; `table` is in the signature so a per-table rule never changes callers.
- */
+/** The identity of a row (see the header), or undefined when it has none. */
 export function rowIdentity(table: string, columns: Record<string, unknown>): string | undefined {
+  const index = INDEX_IDENTITY[table];
+  if (index !== undefined) {
+    const parts = index.map((column) => columns[column]);
+    return parts.every((part) => typeof part === 'string' && part !== '') ? parts.join('/') : undefined;
+  }
   const name = columns.name;
   if (typeof name === 'string' && name !== '') return name;
   const externalIds = columns.external_ids;

@@ -3,16 +3,20 @@
  * server -> the operations of ONE transaction plus a summary in words. Inserts use named uuids;
  * updates carry changed columns only; reference sets of parents are mutated (insert/delete of our
  * rows), never overwritten; rows we update or delete are guarded with `wait` so a concurrent
- * writer makes the transaction fail rather than be clobbered. Only rows carrying our marker are
- * ever changed. Reconciling the applied state again gives no operations.
+ * writer makes the transaction fail rather than be clobbered. Only rows carrying our marker, or
+ * (tables without external_ids) listed in our ledger (ledger.ts), are ever changed; the ledger is
+ * rewritten in the same transaction when the set of such rows changes. Reconciling the applied
+ * state again gives no operations.
  */
 import type { Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
 import { describeRow, rowIdentity, type DesiredRow, type ObservedRow } from './desired';
-import { isOwnedBy, withOwner } from './ownership';
-import { RowIndex, resolveColumn, type DesiredTarget, type ReferenceScope } from './references';
+import { isLedgerTable, planLedger, type LedgerState } from './ledger';
+import { checkForeignTwins, splitObserved, storedLedger, type Split } from './owned';
+import { withOwner } from './ownership';
+import { checkParentColumns, formerParents, inlineParents } from './parents';
+import { isReferenceSet, RowIndex, resolveColumn, type DesiredTarget, type ReferenceScope } from './references';
 import { planDeletion, planRow, type PlannedRow, type RowPlanContext } from './rowPlan';
-import { isReferenceSet, referencedTable } from './references';
 
 export interface ReconcileInput {
   /** The owner whose rows these are (`ovnk.io/owner`). */
@@ -22,12 +26,14 @@ export interface ReconcileInput {
   desired: DesiredRow[];
   /** The rows observed carrying our marker. Rows without it are treated as foreign. */
   observed: ObservedRow[];
-  /** Observed rows of others that references or `parent` may name. */
+  /** Observed rows of others that references or `parents` may name (and rows of ledger tables). */
   foreign?: ObservedRow[];
+  /** The owner's ledger as observed (default: none stored, home row present). */
+  ledger?: LedgerState;
 }
 
 export interface RowChange {
-  action: 'create' | 'update' | 'delete' | 'attach';
+  action: 'create' | 'update' | 'delete' | 'attach' | 'detach';
   table: string;
   identity?: string;
   /** `column: old -> new`, `ports + X`, ... */
@@ -59,19 +65,30 @@ export interface Entry {
   observed?: ObservedRow;
   target: DesiredTarget;
   columns: Record<string, unknown>;
-  /** The foreign row named by `row.parent`, once found. */
-  parentRow?: ObservedRow;
+  /** The foreign rows named by `row.parents`, once found, with the column to hold this row. */
+  parentRows: Holder[];
+  /** Rows of others that hold this row in a declared parent column but are no longer its parents. */
+  detachFrom: Holder[];
+}
+
+/** A foreign row and the reference column of it that holds (or should hold) one of our rows. */
+export interface Holder {
+  row: ObservedRow;
+  column: string;
 }
 
 export function reconcile(input: ReconcileInput): Plan {
   const problems: string[] = [];
-  const desired = mergeParents(checkDesired(input, problems), input.schema, problems);
-  const split = splitObserved(input);
+  const ledger = storedLedger(input);
+  const desired = withParentsInlined(checkDesired(input, problems), input.schema, problems);
+  const split = splitObserved(input, ledger);
   const entries = match(desired, split.owned);
+  checkForeignTwins(input, entries, split.foreign, problems);
   const stale = staleRows(split, entries);
   const scope = buildScope(entries, split.foreign);
   for (const entry of entries) entry.columns = resolveEntry(input, scope, entry, problems);
   checkParents(input.schema, scope, entries, problems);
+  for (const entry of entries) entry.detachFrom = formerParents(entry, split.others);
   if (problems.length > 0) throw new ReconcileError(problems);
   const context: RowPlanContext = {
     schema: input.schema,
@@ -81,7 +98,14 @@ export function reconcile(input: ReconcileInput): Plan {
     stale: new Set(stale.map((r) => r.uuid)),
   };
   const planned = [...entries.map((entry) => planRow(context, entry)), ...stale.map((row) => planDeletion(context, row))];
+  const owned = entries.filter((e) => isLedgerTable(input.schema, e.row.table)).map((e) => ({ table: e.row.table, identity: e.identity }));
+  planned.push(ledgerRow(planLedger(input.schema, input.owner, input.ledger ?? { homeExists: true }, ledger, owned)));
   return assemble(planned, input.schema);
+}
+
+function ledgerRow(ledger: ReturnType<typeof planLedger>): PlannedRow {
+  const changes: RowChange[] = ledger.detail ? [{ action: 'update', table: ledger.detail.table, details: [ledger.detail.text] }] : [];
+  return { waits: [], guards: [], inserts: [], updates: [], mutates: [], deletes: ledger.operations, changes };
 }
 
 type Identified = { row: DesiredRow; identity: string };
@@ -95,7 +119,9 @@ function checkDesired(input: ReconcileInput, problems: string[]): Identified[] {
     const identity = rowIdentity(row.table, row.columns);
     const where = `desired row ${index} (${describeRow(row.table, identity)})`;
     if (table === undefined) return void problems.push(`${where}: table ${row.table} is not in ${input.schema.name} ${input.schema.version}`);
-    if (table.columns.external_ids === undefined) return void problems.push(`${where}: ${row.table} has no external_ids column, so its rows cannot carry our owner marker`);
+    if (table.columns.external_ids === undefined && !isLedgerTable(input.schema, row.table)) {
+      return void problems.push(`${where}: ${row.table} has no external_ids column to carry our owner marker, and no unique index to record its rows by in a ledger`);
+    }
     const unknown = Object.keys(row.columns).filter((c) => table.columns[c] === undefined);
     if (unknown.length > 0) problems.push(`${where}: ${row.table} has no column(s) ${unknown.join(', ')}`);
     if (identity === undefined) return void problems.push(`${where}: has no identity (name, external_ids k8s.ovn.org/id or ovnk.io/key)`);
@@ -114,72 +140,18 @@ function compareKeys(tableA: string, idA: string, tableB: string, idB: string): 
 
 const rowKeyOf = (table: string, identity: string) => `${table}\u0000${identity}`;
 
-/** The parent column must exist and reference the child's table. */
-function parentColumnOk(schema: DatabaseSchema, child: Identified, problems: string[]): boolean {
-  const parent = child.row.parent!;
-  const type = schema.tables[parent.table]?.columns[parent.column]?.type;
-  if (type !== undefined && isReferenceSet(type) && referencedTable(type) === child.row.table) return true;
-  problems.push(`${describeRow(child.row.table, child.identity)}: parent column ${parent.table}.${parent.column} is not a set of references to ${child.row.table}`);
-  return false;
-}
-
-/** A child whose `parent` is in the desired set is listed in that parent's column instead. */
-function mergeParents(rows: Identified[], schema: DatabaseSchema, problems: string[]): Identified[] {
-  const byKey = new Map(rows.map((r) => [rowKeyOf(r.row.table, r.identity), r]));
-  const children = new Map<Identified, Record<string, string[]>>();
-  const merged = new Set<Identified>();
-  for (const child of rows) {
-    const ref = child.row.parent;
-    if (ref === undefined || !parentColumnOk(schema, child, problems)) continue;
-    const parent = byKey.get(rowKeyOf(ref.table, ref.identity));
-    if (parent === undefined) continue;
-    const columns = children.get(parent) ?? {};
-    (columns[ref.column] ??= []).push(child.identity);
-    children.set(parent, columns);
-    merged.add(child);
-  }
-  return rows.map((r) => {
-    const extra = children.get(r);
-    if (extra === undefined && !merged.has(r)) return r;
-    const columns = { ...r.row.columns };
-    for (const [column, identities] of Object.entries(extra ?? {})) columns[column] = [...refsAsList(columns[column]), ...identities];
-    return { identity: r.identity, row: { table: r.row.table, columns, parent: merged.has(r) ? undefined : r.row.parent } };
-  });
-}
-
-function refsAsList(value: unknown): unknown[] {
-  return value === undefined ? [] : Array.isArray(value) ? value : [value];
-}
-
-interface Split {
-  /** Our rows by identity; of several with one identity the lowest uuid is kept, the rest go stale. */
-  owned: RowIndex<ObservedRow>;
-  foreign: RowIndex<ObservedRow>;
-  mine: ObservedRow[];
-}
-
-function splitObserved(input: ReconcileInput): Split {
-  const owned = new RowIndex<ObservedRow>();
-  const foreign = new RowIndex<ObservedRow>();
-  const mine = input.observed.filter((row) => isOwnedBy(row.columns.external_ids as Record<string, unknown>, input.owner));
-  const mineSet = new Set(mine);
-  const others = [...(input.foreign ?? []), ...input.observed.filter((row) => !mineSet.has(row))];
-  for (const row of [...mine].sort((a, b) => (a.uuid < b.uuid ? -1 : 1))) {
-    const identity = rowIdentity(row.table, row.columns);
-    if (identity !== undefined && owned.get(row.table, identity).length === 0) owned.add(row.table, identity, row);
-  }
-  for (const row of others) {
-    const identity = rowIdentity(row.table, row.columns);
-    if (identity !== undefined) foreign.add(row.table, identity, row);
-  }
-  return { owned, foreign, mine };
+/** Parent columns checked; children written into the columns of parents in the desired set (parents.ts). */
+function withParentsInlined(rows: Identified[], schema: DatabaseSchema, problems: string[]): Identified[] {
+  for (const r of rows) problems.push(...checkParentColumns(schema, r.row, r.identity));
+  const inlined = inlineParents(rows.map((r) => r.row));
+  return rows.map((r, i) => ({ identity: r.identity, row: inlined[i]! }));
 }
 
 function match(desired: Identified[], owned: RowIndex<ObservedRow>): Entry[] {
   return desired.map(({ row, identity }, index) => {
     const observed = owned.get(row.table, identity)[0];
     const target: DesiredTarget = observed ? { uuid: observed.uuid } : { namedUuid: `new_${index}` };
-    return { row, identity, observed, target, columns: row.columns };
+    return { row, identity, observed, target, columns: row.columns, parentRows: [], detachFrom: [] };
   });
 }
 
@@ -198,11 +170,12 @@ function buildScope(entries: Entry[], foreign: RowIndex<ObservedRow>): Reference
 function resolveEntry(input: ReconcileInput, scope: ReferenceScope, entry: Entry, problems: string[]): Record<string, unknown> {
   const table = input.schema.tables[entry.row.table];
   const resolved: Record<string, unknown> = {};
+  const marked = table.columns.external_ids !== undefined;
   for (const [column, value] of Object.entries(entry.row.columns)) {
     const problem = (message: string) => problems.push(`${describeRow(entry.row.table, entry.identity)} column ${column}: ${message}`);
     resolved[column] = resolveColumn(scope, table.columns[column].type, value, problem);
   }
-  resolved.external_ids = withOwner(resolved.external_ids as Record<string, unknown> | undefined, input.owner);
+  if (marked) resolved.external_ids = withOwner(resolved.external_ids as Record<string, unknown> | undefined, input.owner);
   return resolved;
 }
 
@@ -222,14 +195,15 @@ function checkParents(schema: DatabaseSchema, scope: ReferenceScope, entries: En
     }
   }
   for (const entry of entries) {
-    const parent = entry.row.parent;
     const where = describeRow(entry.row.table, entry.identity);
-    if (parent !== undefined) {
+    for (const parent of entry.row.parents ?? []) {
       const rows = scope.foreign.get(parent.table, parent.identity);
-      if (rows.length === 1) entry.parentRow = rows[0];
+      if (rows.length === 1) entry.parentRows.push({ row: rows[0]!, column: parent.column });
       else problems.push(`${where}: parent ${describeRow(parent.table, parent.identity)} ${rows.length === 0 ? 'is neither desired nor observed' : `is ambiguous (${rows.length} rows)`}`);
-    } else if (schema.tables[entry.row.table].isRoot !== true && !referenced.has(targetKey(entry.target))) {
-      problems.push(`${where}: ${entry.row.table} is not a root table and no desired row references it (give it a parent)`);
+    }
+    const held = entry.parentRows.length > 0 || referenced.has(targetKey(entry.target));
+    if (schema.tables[entry.row.table].isRoot !== true && !held) {
+      problems.push(`${where}: ${entry.row.table} is not a root table and no desired row references it (give it parents)`);
     }
   }
 }

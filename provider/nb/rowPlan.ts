@@ -1,14 +1,17 @@
 /**
  * The operations for one row, used by reconcile.ts: insert of a new row, update of changed columns
- * with a `wait` guard, `mutate` of reference sets (our rows only), attaching a child to a foreign
- * parent, and deleting a row we no longer want (detaching it from every parent first). Pure.
+ * with a `wait` guard, `mutate` of reference sets (our rows only), attaching a child to each
+ * foreign parent (and detaching it from foreign rows that are no longer its parents), and deleting
+ * a row we no longer want (detaching it from every strong parent first; the server drops weak
+ * references, like Logical_Switch.load_balancer_group, by itself). Rows of ledger tables have no
+ * external_ids: their guards compare their index columns (updates) or every column (deletes). Pure.
  */
 import type { Condition, Operation } from '../ovsdb/notation';
-import type { DatabaseSchema } from '../ovsdb/schema';
+import type { DatabaseSchema, TableSchema } from '../ovsdb/schema';
 import { describeRow, rowIdentity, type ObservedRow } from './desired';
 import { deleteOp, insertOp, mutateRefsOp, byUuid, updateOp, waitExistsOp, waitUnchangedOp } from './ops';
 import { isReferenceSet, parentColumns, type DesiredTarget, type ReferenceScope } from './references';
-import type { Entry, RowChange } from './reconcile';
+import type { Entry, Holder, RowChange } from './reconcile';
 import { canonical, describeValue, sameValue } from './values';
 
 export interface RowPlanContext {
@@ -52,7 +55,8 @@ export function planRow(context: RowPlanContext, entry: Entry): PlannedRow {
   const plan = emptyPlan();
   if (entry.observed === undefined) planInsert(context, entry, plan);
   else planUpdate(context, entry, entry.observed, plan);
-  if (entry.parentRow !== undefined) planAttach(context, entry, entry.parentRow, plan);
+  for (const parent of entry.parentRows) planAttach(context, entry, parent, plan);
+  for (const holder of entry.detachFrom) planDetach(entry, holder, plan);
   return plan;
 }
 
@@ -79,7 +83,7 @@ function planUpdate(context: RowPlanContext, entry: Entry, observed: ObservedRow
     }
   }
   if (Object.keys(changed).length > 0) {
-    before.external_ids = observed.columns.external_ids;
+    for (const column of guardColumns(table)) before[column] = observed.columns[column];
     plan.waits.push(waitUnchangedOp(entry.row.table, table, observed.uuid, before));
     plan.guards.push(`${describeRow(entry.row.table, entry.identity)} (${Object.keys(before).sort().join(', ')}) is unchanged`);
     plan.updates.push(updateOp(entry.row.table, table, observed.uuid, changed));
@@ -115,15 +119,26 @@ function planReferenceSet(
   return details;
 }
 
+/** Columns whose observed values guard an update: the owner marker, or a ledger row's index. */
+function guardColumns(table: TableSchema): string[] {
+  return table.columns.external_ids !== undefined ? ['external_ids'] : [...new Set((table.indexes ?? []).flat())];
+}
+
 /** A child of a parent another owner made: referenced through a mutate, guarded by the parent existing. */
-function planAttach(context: RowPlanContext, entry: Entry, parent: ObservedRow, plan: PlannedRow): void {
-  const column = entry.row.parent!.column;
+function planAttach(context: RowPlanContext, entry: Entry, { row: parent, column }: Holder, plan: PlannedRow): void {
   if (entry.observed !== undefined && refList(parent.columns[column]).some((ref) => refId(ref) === entry.observed!.uuid)) return;
   plan.waits.push(waitExistsOp(parent.table, parent.uuid));
   plan.guards.push(`${describeRow(parent.table, rowIdentity(parent.table, parent.columns))} (${parent.uuid}) still exists`);
   plan.mutates.push(mutateRefsOp(parent.table, byUuid(parent.uuid), column, 'insert', [entry.target]));
   const to = `${describeRow(parent.table, rowIdentity(parent.table, parent.columns))} ${column}`;
   plan.changes.push({ action: 'attach', table: entry.row.table, identity: entry.identity, details: [`to ${to}`] });
+}
+
+/** Our row leaves a foreign row that is no longer one of its parents (only our reference goes). */
+function planDetach(entry: Entry, { row, column }: Holder, plan: PlannedRow): void {
+  plan.mutates.push(mutateRefsOp(row.table, byUuid(row.uuid), column, 'delete', [{ uuid: entry.observed!.uuid }]));
+  const from = `${describeRow(row.table, rowIdentity(row.table, row.columns))} ${column}`;
+  plan.changes.push({ action: 'detach', table: entry.row.table, identity: entry.identity, details: [`from ${from}`] });
 }
 
 /**
@@ -133,8 +148,9 @@ function planAttach(context: RowPlanContext, entry: Entry, parent: ObservedRow, 
 export function planDeletion(context: RowPlanContext, row: ObservedRow): PlannedRow {
   const plan = emptyPlan();
   const table = context.schema.tables[row.table];
-  plan.waits.push(waitUnchangedOp(row.table, table, row.uuid, { external_ids: row.columns.external_ids }));
-  plan.guards.push(`${describeRow(row.table, rowIdentity(row.table, row.columns))} (external_ids) is unchanged`);
+  const guarded = table.columns.external_ids !== undefined ? ['external_ids'] : Object.keys(table.columns).filter((c) => c in row.columns);
+  plan.waits.push(waitUnchangedOp(row.table, table, row.uuid, Object.fromEntries(guarded.map((c) => [c, row.columns[c]]))));
+  plan.guards.push(`${describeRow(row.table, rowIdentity(row.table, row.columns))} (${guarded.join(', ')}) is unchanged`);
   if (table.isRoot !== true) {
     for (const parent of parentColumns(context.schema, row.table)) {
       const where: Condition[] = [[parent.column, 'includes', ['uuid', row.uuid]]];

@@ -22,19 +22,20 @@ export function port(name: string, mac = '0a:58:64:40:00:01', networks = ['100.6
   return { table: 'Logical_Router_Port', columns: { name, mac, networks } };
 }
 
-export function route(key: string, prefix: string, nexthop: string, parent?: DesiredRow['parent']): DesiredRow {
+export function route(key: string, prefix: string, nexthop: string, parent?: NonNullable<DesiredRow['parents']>[number]): DesiredRow {
   const row: DesiredRow = {
     table: 'Logical_Router_Static_Route',
     columns: { ip_prefix: prefix, nexthop, external_ids: { 'ovnk.io/key': key } },
   };
-  if (parent) row.parent = parent;
+  if (parent) row.parents = [parent];
   return row;
 }
 
 /**
  * The rows the server would hold after the desired rows were written for `who`: each desired row
  * gets a uuid, references become `{ uuid }`, external_ids get the marker; children named through
- * `parent` are added to that foreign parent's column (a copy of `foreign` is returned).
+ * `parents` are added to each foreign parent's column (a copy of `foreign` is returned). Rows of
+ * tables without external_ids get no marker (the ledger owns them).
  */
 export function materialize(desired: DesiredRow[], foreign: ObservedRow[] = [], who = owner, firstUuid = 1000) {
   const uuids = new Map<string, string>();
@@ -49,14 +50,17 @@ export function materialize(desired: DesiredRow[], foreign: ObservedRow[] = [], 
       const toRef = (id: string) => ({ uuid: lookup(refTable!, id) });
       columns[column] = refTable === undefined ? value : Array.isArray(value) ? value.map(toRef) : toRef(value as string);
     }
-    columns.external_ids = { ...((row.columns.external_ids as object) ?? {}), [OWNER_KEY]: who };
+    if (nbSchema.tables[row.table].columns.external_ids) columns.external_ids = { ...((row.columns.external_ids as object) ?? {}), [OWNER_KEY]: who };
     return { table: row.table, uuid, columns };
   });
   const parents = structuredClone(foreign);
-  for (const row of desired.filter((r) => r.parent)) {
-    const parent = parents.find((p) => p.table === row.parent!.table && rowIdentity(p.table, p.columns) === row.parent!.identity)!;
-    const list = (parent.columns[row.parent!.column] as unknown[] | undefined) ?? [];
-    parent.columns[row.parent!.column] = [...list, { uuid: lookup(row.table, rowIdentity(row.table, row.columns)!) }];
+  for (const row of desired) {
+    for (const ref of row.parents ?? []) {
+      const parent = parents.find((p) => p.table === ref.table && rowIdentity(p.table, p.columns) === ref.identity);
+      if (parent === undefined) continue;
+      const list = (parent.columns[ref.column] as unknown[] | undefined) ?? [];
+      parent.columns[ref.column] = [...list, { uuid: lookup(row.table, rowIdentity(row.table, row.columns)!) }];
+    }
   }
   return { observed, foreign: parents };
 }

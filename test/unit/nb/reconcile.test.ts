@@ -161,7 +161,7 @@ describe('reconcile', () => {
       router('lr1', { copp: 'missing-copp', bogus: 1 }),
       router('lr1'),
       { table: 'No_Such_Table', columns: { name: 'x' } },
-      { table: 'Static_MAC_Binding', columns: { logical_port: 'p', ip: '1.1.1.1', mac: '0a:00:00:00:00:01' } },
+      { table: 'AutoAttach', columns: { system_name: 'x' } },
       route('orphan', '10.0.0.0/8', '1.1.1.1'),
       { table: 'Logical_Router_Static_Route', columns: { ip_prefix: '1.0.0.0/8', nexthop: '1.1.1.1' } },
     ];
@@ -176,9 +176,9 @@ describe('reconcile', () => {
       'desired row 0 (Logical_Router "lr1"): Logical_Router has no column(s) bogus',
       'desired row 1 (Logical_Router "lr1"): another desired Logical_Router row has the same identity',
       'desired row 2 (No_Such_Table "x"): table No_Such_Table is not in OVN_Northbound 7.18.0',
-      'desired row 3 (Static_MAC_Binding): Static_MAC_Binding has no external_ids column, so its rows cannot carry our owner marker',
+      'desired row 3 (AutoAttach): table AutoAttach is not in OVN_Northbound 7.18.0',
       'desired row 5 (Logical_Router_Static_Route): has no identity (name, external_ids k8s.ovn.org/id or ovnk.io/key)',
-      'Logical_Router_Static_Route "orphan": Logical_Router_Static_Route is not a root table and no desired row references it (give it a parent)',
+      'Logical_Router_Static_Route "orphan": Logical_Router_Static_Route is not a root table and no desired row references it (give it parents)',
     ]);
   });
 

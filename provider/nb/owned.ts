@@ -1,0 +1,61 @@
+/**
+ * Which observed rows are ours (reconcile.ts): rows carrying our marker, and rows of ledger tables
+ * whose identity our ledger lists (ledger.ts); everything else is someone else's. A desired
+ * ledger row whose identity a foreign row already has is refused. Pure.
+ */
+import { describeRow, rowIdentity, type ObservedRow } from './desired';
+import { isLedgerTable, ledgerHome, ledgerKey, parseLedger, type Ledger } from './ledger';
+import { isOwnedBy } from './ownership';
+import type { Entry, ReconcileInput } from './reconcile';
+import { RowIndex } from './references';
+
+/** The owner's stored ledger (empty when the database has no ledger home or none is stored). */
+export function storedLedger(input: ReconcileInput): Ledger {
+  const home = ledgerHome(input.schema.name);
+  return home === undefined ? {} : parseLedger(input.ledger?.text, `${home.table}.${home.column}["${ledgerKey(input.owner)}"]`);
+}
+
+export interface Split {
+  /** Our rows by identity; of several with one identity the lowest uuid is kept, the rest go stale. */
+  owned: RowIndex<ObservedRow>;
+  foreign: RowIndex<ObservedRow>;
+  mine: ObservedRow[];
+  /** Every observed row that is not ours, once each. */
+  others: ObservedRow[];
+}
+
+/** Ours: rows with our marker, and rows of ledger tables whose identity our ledger lists. */
+export function splitObserved(input: ReconcileInput, ledger: Ledger): Split {
+  const owned = new RowIndex<ObservedRow>();
+  const foreign = new RowIndex<ObservedRow>();
+  const inLedger = (row: ObservedRow) =>
+    isLedgerTable(input.schema, row.table) && (ledger[row.table] ?? []).includes(rowIdentity(row.table, row.columns) ?? '');
+  const byUuid = new Map([...input.observed, ...(input.foreign ?? [])].map((row) => [row.uuid, row]));
+  const mine = [...byUuid.values()].filter((row) =>
+    isLedgerTable(input.schema, row.table) ? inLedger(row) : input.observed.includes(row) && isOwnedBy(row.columns.external_ids as Record<string, unknown>, input.owner));
+  const mineSet = new Set(mine);
+  const others = [...byUuid.values()].filter((row) => !mineSet.has(row));
+  for (const row of [...mine].sort((a, b) => (a.uuid < b.uuid ? -1 : 1))) {
+    const identity = rowIdentity(row.table, row.columns);
+    if (identity !== undefined && owned.get(row.table, identity).length === 0) owned.add(row.table, identity, row);
+  }
+  for (const row of others) {
+    const identity = rowIdentity(row.table, row.columns);
+    if (identity !== undefined) foreign.add(row.table, identity, row);
+  }
+  return { owned, foreign, mine, others };
+}
+
+/**
+ * A desired row of a ledger table whose identity a row of someone else already has: that row is
+ * never taken over, and inserting ours would violate the table's unique index, so refuse.
+ */
+export function checkForeignTwins(input: ReconcileInput, entries: Entry[], foreign: RowIndex<ObservedRow>, problems: string[]): void {
+  const home = ledgerHome(input.schema.name);
+  for (const entry of entries) {
+    if (entry.observed !== undefined || !isLedgerTable(input.schema, entry.row.table)) continue;
+    const twins = foreign.get(entry.row.table, entry.identity);
+    if (twins.length === 0) continue;
+    problems.push(`${describeRow(entry.row.table, entry.identity)}: a row with this identity already exists (${twins.map((t) => t.uuid).join(', ')}) and is not ours (not in ${home!.table}.${home!.column}["${ledgerKey(input.owner)}"]); it is left alone and ours cannot be inserted beside it (unique index ${JSON.stringify(input.schema.tables[entry.row.table]!.indexes)})`);
+  }
+}
