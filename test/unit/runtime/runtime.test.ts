@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { emptyState } from '../../../provider/alloc/state';
+import { nbSchema } from '../../../provider/nb/generated/nb';
+import type { DatabaseSchema } from '../../../provider/ovsdb/schema';
+import {
+  adaptToServer, canonicalJson, dropForeignShared, mergeInventorySpec, parseState, planTopology, runtimeStateVersion,
+  serializeState, StateError, stateOperations, withoutMinimumDetaches,
+} from '../../../provider/runtime';
+import type { DesiredRow } from '../../../provider/nb/desired';
+import { renderSharedRows } from '../../../provider/topology/shared';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+const layer3File = readFileSync(path.resolve(__dirname, '../../fixtures/networks-layer3.yaml'), 'utf8');
+const labNodes = `
+  nodes: [{name: ovn-worker, id: 2, chassisId: c1}, {name: ovn-worker2, id: 3, chassisId: c2}, {name: ovn-worker3, id: 4, chassisId: c3}]
+  zones: central`;
+const withNodes = (text: string) => text.replace('  ipFamilies: [IPv4, IPv6]', `  ipFamilies: [IPv4, IPv6]${labNodes}`);
+
+function planned(text = withNodes(layer3File)) {
+  const result = planTopology(text);
+  if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+  return result.plan;
+}
+
+describe('the runtime state', () => {
+  it('serializes with sorted keys, so equal states give equal text whatever the key order', () => {
+    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: 3 } })).toBe('{"a":{"c":3,"d":[2,{"y":2,"z":1}]},"b":1}');
+  });
+
+  it('round-trips through its text', () => {
+    const state = { version: runtimeStateVersion, allocation: emptyState(), pods: { net: { 'ns/p': ['10.0.0.3'] } } } as const;
+    expect(parseState(serializeState(state), 'here')).toEqual(state);
+  });
+
+  it('refuses text that is not JSON or has another version, naming where it was read', () => {
+    expect(() => parseState('{oops', 'NB_Global.external_ids["ovnk.io/state/x"]')).toThrow(/^NB_Global.external_ids\["ovnk.io\/state\/x"\] is not JSON/);
+    expect(() => parseState('{"version": 7}', 'key')).toThrow(new StateError('key has state version 7; this ovnk reads version 1'));
+  });
+
+  it('sets the key by deleting and inserting it, removes it with one delete, and inserts NB_Global when there is none', () => {
+    expect(stateOperations('o', 'T', true).map((op) => op.op === 'mutate' && op.mutations[0])).toEqual([
+      ['external_ids', 'delete', ['set', ['ovnk.io/state/o']]],
+      ['external_ids', 'insert', ['map', [['ovnk.io/state/o', 'T']]]],
+    ]);
+    expect(stateOperations('o', undefined, true)).toHaveLength(1);
+    expect(stateOperations('o', 'T', false)).toEqual([{ op: 'insert', table: 'NB_Global', row: { external_ids: ['map', [['ovnk.io/state/o', 'T']]] } }]);
+  });
+});
+
+describe('planTopology', () => {
+  it('plans one central zone with the rows of both networks, the shared rows and four pods', () => {
+    const plan = planned();
+    expect(plan.problems).toEqual([]);
+    expect(plan.zones.map((z) => z.name)).toEqual(['central']);
+    const routers = plan.zones[0]!.rows.filter((r) => r.table === 'Logical_Router').map((r) => r.columns.name);
+    expect(routers).toContain('cluster_udn_blue_ovn_cluster_router');
+    expect(routers).toContain('red_net_ovn_cluster_router');
+    expect(plan.zones[0]!.rows.filter((r) => r.table === 'Copp')).toHaveLength(1);
+    expect(plan.zones[0]!.pods.map((p) => `${p.namespace}/${p.name}`)).toEqual(['blue/a', 'blue/b', 'red/a', 'red/b']);
+  });
+
+  it('is stable: planning again from its own state gives the same rows and state', () => {
+    const first = planned();
+    const again = planTopology(withNodes(layer3File), first.state);
+    expect(again.ok && again.plan.zones).toEqual(first.zones);
+    expect(again.ok && serializeState(again.plan.state)).toBe(serializeState(first.state));
+  });
+
+  it('gives Layer3 pods addresses with their host subnet prefix and the host subnet gateway', () => {
+    const blueA = planned().zones[0]!.pods.find((p) => p.namespace === 'blue' && p.name === 'a')!;
+    expect(blueA).toMatchObject({ ifaceId: 'blue.blue_blue_a', addresses: ['10.10.0.3/24', 'fd10::3/64'], gateways: ['10.10.0.1', 'fd10::1'], mac: '0a:58:0a:0a:00:03', mtu: 1400 });
+  });
+
+  it('returns input problems instead of a plan for a bad file', () => {
+    const result = planTopology(layer3File.replace('hostSubnet: 24}, {cidr: "fd10::/60"', 'hostSubnet: 8}, {cidr: "fd10::/60"'));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.inputProblems[0]!.path).toBe('ClusterUserDefinedNetwork/blue: spec.network.layer3.subnets[0].hostSubnet');
+  });
+
+  it('refuses a Localnet network in use with a problem, not a plan without it', () => {
+    const localnet = '---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: ln}\nspec:\n  namespaceSelector: {matchLabels: {network: blue}}\n  network: {topology: Localnet, localnet: {role: Secondary, physicalNetworkName: phys, subnets: [10.50.0.0/24]}}\n';
+    const plan = planned(withNodes(layer3File) + localnet);
+    expect(plan.problems.map((p) => p.reason)).toEqual(['UnsupportedNetworkType']);
+  });
+});
+
+describe('server adaptation and shared rows', () => {
+  const acl: DesiredRow = { table: 'ACL', columns: { priority: 1, tier: 2, external_ids: { 'k8s.ovn.org/id': 'x' } } };
+  const nat: DesiredRow = { table: 'NAT', columns: { match: 'eth.dst == 0a:00:00:00:00:01', external_ids: { 'ovnk.io/key': 'n1' } } };
+  const router: DesiredRow = { table: 'Logical_Router', columns: { name: 'r', nat: ['n1'] } };
+  const without = (table: string, column: string): DatabaseSchema => {
+    const tables = { ...nbSchema.tables, [table]: { ...nbSchema.tables[table]!, columns: { ...nbSchema.tables[table]!.columns } } };
+    delete tables[table]!.columns[column];
+    return { ...nbSchema, version: '7.0.0', tables };
+  };
+
+  it('keeps ACL tier and NAT match when the server has them', () => {
+    expect(adaptToServer([acl, nat, router], nbSchema)).toEqual({ rows: [acl, nat, router], notes: [] });
+  });
+
+  it('leaves out ACL tier when the server has no tiers', () => {
+    expect(adaptToServer([acl], without('ACL', 'tier')).rows[0]!.columns).not.toHaveProperty('tier');
+  });
+
+  it('leaves out NAT rows with a match, and the router references to them, when the server has no NAT match', () => {
+    const adapted = adaptToServer([nat, router], without('NAT', 'match'));
+    expect(adapted.rows).toEqual([{ table: 'Logical_Router', columns: { name: 'r', nat: [] } }]);
+    expect(adapted.notes[0]).toMatch(/^1 NAT rows with a match \(management-port SNAT\) left out/);
+  });
+
+  it('uses shared rows someone else made: ours are dropped with their meter bands', () => {
+    const shared = renderSharedRows();
+    const kept = dropForeignShared(shared, { copps: new Set(['ovnkube-default']), meters: new Set(['arp-rate-limiter']) });
+    expect(kept.some((r) => r.table === 'Copp')).toBe(false);
+    expect(kept.filter((r) => r.table === 'Meter')).toHaveLength(shared.filter((r) => r.table === 'Meter').length - 1);
+    expect(kept.filter((r) => r.table === 'Meter_Band')).toHaveLength(shared.filter((r) => r.table === 'Meter_Band').length - 1);
+  });
+});
+
+describe('transaction clean-up', () => {
+  it('drops detaching a deleted band from a deleted meter (bands needs one reference), but keeps other detaches', () => {
+    const band = ['uuid', 'b1'];
+    const ops = [
+      { op: 'mutate' as const, table: 'Meter', where: [['bands', 'includes', band]] as any, mutations: [['bands', 'delete', ['set', [band]]]] as any },
+      { op: 'mutate' as const, table: 'Logical_Router', where: [['nat', 'includes', ['uuid', 'n1']]] as any, mutations: [['nat', 'delete', ['set', [['uuid', 'n1']]]]] as any },
+      { op: 'delete' as const, table: 'Meter_Band', where: [['_uuid', '==', band]] as any },
+      { op: 'delete' as const, table: 'NAT', where: [['_uuid', '==', ['uuid', 'n1']]] as any },
+    ];
+    expect(withoutMinimumDetaches(ops).map((o) => o.table)).toEqual(['Logical_Router', 'Meter_Band', 'NAT']);
+  });
+});
+
+describe('filling an inventory from the lab', () => {
+  const lab = { zones: 'central', nodes: [{ name: 'n1', id: 2, chassisId: 'c1' }, { name: 'n2', id: 3, chassisId: 'c2' }], targets: { zones: { central: { nb: 'unix:lab' } }, nodes: { n1: { host: 'h1' } } } };
+
+  it('takes the lab nodes and targets when the file has none', () => {
+    expect(mergeInventorySpec({ namespaces: [] }, lab)).toEqual({ ...lab, namespaces: [] });
+  });
+
+  it('lets the file win where it sets something, node by node and target by target', () => {
+    const merged = mergeInventorySpec({ zones: 'per-node', nodes: [{ name: 'n1', chassisId: 'mine' }], targets: { zones: { central: { nb: 'tcp:1.2.3.4:6641' } } } }, lab);
+    expect(merged.zones).toBe('per-node');
+    expect(merged.nodes).toEqual([{ name: 'n1', id: 2, chassisId: 'mine' }]);
+    expect(merged.targets).toEqual({ zones: { central: { nb: 'tcp:1.2.3.4:6641' } }, nodes: { n1: { host: 'h1' } } });
+  });
+});
+
+describe('pod plugs', () => {
+  it('plugs only the pods of the zone local nodes', () => {
+    const plan = planTopology(withNodes(layer3File).replace('  zones: central', '  zones: per-node'));
+    expect(plan.ok).toBe(true);
+    const zones = plan.ok ? plan.plan.zones : [];
+    expect(zones.map((z) => [z.name, z.pods.map((p) => `${p.namespace}/${p.name}`)])).toEqual([
+      ['ovn-worker', ['blue/a']],
+      ['ovn-worker2', ['blue/b', 'red/a']],
+      ['ovn-worker3', ['red/b']],
+    ]);
+  });
+});
