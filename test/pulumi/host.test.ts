@@ -17,7 +17,7 @@ const topology = renamedTopology('colored-enterprise', 'central', '-h');
 async function ownedRows(owner: string): Promise<number> {
   const client = await OvsdbClient.connect(lab.nb);
   try {
-    const tables = ['Logical_Router', 'Logical_Switch', 'Logical_Router_Port', 'Logical_Switch_Port', 'Logical_Router_Static_Route', 'Logical_Router_Policy', 'Copp', 'Meter', 'Meter_Band', 'ACL', 'Load_Balancer_Group'];
+    const tables = ['Logical_Router', 'Logical_Switch', 'Logical_Router_Port', 'Logical_Switch_Port', 'Logical_Router_Static_Route', 'Logical_Router_Policy', 'Copp', 'Meter', 'Meter_Band', 'ACL'];
     const results = await client.transact('OVN_Northbound', tables.map((table) => ({ op: 'select' as const, table, where: [['external_ids', 'includes', ['map', [['ovnk.io/owner', owner]]]]] as never })));
     return results.reduce((n, r) => n + (r.rows?.length ?? 0), 0);
   } finally {
