@@ -1,0 +1,66 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import '../setup/lab';
+import { fixture, nbctl, ovnk, ownedRowCounts } from './networks-helpers';
+
+const lab = inject('lab');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'ovnk-networks-cli-'));
+const base = readFileSync(fixture('networks-layer3.yaml'), 'utf8').replace('name: t-networks-l3', 'name: t-networks-cli');
+const write = (name: string, text: string) => {
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+
+afterAll(() => {
+  ovnk('destroy', '-f', write('base.yaml', base), '--lab', lab.name);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('ovnk apply, diff and destroy: the command-line contract', () => {
+  it('refuses a bad field with exit 3, naming the file and the field, and sends nothing', async () => {
+    const file = write('bad.yaml', base.replace('hostSubnet: 24}, {cidr: "fd10::/60"', 'hostSubnet: 8}, {cidr: "fd10::/60"'));
+    const result = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
+    expect(result.status).toBe(3);
+    expect(result.json).toMatchObject({ ok: false, file, path: 'ClusterUserDefinedNetwork/blue: spec.network.layer3.subnets[0].hostSubnet' });
+    expect(await ownedRowCounts(lab, 't-networks-cli')).toEqual({});
+  });
+
+  it('refuses a plan with problems with exit 1 and sends nothing', async () => {
+    const localnet = '---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: ln}\nspec:\n  namespaceSelector: {matchLabels: {network: red}}\n  network: {topology: Localnet, localnet: {role: Secondary, physicalNetworkName: phys, subnets: [10.50.0.0/24]}}\n';
+    const result = ovnk('apply', '-f', write('localnet.yaml', base + localnet), '--lab', lab.name, '-o', 'json');
+    expect(result.status).toBe(1);
+    expect(result.json.problems).toEqual([expect.objectContaining({ reason: 'UnsupportedNetworkType', path: 'ClusterUserDefinedNetwork/ln: spec.network.localnet' })]);
+    expect(await ownedRowCounts(lab, 't-networks-cli')).toEqual({});
+    expect(nbctl(lab, 'get', 'NB_Global', '.', 'external_ids')).not.toContain('t-networks-cli');
+  });
+
+  it('reports an unreachable Northbound with exit 4, naming the endpoint', () => {
+    const endpoint = `unix:${path.join(dir, 'no-such.sock')}`;
+    const result = ovnk('diff', '-f', write('base.yaml', base), '--lab', lab.name, '--nb', endpoint, '-o', 'json');
+    expect(result.status).toBe(4);
+    expect(result.json.error).toContain(`cannot reach the Northbound at ${endpoint}`);
+  });
+
+  it('diff before any apply reports every row as missing (exit 2); --owner keeps state and rows apart', async () => {
+    const file = write('base.yaml', base);
+    const drift = ovnk('diff', '-f', file, '--lab', lab.name, '--owner', 't-networks-cli-2', '-o', 'json');
+    expect(drift.status).toBe(2);
+    expect(drift.json.zones.central.drift.every((line: string) => line.startsWith('missing: '))).toBe(true);
+    const applied = ovnk('apply', '-f', file, '--lab', lab.name, '--owner', 't-networks-cli-2', '--zone', 'central', '-o', 'json');
+    expect(applied.status, applied.stderr).toBe(0);
+    expect(applied.json.zones.central.operations).toBeGreaterThan(100);
+    expect(nbctl(lab, 'get', 'NB_Global', '.', 'external_ids')).toContain('ovnk.io/state/t-networks-cli-2');
+    expect(await ownedRowCounts(lab, 't-networks-cli')).toEqual({});
+    expect(ovnk('destroy', '-f', file, '--lab', lab.name, '--owner', 't-networks-cli-2').status).toBe(0);
+    expect(await ownedRowCounts(lab, 't-networks-cli-2')).toEqual({});
+  });
+
+  it('refuses an unknown --zone with exit 3', () => {
+    const result = ovnk('apply', '-f', write('base.yaml', base), '--lab', lab.name, '--zone', 'nowhere', '-o', 'json');
+    expect(result.status).toBe(3);
+    expect(result.json).toMatchObject({ path: '--zone' });
+  });
+});
