@@ -16,6 +16,7 @@ import { claimIndex, labDir, labsRoot, type LabState, readState, releaseIndex, r
 import { type LabStatus, statusOf } from './status';
 import { mountOvnRoot, prepareOvnRoot } from './trixie';
 import { teardown } from './teardown';
+import { provisionUplinks } from './uplinks';
 
 export const DEFAULT_LAB_NAME = 'lab';
 export const DEFAULT_OVN: OvnFlavor = 'trixie';
@@ -27,6 +28,8 @@ export interface UpOptions {
   /** Progress lines for people. */
   progress?: (message: string) => void;
   readyTimeoutMs?: number;
+  /** Also provision the Uplink bridges (lab/uplinks.ts). */
+  uplinks?: boolean;
 }
 
 export interface UpResult {
@@ -123,6 +126,7 @@ export async function up(options: UpOptions): Promise<UpResult> {
     if (ovnRoot) await mountOvnRoot(ovnRoot);
     options.progress?.(`lab "${options.name}": starting ${options.nodes} node(s) with the ${options.ovn} OVN`);
     await bringUp(layout, state, options.readyTimeoutMs ?? 30_000);
+    if (options.uplinks) await Promise.all(layout.nodes.map((node) => provisionUplinks(layout, node, ovnRoot)));
     state.phase = 'running';
     writeState(state);
     return { status: statusOf(state, ovnRoot), alreadyRunning: false, seconds: (Date.now() - started) / 1000 };

@@ -36,7 +36,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await removeAbandonedTestLabs();
     // OVNK_LAB_OVN=bookworm runs the suite on the host's OVN (compatibility)
     const ovn = checkOvnFlavor(process.env.OVNK_LAB_OVN ?? DEFAULT_OVN);
-    const { status, seconds } = await up({ name, nodes: 3, ovn, progress: (m) => process.stderr.write(`${m}\n`) });
+    const { status, seconds } = await up({ name, nodes: 3, ovn, uplinks: true, progress: (m) => process.stderr.write(`${m}\n`) });
     process.stderr.write(`test lab ${name} (${ovn} OVN) is up in ${seconds.toFixed(2)} s\n`);
     project.provide('lab', status);
   } catch (error) {

@@ -1,0 +1,89 @@
+/**
+ * The lab's Uplink bridges (OKEP-6019), next to `breth0` on every node: `br-blue` and `br-red`,
+ * each a netdev bridge with a physical uplink port (a veth whose peer sits in the fabric
+ * namespace) and an internal host interface carrying an address and a default route (metrics 200
+ * and 201, so the node's own default via breth0 stays first). Nodes come in two labelled groups with
+ * different host interface names (group a: `blue0`, group b: `blueb0`); the second node tags its
+ * blue host port with VLAN 100; the third node's blue physical uplink has MTU 1300 (below the
+ * default network MTU 1400). Nothing here changes after `up`; tests restore what they change.
+ */
+import { exec, inNamespace, inRoot, ipBatch, sleep } from './exec';
+import { failing } from './errors';
+import type { LabLayout, NodeLayout } from './layout';
+import { nodeDbSocket } from './node';
+
+export const UPLINK_GROUP_LABEL = 'uplink.ovnk.io/group';
+export const UPLINK_VLAN = 100;
+export const SMALL_UPLINK_MTU = 1300;
+
+export interface UplinkBridgeLayout {
+  bridge: string;
+  /** The physical uplink port in the node (a veth end). */
+  physical: string;
+  /** Its peer in the fabric namespace. */
+  fabricPeer: string;
+  hostInterface: string;
+  address: string;
+  prefix: number;
+  gateway: string;
+  /** Of its default route: each bridge its own, all after breth0's. */
+  metric: number;
+  vlan?: number;
+  physicalMtu: number;
+}
+
+/** Group a: nodes 1 and 2; group b: the rest. */
+export function uplinkGroupOf(node: NodeLayout): 'a' | 'b' {
+  return node.id <= 3 ? 'a' : 'b';
+}
+
+/** Node labels the lab's Uplink fixtures select on. */
+export function uplinkLabelsOf(node: NodeLayout): Record<string, string> {
+  return { [UPLINK_GROUP_LABEL]: uplinkGroupOf(node) };
+}
+
+export function uplinkBridgesOf(node: NodeLayout): UplinkBridgeLayout[] {
+  const host = 10 + node.id;
+  return [
+    {
+      bridge: 'br-blue', physical: 'eth2', fabricPeer: `b${node.id}`, hostInterface: uplinkGroupOf(node) === 'a' ? 'blue0' : 'blueb0',
+      address: `203.0.113.${host}`, prefix: 24, gateway: '203.0.113.1', metric: 200,
+      ...(node.id === 3 ? { vlan: UPLINK_VLAN } : {}), physicalMtu: node.id === 4 ? SMALL_UPLINK_MTU : 1500,
+    },
+    { bridge: 'br-red', physical: 'eth3', fabricPeer: `r${node.id}`, hostInterface: 'red0', address: `198.51.100.${host}`, prefix: 24, gateway: '198.51.100.1', metric: 201, physicalMtu: 1500 },
+  ];
+}
+
+function vsctlArgs(b: UplinkBridgeLayout): string[] {
+  return [
+    '--', 'add-br', b.bridge, '--', 'set', 'Bridge', b.bridge, 'datapath_type=netdev',
+    '--', 'add-port', b.bridge, b.physical,
+    '--', 'add-port', b.bridge, b.hostInterface, ...(b.vlan ? [`tag=${b.vlan}`] : []), '--', 'set', 'Interface', b.hostInterface, 'type=internal',
+  ];
+}
+
+async function waitForLinks(node: NodeLayout, names: string[]): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const shown = await exec(['ip', '-n', node.namespace, '-o', 'link', 'show'], {});
+    if (names.every((n) => shown.stdout.includes(`: ${n}:`))) return;
+    if (tries > 300) throw failing(`node ${node.name}: ovs-vswitchd did not create ${names.join(', ')}`);
+    await sleep(10);
+  }
+}
+
+/** Veths, bridges, ports, addresses and routes of the Uplink bridges of one node. */
+export async function provisionUplinks(layout: LabLayout, node: NodeLayout, root: string | undefined): Promise<void> {
+  const bridges = uplinkBridgesOf(node);
+  await ipBatch(bridges.flatMap((b) => [
+    `link add ${b.fabricPeer} mtu ${b.physicalMtu} type veth peer name ${b.physical} mtu ${b.physicalMtu} netns ${node.namespace}`,
+    `link set ${b.fabricPeer} up`,
+  ]), layout.fabricNamespace);
+  await ipBatch(bridges.map((b) => `link set ${b.physical} up`), node.namespace);
+  await exec(inNamespace(node.namespace, inRoot(root, ['ovs-vsctl', `--db=unix:${nodeDbSocket(node)}`, ...bridges.flatMap(vsctlArgs)])));
+  await waitForLinks(node, bridges.map((b) => b.hostInterface));
+  await ipBatch(bridges.flatMap((b) => [
+    `addr add ${b.address}/${b.prefix} dev ${b.hostInterface}`,
+    `link set ${b.hostInterface} up`,
+    `route add default via ${b.gateway} dev ${b.hostInterface} metric ${b.metric}`,
+  ]), node.namespace);
+}
