@@ -3,8 +3,9 @@ import { allocBenchmark } from './alloc';
 import { connectRowsBenchmark } from './connectRows';
 import type { Benchmark } from './harness';
 import { labBenchmark } from './lab';
+import { networksBenchmark } from './networks';
 import { ovsdbBenchmark } from './ovsdb';
 import { pulumiBenchmark } from './pulumi';
 import { reconcileBenchmark } from './reconcile';
 
-export const benchmarks: Benchmark[] = [allocBenchmark, connectRowsBenchmark, labBenchmark, ovsdbBenchmark, reconcileBenchmark, pulumiBenchmark];
+export const benchmarks: Benchmark[] = [allocBenchmark, connectRowsBenchmark, labBenchmark, ovsdbBenchmark, reconcileBenchmark, pulumiBenchmark, networksBenchmark];
