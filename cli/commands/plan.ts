@@ -2,8 +2,8 @@
  * `ovnk plan -f FILE [--zone NAME] [--previous FILE] [-o json|text]`: offline plan. Reads the
  * objects, validates, allocates (stable against --previous) and prints the plan document:
  * connects (accepted, problems, upstream annotations), allocations, zones (each zone's NB rows by
- * table, from provider/connect/zones.ts; plus the rows' attachments to other owners' switches and
- * notes on what was left out) and state. Exit 0 all accepted, 1 problems, 3 bad input.
+ * table, from provider/connect/zones.ts, with children written into the parents among them
+ * (nb/parents.ts); plus notes on what was left out) and state. Exit 0 all accepted, 1 problems, 3 bad input.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -11,7 +11,8 @@ import type { ClusterAllocation } from '../../provider/alloc/cluster';
 import { type AllocationState, readState } from '../../provider/alloc/state';
 import { planCluster } from '../../provider/connect/plan';
 import type { Cluster } from '../../provider/model/cluster';
-import { attachInto, prepareZones, renderZone, type ZoneRows, uniqueRows, zoneTables } from '../../provider/connect/zones';
+import { prepareZones, renderZone, type ZoneRows, uniqueRows, zoneTables } from '../../provider/connect/zones';
+import { inlineParents } from '../../provider/nb/parents';
 import { TopologyInputError } from '../../provider/topology/errors';
 import { topologyInputs } from '../../provider/topology/fromCluster';
 import { renderNetwork } from '../../provider/topology/render';
@@ -67,7 +68,6 @@ export function planDocument(cluster: Cluster, allocation: ClusterAllocation, zo
     problems: allocation.problems,
     allocations: { networkIds, nodeIds, hostSubnets, datapathKeys },
     zones: Object.fromEntries(zones.map((z) => [z.zone.name, zoneTables(z.rows)])),
-    zoneAttachments: Object.fromEntries(zones.map((z) => [z.zone.name, z.attachments])),
     zoneNotes: zones.flatMap((z) => z.notes),
     state: allocation.state,
   };
@@ -75,16 +75,14 @@ export function planDocument(cluster: Cluster, allocation: ClusterAllocation, zo
 
 /**
  * The NB rows of every zone, or of `zone` only: the networks' rows (provider/topology) and the
- * connects' rows, with the connects' attachments (LBG, ACLs) written into the switches they name;
- * attachments to switches outside the zone's rows stay listed under `zoneAttachments`.
+ * connects' rows, with children (the connects' LBG and ACLs) written into the parents among them.
  */
 export function renderZones(cluster: Cluster, allocation: ClusterAllocation, zone?: string): ZoneRows[] {
   const prepared = prepareZones(cluster, allocation);
   const networks = networkRows(cluster, allocation, zone);
   return prepared.zones.filter((z) => zone === undefined || z.name === zone).map((z) => {
     const connect = renderZone(prepared, z);
-    const merged = attachInto(uniqueRows([...(networks.get(z.name) ?? []), ...connect.rows]), connect.attachments);
-    return { ...connect, rows: merged.rows, attachments: merged.left };
+    return { ...connect, rows: inlineParents(uniqueRows([...(networks.get(z.name) ?? []), ...connect.rows])) };
   });
 }
 

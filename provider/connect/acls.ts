@@ -9,7 +9,7 @@ import { type Cidr, type Family, formatCidr } from '../model/cidr';
 import type { DesiredRow } from '../nb/desired';
 import { ACL_LOGGING_METER } from '../topology/names';
 import { aclIds, addressSetIds, addressSetName, addressSetPrimaryId, DROP_POD_PRIORITY, PASS_SAME_NETWORK_PRIORITY, PASS_SERVICE_PRIORITY } from './ids';
-import type { Attachment, ConnectedNetwork, ConnectInput } from './input';
+import type { ConnectedNetwork, ConnectInput } from './input';
 import { podSwitches } from './networkNames';
 
 function dst(cidrs: Cidr[]): string[] {
@@ -51,25 +51,14 @@ function networkAcl(input: ConnectInput, network: ConnectedNetwork): DesiredRow 
   return acl(input.name, `pass-same-network-${network.id}`, PASS_SAME_NETWORK_PRIORITY, 'pass', dst(network.subnets).join(' || '));
 }
 
-function attach(row: DesiredRow, switches: string[], out: Attachment[]): void {
-  const identity = (row.columns.external_ids as Record<string, string>)['k8s.ovn.org/id']!;
-  for (const sw of switches) out.push({ parent: { table: 'Logical_Switch', identity: sw, column: 'acls' }, child: { table: 'ACL', identity } });
+function onSwitches(row: DesiredRow, switches: string[]): DesiredRow {
+  return { ...row, parents: switches.map((sw) => ({ table: 'Logical_Switch', identity: sw, column: 'acls' })) };
 }
 
-/** ACLs and address sets of the zone, with each ACL's switch attachments (its first is its `parent`). */
-export function partialIsolation(input: ConnectInput, localNodes: string[]): { rows: DesiredRow[]; attachments: Attachment[] } {
-  const attachments: Attachment[] = [];
-  const shared = sharedAcls(input);
-  const perNetwork = input.networks.map((n) => {
-    const row = networkAcl(input, n);
-    attach(row, podSwitches(n, localNodes), attachments);
-    return row;
-  });
-  for (const row of shared) attach(row, input.networks.flatMap((n) => podSwitches(n, localNodes)), attachments);
-  const acls = [...shared, ...perNetwork];
-  for (const row of acls) {
-    const first = attachments.find((a) => a.child.identity === (row.columns.external_ids as Record<string, string>)['k8s.ovn.org/id']);
-    if (first) row.parent = first.parent;
-  }
-  return { rows: [...acls, ...addressSetRows(input)], attachments };
+/** ACLs and address sets of the zone; each ACL's parents are the pod switches it applies to. */
+export function partialIsolation(input: ConnectInput, localNodes: string[]): DesiredRow[] {
+  const all = input.networks.flatMap((n) => podSwitches(n, localNodes));
+  const shared = sharedAcls(input).map((row) => onSwitches(row, all));
+  const perNetwork = input.networks.map((n) => onSwitches(networkAcl(input, n), podSwitches(n, localNodes)));
+  return [...shared, ...perNetwork, ...addressSetRows(input)];
 }

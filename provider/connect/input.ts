@@ -54,8 +54,3 @@ export interface ZoneSpec {
   localNodes: string[];
 }
 
-/** An attachment of one of our rows to another owner's row (a switch's acls, load_balancer_group). */
-export interface Attachment {
-  parent: { table: string; identity: string; column: string };
-  child: { table: string; identity: string };
-}

@@ -42,7 +42,7 @@ export function policyRows(cnc: string, source: Link, networks: ConnectedNetwork
           nexthops: [nexthop.ip],
           external_ids: policyIds(cnc, source.network.id, destination.id, family, router, centralNode),
         },
-        parent: { table: 'Logical_Router', identity: router, column: 'policies' },
+        parents: [{ table: 'Logical_Router', identity: router, column: 'policies' }],
       });
     }
   }

@@ -1,7 +1,7 @@
 /**
  * The router ports of a link (upstream §3.2): `crtor-…` on the connect router with the link's
  * even addresses and `requested-tnl-key`, and `rtocr-…` on the network router with the odd
- * addresses (a child of another owner's router: `parent`). MACs come from the first address of
+ * addresses (a child of another owner's router: `parents`). MACs come from the first address of
  * each port's own networks. A remote Layer3 link (per-node layout) has only the `crtor-` port,
  * bound with `requested-chassis` and without a peer.
  */
@@ -42,7 +42,7 @@ export function localPortRows(cnc: string, link: Link): DesiredRow[] {
       peer: name.connect,
       external_ids: portIds(cnc, link.network.id, link.nodeId, router),
     },
-    parent: { table: 'Logical_Router', identity: router, column: 'ports' },
+    parents: [{ table: 'Logical_Router', identity: router, column: 'ports' }],
   };
   return [connectPort, networkPort];
 }

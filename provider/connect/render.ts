@@ -10,7 +10,7 @@ import type { DesiredRow } from '../nb/desired';
 import { DEFAULT_COPP } from '../topology/names';
 import { partialIsolation } from './acls';
 import { connectRouterName, routerIds } from './ids';
-import type { Attachment, ConnectedNetwork, ConnectInput, ConnectNode, ZoneSpec } from './input';
+import type { ConnectedNetwork, ConnectInput, ConnectNode, ZoneSpec } from './input';
 import { type Link, linkOf } from './links';
 import { policyRows } from './policies';
 import { localPortRows, remotePortRow } from './ports';
@@ -18,9 +18,8 @@ import { routeRows } from './routes';
 import { serviceGroup } from './services';
 
 export interface ConnectRender {
+  /** The rows; the LBG and ACLs name the switches they attach to as their `parents`. */
   rows: DesiredRow[];
-  /** Our rows attached to other owners' switches (LBG, ACLs); the first of each is also its `parent`. */
-  attachments: Attachment[];
   /** What upstream would skip quietly, said aloud (a remote node without a chassis id). */
   notes: string[];
 }
@@ -44,20 +43,13 @@ export function renderConnect(input: ConnectInput, nodes: ConnectNode[], zone: Z
     else for (const node of byId) addLayer3Node(sorted, network, node, local.has(node.name), zone, parts);
   }
   const rows: DesiredRow[] = [routerRow(input, parts), ...parts.ports, ...parts.routes, ...parts.policies];
-  const attachments: Attachment[] = [];
   const localNodes = byId.filter((n) => local.has(n.name)).map((n) => n.name);
   if (input.serviceNetwork && localNodes.length > 0) {
-    const group = serviceGroup(sorted, localNodes);
-    rows.push(group.row);
-    attachments.push(...group.attachments);
-    if (!input.podNetwork) {
-      const isolation = partialIsolation(sorted, localNodes);
-      rows.push(...isolation.rows);
-      attachments.push(...isolation.attachments);
-    }
+    rows.push(serviceGroup(sorted, localNodes));
+    if (!input.podNetwork) rows.push(...partialIsolation(sorted, localNodes));
   }
   const notes = [...parts.unbound].map((node) => `zone ${zone.name}: connect ${input.name}: node ${node} has no chassisId, so its remote connect-router ports and their routes are not rendered (upstream skips them too)`);
-  return { rows, attachments, notes };
+  return { rows, notes };
 }
 
 function addLayer3Node(input: ConnectInput, network: ConnectedNetwork, node: ConnectNode, isLocal: boolean, zone: ZoneSpec, parts: Parts): void {
@@ -87,7 +79,7 @@ function routerRow(input: ConnectInput, parts: Parts): DesiredRow {
       name,
       options: { 'requested-tnl-key': String(input.tunnelKey) },
       copp: DEFAULT_COPP,
-      ports: parts.ports.filter((p) => p.parent === undefined).map((p) => p.columns.name as string),
+      ports: parts.ports.filter((p) => p.parents === undefined).map((p) => p.columns.name as string),
       static_routes: parts.routes.map((r) => (r.columns.external_ids as Record<string, string>)['k8s.ovn.org/id']!),
       external_ids: routerIds(input.name),
     },

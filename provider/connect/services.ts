@@ -10,7 +10,7 @@ import type { Service } from '../model/inventory';
 import type { DesiredRow } from '../nb/desired';
 import { networkPrefix } from '../topology/names';
 import { serviceGroupName } from './ids';
-import type { Attachment, ConnectInput } from './input';
+import type { ConnectInput } from './input';
 import { podSwitches } from './networkNames';
 
 export function loadBalancerName(network: string, service: Service, protocol: string): string {
@@ -50,14 +50,12 @@ export function loadBalancerRows(network: string, namespaces: string[], services
   return rows;
 }
 
-/** The group row and its attachments to the zone's pod switches of every connected network. */
-export function serviceGroup(input: ConnectInput, localNodes: string[]): { row: DesiredRow; attachments: Attachment[] } {
-  const name = serviceGroupName(input.name);
-  const attachments: Attachment[] = input.networks.flatMap((n) =>
-    podSwitches(n, localNodes).map((sw) => ({ parent: { table: 'Logical_Switch', identity: sw, column: 'load_balancer_group' }, child: { table: 'Load_Balancer_Group', identity: name } })),
-  );
+/**
+ * The group row, with the zone's pod switches of every connected network as its parents (a weak
+ * reference set; the group has no external_ids and is owned through nb's ledger).
+ */
+export function serviceGroup(input: ConnectInput, localNodes: string[]): DesiredRow {
+  const parents = input.networks.flatMap((n) => podSwitches(n, localNodes).map((sw) => ({ table: 'Logical_Switch', identity: sw, column: 'load_balancer_group' })));
   const balancers = [...new Set(input.networks.flatMap((n) => n.loadBalancers))].sort();
-  const row: DesiredRow = { table: 'Load_Balancer_Group', columns: { name, load_balancer: balancers } };
-  if (attachments[0]) row.parent = attachments[0].parent;
-  return { row, attachments };
+  return { table: 'Load_Balancer_Group', columns: { name: serviceGroupName(input.name), load_balancer: balancers }, parents };
 }

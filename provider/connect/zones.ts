@@ -11,7 +11,7 @@ import type { DesiredRow } from '../nb/desired';
 import { renderSharedRows } from '../topology/shared';
 import { identityOf } from '../topology/rows';
 import { connectInputs, connectNodes } from './fromCluster';
-import type { Attachment, ConnectInput, ConnectNode, ZoneSpec } from './input';
+import type { ConnectInput, ConnectNode, ZoneSpec } from './input';
 import { ConnectRenderError } from './links';
 import { renderConnect } from './render';
 import { loadBalancerRows } from './services';
@@ -21,7 +21,6 @@ export const CENTRAL_ZONE = 'central';
 export interface ZoneRows {
   zone: ZoneSpec;
   rows: DesiredRow[];
-  attachments: Attachment[];
   notes: string[];
 }
 
@@ -52,11 +51,10 @@ export function prepareZones(cluster: Cluster, allocation: ClusterAllocation): Z
 }
 
 export function renderZone(plan: ZonePlan, zone: ZoneSpec): ZoneRows {
-  const out: ZoneRows = { zone, rows: [], attachments: [], notes: [] };
+  const out: ZoneRows = { zone, rows: [], notes: [] };
   for (const input of plan.connects) {
     const rendered = renderConnect(input, plan.nodes, zone);
     out.rows.push(...rendered.rows);
-    out.attachments.push(...rendered.attachments);
     out.notes.push(...rendered.notes);
   }
   if (out.rows.length === 0) return out;
@@ -92,25 +90,4 @@ export function zoneTables(rows: DesiredRow[]): ZoneTables {
   const sorted: ZoneTables = {};
   for (const table of Object.keys(tables).sort()) sorted[table] = tables[table]!;
   return sorted;
-}
-
-/**
- * Rows with each attachment whose parent row is among them written into that parent's column
- * (copies; the inputs stay untouched). Attachments to rows not in the set are returned as left.
- */
-export function attachInto(rows: DesiredRow[], attachments: Attachment[]): { rows: DesiredRow[]; left: Attachment[] } {
-  const index = new Map(rows.map((r, i) => [`${r.table}\u0000${identityOf(r)}`, i]));
-  const out = [...rows];
-  const left: Attachment[] = [];
-  for (const a of attachments) {
-    const i = index.get(`${a.parent.table}\u0000${a.parent.identity}`);
-    if (i === undefined) {
-      left.push(a);
-      continue;
-    }
-    const parent = out[i]!;
-    const current = (parent.columns[a.parent.column] as string[] | undefined) ?? [];
-    if (!current.includes(a.child.identity)) out[i] = { ...parent, columns: { ...parent.columns, [a.parent.column]: [...current, a.child.identity] } };
-  }
-  return { rows: out, left };
 }

@@ -58,8 +58,7 @@ export async function readZoneState(db: OvsdbDatabase, owner: string): Promise<R
 }
 
 async function reconcileZone(db: OvsdbDatabase, rows: DesiredRow[], owner: string): Promise<{ plan: Plan; found: Lookup; notes: string[] }> {
-  const found = await lookup(db, owner);
-  const server = await db.getSchema(NB_DATABASE);
+  const [found, server] = await Promise.all([lookup(db, owner), db.getSchema(NB_DATABASE)]);
   const adapted = adaptToServer(rows, server);
   const desired = dropForeignShared(adapted.rows, found.foreign);
   const request: ApplyRequest = { owner, schema: nbSchema, desired };
@@ -119,7 +118,7 @@ export interface Drift {
   changes: RowChange[];
 }
 
-const driftWords: Record<RowChange['action'], string> = { create: 'missing', update: 'changed', delete: 'extra row of ours', attach: 'not attached' };
+const driftWords: Record<RowChange['action'], string> = { create: 'missing', update: 'changed', delete: 'extra row of ours', attach: 'not attached', detach: 'attached to a former parent' };
 
 /** The difference between the zone's rows of `owner` and `zone.rows`, row by row; nothing is written. */
 export async function diffZone(db: OvsdbDatabase, zone: ZonePlan, owner: string): Promise<Drift> {

@@ -64,8 +64,8 @@ function externalSide(ctx: NetworkContext, node: NodeContext, gr: string): { por
 
 /**
  * The static MAC bindings of a GR's `rtoe-` port for the masquerade next hop and host IPs.
- * Static_MAC_Binding has no external_ids (no owner marker, no `ovnk.io/key`), so these are kept
- * out of renderNetwork until the reconcile engine can own rows by their index (logical_port, ip).
+ * Static_MAC_Binding has no external_ids (no owner marker, no `ovnk.io/key`): nb owns these
+ * through its ledger, by their index (logical_port, ip).
  */
 export function staticMacBindings(ctx: NetworkContext, node: NodeContext): DesiredRow[] {
   if (!node.gateway) return [];

@@ -8,7 +8,7 @@ export * from './input';
 export * from './mac';
 export * from './names';
 export { assignPodIPs, podKey, type PodPool, type PodRef } from './pod-ips';
-export { PER_LAYOUT_COLUMNS, renderNetwork, renderStaticMacBindings } from './render';
+export { PER_LAYOUT_COLUMNS, renderNetwork } from './render';
 export { identityOf, KINDS, type DesiredRow } from './rows';
 export { COPP_PROTOCOLS, meterName, renderSharedRows } from './shared';
 export { DEFAULT_TRANSIT_SWITCH_SUBNETS, layer2TransitSubnets, shiftPastOverlaps, type TransitAvoid } from './transit';

@@ -28,22 +28,15 @@ function dedupe(rows: DesiredRow[]): DesiredRow[] {
   return out;
 }
 
-/** Every NB row of `input.network` for `input.zone`. */
+/**
+ * Every NB row of `input.network` for `input.zone`, including the Static_MAC_Binding rows of the
+ * local gateway routers (no external_ids: nb owns them through its ledger, by `<logical_port>/<ip>`).
+ */
 export function renderNetwork(input: RenderInput): DesiredRow[] {
   const ctx = resolve(input);
   const pods = renderPodPorts(ctx, input);
   const rows = ctx.topology === 'layer3' ? renderLayer3(ctx, pods) : renderLayer2(ctx, [...pods.values()].flat());
-  return sortRows(dedupe(rows));
-}
-
-/**
- * The zone's Static_MAC_Binding rows (masquerade next hop and host IP on each `rtoe-` port).
- * Separate from renderNetwork: the table has no external_ids, so no owner marker; its identity
- * is its index `<logical_port>/<ip>`.
- */
-export function renderStaticMacBindings(input: RenderInput): DesiredRow[] {
-  const ctx = resolve(input);
-  return sortRows(ctx.local.flatMap((node) => staticMacBindings(ctx, node)));
+  return sortRows(dedupe([...rows, ...ctx.local.flatMap((node) => staticMacBindings(ctx, node))]));
 }
 
 /**

@@ -32,13 +32,11 @@ export function keyedRow(kind: RowKind, values: StringMap, externalIds: StringMa
 }
 
 /**
- * The identity of a row within its table (nb/desired.ts `rowIdentity`). Static_MAC_Binding has
- * neither a name nor external_ids in the NB schema: its identity is its index (logical_port, ip).
+ * The identity of a row within its table (nb/desired.ts `rowIdentity`; Static_MAC_Binding's is
+ * its index `<logical_port>/<ip>`).
  */
 export function identityOf(desired: DesiredRow): string {
-  const columns = desired.columns;
-  if (desired.table === 'Static_MAC_Binding') return `${String(columns.logical_port)}/${String(columns.ip)}`;
-  const id = rowIdentity(desired.table, columns);
+  const id = rowIdentity(desired.table, desired.columns);
   if (id === undefined) throw new Error(`internal: a ${desired.table} row has no identity`);
   return id;
 }

@@ -39,7 +39,7 @@ describe('the feature doc blue/green example in the per-node zone of ovn-worker 
     expect(rtocr.columns).toMatchObject({ mac: '0a:58:c0:a8:00:07', networks: ['192.168.0.7/31'], peer: crtor.columns.name });
     expect(rtocr.columns.options).toBeUndefined();
     expect(externalIds(rtocr)['router-name']).toBe('cluster_udn_blue.network_ovn_cluster_router');
-    expect(rtocr.parent).toEqual({ table: 'Logical_Router', identity: 'cluster_udn_blue.network_ovn_cluster_router', column: 'ports' });
+    expect(rtocr.parents).toEqual([{ table: 'Logical_Router', identity: 'cluster_udn_blue.network_ovn_cluster_router', column: 'ports' }]);
   });
 
   it('keys the green network in the second 256-key window (slice 192.168.1.0/24): 1*256+3+1', () => {
@@ -81,12 +81,13 @@ describe('the feature doc blue/green example in the per-node zone of ovn-worker 
         external_ids: { ...owner, 'k8s.ovn.org/name': cncName, 'source-network-id': '2', 'destination-network-id': '1', 'ip-family': 'v4', 'router-name': 'cluster_udn_green.network_ovn_cluster_router', 'k8s.ovn.org/id': `${ID}:${cncName}:2:1:v4:cluster_udn_green.network_ovn_cluster_router` },
       },
     ]);
-    expect(policies[0]!.parent).toEqual({ table: 'Logical_Router', identity: 'cluster_udn_blue.network_ovn_cluster_router', column: 'policies' });
+    expect(policies[0]!.parents).toEqual([{ table: 'Logical_Router', identity: 'cluster_udn_blue.network_ovn_cluster_router', column: 'policies' }]);
   });
 
   it('groups the services in cnc_svc_<cnc> attached to both local node switches, and has no partial ACLs with PodNetwork on', () => {
-    expect(byIdentity(zone, 'Load_Balancer_Group', 'cnc_svc_blue-green-connect').columns).toEqual({ name: 'cnc_svc_blue-green-connect', load_balancer: [] });
-    expect(zone.attachments.map((a) => `${a.parent.identity}.${a.parent.column}`)).toEqual(['cluster_udn_blue.network_ovn-worker.load_balancer_group', 'cluster_udn_green.network_ovn-worker.load_balancer_group']);
+    const group = byIdentity(zone, 'Load_Balancer_Group', 'cnc_svc_blue-green-connect');
+    expect(group.columns).toEqual({ name: 'cnc_svc_blue-green-connect', load_balancer: [] });
+    expect(group.parents!.map((p) => `${p.identity}.${p.column}`)).toEqual(['cluster_udn_blue.network_ovn-worker.load_balancer_group', 'cluster_udn_green.network_ovn-worker.load_balancer_group']);
     expect(rowsOf(zone, 'ACL')).toEqual([]);
     expect(rowsOf(zone, 'Address_Set')).toEqual([]);
   });
@@ -126,7 +127,7 @@ describe('dual-stack pairs (colored-enterprise: 192.168.0.0/16 p24 + fd01::/112 
     expect(crtor.columns).toMatchObject({ networks: ['192.168.2.0/31', 'fd01::200/127'], mac: '0a:58:c0:a8:02:00', options: { 'requested-tnl-key': '513' } });
     expect(externalIds(crtor)['node-id']).toBe('0');
     expect(rtocr.columns).toMatchObject({ networks: ['192.168.2.1/31', 'fd01::201/127'], mac: '0a:58:c0:a8:02:01' });
-    expect(rtocr.parent?.identity).toBe('yellow_yellow.network_transit_router');
+    expect(rtocr.parents?.map((p) => p.identity)).toEqual(['yellow_yellow.network_transit_router']);
   });
 
   it('routes both families of a network to the same-family side of its pair', () => {

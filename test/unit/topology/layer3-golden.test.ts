@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderNetwork, renderStaticMacBindings } from '../../../provider/topology';
+import { renderNetwork } from '../../../provider/topology';
 import { exampleA, exampleD, has, routeLines, rowOf, rowsOf } from './fixtures';
 
 describe('Layer3 example A (upstream test data, IC zone of test-node)', () => {
@@ -98,8 +98,7 @@ describe('Layer3 example A (upstream test data, IC zone of test-node)', () => {
     expect(rowOf(rows, 'Logical_Switch', 'ext_isolatednet_test-node').ports).toEqual(['breth0_isolatednet_test-node', 'etor-GR_isolatednet_test-node']);
     expect(rowOf(rows, 'Logical_Switch_Port', 'breth0_isolatednet_test-node')).toMatchObject({ type: 'localnet', addresses: ['unknown'], options: { network_name: 'physnet' } });
     expect(rowOf(rows, 'Logical_Switch_Port', 'etor-GR_isolatednet_test-node')).toMatchObject({ type: 'router', addresses: ['0a:58:c0:a8:7e:ca'], options: { 'router-port': 'rtoe-GR_isolatednet_test-node' } });
-    expect(rowsOf(rows, 'Static_MAC_Binding')).toEqual([]);
-    expect(rowsOf(renderStaticMacBindings(exampleA()), 'Static_MAC_Binding').map((b) => `${b.logical_port} ${b.ip} ${b.mac} ${b.override_dynamic_mac}`).sort()).toEqual([
+    expect(rowsOf(rows, 'Static_MAC_Binding').map((b) => `${b.logical_port} ${b.ip} ${b.mac} ${b.override_dynamic_mac}`).sort()).toEqual([
       'rtoe-GR_isolatednet_test-node 169.254.169.2 0a:58:a9:fe:a9:02 true',
       'rtoe-GR_isolatednet_test-node 169.254.169.4 0a:58:a9:fe:a9:04 true',
     ]);
