@@ -79,11 +79,15 @@ export function planTopology(source: string | LoadedDocument[] | Cluster, previo
 function zonePlan(z: ZoneRenderInputs, connectPlan: ReturnType<typeof prepareZones>): ZonePlan {
   const networkRows = z.inputs.flatMap((input) => renderNetwork(input));
   const connectRows = renderZone(connectPlan, { name: z.zone.name, layout: z.zone.layout ?? 'central', localNodes: z.zone.localNodes }).rows;
-  const shared = networkRows.length > 0 ? renderSharedRows() : [];
+  const shared = networkRows.length > 0 || connectRows.length > 0 ? renderSharedRows() : [];
+  // Rows of different networks never share an identity (every name carries the network prefix),
+  // so only the connect and shared rows, which may repeat each other or a network row, are checked.
+  const others = uniqueRows([...connectRows, ...shared]);
+  const rows = connectRows.length === 0 ? [...networkRows, ...others] : uniqueRows([...networkRows, ...others]);
   return {
     name: z.zone.name,
     zone: z.zone,
-    rows: uniqueRows([...networkRows, ...connectRows, ...shared]),
+    rows,
     pods: z.inputs.flatMap((input) => podPlugs(input)),
   };
 }
