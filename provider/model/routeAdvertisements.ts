@@ -86,7 +86,8 @@ function parseNetworkSelectors(r: FieldReader, value: Json): NetworkSelector[] |
 function parseNetworkSelector(r: FieldReader, value: Json, at: string): NetworkSelector[] {
   const map = r.record(value, at) ?? r.missing(at);
   if (!map) return [];
-  const type = r.oneOf(map.networkSelectionType, `${at}.networkSelectionType`, networkSelectionTypes) ?? r.missing(`${at}.networkSelectionType`);
+  if (map.networkSelectionType === undefined) return r.missing(`${at}.networkSelectionType`) ?? [];
+  const type = r.oneOf(map.networkSelectionType, `${at}.networkSelectionType`, networkSelectionTypes);
   if (!type) return [];
   if (type !== 'ClusterUserDefinedNetworks') return [{ networkSelectionType: type }];
   const inner = r.record(map.clusterUserDefinedNetworkSelector, `${at}.clusterUserDefinedNetworkSelector`) ?? r.missing(`${at}.clusterUserDefinedNetworkSelector`);
