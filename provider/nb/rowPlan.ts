@@ -2,8 +2,8 @@
  * The operations for one row, used by reconcile.ts: insert of a new row, update of changed columns
  * with a `wait` guard, `mutate` of reference sets (our rows only), attaching a child to each
  * foreign parent (and detaching it from foreign rows that are no longer its parents), and deleting
- * a row we no longer want (detaching it from every strong parent first; the server drops weak
- * references, like Logical_Switch.load_balancer_group, by itself). Rows of ledger tables have no
+ * a row we no longer want (detaching it from every strong reference set first; the server drops
+ * weak references by itself). Rows of ledger tables have no
  * external_ids: their guards compare their index columns (updates) or every column (deletes). Pure.
  */
 import type { Condition, Operation } from '../ovsdb/notation';
@@ -142,8 +142,10 @@ function planDetach(entry: Entry, { row, column }: Holder, plan: PlannedRow): vo
 }
 
 /**
- * Deleting one of our rows. A non-root row is first removed from every reference set that may
- * hold it (matched with `includes`, so parents need not be observed), in the same transaction.
+ * Deleting one of our rows. It is first removed from every strong reference set that may hold it
+ * (matched with `includes`, so holders need not be observed), in the same transaction: a non-root
+ * row's parents, and also a root row's holders (NB 7.0.0's Logical_Switch.load_balancer_group is
+ * strong, so a referenced group cannot be deleted). Weak references the server drops itself.
  */
 export function planDeletion(context: RowPlanContext, row: ObservedRow): PlannedRow {
   const plan = emptyPlan();
@@ -151,11 +153,9 @@ export function planDeletion(context: RowPlanContext, row: ObservedRow): Planned
   const guarded = table.columns.external_ids !== undefined ? ['external_ids'] : Object.keys(table.columns).filter((c) => c in row.columns);
   plan.waits.push(waitUnchangedOp(row.table, table, row.uuid, Object.fromEntries(guarded.map((c) => [c, row.columns[c]]))));
   plan.guards.push(`${describeRow(row.table, rowIdentity(row.table, row.columns))} (${guarded.join(', ')}) is unchanged`);
-  if (table.isRoot !== true) {
-    for (const parent of parentColumns(context.schema, row.table)) {
-      const where: Condition[] = [[parent.column, 'includes', ['uuid', row.uuid]]];
-      plan.mutates.push(mutateRefsOp(parent.table, where, parent.column, 'delete', [{ uuid: row.uuid }]));
-    }
+  for (const parent of parentColumns(context.schema, row.table)) {
+    const where: Condition[] = [[parent.column, 'includes', ['uuid', row.uuid]]];
+    plan.mutates.push(mutateRefsOp(parent.table, where, parent.column, 'delete', [{ uuid: row.uuid }]));
   }
   plan.deletes.push(deleteOp(row.table, row.uuid));
   plan.changes.push({ action: 'delete', table: row.table, identity: rowIdentity(row.table, row.columns) ?? row.uuid, details: [] });
