@@ -8,7 +8,8 @@ import { registerPlan } from './plan';
 import { registerApply } from './apply';
 import { registerDiff } from './diff';
 import { registerDestroy } from './destroy';
+import { registerLabVm } from './labVm';
 
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [registerLab, registerPlan, registerApply, registerDiff, registerDestroy];
+export const commands: Register[] = [registerLab, registerPlan, registerApply, registerDiff, registerDestroy, registerLabVm];
