@@ -1,0 +1,94 @@
+/**
+ * The Uplink actions of the CLI and the providers: observe (discover every node in parallel) ->
+ * plan (provider/uplink) -> one guarded transaction per node whose bridge mappings must change.
+ * A node whose write races another writer is read and planned again once. Unreachable nodes fail
+ * alone; the others proceed. Results carry upstream-shaped objects and the SSH round trips.
+ */
+import type { Cluster } from '../../model/cluster';
+import { ownedMappingsKey } from '../../uplink/mappings';
+import { type NodeDiscovery, type NodeStep, planUplinks, type UplinkPlan } from '../../uplink/plan';
+import { nodeFailure, type SessionOptions, UplinkSession } from './session';
+
+export interface UplinkRunResult extends UplinkPlan {
+  /** Per node: what was written, or why not. */
+  written: Record<string, { set: string[]; removed: string[] } | { error: string }>;
+  roundTrips: number;
+}
+
+/** True when the cluster has anything of the Uplink feature to act on. */
+export function usesUplinks(cluster: Cluster): boolean {
+  return (cluster.uplinks?.length ?? 0) > 0;
+}
+
+async function discoverAll(session: UplinkSession, cluster: Cluster): Promise<Map<string, NodeDiscovery>> {
+  const nodes = cluster.inventory.nodes.map((n) => n.name);
+  const found = await Promise.all(nodes.map((n) => session.discover(n)));
+  return new Map(nodes.map((n, i) => [n, found[i]!]));
+}
+
+function targetsOf(cluster: Cluster) {
+  return cluster.inventory.targets?.nodes ?? {};
+}
+
+/** Observe and plan; nothing is written. */
+export async function discoverUplinks(cluster: Cluster, owner: string, options: SessionOptions = {}): Promise<UplinkRunResult> {
+  const session = new UplinkSession(targetsOf(cluster), options);
+  try {
+    const discovery = await discoverAll(session, cluster);
+    return { ...planUplinks({ cluster, owner, discovery }), written: {}, roundTrips: session.roundTrips };
+  } finally {
+    await session.close();
+  }
+}
+
+async function writeStep(session: UplinkSession, cluster: Cluster, owner: string, step: NodeStep, discovery: Map<string, NodeDiscovery>): Promise<string | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    if (!step.change) return undefined;
+    try {
+      const externalIds = await session.writeMappings(step.node, step.change, ownedMappingsKey(owner));
+      const before = discovery.get(step.node);
+      if (before?.ok) discovery.set(step.node, { ok: true, facts: { ...before.facts, ovs: { ...before.facts.ovs, externalIds } } });
+      return undefined;
+    } catch (error) {
+      if (attempt > 0) return nodeFailure(error).message;
+      // another writer changed external_ids since we read them: read and plan this node again
+      const again = await session.discover(step.node);
+      discovery.set(step.node, again);
+      if (!again.ok) return again.message;
+      step = planUplinks({ cluster, owner, discovery }).nodes.find((s) => s.node === step.node)!;
+    }
+  }
+}
+
+/** Observe, plan, write every node's mapping change, and report the conditions after the writes. */
+export async function applyUplinks(cluster: Cluster, owner: string, options: SessionOptions = {}): Promise<UplinkRunResult> {
+  const session = new UplinkSession(targetsOf(cluster), options);
+  try {
+    const discovery = await discoverAll(session, cluster);
+    const plan = planUplinks({ cluster, owner, discovery });
+    const written: UplinkRunResult['written'] = {};
+    const failures = new Map<string, string>();
+    await Promise.all(plan.nodes.filter((s) => s.change).map(async (step) => {
+      const error = await writeStep(session, cluster, owner, step, discovery);
+      if (error !== undefined) {
+        failures.set(step.node, error);
+        written[step.node] = { error };
+      } else written[step.node] = { set: step.change!.set.map((m) => `${m.network}:${m.bridge}`), removed: step.change!.removed };
+    }));
+    return { ...planUplinks({ cluster, owner, discovery, mappingFailures: failures }), written, roundTrips: session.roundTrips };
+  } finally {
+    await session.close();
+  }
+}
+
+/** Drift in words: every node whose bridge mappings differ from what the plan implies. */
+export function uplinkDriftLines(result: UplinkPlan): string[] {
+  return result.nodes.flatMap((step) => {
+    if (step.error) return [`node ${step.node}: not discovered (${step.error.reason}): ${step.error.message}`];
+    if (!step.change) return [];
+    return [
+      ...step.change.set.map((m) => `node ${step.node}: ovn-bridge-mappings lacks ${m.network}:${m.bridge}`),
+      ...step.change.removed.map((n) => `node ${step.node}: ovn-bridge-mappings still maps ${n}, which no CUDN of this owner uses`),
+    ];
+  });
+}

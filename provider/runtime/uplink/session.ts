@@ -1,0 +1,107 @@
+/**
+ * One run's access to the nodes of an Uplink plan: per node an SSH runner (pinned host key, key
+ * auth) and its Open_vSwitch database tunnelled over that same connection. Reads the node's facts
+ * (one command, one stream, one transaction) and writes a guarded mapping change. Every SSH round
+ * trip (command, stream open, transaction) is counted. A node that fails, fails alone.
+ */
+import type { NodeTarget } from '../../model/targets';
+import { HostError, HostKeyRejectedError, HostPool, type HostKeyPin, openUnixSocketStream, type SshHostRunner } from '../../host';
+import { OvsdbClient } from '../../ovsdb/client';
+import { bridgeMappingsKey, type MappingChange } from '../../uplink/mappings';
+import type { NodeDiscovery } from '../../uplink/plan';
+import { hostFactsArgv, parseHostFacts } from './hostFacts';
+import { mappingOperations, type OvsRead, readOvsFacts, VSWITCH_DATABASE } from './ovsFacts';
+
+export const defaultOvsDb = '/var/run/openvswitch/db.sock';
+
+export interface SessionOptions {
+  connectTimeoutMs?: number;
+  commandTimeoutMs?: number;
+}
+
+interface NodeHandle {
+  runner: SshHostRunner;
+  db?: Promise<OvsdbClient>;
+  read?: OvsRead;
+}
+
+export function hostKeyPin(text: string | undefined): HostKeyPin | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  return /^(SHA256:)?[A-Za-z0-9+/]{43}=?$/.test(text.trim()) ? { fingerprint: text.trim() } : { knownHosts: text };
+}
+
+/** Reason and message of a node that could not be discovered or written. */
+export function nodeFailure(error: unknown): { reason: string; message: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof HostKeyRejectedError) return { reason: 'HostKeyRejected', message };
+  if (error instanceof HostError) return { reason: error.failure === 'auth' ? 'HostAuthFailed' : 'HostUnreachable', message };
+  return { reason: 'DiscoveryFailed', message };
+}
+
+export class UplinkSession {
+  roundTrips = 0;
+  private readonly pool = new HostPool();
+  private readonly handles = new Map<string, NodeHandle>();
+
+  constructor(private readonly targets: Readonly<Record<string, NodeTarget>>, private readonly options: SessionOptions = {}) {}
+
+  private handle(node: string): NodeHandle {
+    let handle = this.handles.get(node);
+    if (handle) return handle;
+    const t = this.targets[node];
+    if (!t) throw new Error(`node ${node} has no SSH target: give spec.targets.nodes.${node} (host, user, hostKey, keyPath)`);
+    const runner = this.pool.runner({ host: t.host, port: t.port, user: t.user, keyPath: t.keyPath, hostKey: hostKeyPin(t.hostKey), connectTimeoutMs: this.options.connectTimeoutMs ?? 5_000, commandTimeoutMs: this.options.commandTimeoutMs });
+    handle = { runner };
+    this.handles.set(node, handle);
+    return handle;
+  }
+
+  private database(node: string): Promise<OvsdbClient> {
+    const handle = this.handle(node);
+    if (!handle.db) {
+      const path = (this.targets[node]!.ovsDb ?? defaultOvsDb).replace(/^unix:/, '');
+      this.roundTrips++;
+      handle.db = OvsdbClient.connect(openUnixSocketStream(handle.runner, path));
+      handle.db.catch(() => (handle.db = undefined));
+    }
+    return handle.db;
+  }
+
+  async discover(node: string): Promise<NodeDiscovery> {
+    try {
+      const handle = this.handle(node);
+      this.roundTrips += 2;
+      const [host, read] = await Promise.all([handle.runner.run(hostFactsArgv), this.database(node).then(readOvsFacts)]);
+      if (host.exitCode !== 0) throw new Error(`reading interfaces and routes on ${handle.runner.describe} failed (exit ${host.exitCode}): ${host.stderr.trim()}`);
+      handle.read = read;
+      return { ok: true, facts: { node, ...parseHostFacts(host.stdout), ovs: read.facts } };
+    } catch (error) {
+      return { ok: false, ...nodeFailure(error) };
+    }
+  }
+
+  /**
+   * Write a change planned against the last discovery of `node` (guarded by `wait` on what it
+   * read); returns the node's external_ids as they now are.
+   */
+  async writeMappings(node: string, change: MappingChange, ownedKey: string): Promise<Record<string, string>> {
+    const read = this.handle(node).read;
+    if (!read) throw new Error(`node ${node} was not discovered before writing its bridge mappings`);
+    this.roundTrips++;
+    const db = await this.database(node);
+    await db.transact(VSWITCH_DATABASE, mappingOperations(read.rootUuid, read.facts.externalIds, change, ownedKey));
+    const ids = { ...read.facts.externalIds };
+    delete ids[bridgeMappingsKey];
+    delete ids[ownedKey];
+    if (change.mappings !== undefined) ids[bridgeMappingsKey] = change.mappings;
+    if (change.owned !== undefined) ids[ownedKey] = change.owned;
+    read.facts = { ...read.facts, externalIds: ids, ...(change.mappings !== undefined ? { bridgeMappings: change.mappings } : {}) };
+    return ids;
+  }
+
+  async close(): Promise<void> {
+    for (const handle of this.handles.values()) (await handle.db?.catch(() => undefined))?.close();
+    this.handles.clear();
+    await this.pool.closeAll();
+  }
+}
