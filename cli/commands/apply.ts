@@ -151,6 +151,19 @@ export interface PodChanges {
 const samePlug = (record: Record<string, unknown>, plug: ZonePlan['pods'][number]) =>
   record.node === plug.node && record.ifaceId === plug.ifaceId && record.mac === plug.mac && JSON.stringify(record.addresses) === JSON.stringify(plug.addresses);
 
+/** Refuses (before anything is sent) to replug a lab pod of the same name that another owner plugged. */
+export function checkLabPods(lab: LabStatus, wanted: ZonePlan['pods'], owned: string[]): void {
+  const ours = new Set(owned);
+  const records = readLab(lab.name)?.pods ?? [];
+  for (const plug of wanted) {
+    const record = records.find((p) => p.namespace === plug.namespace && p.name === plug.name);
+    const key = `${plug.namespace}/${plug.name}`;
+    if (record && record.ifaceId !== plug.ifaceId && !ours.has(key)) {
+      throw new CliError(ExitCode.refused, `pod ${key} is already plugged in lab "${lab.name}" on port ${String(record.ifaceId)}, not by this owner: nothing was changed`, { path: 'spec.pods' });
+    }
+  }
+}
+
 /** `namespace/name` of every pod a state gave addresses to. */
 export function podKeysOf(state: RuntimeState | undefined): string[] {
   return Object.values(state?.pods ?? {}).flatMap((m) => Object.keys(m));
@@ -186,6 +199,7 @@ export async function apply(options: FileOptions): Promise<CommandResult> {
   const target = await fileTarget(options);
   const plan = planFor(target, options.zone);
   if (plan.problems.length > 0) throw refusal(options.file, plan);
+  if (target.lab) checkLabPods(target.lab, plan.zones.flatMap((z) => z.pods), podKeysOf(target.previous));
   const zones: Record<string, unknown> = {};
   const lines: string[] = [];
   for (const zone of plan.zones) {

@@ -58,6 +58,17 @@ describe('ovnk apply, diff and destroy: the command-line contract', () => {
     expect(await ownedRowCounts(lab, 't-networks-cli-2')).toEqual({});
   });
 
+  it('refuses, with nothing sent, to replug a lab pod that another owner plugged', async () => {
+    const file = write('base.yaml', base);
+    expect(ovnk('apply', '-f', file, '--lab', lab.name, '--owner', 't-networks-cli-a').status).toBe(0);
+    const other = write('other.yaml', base.replace('name: blue}', 'name: azure}'));
+    const refused = ovnk('apply', '-f', other, '--lab', lab.name, '--owner', 't-networks-cli-b', '-o', 'json');
+    expect(refused.status).toBe(1);
+    expect(refused.json.error).toMatch(/^pod blue\/a is already plugged in lab .* on port blue.blue_blue_a, not by this owner/);
+    expect(await ownedRowCounts(lab, 't-networks-cli-b')).toEqual({});
+    expect(ovnk('destroy', '-f', file, '--lab', lab.name, '--owner', 't-networks-cli-a').status).toBe(0);
+  });
+
   it('refuses an unknown --zone with exit 3', () => {
     const result = ovnk('apply', '-f', write('base.yaml', base), '--lab', lab.name, '--zone', 'nowhere', '-o', 'json');
     expect(result.status).toBe(3);
