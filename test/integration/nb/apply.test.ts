@@ -59,7 +59,7 @@ function topology(prefix: string, mac = '0a:58:64:40:00:01'): DesiredRow[] {
     {
       table: 'Logical_Router_Static_Route',
       columns: { ip_prefix: '10.2.0.0/16', nexthop: '100.64.0.3', external_ids: { 'ovnk.io/key': `${prefix}-r2` } },
-      parent: { table: 'Logical_Router', identity: 'ovn_cluster_router', column: 'static_routes' },
+      parents: [{ table: 'Logical_Router', identity: 'ovn_cluster_router', column: 'static_routes' }],
     },
   ];
 }
