@@ -21,6 +21,7 @@ import { buildTopology } from '../../provider/runtime/plan';
 import { zonesOf } from '../../provider/topology/fromCluster';
 import type { Cluster } from '../../provider/model/cluster';
 import { CliError, type CommandResult, ExitCode, parseOutputFormat, runCommand } from '../contract';
+import { withUplinks } from './uplinks';
 
 export interface FileOptions {
   file: string;
@@ -216,5 +217,5 @@ export async function apply(options: FileOptions): Promise<CommandResult> {
 
 export function registerApply(program: Command): void {
   withFileOptions(program.command('apply').description('Apply the file\'s networks to each zone\'s Northbound (one transaction per zone) and plug its pods in the lab'))
-    .action((options: FileOptions) => runFileCommand(options, () => apply(options)));
+    .action((options: FileOptions) => runFileCommand(options, () => withUplinks('apply', options, () => apply(options)))); // uplinks: cli/commands/uplinks.ts
 }

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { destroyZone } from '../../provider/runtime';
 import type { CommandResult } from '../contract';
+import { withUplinks } from './uplinks';
 import { type FileOptions, fileTarget, planFor, podKeysOf, runFileCommand, syncLabPods, withFileOptions } from './apply';
 
 export async function destroy(options: FileOptions): Promise<CommandResult> {
@@ -26,5 +27,5 @@ export async function destroy(options: FileOptions): Promise<CommandResult> {
 
 export function registerDestroy(program: Command): void {
   withFileOptions(program.command('destroy').description('Remove exactly this owner\'s rows and state from each zone\'s Northbound and unplug its pods'))
-    .action((options: FileOptions) => runFileCommand(options, () => destroy(options)));
+    .action((options: FileOptions) => runFileCommand(options, () => withUplinks('destroy', options, () => destroy(options)))); // uplinks: cli/commands/uplinks.ts
 }

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { diffZone } from '../../provider/runtime';
 import { type CommandResult, ExitCode } from '../contract';
+import { withUplinks } from './uplinks';
 import { type FileOptions, fileTarget, planFor, runFileCommand, withFileOptions } from './apply';
 
 export async function diff(options: FileOptions): Promise<CommandResult> {
@@ -26,5 +27,5 @@ export async function diff(options: FileOptions): Promise<CommandResult> {
 
 export function registerDiff(program: Command): void {
   withFileOptions(program.command('diff').description('Report, row by row, how each zone\'s Northbound differs from the file (exit 2 on drift)'))
-    .action((options: FileOptions) => runFileCommand(options, () => diff(options)));
+    .action((options: FileOptions) => runFileCommand(options, () => withUplinks('diff', options, () => diff(options)))); // uplinks: cli/commands/uplinks.ts
 }

@@ -18,6 +18,7 @@ import { topologyInputs } from '../../provider/topology/fromCluster';
 import { renderNetwork } from '../../provider/topology/render';
 import { CliError, type CommandResult, ExitCode, parseOutputFormat, runCommand } from '../contract';
 import { planText } from './planText';
+import { withUplinks } from './uplinks';
 
 interface PlanOptions {
   file: string;
@@ -32,11 +33,12 @@ export function registerPlan(program: Command): void {
     .description('Validate and allocate offline: ids, host subnets, tunnel keys, connect subnets, problems')
     .requiredOption('-f, --file <file>', 'YAML or JSON file with Inventory, (Cluster)UserDefinedNetwork and ClusterNetworkConnect objects')
     .option('--zone <name>', 'plan only this zone (default: every zone)')
+    .option('--lab [name]', 'Uplinks: discover them on the running lab\'s nodes over SSH') // uplinks: cli/commands/uplinks.ts
     .option('--previous <file>', 'an earlier `ovnk plan -o json` document (or its state) to stay stable against')
     .option('-o, --output <format>', 'json or text', 'text')
     .action(async (options: PlanOptions) => {
       const format = parseOutputFormat(options.output);
-      process.exitCode = await runCommand(format, async () => plan(options));
+      process.exitCode = await runCommand(format, async () => withUplinks('plan', options, () => plan(options))); // uplinks: cli/commands/uplinks.ts
     });
 }
 

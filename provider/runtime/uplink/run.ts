@@ -92,3 +92,8 @@ export function uplinkDriftLines(result: UplinkPlan): string[] {
     ];
   });
 }
+
+/** Remove every bridge mapping this owner wrote (as if no CUDN named an Uplink any more). */
+export async function destroyUplinks(cluster: Cluster, owner: string, options: SessionOptions = {}): Promise<UplinkRunResult> {
+  return applyUplinks({ ...cluster, networks: [] }, owner, options);
+}

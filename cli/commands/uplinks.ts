@@ -1,0 +1,111 @@
+/**
+ * The Uplink section (OKEP-6019) of `ovnk plan|apply|diff|destroy`: each command's result gets
+ * `uplinks` (Uplink objects with status), `uplinkStates` (upstream's shape) and the CUDNs'
+ * UplinksReady under `networks`, plus per-node lines. Offline `plan` shows selection and naming;
+ * with `--lab` (or the Inventory's node targets) plan and diff discover each node over SSH, apply
+ * writes the bridge mappings, destroy removes this owner's. Uplink problems refuse before the
+ * command changes anything. Hooked into each command by one marked line.
+ */
+import { readFileSync } from 'node:fs';
+import { checkLabName, DEFAULT_LAB_NAME, inventoryOf, readState as readLab, statusOf } from '../../lab';
+import { buildCluster, type Cluster } from '../../provider/model/cluster';
+import { uplinksOf } from '../../provider/model/cudn';
+import { loadDocuments } from '../../provider/model/load';
+import { fillInventory } from '../../provider/runtime/inventoryMerge';
+import { applyUplinks, destroyUplinks, discoverUplinks, uplinkDriftLines, type UplinkRunResult } from '../../provider/runtime/uplink';
+import { planUplinks, type UplinkPlan } from '../../provider/uplink/plan';
+import { CliError, type CommandResult, ExitCode } from '../contract';
+
+export type UplinkCommand = 'plan' | 'apply' | 'diff' | 'destroy';
+
+export interface UplinkOptions {
+  file: string;
+  lab?: string | boolean;
+  owner?: string;
+}
+
+/** The file's cluster (filled from the lab with --lab); undefined when the file is unusable (the command reports that). */
+function clusterOf(options: UplinkOptions): Cluster | undefined {
+  let text: string;
+  try {
+    text = readFileSync(options.file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const loaded = loadDocuments(text);
+  if (loaded.problems.length > 0) return undefined;
+  let documents = loaded.documents;
+  if (options.lab !== undefined && options.lab !== false) {
+    const name = checkLabName(typeof options.lab === 'string' ? options.lab : DEFAULT_LAB_NAME);
+    const state = readLab(name);
+    if (!state) throw new CliError(ExitCode.unreachable, `lab "${name}" is not running: start it with "ovnk lab up --name ${name}"`, { lab: name });
+    documents = fillInventory(documents, inventoryOf(statusOf(state, state.ovnRoot)) as unknown as { spec: Record<string, unknown> });
+  }
+  const built = buildCluster(documents);
+  return built.problems.length > 0 ? undefined : built.cluster;
+}
+
+function hasUplinks(cluster: Cluster): boolean {
+  return (cluster.uplinks?.length ?? 0) > 0 || cluster.networks.some((n) => uplinksOf(n) !== undefined);
+}
+
+function hasTargets(cluster: Cluster): boolean {
+  return cluster.inventory.nodes.length > 0 && cluster.inventory.nodes.every((n) => cluster.inventory.targets?.nodes[n.name] !== undefined);
+}
+
+async function run(command: UplinkCommand, cluster: Cluster, owner: string, online: boolean): Promise<UplinkPlan & Partial<UplinkRunResult>> {
+  if (command === 'apply') return applyUplinks(cluster, owner);
+  if (command === 'destroy') return destroyUplinks(cluster, owner);
+  if (command === 'diff' || online) return discoverUplinks(cluster, owner);
+  return planUplinks({ cluster, owner });
+}
+
+export function uplinkLines(result: UplinkPlan & Partial<UplinkRunResult>): string[] {
+  const lines = ['uplinks:'];
+  for (const u of result.uplinks) lines.push(`  ${u.metadata.name}: ${u.status.conditions.map((c) => `${c.type}=${c.status} ${c.reason}: ${c.message}`).join('; ')}`);
+  for (const s of result.uplinkStates) {
+    const conditions = s.status.conditions.map((c) => `${c.type}=${c.status}${c.status === 'True' ? '' : ` ${c.reason}: ${c.message}`}`).join('; ');
+    lines.push(`  state ${s.metadata.name}: ${s.status.hostInterfaceName ?? '-'} on ${s.status.ovsBridge?.name ?? '-'}${s.status.vlanTag !== undefined ? ` vlan ${s.status.vlanTag}` : ''}${conditions ? `  ${conditions}` : ''}`);
+  }
+  for (const step of result.nodes) {
+    if (step.error) lines.push(`  node ${step.node}: ${step.error.reason}: ${step.error.message}`);
+    else if (step.change) lines.push(`  node ${step.node}: ${result.written?.[step.node] ? 'wrote' : 'would write'} ovn-bridge-mappings=${step.change.mappings ?? '(none)'}`);
+  }
+  for (const [network, n] of Object.entries(result.networks)) lines.push(...n.conditions.map((c) => `  network ${network}: ${c.type}=${c.status} ${c.reason}: ${c.message}`));
+  for (const p of result.problems) lines.push(`  problem ${p.reason} ${p.path}: ${p.message}`);
+  return lines;
+}
+
+function merge(command: UplinkCommand, inner: CommandResult, result: UplinkPlan & Partial<UplinkRunResult>, exitCode: ExitCode | undefined): CommandResult {
+  const document = (inner.document ?? {}) as Record<string, unknown>;
+  const networks = { ...((document.networks as Record<string, unknown>) ?? {}) };
+  for (const [name, n] of Object.entries(result.networks)) networks[name] = { ...((networks[name] as object) ?? {}), uplinks: n.uplinks, conditions: n.conditions };
+  const drift = command === 'diff' ? uplinkDriftLines(result) : [];
+  return {
+    exitCode,
+    text: [inner.text ?? '', ...uplinkLines(result), ...drift.map((l) => `  drift: ${l}`)].filter((l) => l !== '').join('\n'),
+    document: { ...document, uplinks: result.uplinks, uplinkStates: result.uplinkStates, networks, uplinkNodes: result.nodes, uplinkProblems: result.problems, ...(command === 'diff' ? { uplinkDrift: drift } : {}), ...(result.roundTrips !== undefined ? { uplinkRoundTrips: result.roundTrips } : {}) },
+  };
+}
+
+/** Run `inner` (the command) with the Uplink section around it. */
+export async function withUplinks(command: UplinkCommand, options: UplinkOptions, inner: () => CommandResult | Promise<CommandResult>): Promise<CommandResult> {
+  const cluster = clusterOf(options);
+  if (!cluster || !hasUplinks(cluster)) return inner();
+  const owner = options.owner ?? cluster.inventory.name;
+  const offline = planUplinks({ cluster, owner });
+  if (offline.problems.length > 0 && command !== 'plan' && command !== 'destroy') {
+    throw new CliError(ExitCode.refused, `${options.file}: refused, nothing was changed: ${offline.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { file: options.file, problems: offline.problems });
+  }
+  const result = await inner();
+  const online = command !== 'plan' || ((options.lab !== undefined && options.lab !== false) || hasTargets(cluster));
+  const uplinks = await run(command, cluster, owner, online);
+  return merge(command, result, uplinks, exitCodeOf(command, result.exitCode, uplinks));
+}
+
+function exitCodeOf(command: UplinkCommand, inner: ExitCode | undefined, result: UplinkPlan): ExitCode | undefined {
+  if (command === 'plan' && result.problems.length > 0) return ExitCode.refused;
+  if (command === 'diff' && uplinkDriftLines(result).some((l) => !l.includes('not discovered'))) return ExitCode.drift;
+  if (result.nodes.some((n) => n.error)) return ExitCode.unreachable;
+  return inner;
+}
