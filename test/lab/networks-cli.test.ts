@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { readState } from '../../lab';
 import '../setup/lab';
 import { fixture, nbctl, ovnk, ownedRowCounts } from './networks-helpers';
 
@@ -13,6 +14,8 @@ const write = (name: string, text: string) => {
   writeFileSync(file, text);
   return file;
 };
+
+const ours = () => readState(lab.name)!.pods.filter((p) => p.namespace === 'blue' || p.namespace === 'red');
 
 afterAll(() => {
   ovnk('destroy', '-f', write('base.yaml', base), '--lab', lab.name);
@@ -67,6 +70,19 @@ describe('ovnk apply, diff and destroy: the command-line contract', () => {
     expect(refused.json.error).toMatch(/^pod blue\/a is already plugged in lab .* on port blue.blue_blue_a, not by this owner/);
     expect(await ownedRowCounts(lab, 't-networks-cli-b')).toEqual({});
     expect(ovnk('destroy', '-f', file, '--lab', lab.name, '--owner', 't-networks-cli-a').status).toBe(0);
+  });
+
+  it('unplugs a pod that left the file and removes its port, keeping the others', async () => {
+    const file = write('base.yaml', base);
+    expect(ovnk('apply', '-f', file, '--lab', lab.name, '--owner', 't-networks-cli-p').status).toBe(0);
+    const fewer = write('fewer.yaml', base.replace('  - {name: b, namespace: red, node: ovn-worker3}\n', ''));
+    const applied = ovnk('apply', '-f', fewer, '--lab', lab.name, '--owner', 't-networks-cli-p', '-o', 'json');
+    expect(applied.status, applied.stderr).toBe(0);
+    expect(applied.json.pods).toEqual({ plugged: [], unplugged: ['red/b'] });
+    expect(applied.json.zones.central.summary).toContain('delete Logical_Switch_Port "red.net_red_b"');
+    expect(ours().map((p) => `${p.namespace}/${p.name}`).sort()).toEqual(['blue/a', 'blue/b', 'red/a']);
+    expect(ovnk('destroy', '-f', fewer, '--lab', lab.name, '--owner', 't-networks-cli-p').status).toBe(0);
+    expect(ours()).toEqual([]);
   });
 
   it('refuses an unknown --zone with exit 3', () => {
