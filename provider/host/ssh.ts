@@ -120,7 +120,9 @@ export class SshHostRunner implements HostRunner {
         client.once('close', () => this.forget(client));
         resolve(client);
       });
-      client.once('error', (error: Error & { level?: string; code?: string }) => fail(rejection ?? this.connectError(error, timeoutMs)));
+      // `on`, not `once`: ssh2 may emit a second error (a server that accepts and closes before its
+      // banner, as QEMU's user networking does while the guest boots); a missing listener would crash.
+      client.on('error', (error: Error & { level?: string; code?: string }) => fail(rejection ?? this.connectError(error, timeoutMs)));
       const config = {
         host: this.target.host,
         port: this.target.port ?? 22,
