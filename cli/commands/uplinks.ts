@@ -62,14 +62,20 @@ async function run(command: UplinkCommand, cluster: Cluster, owner: string, onli
 
 export function uplinkLines(result: UplinkPlan & Partial<UplinkRunResult>): string[] {
   const lines = ['uplinks:'];
-  for (const u of result.uplinks) lines.push(`  ${u.metadata.name}: ${u.status.conditions.map((c) => `${c.type}=${c.status} ${c.reason}: ${c.message}`).join('; ')}`);
+  for (const u of result.uplinks) {
+    const selection = `selects ${u.status.selectedNodes.join(', ') || 'no node'}${u.status.overlappingNodes.length > 0 ? `; overlapping on ${u.status.overlappingNodes.join(', ')}` : ''}`;
+    lines.push(`  ${u.metadata.name}: ${[selection, ...u.status.conditions.map((c) => `${c.type}=${c.status} ${c.reason}: ${c.message}`)].join('; ')}`);
+  }
   for (const s of result.uplinkStates) {
     const conditions = s.status.conditions.map((c) => `${c.type}=${c.status}${c.status === 'True' ? '' : ` ${c.reason}: ${c.message}`}`).join('; ');
-    lines.push(`  state ${s.metadata.name}: ${s.status.hostInterfaceName ?? '-'} on ${s.status.ovsBridge?.name ?? '-'}${s.status.vlanTag !== undefined ? ` vlan ${s.status.vlanTag}` : ''}${conditions ? `  ${conditions}` : ''}`);
+    lines.push(`  state ${s.metadata.name}: ${s.status.hostInterfaceName ?? '-'}${s.status.ovsBridge ? ` on ${s.status.ovsBridge.name}` : ''}${s.status.vlanTag !== undefined ? ` vlan ${s.status.vlanTag}` : ''}${conditions ? `  ${conditions}` : ''}`);
   }
   for (const step of result.nodes) {
     if (step.error) lines.push(`  node ${step.node}: ${step.error.reason}: ${step.error.message}`);
-    else if (step.change) lines.push(`  node ${step.node}: ${result.written?.[step.node] ? 'wrote' : 'would write'} ovn-bridge-mappings=${step.change.mappings ?? '(none)'}`);
+    else if (step.change) lines.push(`  node ${step.node}: would write ovn-bridge-mappings=${step.change.mappings ?? '(none)'}`);
+  }
+  for (const [node, w] of Object.entries(result.written ?? {})) {
+    lines.push(`  node ${node}: ${'error' in w ? `bridge mappings not written: ${w.error}` : `bridge mappings written (set ${w.set.join(', ') || 'none'}; removed ${w.removed.join(', ') || 'none'})`}`);
   }
   for (const [network, n] of Object.entries(result.networks)) lines.push(...n.conditions.map((c) => `  network ${network}: ${c.type}=${c.status} ${c.reason}: ${c.message}`));
   for (const p of result.problems) lines.push(`  problem ${p.reason} ${p.path}: ${p.message}`);

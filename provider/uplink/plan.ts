@@ -92,12 +92,25 @@ export function planUplinks(input: UplinkPlanInput): UplinkPlan {
   const steps = nodeSteps(input, resolved, users);
   const states = withGateway(input, resolved, users, steps);
   const byName = new Map(states.map((s) => [s.metadata.name, s]));
-  return {
+  const plan = {
     problems,
     uplinks: (cluster.uplinks ?? []).map((u) => uplinkObject(u, selections.get(u.name), byName, invalid.get(u.name))),
     uplinkStates: states,
     networks: networkConditions(cluster, problems, invalid, byName),
     nodes: steps,
+  };
+  return input.discovery ? plan : offlineOnly(plan);
+}
+
+/** Reasons a plan can know without looking at a node; conditions that need discovery are left out offline. */
+const offlineReasons = new Set(['InvalidSpec', 'NoMatchingNodes', 'NodeSelectorOverlap', 'UplinkNotFound', 'UplinkUnsupportedGatewayMode', 'UplinkUnsupportedTransport', 'UplinkNotFoundForNode', 'UplinkOverlapOnNode']);
+
+function offlineOnly(plan: UplinkPlan): UplinkPlan {
+  const known = (conditions: Condition[]) => conditions.filter((c) => offlineReasons.has(c.reason) || (c.reason === 'UplinksReady' && c.message === 'CUDN does not reference an Uplink'));
+  return {
+    ...plan,
+    uplinks: plan.uplinks.map((u) => ({ ...u, status: { ...u.status, conditions: known(u.status.conditions) } })),
+    networks: Object.fromEntries(Object.entries(plan.networks).map(([name, n]) => [name, { ...n, conditions: known(n.conditions) }])),
   };
 }
 
