@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { addPod, checkLabName, DEFAULT_LAB_NAME, inventoryOf, type LabStatus, readState as readLab, removePod, statusOf } from '../../lab';
 import { loadDocuments } from '../../provider/model/load';
 import { SchemaAdaptationError } from '../../provider/nb/adapt';
+import { checkOwner } from '../../provider/nb/ownership';
 import { ReconcileError } from '../../provider/nb/reconcile';
 import type { Problem } from '../../provider/model/problem';
 import {
@@ -114,6 +115,16 @@ function endpointOf(zone: string, cluster: Cluster, nb: string[] | undefined): s
   return endpoint;
 }
 
+/** `--owner`, else the Inventory's name; checked before anything is read or written. */
+function ownerOf(given: string | undefined, cluster: Cluster): string {
+  const owner = given ?? cluster.inventory.name;
+  try {
+    return checkOwner(owner);
+  } catch (error) {
+    throw new CliError(ExitCode.badInput, (error as Error).message, { path: given === undefined ? `Inventory/${owner}: metadata.name` : '--owner' });
+  }
+}
+
 /** Load, fill from the lab, build, connect to each zone's Northbound, read the stored state. */
 export async function fileTarget(options: FileOptions): Promise<FileTarget> {
   const loaded = loadDocuments(readText(options.file));
@@ -131,7 +142,7 @@ export async function fileTarget(options: FileOptions): Promise<FileTarget> {
     const endpoint = endpointOf(name, built.cluster, options.nb);
     zones.push({ name, db: await nbConnection(endpoint, options.nb ? '--nb' : `spec.targets.zones.${name}.nb`) });
   }
-  const owner = options.owner ?? built.cluster.inventory.name;
+  const owner = ownerOf(options.owner, built.cluster);
   let previous: RuntimeState | undefined;
   for (const zone of zones) previous ??= await readZoneState(zone.db, owner);
   return { file: options.file, owner, cluster: built.cluster, lab, zones, previous };

@@ -85,6 +85,13 @@ describe('ovnk apply, diff and destroy: the command-line contract', () => {
     expect(ours()).toEqual([]);
   });
 
+  it('refuses an owner that cannot be a marker with exit 3', () => {
+    const result = ovnk('apply', '-f', write('base.yaml', base), '--lab', lab.name, '--owner', '=bad', '-o', 'json');
+    expect(result.status).toBe(3);
+    expect(result.json).toMatchObject({ path: '--owner' });
+    expect(result.json.error).toContain('is not a valid owner name');
+  });
+
   it('refuses an unknown --zone with exit 3', () => {
     const result = ovnk('apply', '-f', write('base.yaml', base), '--lab', lab.name, '--zone', 'nowhere', '-o', 'json');
     expect(result.status).toBe(3);
