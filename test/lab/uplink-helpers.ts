@@ -1,0 +1,55 @@
+/** Helpers of the Uplink lab tests: the fixture's cluster filled from the test lab, node commands over SSH. */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { inventoryOf, type LabNodeStatus, type LabStatus } from '../../lab';
+import { HostPool } from '../../provider/host';
+import { buildCluster, type Cluster } from '../../provider/model/cluster';
+import { loadDocuments } from '../../provider/model/load';
+import { fillInventory } from '../../provider/runtime/inventoryMerge';
+
+export const fixture = path.resolve(__dirname, '../fixtures/uplink-lab.yaml');
+
+/** The cluster of YAML text, with nodes and targets from the lab (the file wins). */
+export function labCluster(lab: LabStatus, text = readFileSync(fixture, 'utf8')): Cluster {
+  const loaded = loadDocuments(text);
+  if (loaded.problems.length > 0) throw new Error(loaded.problems[0]!.message);
+  const built = buildCluster(fillInventory(loaded.documents, inventoryOf(lab) as unknown as { spec: Record<string, unknown> }));
+  if (built.problems.length > 0) throw new Error(built.problems[0]!.message);
+  return built.cluster;
+}
+
+const pool = new HostPool();
+
+/** Run argv on a lab node over SSH; fails on a non-zero exit. */
+export async function onNode(node: LabNodeStatus, ...argv: string[]): Promise<string> {
+  const runner = pool.runner({ host: node.ssh.host, port: node.ssh.port, user: node.ssh.user, keyPath: node.ssh.keyPath, hostKey: { fingerprint: node.ssh.hostKeyFingerprint } });
+  const result = await runner.run(argv);
+  if (result.exitCode !== 0) throw new Error(`${argv.join(' ')} on ${node.name}: exit ${result.exitCode}: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+export async function closeNodes(): Promise<void> {
+  await pool.closeAll();
+}
+
+export async function bridgeMappings(node: LabNodeStatus): Promise<string> {
+  return (await onNode(node, 'ovs-vsctl', 'get', 'Open_vSwitch', '.', 'external_ids:ovn-bridge-mappings')).replace(/^"|"$/g, '');
+}
+
+/** The node's whole Open_vSwitch external_ids, to put back after a test. */
+export async function externalIds(node: LabNodeStatus): Promise<string> {
+  return onNode(node, 'ovs-vsctl', 'get', 'Open_vSwitch', '.', 'external_ids');
+}
+
+export async function restoreExternalIds(node: LabNodeStatus, saved: string): Promise<void> {
+  await onNode(node, 'ovs-vsctl', 'set', 'Open_vSwitch', '.', `external_ids=${saved}`);
+}
+
+/** An Uplink document selecting one node by name label `test.ovnk.io/node`. */
+export function uplinkDoc(name: string, configs: { node?: string; iface: string; labels?: Record<string, string> }[]): string {
+  const items = configs.map((c) => {
+    const labels = c.labels ?? (c.node ? { 'test.ovnk.io/node': c.node } : {});
+    return `    - type: OVSBridge\n      nodeSelector: { matchLabels: ${JSON.stringify(labels)} }\n      hostInterfaceName: ${c.iface}`;
+  });
+  return `---\napiVersion: k8s.ovn.org/v1alpha1\nkind: Uplink\nmetadata:\n  name: ${name}\nspec:\n  nodeConfigs:\n${items.join('\n')}\n`;
+}
