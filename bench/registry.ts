@@ -7,5 +7,6 @@ import { networksBenchmark } from './networks';
 import { ovsdbBenchmark } from './ovsdb';
 import { pulumiBenchmark } from './pulumi';
 import { reconcileBenchmark } from './reconcile';
+import { uplinkBenchmark } from './uplink';
 
-export const benchmarks: Benchmark[] = [allocBenchmark, connectRowsBenchmark, labBenchmark, ovsdbBenchmark, reconcileBenchmark, pulumiBenchmark, networksBenchmark];
+export const benchmarks: Benchmark[] = [allocBenchmark, connectRowsBenchmark, labBenchmark, ovsdbBenchmark, reconcileBenchmark, pulumiBenchmark, networksBenchmark, uplinkBenchmark];
