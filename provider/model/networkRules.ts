@@ -2,11 +2,12 @@
  * Network rules checked when the cluster is built (the CLI's exit 3), with upstream's words where
  * upstream has them: the UDN/CUDN CRDs' CEL rules (subnet count and families, hostSubnet bounds,
  * MTU with IPv6), the overlap checks of upstream's NAD parsing ("illegal network configuration:
- * user defined subnet ... overlaps cluster subnet ..."), the cluster's families, two primary
- * networks serving one namespace, and the inventory's pods (unknown node, no primary network,
- * listed twice). `renderRefusals` holds what only the runtime refuses (exit 1): networks of a
- * family the cluster does not run, and Localnet and secondary networks (not rendered yet);
- * `ovnk plan` and the connect validation keep seeing those networks as they are.
+ * user defined subnet ... overlaps cluster subnet ...") and the inventory's pods (unknown node,
+ * no primary network, listed twice). `renderRefusals` holds what only the runtime refuses
+ * (exit 1), as upstream's controllers refuse them at run time rather than its CRDs: networks of
+ * a family the cluster does not run, a second primary network in a namespace, and Localnet and
+ * secondary networks (not rendered yet); `ovnk plan` and the connect validation keep seeing
+ * those networks as they are.
  */
 import { type Cidr, type Family, mustParseCidr, overlaps } from './cidr';
 import type { Cluster } from './cluster';
@@ -94,7 +95,8 @@ function podRules(cluster: Cluster): Problem[] {
     const found: Problem[] = [];
     if (seen.has(key)) found.push(problem('DuplicateObject', ref, at, `${at}: pod ${key} is listed twice`));
     seen.add(key);
-    if (!nodes.has(pod.node)) found.push(problem('InvalidField', ref, `${at}.node`, `${at}.node "${pod.node}" is not a node of the inventory (nodes: ${[...nodes].join(', ') || 'none'})`));
+    // an inventory without nodes gets them later (`--lab`); only a listed set can be checked
+    if (nodes.size > 0 && !nodes.has(pod.node)) found.push(problem('InvalidField', ref, `${at}.node`, `${at}.node "${pod.node}" is not a node of the inventory (nodes: ${[...nodes].join(', ') || 'none'})`));
     if (!served.has(pod.namespace)) found.push(problem('InvalidField', ref, `${at}.namespace`, `${at}.namespace "${pod.namespace}" has no primary network (no UserDefinedNetwork in it, no ClusterUserDefinedNetwork selecting it)`));
     return found;
   });
@@ -106,17 +108,18 @@ export function networkRules(cluster: Cluster): Problem[] {
     const at = configPath(n);
     return [...subnetRules(n, at), ...overlapRules(n, cluster, at)];
   });
-  return [...perNetwork, ...primaryPerNamespace(cluster), ...podRules(cluster)];
+  return [...perNetwork, ...podRules(cluster)];
 }
 
 /**
  * What the runtime refuses before rendering (exit 1), kept out of buildCluster so `ovnk plan` and
  * the connect validation still see these networks: a network using a family the cluster does not
- * run (upstream's NAD check), and Localnet or secondary networks serving a namespace (not rendered yet).
+ * run (upstream's NAD check), a second primary network in a namespace, and Localnet or secondary
+ * networks serving a namespace (not rendered yet).
  */
 export function renderRefusals(cluster: Cluster): Problem[] {
   const families = cluster.networks.flatMap((n) => familyRules(n, cluster, configPath(n)));
-  return [...families, ...unsupportedNetworks(cluster)];
+  return [...families, ...primaryPerNamespace(cluster), ...unsupportedNetworks(cluster)];
 }
 
 function unsupportedNetworks(cluster: Cluster): Problem[] {

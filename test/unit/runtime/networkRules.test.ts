@@ -51,9 +51,13 @@ describe('network rules', () => {
     expect(found[0]!.message).toContain(message);
   });
 
-  it('refuses a second primary network in one namespace', () => {
-    const found = problemsOf(inventory() + cudn('n1', l3('[{cidr: 10.1.0.0/16}]')) + cudn('n2', l3('[{cidr: 10.2.0.0/16}]')));
-    expect(found).toEqual([{ path: 'ClusterUserDefinedNetwork/n2', message: 'namespace a already has primary network cluster_udn_n1 (ClusterUserDefinedNetwork/n1); cluster_udn_n2 cannot be a second primary network there' }]);
+  it('leaves a second primary network in one namespace to the runtime, which refuses it', () => {
+    const text = inventory() + cudn('n1', l3('[{cidr: 10.1.0.0/16}]')) + cudn('n2', l3('[{cidr: 10.2.0.0/16}]'));
+    const built = buildCluster(loadDocuments(text).documents);
+    expect(built.problems).toEqual([]);
+    expect(renderRefusals(built.cluster).map((p) => ({ path: p.path, message: p.message }))).toEqual([
+      { path: 'ClusterUserDefinedNetwork/n2', message: 'namespace a already has primary network cluster_udn_n1 (ClusterUserDefinedNetwork/n1); cluster_udn_n2 cannot be a second primary network there' },
+    ]);
   });
 
   it('refuses a pod on an unknown node, in a namespace without a primary network, or listed twice', () => {
@@ -63,6 +67,11 @@ describe('network rules', () => {
       { path: 'Inventory/inv: spec.pods[1].namespace', message: 'spec.pods[1].namespace "b" has no primary network (no UserDefinedNetwork in it, no ClusterUserDefinedNetwork selecting it)' },
       { path: 'Inventory/inv: spec.pods[2]', message: 'spec.pods[2]: pod a/p is listed twice' },
     ]);
+  });
+
+  it('does not check pod nodes while the inventory lists no node (they come from the lab later)', () => {
+    const text = inventory('  pods: [{name: p, namespace: a, node: n9}]').replace('  nodes: [{name: n1}]\n', '') + cudn('n', l3('[{cidr: 10.1.0.0/16}]'));
+    expect(problemsOf(text)).toEqual([]);
   });
 
   it('leaves other families, Localnet and secondary networks to the runtime, which refuses them', () => {
