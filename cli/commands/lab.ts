@@ -74,9 +74,10 @@ function registerUp(lab: Command): void {
   withOutput(lab.command('up').description('Start the lab: central NB/SB/northd and N nodes; returns when every sshd answers and every chassis is registered'))
     .option('--nodes <n>', 'how many nodes', '3')
     .option('--ovn <flavor>', 'which OVN: bookworm (host packages) or trixie (debootstrapped root)', DEFAULT_OVN)
-    .action((flags: OutputFlags & { nodes: string; ovn: string }) =>
+    .option('--uplinks', 'also provision the Uplink bridges br-blue and br-red next to breth0 (lab/uplinks.ts)')
+    .action((flags: OutputFlags & { nodes: string; ovn: string; uplinks?: boolean }) =>
       act(flags, async () => {
-        const options = { name: checkLabName(flags.name), nodes: parseCount(flags.nodes), ovn: checkOvnFlavor(flags.ovn), progress };
+        const options = { name: checkLabName(flags.name), nodes: parseCount(flags.nodes), ovn: checkOvnFlavor(flags.ovn), uplinks: flags.uplinks === true, progress };
         const result = await up(options);
         const verb = result.alreadyRunning ? 'is already running' : `is up in ${result.seconds.toFixed(2)} s`;
         return { document: { ...result.status, alreadyRunning: result.alreadyRunning, seconds: result.seconds }, text: `lab ${options.name} ${verb}\n${statusText(result.status)}` };
