@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { closeConnections } from '../../provider/runtime';
+import '../setup/lab';
+import { misbehaving, probes, stack, sync } from './connect-helpers';
+import { ovnk, ownedRowCounts } from './networks-helpers';
+
+const lab = inject('lab');
+const file = stack('connect-chain.yaml');
+const pairs = (from: string[], to: string[]) => probes(lab, [...from, ...to]).filter((p) => from.includes(p.from) !== from.includes(p.to));
+const [alpha, beta, gamma, delta] = ['alpha', 'beta', 'gamma', 'delta'].map((ns) => [`${ns}/a`, `${ns}/b`]) as [string[], string[], string[], string[]];
+
+beforeAll(() => {
+  const applied = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
+  expect(applied.status, applied.stderr).toBe(0);
+  sync(lab);
+});
+
+afterAll(async () => {
+  await closeConnections();
+  ovnk('destroy', '-f', file, '--lab', lab.name);
+});
+
+describe('two connects in a chain (alpha-beta, beta-gamma) and a network no connect selects', () => {
+  it('the Layer3 network reaches the Layer2 network of its connect and back, on other nodes', async () => {
+    expect(await misbehaving(lab, pairs(alpha, beta), true)).toEqual([]);
+  });
+
+  it('two Layer2 networks of one connect reach each other, both directions', async () => {
+    expect(await misbehaving(lab, pairs(beta, gamma), true)).toEqual([]);
+  });
+
+  it('connects are not transitive: alpha does not reach gamma and gamma does not reach alpha', async () => {
+    expect(await misbehaving(lab, pairs(alpha, gamma), false)).toEqual([]);
+  });
+
+  it('the network selected by no connect reaches nobody and nobody reaches it, while its own pods reach each other', async () => {
+    expect(await misbehaving(lab, pairs(delta, [...alpha, ...beta, ...gamma]), false)).toEqual([]);
+    expect(await misbehaving(lab, probes(lab, delta), true)).toEqual([]);
+  });
+
+  it('destroy removes both connects and every network of this owner', async () => {
+    expect(ovnk('destroy', '-f', file, '--lab', lab.name).status).toBe(0);
+    expect(await ownedRowCounts(lab, 'connect-chain')).toEqual({});
+  });
+});

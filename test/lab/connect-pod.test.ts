@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { closeConnections } from '../../provider/runtime';
+import { fileTarget, planFor } from '../../cli/commands/apply';
+import { planText } from '../../cli/commands/planText';
+import '../setup/lab';
+import { misbehaving, northdLog, probes, removeTempFiles, sbctl, stack, storedState, sync, variant } from './connect-helpers';
+import { nbctl, ovnk, ownedRowCounts, podIPs } from './networks-helpers';
+
+const lab = inject('lab');
+const file = stack('colored-enterprise.yaml');
+const owner = 'colored-enterprise';
+const router = 'connect_router_colored-enterprise';
+const pods = ['blue/a', 'blue/b', 'green/a', 'green/b', 'yellow/a', 'yellow/b'];
+let logStart = 0;
+
+beforeAll(() => {
+  logStart = northdLog(lab).length;
+  const applied = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
+  expect(applied.status, applied.stderr).toBe(0);
+  sync(lab);
+});
+
+afterAll(async () => {
+  await closeConnections();
+  ovnk('destroy', '-f', file, '--lab', lab.name);
+  removeTempFiles();
+});
+
+const across = (from: string[], to: string[]) => probes(lab, [...from, ...to]).filter((p) => from.includes(p.from) !== from.includes(p.to));
+
+describe('colored-enterprise (PodNetwork) applied to the lab', () => {
+  it('every pod of blue, green and yellow reaches every pod of the other two, IPv4 and IPv6, both directions', async () => {
+    const list = probes(lab, pods).filter((p) => p.from.split('/')[0] !== p.to.split('/')[0]);
+    expect(list.length).toBe(6 * 4 * 2);
+    expect(await misbehaving(lab, list, true)).toEqual([]);
+  });
+
+  it('a second apply sends nothing and diff finds no drift', () => {
+    const again = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
+    expect(again.json.zones.central).toMatchObject({ sent: false, operations: 0 });
+    expect(ovnk('diff', '-f', file, '--lab', lab.name).status).toBe(0);
+  });
+
+  it('northd binds every connect-router port with the tunnel key we requested and logs no warning or error', () => {
+    const all = JSON.parse(nbctl(lab, '--format=json', '--columns=name,options', 'list', 'Logical_Router_Port')).data as [string, ['map', [string, string][]]][];
+    const ports = all.filter(([name]) => name.startsWith('crtor-colored-enterprise_'));
+    expect(ports.length).toBe(2 * 3 + 1);
+    for (const [name, [, options]] of ports) {
+      const requested = Object.fromEntries(options)['requested-tnl-key'];
+      expect(requested, name).toMatch(/^\d+$/);
+      expect(sbctl(lab, '--bare', '--columns=tunnel_key', 'find', 'Port_Binding', `logical_port=${name}`).trim(), name).toBe(requested);
+    }
+    const routerKey = nbctl(lab, 'get', 'Logical_Router', router, 'options:requested-tnl-key').replace(/"/g, '').trim();
+    const datapath = sbctl(lab, '--bare', '--columns=tunnel_key', 'find', 'Datapath_Binding', `external_ids:name=${router}`).trim();
+    expect(datapath).toBe(routerKey);
+    const complaints = northdLog(lab, logStart).split('\n').filter((l) => /\|(WARN|ERR|EMER)\|/.test(l));
+    expect(complaints).toEqual([]);
+  });
+
+  it('a deleted connect-router route and a hand-changed policy show in diff, and apply repairs both', async () => {
+    const greenB = podIPs(lab, 'green', 'b')[0]!; // host subnet 104.104.2.0/24 on ovn-worker3
+    const route = nbctl(lab, '--bare', '--columns=_uuid', 'find', 'Logical_Router_Static_Route', 'ip_prefix="104.104.2.0/24"', 'external_ids:"k8s.ovn.org/name"=colored-enterprise').trim();
+    const routeId = nbctl(lab, 'get', 'Logical_Router_Static_Route', route, 'external_ids:"k8s.ovn.org/id"').trim().replace(/"/g, '');
+    expect(routeId).toMatch(/^ovnkube-network-connect-controller:ClusterNetworkConnect:colored-enterprise:/);
+    nbctl(lab, 'lr-route-del', router, '104.104.2.0/24');
+    const policyId = 'ovnkube-network-connect-controller:ClusterNetworkConnect:colored-enterprise:2:1:v4:cluster_udn_green.network_ovn_cluster_router:ovn-worker2';
+    const policy = nbctl(lab, '--bare', '--columns=_uuid', 'find', 'Logical_Router_Policy', `external_ids:"k8s.ovn.org/id"="${policyId}"`).trim();
+    nbctl(lab, 'set', 'Logical_Router_Policy', policy, 'action=drop');
+    sync(lab);
+    expect(await misbehaving(lab, [{ from: 'blue/a', to: 'green/b', address: greenB }, { from: 'green/a', to: 'blue/a', address: podIPs(lab, 'blue', 'a')[0]! }], false)).toEqual([]);
+
+    const drift = ovnk('diff', '-f', file, '--lab', lab.name, '-o', 'json');
+    expect(drift.status).toBe(2);
+    const lines: string[] = drift.json.zones.central.drift;
+    expect(lines.some((l) => l === `missing: Logical_Router_Static_Route "${routeId}"`), lines.join('\n')).toBe(true);
+    expect(lines.some((l) => l.startsWith('changed: Logical_Router_Policy') && l.includes(policyId) && l.includes('action')), lines.join('\n')).toBe(true);
+
+    expect(ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json').json.zones.central.sent).toBe(true);
+    expect(ovnk('diff', '-f', file, '--lab', lab.name).status).toBe(0);
+    sync(lab);
+    expect(await misbehaving(lab, across(['blue/a', 'green/a'], ['green/b', 'blue/b']), true)).toEqual([]);
+  });
+
+  it('a network the selector drops loses its traffic and its slice, the others keep theirs, and it comes back with a new allocation the plan shows', async () => {
+    const before = storedState(lab, owner).allocation.connects['colored-enterprise'].l2.owners;
+    const yellowOwner = Object.keys(before).find((k) => k.startsWith('layer2_'))!;
+    expect(yellowOwner).toBeDefined();
+    const leave = variant('colored-enterprise.yaml', 'yellow-leaves.yaml', [['values: [yellow, red]', 'values: [red]']]);
+    expect(ovnk('apply', '-f', leave, '--lab', lab.name).status).toBe(0);
+    sync(lab);
+    expect(await misbehaving(lab, across(['yellow/a', 'yellow/b'], ['blue/a', 'green/b']), false)).toEqual([]);
+    expect(await misbehaving(lab, across(['blue/a'], ['green/b']), true)).toEqual([]);
+    expect(Object.keys(storedState(lab, owner).allocation.connects['colored-enterprise'].l2.owners)).not.toContain(yellowOwner);
+    expect(nbctl(lab, '--bare', '--columns=name', 'list', 'Logical_Router_Port')).not.toContain('crtor-colored-enterprise_yellow');
+
+    expect(ovnk('apply', '-f', file, '--lab', lab.name).status).toBe(0);
+    const after = storedState(lab, owner).allocation.connects['colored-enterprise'].l2.owners;
+    expect(after[yellowOwner]).toBeDefined();
+    expect(after[yellowOwner]).not.toEqual(before[yellowOwner]);
+    const target = await fileTarget({ file, lab: lab.name });
+    const text = planText(target.cluster, planFor(target).allocation);
+    expect(text).toContain(`${yellowOwner}  yellow_yellow-network  ${after[yellowOwner].join(', ')}`);
+    sync(lab);
+    expect(await misbehaving(lab, across(['yellow/a'], ['blue/b', 'green/a']), true)).toEqual([]);
+  });
+
+  it('destroy leaves no row and no state of this owner', () => {
+    expect(ovnk('destroy', '-f', file, '--lab', lab.name).status).toBe(0);
+    return ownedRowCounts(lab, owner).then((counts) => {
+      expect(counts).toEqual({});
+      expect(storedState(lab, owner)).toBeUndefined();
+    });
+  });
+});
