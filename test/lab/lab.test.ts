@@ -39,8 +39,9 @@ describe('the shared test lab', () => {
   it('runs every node in its own namespace with breth0 holding the encap IP and the default route', () => {
     for (const node of lab.nodes) {
       expect(namespaces()).toContain(node.namespace);
-      const routes = JSON.parse(execFileSync('ip', ['-n', node.namespace, '-j', 'route', 'show', 'default'], { encoding: 'utf8' })) as { dev: string }[];
-      expect(routes.map((r) => r.dev)).toEqual(['breth0']);
+      const routes = JSON.parse(execFileSync('ip', ['-n', node.namespace, '-j', 'route', 'show', 'default'], { encoding: 'utf8' })) as { dev: string; metric?: number }[];
+      // the Uplink host ports (lab/uplinks.ts) add default routes with metrics 200+; breth0's is the one in use
+      expect(routes.filter((r) => r.metric === undefined).map((r) => r.dev)).toEqual(['breth0']);
       const addrs = JSON.parse(execFileSync('ip', ['-n', node.namespace, '-j', 'addr', 'show', 'breth0'], { encoding: 'utf8' })) as { addr_info: { local: string }[] }[];
       expect(addrs[0].addr_info.map((a) => a.local)).toContain(node.encapIp);
     }
