@@ -35,6 +35,11 @@ describe('colored-enterprise (PodNetwork) applied to the lab', () => {
     expect(await misbehaving(lab, list, true)).toEqual([]);
   });
 
+  it('orange, selected by no connect, reaches none of them and none of them reaches it; its own pods reach each other', async () => {
+    expect(await misbehaving(lab, across(['orange/a', 'orange/b'], ['blue/b', 'green/a', 'yellow/a']), false)).toEqual([]);
+    expect(await misbehaving(lab, probes(lab, ['orange/a', 'orange/b']), true)).toEqual([]);
+  });
+
   it('a second apply sends nothing and diff finds no drift', () => {
     const again = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
     expect(again.json.zones.central).toMatchObject({ sent: false, operations: 0 });
