@@ -9,7 +9,8 @@ import { registerApply } from './apply';
 import { registerDiff } from './diff';
 import { registerDestroy } from './destroy';
 import { registerLabVm } from './labVm';
+import { registerDemo } from './demo';
 
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [registerLab, registerPlan, registerApply, registerDiff, registerDestroy, registerLabVm];
+export const commands: Register[] = [registerLab, registerPlan, registerApply, registerDiff, registerDestroy, registerLabVm, registerDemo];

@@ -1,0 +1,186 @@
+/**
+ * `ovnk demo [--name LAB] [--ovn FLAVOR] [--keep] [-o json|text]`: the README's main job in one
+ * command. Starts the lab (or reuses a running one), prints the plan's allocation table, applies
+ * OKEP-5224's colored-enterprise (stacks/colored-enterprise.yaml), pings between pods on
+ * different nodes (connected networks answer, the isolated one does not), deletes a
+ * connect-router route by hand and shows `diff` naming it and `apply` repairing it, then tears
+ * everything down (destroy, and lab down when the demo started the lab). Progress on stderr.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import { checkOvnFlavor, DEFAULT_OVN, down, type LabStatus, readState, up } from '../../lab';
+import type { ZoneRows } from '../../provider/connect/zones';
+import { closeConnections } from '../../provider/runtime';
+import { type CommandResult, ExitCode, parseOutputFormat, progress, runCommand } from '../contract';
+import { apply, fileTarget, planFor } from './apply';
+import { destroy } from './destroy';
+import { diff } from './diff';
+import { planText } from './planText';
+
+interface DemoOptions {
+  name: string;
+  ovn: string;
+  keep?: boolean;
+  output?: string;
+}
+
+/** One row of the ping table: who pings whom, what the design promises, what happened. */
+export interface PingRow {
+  from: string;
+  to: string;
+  address: string;
+  expect: 'reply' | 'blocked';
+  got: 'reply' | 'blocked';
+}
+
+const CONNECT_ROUTER = 'connect_router_colored-enterprise';
+const PINGS: [from: string, to: string, family: 4 | 6, expect: PingRow['expect']][] = [
+  ['blue/a', 'green/b', 4, 'reply'],
+  ['green/a', 'yellow/a', 4, 'reply'],
+  ['yellow/b', 'blue/b', 4, 'reply'],
+  ['blue/a', 'yellow/a', 6, 'reply'],
+  ['orange/a', 'blue/b', 4, 'blocked'],
+  ['green/b', 'orange/b', 4, 'blocked'],
+];
+
+/** stacks/colored-enterprise.yaml of this checkout, from cli/commands or dist/cli/commands. */
+export function demoFile(): string {
+  const candidates = ['../../stacks', '../../../stacks'].map((dir) => path.resolve(__dirname, dir, 'colored-enterprise.yaml'));
+  const found = candidates.find((file) => existsSync(file));
+  if (!found) throw new Error(`the demo topology is missing (looked for ${candidates.join(' and ')})`);
+  return found;
+}
+
+function nbctl(lab: LabStatus, ...args: string[]): string {
+  const argv = [...(lab.ovnRoot ? [lab.ovnRoot, 'ovn-nbctl'] : []), `--db=${lab.nb}`, ...args];
+  return execFileSync(lab.ovnRoot ? 'chroot' : 'ovn-nbctl', argv, { encoding: 'utf8' });
+}
+
+function podOf(lab: LabStatus, key: string) {
+  const [namespace, name] = key.split('/');
+  const pod = readState(lab.name)?.pods.find((p) => p.namespace === namespace && p.name === name);
+  if (!pod) throw new Error(`pod ${key} is not plugged in lab ${lab.name}`);
+  return pod;
+}
+
+function pingOnce(netns: string, address: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn('ip', ['netns', 'exec', netns, 'ping', '-c1', '-W1', address], { stdio: 'ignore' });
+    child.on('close', (code) => resolve(code === 0));
+  });
+}
+
+/** Answered within `tries` one-second attempts (the first packets may go while tunnels settle). */
+async function answers(netns: string, address: string, tries: number): Promise<boolean> {
+  for (let i = 0; i < tries; i++) if (await pingOnce(netns, address)) return true;
+  return false;
+}
+
+async function pingRow(lab: LabStatus, [from, to, family, expect]: (typeof PINGS)[number]): Promise<PingRow> {
+  const address = (podOf(lab, to).addresses as string[]).map((a) => a.split('/')[0]!).find((a) => a.includes(':') === (family === 6))!;
+  const replied = await answers(podOf(lab, from).netns, address, expect === 'reply' ? 8 : 2);
+  return { from, to, address, expect, got: replied ? 'reply' : 'blocked' };
+}
+
+export function pingTable(rows: PingRow[]): string {
+  const lines = rows.map((r) => `  ${r.from.padEnd(9)} -> ${r.to.padEnd(9)} ${r.address.padEnd(18)} ${r.got.padEnd(8)} ${r.got === r.expect ? 'as designed' : `WRONG (expected ${r.expect})`}`);
+  return [`  ${'from'.padEnd(9)}    ${'to'.padEnd(9)} ${'address'.padEnd(18)} ${'result'.padEnd(8)}`, ...lines].join('\n');
+}
+
+const sync = (lab: LabStatus) => nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+
+/** Deletes the connect-router route to green/b's host subnet; returns that subnet. */
+function breakRoute(lab: LabStatus): string {
+  const address = (podOf(lab, 'green/b').addresses as string[]).find((a) => !a.includes(':'))!;
+  const [ip] = address.split('/');
+  const subnet = `${ip!.split('.').slice(0, 3).join('.')}.0/24`;
+  nbctl(lab, 'lr-route-del', CONNECT_ROUTER, subnet);
+  return subnet;
+}
+
+interface Step {
+  lab: LabStatus;
+  file: string;
+}
+
+async function showPlan({ lab, file }: Step): Promise<void> {
+  const target = await fileTarget({ file, lab: lab.name });
+  const plan = planFor(target);
+  const zones: ZoneRows[] = plan.zones.map((z) => ({ zone: { name: z.name, layout: z.zone.layout ?? 'central', localNodes: z.zone.localNodes }, rows: z.rows, notes: [] }));
+  progress(`\n== plan (${path.basename(file)}) ==\n${planText(plan.cluster, plan.allocation, zones)}`);
+}
+
+async function runPings(step: Step, title: string): Promise<PingRow[]> {
+  sync(step.lab);
+  const rows = await Promise.all(PINGS.map((p) => pingRow(step.lab, p)));
+  progress(`\n== ${title} ==\n${pingTable(rows)}`);
+  return rows;
+}
+
+async function driftAndRepair(step: Step): Promise<{ subnet: string; drift: string[]; blocked: boolean; repaired: boolean }> {
+  const subnet = breakRoute(step.lab);
+  progress(`\n== drift: deleted the connect router's route to ${subnet} by hand ==`);
+  sync(step.lab);
+  const probe = PINGS[0]!;
+  const blocked = (await pingRow(step.lab, probe)).got === 'blocked';
+  progress(`  ${probe[0]} -> ${probe[1]}: ${blocked ? 'blocked' : 'still answers'}`);
+  const found = await diff({ file: step.file, lab: step.lab.name });
+  const drift = ((found.document as { zones: Record<string, { drift: string[] }> }).zones.central?.drift ?? []);
+  progress(`  ovnk diff (exit ${found.exitCode}):\n${drift.map((l) => `    ${l}`).join('\n')}`);
+  const repair = await apply({ file: step.file, lab: step.lab.name });
+  progress(`  ovnk apply: ${(repair.text ?? '').split('\n')[0]}`);
+  sync(step.lab);
+  const repaired = (await pingRow(step.lab, probe)).got === 'reply';
+  progress(`  ${probe[0]} -> ${probe[1]}: ${repaired ? 'answers again' : 'STILL BLOCKED'}`);
+  return { subnet, drift, blocked, repaired };
+}
+
+export async function demo(options: DemoOptions): Promise<CommandResult> {
+  const started = Date.now();
+  const ovn = checkOvnFlavor(options.ovn);
+  const labUp = await up({ name: options.name, nodes: 3, ovn, progress });
+  const step: Step = { lab: labUp.status, file: demoFile() };
+  progress(labUp.alreadyRunning ? `reusing the running lab "${options.name}"` : `lab "${options.name}" (${ovn} OVN) is up in ${labUp.seconds.toFixed(1)} s`);
+  try {
+    await showPlan(step);
+    const applied = await apply({ file: step.file, lab: step.lab.name });
+    progress(`\n== apply ==\n${(applied.text ?? '').split('\n').filter((l) => !l.startsWith('  ')).join('\n')}`);
+    const pings = await runPings(step, 'pings between pods on different nodes');
+    const drift = await driftAndRepair(step);
+    const ok = pings.every((p) => p.got === p.expect) && drift.blocked && drift.repaired && drift.drift.length > 0;
+    const seconds = (Date.now() - started) / 1000;
+    progress(`\n${ok ? 'every promise held' : 'SOME PROMISE FAILED'} (${seconds.toFixed(1)} s so far)`);
+    return { exitCode: ok ? ExitCode.ok : ExitCode.unreachable, document: { ok, lab: options.name, pings, drift, seconds } };
+  } finally {
+    await teardown(step, options, labUp.alreadyRunning);
+  }
+}
+
+async function teardown(step: Step, options: DemoOptions, reused: boolean): Promise<void> {
+  if (options.keep) {
+    progress(`kept: the topology stays applied in lab "${options.name}" (ovnk destroy -f ${step.file} --lab ${options.name})`);
+  } else {
+    await destroy({ file: step.file, lab: step.lab.name }).catch((e: Error) => progress(`destroy failed: ${e.message}`));
+    progress('destroyed: every row of colored-enterprise removed, pods unplugged');
+  }
+  await closeConnections();
+  if (!options.keep && !reused) {
+    await down(options.name);
+    progress(`lab "${options.name}" is down`);
+  }
+}
+
+export function registerDemo(program: Command): void {
+  program
+    .command('demo')
+    .description('Start the lab, plan and apply colored-enterprise, ping, show a drift repaired, tear down')
+    .option('--name <name>', 'the lab to use (reused when running, else started and stopped)', 'demo')
+    .option('--ovn <flavor>', 'which OVN when the demo starts the lab: bookworm or trixie', DEFAULT_OVN)
+    .option('--keep', 'leave the topology and the lab running')
+    .option('-o, --output <format>', 'json or text', 'text')
+    .action(async (options: DemoOptions) => {
+      process.exitCode = await runCommand(parseOutputFormat(options.output), () => demo(options));
+    });
+}
