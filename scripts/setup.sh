@@ -21,5 +21,7 @@ fi
 
 if [ ! -d node_modules/@pulumi/pulumi ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "ovnk setup: installing npm packages" >&2
-  npm ci --no-audit --no-fund >&2
+  # `npm ci` first; npm 11.19 refuses it for locks whose optional platform packages (rollup's) it
+  # left out itself, so fall back to `npm install`, which installs the locked versions as well.
+  npm ci --no-audit --no-fund >&2 || npm install --no-audit --no-fund >&2
 fi
