@@ -68,7 +68,7 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
   private createZones(name: string, inventory: InventoryObject): void {
     for (const node of inventory.spec.nodes ?? []) {
       const zone = String(node.name);
-      this.zones[zone] = new ZoneRows(`${name}-zone-${zone}`, zoneProps(this, `zone/${zone}`, zone), { parent: this, dependsOn: [this.allocationsResource] });
+      this.zones[zone] = new ZoneRows(`${name}-zone-${zone}`, zoneProps(this, `zone/${zone}`, zone, (s) => s.zone), { parent: this, dependsOn: [this.allocationsResource] });
     }
   }
 }

@@ -1,9 +1,10 @@
 /**
  * What a network or connect component needs from its cluster: the owner marker base, the
- * layout, the whole topology (every per-zone resource is planned from it) and the
- * ClusterAllocations resource whose state keeps every number stable.
+ * layout and the ClusterAllocations resource whose outputs hold every number and the slice
+ * each per-zone resource renders from.
  */
 import type * as pulumi from '@pulumi/pulumi';
+import type { ClusterSlices, PackedSlice } from '../provider/runtime/pulumi';
 import type { ClusterAllocations, TopologyProps } from './resources';
 
 export interface ClusterContext {
@@ -14,7 +15,8 @@ export interface ClusterContext {
   readonly allocationsResource: ClusterAllocations;
 }
 
-/** The props of a per-zone resource of this cluster. */
-export function zoneProps(cluster: ClusterContext, owner: string, zone: string) {
-  return { ...cluster.topology, owner: `${cluster.owner}/${owner}`, zone, state: cluster.allocationsResource.state as pulumi.Output<unknown> };
+/** The props of a per-zone resource of this cluster: owner, zone and the slice `pick` takes from the cluster's slices. */
+export function zoneProps(cluster: ClusterContext, owner: string, zone: string, pick: (slices: ClusterSlices) => PackedSlice | undefined) {
+  const slice: pulumi.Output<PackedSlice | undefined> = cluster.allocationsResource.slices.apply((s) => (s ? pick(s) : undefined));
+  return { owner: `${cluster.owner}/${owner}`, zone, slice };
 }

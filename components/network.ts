@@ -34,7 +34,7 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
     const ref = objectRef(args.network);
     if (topologyOf(args.network) !== expected) throw new Error(`${ref}: the network's topology is ${topologyOf(args.network)}; use ${expected === 'Layer3' ? 'Layer2Network' : 'Layer3Network'} for it`);
     const mine = args.cluster.allocationsResource.allocations.apply((a) => a?.networks?.[ref]);
-    const rows = args.cluster.layout === 'central' ? new NetworkRows(`${name}-rows`, { ...zoneProps(args.cluster, `network/${ref}`, 'central'), network: ref }, { parent: this, dependsOn: [args.cluster.allocationsResource] }) : undefined;
+    const rows = args.cluster.layout === 'central' ? new NetworkRows(`${name}-rows`, { ...zoneProps(args.cluster, `network/${ref}`, 'central', (s) => s.networks?.[ref]), network: ref }, { parent: this, dependsOn: [args.cluster.allocationsResource] }) : undefined;
     this.networkName = mine.apply((m) => m?.name ?? '');
     this.networkId = mine.apply((m) => m?.id ?? null);
     this.routerName = mine.apply((m) => m?.routerName ?? '');

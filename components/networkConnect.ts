@@ -41,7 +41,7 @@ export class NetworkConnect extends pulumi.ComponentResource {
     const connectName = args.connect.metadata.name;
     const mine = args.cluster.allocationsResource.allocations.apply((a) => a?.connects?.[connectName]);
     const dependsOn = [args.cluster.allocationsResource, ...(args.dependsOn ?? [])];
-    const router = args.cluster.layout === 'central' ? new ConnectRouter(`${name}-router`, { ...zoneProps(args.cluster, `connect/${connectName}`, 'central'), connect: connectName }, { parent: this, dependsOn }) : undefined;
+    const router = args.cluster.layout === 'central' ? new ConnectRouter(`${name}-router`, { ...zoneProps(args.cluster, `connect/${connectName}`, 'central', (s) => s.connects?.[connectName]), connect: connectName, connectSubnets: args.connect.spec.connectSubnets }, { parent: this, dependsOn }) : undefined;
     this.routerName = mine.apply((m) => m?.routerName ?? '');
     this.tunnelKey = mine.apply((m) => m?.tunnelKey ?? null);
     this.accepted = mine.apply((m) => m?.accepted ?? false);

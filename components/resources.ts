@@ -1,13 +1,15 @@
 /**
  * The dynamic resources (`pulumi-nodejs:dynamic/ovnk:<Type>`), thin classes over the shims of
  * provider/shim.ts. Outputs are `declare`d (a class field would wipe what the base class set)
- * and present in the props, so each gets a resolver; the runtime fills them.
+ * and present in the props, so each gets a resolver; the runtime fills them. Per-zone resources
+ * take only their slice of the cluster, so their state stays small and their diff cheap.
  */
 import * as pulumi from '@pulumi/pulumi';
+import type { ClusterSlices, PackedSlice } from '../provider/runtime/pulumi';
 import { shims } from '../provider/shim';
 import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject } from './objects';
 
-/** What every resource of one topology is planned from. */
+/** What ClusterAllocations plans: the whole topology, as in one `ovnk plan` file. */
 export interface TopologyProps {
   owner: pulumi.Input<string>;
   inventory: pulumi.Input<InventoryObject>;
@@ -32,49 +34,53 @@ export interface AllocationsOutput {
   zones: string[];
 }
 
-const rowOutputs = { digest: undefined, rowCounts: undefined, drift: undefined, liveRows: undefined, schemaVersion: undefined };
+const rowOutputs = { digest: undefined, rowCounts: undefined, drift: undefined, liveRows: undefined, schemaVersion: undefined, zones: undefined };
 
-/** Every cluster-wide allocation, stable per name, plus the shared Copp/meter rows per zone. */
+/**
+ * Every cluster-wide allocation, stable per name (known at preview), the slice each per-zone
+ * resource renders from, and the shared Copp/meter rows in each zone with an endpoint.
+ */
 export class ClusterAllocations extends pulumi.dynamic.Resource {
   declare readonly allocations: pulumi.Output<AllocationsOutput>;
   declare readonly state: pulumi.Output<unknown>;
+  declare readonly slices: pulumi.Output<ClusterSlices>;
   declare readonly digest: pulumi.Output<string>;
   declare readonly drift: pulumi.Output<DriftSummary>;
 
   constructor(name: string, props: TopologyProps, opts?: pulumi.CustomResourceOptions) {
-    super(shims.ClusterAllocations, name, { ...rowOutputs, allocations: undefined, state: undefined, ...props }, opts, 'ovnk', 'ClusterAllocations');
+    super(shims.ClusterAllocations, name, { ...rowOutputs, allocations: undefined, state: undefined, slices: undefined, ...props }, opts, 'ovnk', 'ClusterAllocations');
   }
 }
 
-/** The rows of one zone a resource owns, planned against the cluster's allocation state. */
-export interface ZoneProps extends TopologyProps {
+/** A per-zone resource: its owner marker, its zone and its slice from ClusterAllocations (nothing else). */
+export interface ZoneProps {
+  owner: pulumi.Input<string>;
   zone: pulumi.Input<string>;
-  state: pulumi.Input<unknown>;
+  slice: pulumi.Input<PackedSlice | undefined>;
 }
 
 /** One network's rows in the central layout. */
 export class NetworkRows extends pulumi.dynamic.Resource {
-  declare readonly networkName: pulumi.Output<string>;
-  declare readonly networkId: pulumi.Output<number>;
+  declare readonly slice: pulumi.Output<PackedSlice>;
   declare readonly digest: pulumi.Output<string>;
   declare readonly rowCounts: pulumi.Output<Record<string, number>>;
   declare readonly drift: pulumi.Output<DriftSummary>;
 
   constructor(name: string, props: ZoneProps & { network: string }, opts?: pulumi.CustomResourceOptions) {
-    super(shims.NetworkRows, name, { ...rowOutputs, networkName: undefined, networkId: undefined, hostSubnets: undefined, ...props }, opts, 'ovnk', 'NetworkRows');
+    super(shims.NetworkRows, name, { ...rowOutputs, ...props }, opts, 'ovnk', 'NetworkRows');
   }
 }
 
 /** One connect's router and links in the central layout; a change of connectSubnets replaces it. */
 export class ConnectRouter extends pulumi.dynamic.Resource {
-  declare readonly tunnelKey: pulumi.Output<number>;
+  declare readonly slice: pulumi.Output<PackedSlice>;
   declare readonly connectSubnets: pulumi.Output<{ cidr: string; networkPrefix: number }[]>;
   declare readonly digest: pulumi.Output<string>;
   declare readonly rowCounts: pulumi.Output<Record<string, number>>;
   declare readonly drift: pulumi.Output<DriftSummary>;
 
-  constructor(name: string, props: ZoneProps & { connect: string }, opts?: pulumi.CustomResourceOptions) {
-    super(shims.ConnectRouter, name, { ...rowOutputs, tunnelKey: undefined, connectSubnets: undefined, connectNetworks: undefined, ...props }, opts, 'ovnk', 'ConnectRouter');
+  constructor(name: string, props: ZoneProps & { connect: string; connectSubnets: { cidr: string; networkPrefix: number }[] }, opts?: pulumi.CustomResourceOptions) {
+    super(shims.ConnectRouter, name, { ...rowOutputs, ...props }, opts, 'ovnk', 'ConnectRouter');
   }
 }
 

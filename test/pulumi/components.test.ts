@@ -50,7 +50,7 @@ describe('components under mocks', () => {
     expect(await valueOf(connect.accepted)).toBe(true);
   });
 
-  it('the per-network resources get the owner, the zone, the network reference, the cluster state and the shim', async () => {
+  it('the per-network resources get the owner, the zone, the network reference, their own slice and the shim, not the topology', async () => {
     const cluster = new components.Cluster('c4', topologyArgs('colored-enterprise', 'central'));
     await valueOf(cluster.allocations);
     await settle(() => named('c4').length, 10);
@@ -58,9 +58,15 @@ describe('components under mocks', () => {
     expect(rows.inputs.owner).toBe('ovnk-pulumi.test/network/ClusterUserDefinedNetwork/blue-network');
     expect(rows.inputs.zone).toBe('central');
     expect(rows.inputs.network).toBe('ClusterUserDefinedNetwork/blue-network');
-    expect((rows.inputs.state as { version: number }).version).toBe(1);
+    const slices = await valueOf(cluster.allocationsResource.slices);
+    expect(rows.inputs.slice).toEqual(slices.networks['ClusterUserDefinedNetwork/blue-network']);
+    expect((rows.inputs.slice as { summary: { networkName: string } }).summary.networkName).toBe('cluster_udn_blue-network');
+    expect(Object.keys(rows.inputs).sort()).toEqual(['__provider', 'network', 'owner', 'slice', 'zone']);
     expect(String(rows.inputs.__provider)).toMatch(/require\(['"]ovnk-pulumi\/runtime['"]\)/);
     expect(String(rows.inputs.__provider).length).toBeLessThan(4096);
+    const router = registered.find((r) => r.name === 'c4-colored-enterprise-router')!;
+    expect(router.inputs.slice).toEqual(slices.connects['colored-enterprise']);
+    expect(router.inputs.connectSubnets).toEqual([{ cidr: '192.168.0.0/16', networkPrefix: 24 }, { cidr: 'fd01::/112', networkPrefix: 120 }]);
   });
 
   it('a per-node cluster has one ZoneRows resource per node and no per-network rows', async () => {

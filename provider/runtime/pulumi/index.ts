@@ -1,7 +1,10 @@
 /** The dynamic-provider kinds, by the name provider/shim.ts forwards to. */
-import { ClusterAllocations, ConnectRouter, NetworkRows, ZoneRows } from './kinds';
+import { ClusterAllocations } from './clusterKind';
+import { ConnectRouter, NetworkRows, ZoneRows } from './kinds';
 
 export const pulumiKinds = { ClusterAllocations, NetworkRows, ConnectRouter, ZoneRows };
 export type PulumiKindName = keyof typeof pulumiKinds;
 export { SCHEMA_VERSION, UNKNOWN, PartialApplyError, type ResourceKind } from './protocol';
-export { migrate as migratePulumiState } from './kind';
+export { SliceError, type PackedSlice } from './pack';
+export type { ClusterSlices } from './slices';
+export { outputsOf as pulumiOutputsOf } from './kind';

@@ -1,74 +1,99 @@
 /**
- * The resource kinds (`pulumi-nodejs:dynamic/ovnk:<Type>`), each a KindSpec for kind.ts:
- * ClusterAllocations (every allocation of the cluster, previewed; the shared Copp/meter rows in
- * each zone with a configured Northbound), NetworkRows (one network, central layout),
- * ConnectRouter (one connect, central layout; its connectSubnets are immutable), ZoneRows (one
- * zone of the per-node layout, every network and connect in it).
+ * The per-zone resource kinds (`pulumi-nodejs:dynamic/ovnk:<Type>`): NetworkRows (one network,
+ * central layout), ConnectRouter (one connect, central layout; its connectSubnets are immutable,
+ * so a change replaces it, deleting first) and ZoneRows (one zone of the per-node layout, every
+ * network and connect in it). Each carries only its packed slice from ClusterAllocations: check
+ * validates shapes, diff compares identities and the slice digest (no planning, no rendering);
+ * create, update and read render the slice for the resource's zone.
  */
-import { connectRouterName } from '../../connect/ids';
-import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
-import { endpointOf } from './settings';
-import { makeKind, type KindSpec } from './kind';
-import type { Props, ResourceKind } from './protocol';
-import { stateOf } from './topologyInput';
-import type { TopologyPlan } from '../plan';
+import type { DesiredRow } from '../../nb/desired';
+import { driftCount, ownerFailure, readZones, removeZones, same, stateVersion, writeZones } from './kind';
+import { SliceError, isPacked, sliceDigest, unpack } from './pack';
+import { type CheckFailure, type CheckResult, containsUnknown, type DiffResult, jsonClean, type Props, type ResourceKind, SCHEMA_VERSION, withoutProvider } from './protocol';
+import { configureSettings } from './settings';
+import { connectSliceRows, networkSliceRows, zoneSliceRows } from './sliceRows';
+import type { ConnectSlice, NetworkSlice, ZoneSlice } from './slices';
 
-const zoneOf = (props: Props) => String(props.zone ?? 'central');
-
-/** What downstream code needs of each network, keyed by its object reference (`Kind/[ns/]name`). */
-function networksByRef(plan: TopologyPlan): Props {
-  const out: Props = {};
-  for (const n of plan.cluster.networks) {
-    const prefix = networkPrefix(n.name);
-    const router = n.topology === 'Layer2' ? transitRouterName(prefix) : clusterRouterName(prefix);
-    out[n.ref] = { name: n.name, topology: n.topology, id: plan.allocation.networkIds[n.name] ?? null, routerName: router, hostSubnets: plan.allocation.hostSubnets[n.name] ?? {} };
-  }
-  return out;
+interface SliceKindSpec {
+  name: string;
+  /** Input keys whose change replaces the resource (identity and immutable specs). */
+  replaceKeys: string[];
+  /** Why a resource of this kind can have no slice (the reason of the check failure). */
+  noSlice(news: Props): string;
+  render(slice: unknown, zone: string): DesiredRow[];
 }
 
-/** What preview shows of the cluster's allocations (small: no rows, no cursors). */
-function allocationSummary(plan: TopologyPlan): Props {
-  const { networkIds, nodeIds, hostSubnets, datapathKeys, connects } = plan.allocation;
-  const connectSummary: Props = {};
-  for (const [name, c] of Object.entries(connects)) {
-    connectSummary[name] = { accepted: c.accepted, tunnelKey: c.tunnelKey ?? null, routerName: connectRouterName(name), networks: c.networks, annotations: c.annotations };
+function check(spec: SliceKindSpec, news: Props): CheckResult<Props> {
+  if (containsUnknown(news)) return { inputs: news };
+  const failures: CheckFailure[] = [...ownerFailure(news.owner)];
+  for (const key of spec.replaceKeys.filter((k) => k !== 'owner' && k !== 'connectSubnets')) {
+    if (typeof news[key] !== 'string' || news[key] === '') failures.push({ property: key, reason: `InvalidField: ${key} must be a non-empty string, not ${JSON.stringify(news[key])}` });
   }
-  return { networkIds, nodeIds, hostSubnets, datapathKeys, connects: connectSummary, networks: networksByRef(plan), zones: plan.zones.map((z) => z.name) };
+  if (!isPacked(news.slice)) failures.push({ property: 'slice', reason: news.slice === undefined ? spec.noSlice(news) : 'InvalidField: slice must be the packed slice ClusterAllocations outputs ({summary, digest, data})' });
+  return failures.length > 0 ? { inputs: news, failures } : { inputs: jsonClean(news) };
 }
 
-const clusterSpec: KindSpec = {
-  replaceKeys: ['owner'],
-  updateKeys: ['inventory', 'networks', 'connects', 'allocations', 'state'],
-  previous: (olds) => stateOf(olds),
-  scope: () => ({ kind: 'shared' }),
-  zones: (plan) => plan.zones.map((z) => z.name).filter((z) => endpointOf(z) !== undefined),
-  extras: (plan) => ({ allocations: allocationSummary(plan), state: plan.state }),
-};
+function diff(spec: SliceKindSpec, olds: Props, news: Props): DiffResult {
+  const differs = (key: string) => news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
+  const replaces = spec.replaceKeys.filter(differs);
+  const slice = containsUnknown(news.slice) || sliceDigest(olds.slice) !== sliceDigest(news.slice);
+  const changes = replaces.length > 0 || slice || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
+  return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };
+}
 
-/** Per-zone kinds plan against the cluster's state (an input from ClusterAllocations). */
-const zoneSpec = (scope: KindSpec['scope'], replaceKeys: string[], extras: KindSpec['extras'] = () => ({})): KindSpec => ({
-  replaceKeys: ['owner', 'zone', ...replaceKeys],
-  updateKeys: [],
-  previous: (_olds, news) => stateOf(news),
-  scope,
-  zones: (_plan, props) => [zoneOf(props)],
-  extras,
+/** The resource's rows by zone, from its slice; an unusable slice or zone is an error naming it. */
+function rowsOf(spec: SliceKindSpec, props: Props): Record<string, DesiredRow[]> {
+  if (props.slice === undefined && props.state !== undefined) {
+    throw new Error(`${spec.name} state of schemaVersion 1 holds the whole topology, not its slice: run \`pulumi up\` (which rewrites it as version ${SCHEMA_VERSION}) before \`pulumi refresh\``);
+  }
+  const zone = String(props.zone);
+  return { [zone]: spec.render(unpack(props.slice), zone) };
+}
+
+function makeSliceKind(spec: SliceKindSpec): ResourceKind {
+  const write = (id: string, inputs: Props) => {
+    const props = withoutProvider(inputs);
+    return writeZones(id, props, rowsOf(spec, props));
+  };
+  return {
+    configure: async ({ config }) => configureSettings(config),
+    check: async (_olds, news) => check(spec, news),
+    diff: async (_id, olds, news) => diff(spec, olds, news),
+    create: async (inputs) => ({ id: String(inputs.owner), outs: await write(String(inputs.owner), inputs) }),
+    read: async (id, stored) => {
+      stateVersion(stored);
+      const props = withoutProvider(stored);
+      return { id, props: await readZones(props, rowsOf(spec, props)) };
+    },
+    update: async (id, olds, news) => {
+      stateVersion(olds);
+      return { outs: await write(id, news) };
+    },
+    delete: async (_id, props) => {
+      stateVersion(props);
+      await removeZones(props);
+    },
+  };
+}
+
+export const NetworkRows: ResourceKind = makeSliceKind({
+  name: 'NetworkRows',
+  replaceKeys: ['owner', 'zone', 'network'],
+  noSlice: (news) => `InvalidSpec: network ${news.network} renders no rows: it serves no namespace of the inventory, is not a primary Layer3/Layer2 network, or is not among the cluster's networks`,
+  render: (slice, zone) => networkSliceRows(slice as NetworkSlice, zone),
 });
 
-function connectExtras(plan: TopologyPlan, news: Props): Props {
-  const name = String(news.connect);
-  const cnc = plan.cluster.connects.find((c) => c.name === name);
-  const allocation = plan.allocation.connects[name];
-  return { connectSubnets: cnc?.connectSubnets ?? [], tunnelKey: allocation?.tunnelKey ?? null, connectNetworks: allocation?.networks ?? {} };
-}
+export const ConnectRouter: ResourceKind = makeSliceKind({
+  name: 'ConnectRouter',
+  replaceKeys: ['owner', 'zone', 'connect', 'connectSubnets'],
+  noSlice: (news) => `InvalidSpec: connect ${news.connect} is not an accepted ClusterNetworkConnect of the cluster`,
+  render: (slice, zone) => connectSliceRows(slice as ConnectSlice, zone),
+});
 
-function networkExtras(plan: TopologyPlan, news: Props): Props {
-  const network = plan.cluster.networks.find((n) => n.ref === news.network);
-  const name = network?.name ?? '';
-  return { networkName: name, networkId: plan.allocation.networkIds[name] ?? null, hostSubnets: plan.allocation.hostSubnets[name] ?? {} };
-}
+export const ZoneRows: ResourceKind = makeSliceKind({
+  name: 'ZoneRows',
+  replaceKeys: ['owner', 'zone'],
+  noSlice: () => 'InvalidSpec: the cluster has no zone catalog (ClusterAllocations outputs slices.zone)',
+  render: (slice, zone) => zoneSliceRows(slice as ZoneSlice, zone),
+});
 
-export const ClusterAllocations: ResourceKind = makeKind(clusterSpec);
-export const NetworkRows: ResourceKind = makeKind(zoneSpec((news) => ({ kind: 'network', ref: String(news.network) }), ['network'], networkExtras));
-export const ConnectRouter: ResourceKind = makeKind(zoneSpec((news) => ({ kind: 'connect', name: String(news.connect) }), ['connect', 'connectSubnets'], connectExtras));
-export const ZoneRows: ResourceKind = makeKind(zoneSpec(() => ({ kind: 'zone' }), []));

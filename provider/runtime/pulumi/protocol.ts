@@ -8,8 +8,12 @@
 /** What the host sends for a value that is not known yet during preview (pulumi/pulumi#6310). */
 export const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
 
-/** State written by this runtime carries this version; read() and update() migrate older ones. */
-export const SCHEMA_VERSION = 1;
+/**
+ * State written by this runtime carries this version; read() and update() migrate older ones.
+ * 1: every resource carried the whole topology and the cluster state; 2: per-zone resources
+ * carry only their packed slice (ClusterAllocations still keeps the topology and the state).
+ */
+export const SCHEMA_VERSION = 2;
 
 export interface CheckFailure {
   property: string;

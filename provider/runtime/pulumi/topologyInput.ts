@@ -2,13 +2,21 @@
  * The topology as resource inputs: the same objects a YAML user writes for `ovnk plan` (one
  * Inventory, (Cluster)UserDefinedNetworks, ClusterNetworkConnects), checked for shape,
  * normalised (lists sorted by object reference, so reordering the program changes nothing),
- * planned with the previous allocation state, and every problem turned into a Pulumi check
+ * allocated with the previous allocation state, and every problem turned into a Pulumi check
  * failure that names the input property and the OKEP reason.
  */
-import type { Problem } from '../../model/problem';
-import { planTopology as planDocuments, type PlanResult } from '../plan';
-import { parseState, type RuntimeState } from '../state';
+import { type ClusterAllocation, allocateCluster } from '../../alloc/cluster';
+import { validateConnects } from '../../connect/validate';
+import { prepareZones } from '../../connect/zones';
+import type { Cluster } from '../../model/cluster';
+import { renderRefusals } from '../../model/networkRules';
+import { type Problem, problem } from '../../model/problem';
+import { TopologyInputError } from '../../topology/errors';
+import { topologyInputs } from '../../topology/fromCluster';
+import { buildTopology } from '../plan';
+import { parseState, runtimeStateVersion, type RuntimeState } from '../state';
 import type { CheckFailure, Props } from './protocol';
+import type { SliceSource } from './slices';
 
 export type TopologyObject = Record<string, unknown>;
 
@@ -47,9 +55,36 @@ export function normaliseTopology(topology: TopologyInputs): TopologyInputs {
   return { inventory: topology.inventory, networks: [...topology.networks].sort(byRef), connects: [...topology.connects].sort(byRef) };
 }
 
-/** Plans the topology (runtime/plan.ts): model, validation, allocation stable against `previous`, rows per zone. */
-export function planTopology(topology: TopologyInputs, previous?: RuntimeState): PlanResult {
-  return planDocuments(JSON.stringify([topology.inventory, ...topology.networks, ...topology.connects]), previous);
+export interface Allocated extends SliceSource {
+  allocation: ClusterAllocation;
+  /** What ClusterAllocations keeps for the next check (allocation state and pod addresses). */
+  state: RuntimeState;
+  /** Refusals: allocation and connect problems. */
+  problems: Problem[];
+}
+
+export type AllocateResult = { ok: false; inputProblems: Problem[] } | { ok: true; allocated: Allocated };
+
+/**
+ * runtime/plan.ts's planTopology without rendering any rows: model, validation, allocation
+ * stable against `previous`, and the renderers' inputs the slices are cut from. Rendering is
+ * left to the per-zone resources, each for its own slice.
+ */
+export function allocateTopology(topology: TopologyInputs, previous?: RuntimeState): AllocateResult {
+  const built = buildTopology(JSON.stringify([topology.inventory, ...topology.networks, ...topology.connects]));
+  if (!built.ok) return built;
+  const cluster: Cluster = built.cluster;
+  const allocation = allocateCluster({ cluster, connects: validateConnects(cluster) }, previous?.allocation);
+  const problems = [...renderRefusals(cluster), ...allocation.problems, ...Object.values(allocation.connects).flatMap((c) => c.problems)];
+  try {
+    const inputs = topologyInputs(cluster, allocation, previous?.pods ?? {});
+    const state: RuntimeState = { version: runtimeStateVersion, allocation: allocation.state, pods: inputs.pods };
+    const renderInputs = inputs.zones[0]?.inputs ?? [];
+    return { ok: true, allocated: { cluster, allocation, state, problems, renderInputs, connects: prepareZones(cluster, allocation) } };
+  } catch (error) {
+    if (error instanceof TopologyInputError) return { ok: false, inputProblems: [problem('InvalidField', 'render', error.field, error.message)] };
+    throw error;
+  }
 }
 
 /** The allocation state kept under `state` (the cluster's, as the runtime stores it), when readable. */
@@ -73,8 +108,8 @@ export function toFailure(problem: Problem, topology: TopologyInputs): CheckFail
   return { property, reason: `${problem.reason}: ${problem.message}` };
 }
 
-/** Every problem of a plan (input problems, cluster-wide ones, refused connects) as failures. */
-export function planFailures(result: PlanResult, topology: TopologyInputs): CheckFailure[] {
-  const problems = result.ok ? result.plan.problems : result.inputProblems;
+/** Every problem (input problems, cluster-wide ones, refused connects) as failures. */
+export function allocateFailures(result: AllocateResult, topology: TopologyInputs): CheckFailure[] {
+  const problems = result.ok ? result.allocated.problems : result.inputProblems;
   return problems.map((p) => toFailure(p, topology));
 }

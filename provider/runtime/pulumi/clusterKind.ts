@@ -1,0 +1,99 @@
+/**
+ * ClusterAllocations (`pulumi-nodejs:dynamic/ovnk:ClusterAllocations`): the cluster-manager of a
+ * stack. check plans the whole topology against the previous allocations (its olds), with no I/O
+ * and no row rendering, and returns what preview shows: every allocation, the state that keeps
+ * them stable, and the packed slice of each network, connect and zone for the per-zone
+ * resources. create/update write the shared Copp/meter rows in each zone with an endpoint.
+ * State of version 1 has the same inputs and is migrated by the next update.
+ */
+import { connectRouterName } from '../../connect/ids';
+import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
+import { renderSharedRows } from '../../topology/shared';
+import { driftCount, ownerFailure, readZones, removeZones, same, stateVersion, writeZones } from './kind';
+import { sliceDigest } from './pack';
+import { type CheckResult, containsUnknown, type DiffResult, jsonClean, type Props, type ResourceKind, SCHEMA_VERSION, withoutProvider } from './protocol';
+import { configureSettings, endpointOf } from './settings';
+import { clusterSlices, type ClusterSlices } from './slices';
+import { type Allocated, allocateFailures, allocateTopology, readTopology, stateOf } from './topologyInput';
+
+/** What downstream code needs of each network, keyed by its object reference (`Kind/[ns/]name`). */
+function networksByRef(allocated: Allocated): Props {
+  const out: Props = {};
+  for (const n of allocated.cluster.networks) {
+    const prefix = networkPrefix(n.name);
+    const router = n.topology === 'Layer2' ? transitRouterName(prefix) : clusterRouterName(prefix);
+    out[n.ref] = { name: n.name, topology: n.topology, id: allocated.allocation.networkIds[n.name] ?? null, routerName: router, hostSubnets: allocated.allocation.hostSubnets[n.name] ?? {} };
+  }
+  return out;
+}
+
+/** What preview shows of the cluster's allocations (no rows, no cursors). */
+function allocationSummary(allocated: Allocated): Props {
+  const { networkIds, nodeIds, hostSubnets, datapathKeys, connects } = allocated.allocation;
+  const connectSummary: Props = {};
+  for (const [name, c] of Object.entries(connects)) {
+    connectSummary[name] = { accepted: c.accepted, tunnelKey: c.tunnelKey ?? null, routerName: connectRouterName(name), networks: c.networks, annotations: c.annotations };
+  }
+  const zones = allocated.connects.zones.map((z) => z.name);
+  return { networkIds, nodeIds, hostSubnets, datapathKeys, connects: connectSummary, networks: networksByRef(allocated), zones };
+}
+
+function check(olds: Props, news: Props): CheckResult<Props> {
+  if (containsUnknown(news)) return { inputs: news };
+  const owner = ownerFailure(news.owner);
+  const read = readTopology(news);
+  if (!read.topology) return { inputs: news, failures: [...owner, ...read.failures] };
+  const result = allocateTopology(read.topology, stateOf(olds));
+  const failures = [...owner, ...allocateFailures(result, read.topology)];
+  if (!result.ok || failures.length > 0) return { inputs: news, failures };
+  const { allocated } = result;
+  const inputs = { owner: news.owner, ...read.topology, allocations: allocationSummary(allocated), state: allocated.state, slices: clusterSlices(allocated) };
+  return { inputs: jsonClean(inputs) };
+}
+
+/** Slices compared by digest: equal content is no change, whatever bytes zlib produced. */
+function sliceDigests(slices: unknown): unknown {
+  const s = (slices ?? {}) as Partial<ClusterSlices>;
+  const digests = (r: Record<string, unknown> = {}) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, sliceDigest(v)]));
+  return { networks: digests(s.networks), connects: digests(s.connects), zone: sliceDigest(s.zone) };
+}
+
+function diff(olds: Props, news: Props): DiffResult {
+  const differs = (key: string) => news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
+  const replaces = differs('owner') ? ['owner'] : [];
+  const inputs = ['inventory', 'networks', 'connects', 'allocations', 'state'].some(differs);
+  const slices = containsUnknown(news.slices) || !same(sliceDigests(olds.slices), sliceDigests(news.slices));
+  const changes = replaces.length > 0 || inputs || slices || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
+  return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };
+}
+
+/** The shared rows in every zone of the cluster whose Northbound the stack configures. */
+function sharedRows(props: Props): Record<string, ReturnType<typeof renderSharedRows>> {
+  const zones = ((props.allocations as { zones?: string[] } | undefined)?.zones ?? []).filter((z) => endpointOf(z) !== undefined);
+  return Object.fromEntries(zones.map((z) => [z, renderSharedRows()]));
+}
+
+async function write(id: string, inputs: Props): Promise<Props> {
+  const props = withoutProvider(inputs);
+  return writeZones(id, props, sharedRows(props));
+}
+
+export const ClusterAllocations: ResourceKind = {
+  configure: async ({ config }) => configureSettings(config),
+  check: async (olds, news) => check(olds, news),
+  diff: async (_id, olds, news) => diff(olds, news),
+  create: async (inputs) => ({ id: String(inputs.owner), outs: await write(String(inputs.owner), inputs) }),
+  read: async (id, stored) => {
+    stateVersion(stored);
+    const props = withoutProvider(stored);
+    return { id, props: await readZones(props, sharedRows(props)) };
+  },
+  update: async (id, olds, news) => {
+    stateVersion(olds);
+    return { outs: await write(id, news) };
+  },
+  delete: async (_id, props) => {
+    stateVersion(props);
+    await removeZones(props);
+  },
+};

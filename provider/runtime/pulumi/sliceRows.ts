@@ -1,0 +1,55 @@
+/**
+ * Rows of a slice in one zone, for create, update and read: the same pure renderers the CLI's
+ * plan uses (topology/render, connect/render, connect/services), fed from the slice instead of
+ * a plan of the whole cluster; service load balancers get their namespace's pods as backends
+ * (runtime/services.ts), as the plan gives them. The shared Copp/meter rows belong to ClusterAllocations, never here.
+ */
+import type { ZoneSpec } from '../../connect/input';
+import { renderConnect } from '../../connect/render';
+import { loadBalancerRows } from '../../connect/services';
+import { uniqueRows } from '../../connect/zones';
+import type { DesiredRow } from '../../nb/desired';
+import { renderNetwork } from '../../topology/render';
+import { identityOf } from '../../topology/rows';
+import { renderSharedRows } from '../../topology/shared';
+import type { PodPlug } from '../pods';
+import { withBackends } from '../services';
+import { connectFromJson, type ConnectJson } from './connectJson';
+import { SliceError } from './pack';
+import type { ConnectSlice, Layout, NetworkSlice, ServiceSources, ZoneSlice } from './slices';
+
+/** The zone as both renderers take it; a zone the slice's layout does not have is refused. */
+export function zoneSpec(layout: Layout, nodes: { name: string }[], zone: string): ZoneSpec {
+  const names = nodes.map((n) => n.name);
+  if (layout === 'central' && zone === 'central') return { name: zone, layout, localNodes: names };
+  if (layout === 'per-node' && names.includes(zone)) return { name: zone, layout, localNodes: [zone] };
+  const zones = layout === 'central' ? ['central'] : names;
+  throw new SliceError('zone', `"${zone}" is not a zone of this ${layout} cluster (zones: ${zones.join(', ') || 'none'})`);
+}
+
+function balancers(sources: ServiceSources, connects: ConnectJson[]): DesiredRow[] {
+  const served = connects.filter((c) => c.serviceNetwork).flatMap((c) => c.networks.map((n) => n.name));
+  const rows = [...new Set(served)].flatMap((name) => loadBalancerRows(name, sources.namespaces[name] ?? [], sources.services));
+  // withBackends reads only namespace, network and addresses of a PodPlug: what a Backend holds
+  return rows.map((row) => withBackends(row, sources.backends as PodPlug[]));
+}
+
+export function networkSliceRows(slice: NetworkSlice, zone: string): DesiredRow[] {
+  const spec = zoneSpec(slice.layout, slice.nodes, zone);
+  return renderNetwork({ cluster: slice.cluster, network: slice.network, nodes: slice.nodes, zone: spec, pods: slice.pods });
+}
+
+export function connectSliceRows(slice: ConnectSlice, zone: string): DesiredRow[] {
+  const rows = renderConnect(connectFromJson(slice.connect), slice.nodes, zoneSpec(slice.layout, slice.nodes, zone)).rows;
+  return slice.connect.serviceNetwork ? uniqueRows([...rows, ...balancers(slice.sources, [slice.connect])]) : rows;
+}
+
+/** Every row of the zone but the shared ones: as the CLI's plan renders the zone. */
+export function zoneSliceRows(slice: ZoneSlice, zone: string): DesiredRow[] {
+  const spec = zoneSpec(slice.layout, slice.nodes, zone);
+  const networkRows = slice.networks.flatMap((n) => renderNetwork({ cluster: slice.cluster, network: n.network, nodes: slice.nodes, zone: spec, pods: n.pods }));
+  const connectRows = slice.connects.flatMap((c) => renderConnect(connectFromJson(c), slice.connectNodes, spec).rows);
+  const others = connectRows.length === 0 ? [] : uniqueRows([...connectRows, ...balancers(slice.sources, slice.connects)]);
+  const shared = new Set(renderSharedRows().map((r) => `${r.table}/${identityOf(r)}`));
+  return uniqueRows([...networkRows, ...others]).filter((r) => !shared.has(`${r.table}/${identityOf(r)}`));
+}

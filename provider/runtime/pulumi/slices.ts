@@ -1,0 +1,124 @@
+/**
+ * The slices ClusterAllocations hands to the per-zone resources: each holds only what its
+ * resource renders from (ARCHITECTURE's granularity rule), already allocated, so the resource
+ * never plans the cluster again. A network's slice: the cluster's render settings, the network,
+ * the nodes with that network's host subnets only, its pods. A connect's: the nodes' ids and
+ * chassis, the connect's input (its networks' subnets and host subnets), and the services of the
+ * namespaces its ServiceNetwork serves with their pods as backends. The zone slice (per-node layout) is the whole catalog.
+ */
+import type { ConnectNode } from '../../connect/input';
+import type { ZonePlan as ConnectZones } from '../../connect/zones';
+import { connectRouterName } from '../../connect/ids';
+import type { Cluster } from '../../model/cluster';
+import type { Service } from '../../model/inventory';
+import type { ClusterInput, NetworkInput, NodeInput, PodInput, RenderInput } from '../../topology/input';
+import type { PodPlug } from '../pods';
+import { type ConnectJson, connectToJson } from './connectJson';
+import { pack, type PackedSlice } from './pack';
+
+export type Layout = 'central' | 'per-node';
+
+export interface NetworkPart {
+  network: NetworkInput;
+  pods: PodInput[];
+}
+
+/** A pod as a load balancer backend (what runtime/services.ts withBackends reads of a PodPlug). */
+export type Backend = Pick<PodPlug, 'namespace' | 'network' | 'addresses'>;
+
+/** Services of the namespaces a ServiceNetwork connect serves, each network's namespaces, their pods. */
+export interface ServiceSources {
+  namespaces: Record<string, string[]>;
+  services: Service[];
+  backends: Backend[];
+}
+
+export interface NetworkSlice extends NetworkPart {
+  layout: Layout;
+  cluster: ClusterInput;
+  nodes: NodeInput[];
+}
+
+export interface ConnectSlice {
+  layout: Layout;
+  nodes: ConnectNode[];
+  connect: ConnectJson;
+  sources: ServiceSources;
+}
+
+export interface ZoneSlice {
+  layout: Layout;
+  cluster: ClusterInput;
+  nodes: NodeInput[];
+  networks: NetworkPart[];
+  connectNodes: ConnectNode[];
+  connects: ConnectJson[];
+  sources: ServiceSources;
+}
+
+/** ClusterAllocations' `slices` output: per network reference, per connect name, and the zone catalog. */
+export interface ClusterSlices {
+  networks: Record<string, PackedSlice>;
+  connects: Record<string, PackedSlice>;
+  zone: PackedSlice;
+}
+
+/** What the slices are cut from: the cluster and its render inputs (one zone's, zone-independent parts used). */
+export interface SliceSource {
+  cluster: Cluster;
+  renderInputs: RenderInput[];
+  connects: ConnectZones;
+}
+
+function sourcesFor(source: SliceSource, networks: string[]): ServiceSources {
+  const namespaces: Record<string, string[]> = {};
+  for (const n of source.cluster.networks.filter((x) => networks.includes(x.name))) namespaces[n.name] = n.namespaces;
+  const served = new Set(Object.values(namespaces).flat());
+  const backends = source.renderInputs
+    .filter((i) => networks.includes(i.network.name))
+    .flatMap((i) => (i.pods ?? []).map((p) => ({ namespace: p.namespace, network: i.network.name, addresses: p.ips })));
+  return { namespaces, services: source.cluster.inventory.services.filter((s) => served.has(s.namespace)), backends };
+}
+
+const onlyNetwork = (nodes: NodeInput[], name: string): NodeInput[] =>
+  nodes.map((n) => ({ ...n, hostSubnets: n.hostSubnets?.[name] ? { [name]: n.hostSubnets[name]! } : {} }));
+
+function networkSlice(layout: Layout, input: RenderInput): NetworkSlice {
+  return { layout, cluster: input.cluster, network: input.network, nodes: onlyNetwork(input.nodes, input.network.name), pods: input.pods ?? [] };
+}
+
+function connectSlice(source: SliceSource, connect: ConnectJson): ConnectSlice {
+  const served = connect.serviceNetwork ? connect.networks.map((n) => n.name) : [];
+  return { layout: source.cluster.inventory.zones, nodes: source.connects.nodes, connect, sources: sourcesFor(source, served) };
+}
+
+function zoneSlice(source: SliceSource, connects: ConnectJson[]): ZoneSlice {
+  const served = connects.filter((c) => c.serviceNetwork).flatMap((c) => c.networks.map((n) => n.name));
+  const first = source.renderInputs[0];
+  return {
+    layout: source.cluster.inventory.zones,
+    cluster: first?.cluster ?? { ipFamilies: [], masqueradeSubnets: [], gatewayMode: 'shared' },
+    nodes: first?.nodes ?? [],
+    networks: source.renderInputs.map((i) => ({ network: i.network, pods: i.pods ?? [] })),
+    connectNodes: source.connects.nodes,
+    connects,
+    sources: sourcesFor(source, served),
+  };
+}
+
+/** Every slice of the cluster, packed; networks keyed by object reference (`Kind/[ns/]name`). */
+export function clusterSlices(source: SliceSource): ClusterSlices {
+  const layout = source.cluster.inventory.zones;
+  const networks: Record<string, PackedSlice> = {};
+  for (const n of source.cluster.networks) {
+    const input = source.renderInputs.find((i) => i.network.name === n.name);
+    if (input) networks[n.ref] = pack(networkSlice(layout, input), { networkName: n.name, networkId: input.network.id, nodes: input.nodes.length, pods: input.pods?.length ?? 0 });
+  }
+  const connectJson = source.connects.connects.map(connectToJson);
+  const connects: Record<string, PackedSlice> = {};
+  for (const c of connectJson) {
+    connects[c.name] = pack(connectSlice(source, c), { routerName: connectRouterName(c.name), tunnelKey: c.tunnelKey, networks: c.networks.map((n) => n.name) });
+  }
+  const zone = pack(zoneSlice(source, connectJson), { networks: source.renderInputs.length, connects: connectJson.length, nodes: source.connects.nodes.length });
+  return { networks, connects, zone };
+}
