@@ -13,8 +13,10 @@ import { exec, sleep } from '../exec';
 
 export const KERNEL_VERSION = '6.1.0-56-amd64';
 const MIRROR = 'http://deb.debian.org/debian';
-const PACKAGES = 'openssh-server,iproute2,kmod,iputils-ping';
-const COMPLETE = '.ovnk-vm-complete';
+/** openvswitch-switch: ovsdb-server, ovs-vsctl and the vswitch schema, so the guest serves an Open_vSwitch db (no vswitchd runs). */
+const PACKAGES = 'openssh-server,iproute2,kmod,iputils-ping,openvswitch-switch';
+/** Versioned: a cache built for an older package list is rebuilt. */
+const COMPLETE = '.ovnk-vm-complete-2';
 /** Modules the guest's init loads (VRF, VLAN and dummy for the uplink tests; virtio for its NICs). */
 export const GUEST_MODULES = ['virtio_pci', 'virtio_net', 'vrf', '8021q', 'dummy', 'veth', 'bridge'];
 /** Paths left out of the cpio: documentation, locales and perl are not needed to run sshd and ip. */
@@ -22,6 +24,8 @@ const PRUNED = [
   './var/cache/apt/archives', './var/lib/apt/lists', './usr/share/doc', './usr/share/man', './usr/share/locale',
   './usr/share/zoneinfo', './usr/lib/x86_64-linux-gnu/gconv', './usr/lib/x86_64-linux-gnu/perl-base',
   './usr/share/perl5', './usr/bin/perl', './usr/bin/perl5.36.0', './usr/share/info',
+  // python comes with openvswitch-common; nothing the guest runs needs it
+  './usr/lib/python3', './usr/lib/python3.11', './usr/share/python3',
 ];
 
 export interface VmImage {

@@ -34,6 +34,11 @@ export interface InventoryNode {
   gatewayMac?: string;
   /** Default-route next hops of the gateway (l3-gateway-config next-hops). */
   gatewayNextHops: string[];
+  /**
+   * CUDN names active on this node (as Dynamic UDN would narrow them); absent: every network is
+   * active here, as upstream without Dynamic UDN.
+   */
+  networks?: string[];
 }
 
 /** A pod of the lab or tests: it joins the primary network that serves its namespace. */
@@ -167,6 +172,7 @@ function parseNode(r: FieldReader, value: Json, field: string): InventoryNode[] 
     nodeIPs: interfaceAddresses(r, map.nodeIPs, `${field}.nodeIPs`),
     gatewayMac: r.string(map.gatewayMac, `${field}.gatewayMac`),
     gatewayNextHops: r.strings(map.gatewayNextHops, `${field}.gatewayNextHops`) ?? [],
+    ...(map.networks !== undefined ? { networks: r.strings(map.networks, `${field}.networks`) ?? [] } : {}),
   }];
 }
 

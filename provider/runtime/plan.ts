@@ -26,6 +26,7 @@ import { renderSharedRows } from '../topology/shared';
 import { podPlugs, type PodPlug } from './pods';
 import { runtimeStateVersion, type RuntimeState } from './state';
 import { withServiceBackends } from './services';
+import { uplinksState } from '../uplink/replace';
 
 export interface ZonePlan {
   name: string;
@@ -74,7 +75,7 @@ export function planTopology(source: string | LoadedDocument[] | Cluster, previo
     const inputs = topologyInputs(cluster, allocation, previous?.pods ?? {}, options.zone);
     const connectPlan = prepareZones(cluster, allocation);
     const zones = inputs.zones.map((z) => zonePlan(z, connectPlan));
-    const state: RuntimeState = { version: runtimeStateVersion, allocation: allocation.state, pods: inputs.pods };
+    const state: RuntimeState = { version: runtimeStateVersion, allocation: allocation.state, pods: inputs.pods, uplinks: uplinksState(cluster.networks) };
     return { ok: true, plan: withServiceBackends({ cluster, allocation, state, zones, problems }) };
   } catch (error) {
     if (error instanceof TopologyInputError) return { ok: false, inputProblems: [problem('InvalidField', 'render', error.field, error.message)] };

@@ -16,6 +16,8 @@ export interface RuntimeState {
   allocation: AllocationState;
   /** Pod addresses per network, then `namespace/name`. */
   pods: PodAssignments;
+  /** Each CUDN's `spec.uplinks` by OVN network name (immutable upstream: a change is a replacement). */
+  uplinks?: Record<string, string[]>;
 }
 
 export class StateError extends Error {
@@ -51,7 +53,8 @@ export function parseState(text: string, where: string): RuntimeState {
   const allocation = readAllocation(record.allocation);
   if (typeof allocation === 'string') throw new StateError(`${where} ${allocation}`);
   const pods = record.pods && typeof record.pods === 'object' ? record.pods : {};
-  return { version: runtimeStateVersion, allocation, pods };
+  const uplinks = record.uplinks && typeof record.uplinks === 'object' ? { uplinks: record.uplinks } : {};
+  return { version: runtimeStateVersion, allocation, pods, ...uplinks };
 }
 
 /** The select that reads NB_Global (its uuid and external_ids). */

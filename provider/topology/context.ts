@@ -44,6 +44,8 @@ export interface NetworkContext {
   /** Layer2 only, one per network family. */
   transits: Cidr[];
   tunnelKeys?: { switch: number; transitRouter: number };
+  /** `network_name` of the localnet ports: the network's own, else the cluster's, else `physnet`. */
+  physicalNetworkName: string;
   local: NodeContext[];
   remote: NodeContext[];
   /** {network, topology} */
@@ -157,6 +159,7 @@ export function resolve(input: RenderInput): NetworkContext {
     masquerades: forFamilies(parseList(cluster.masqueradeSubnets, 'cluster.masqueradeSubnets'), families, 'cluster.masqueradeSubnets', cluster.masqueradeSubnets),
     transits: net.topology === 'layer2' ? layer2Transits(input, subnets) : [],
     tunnelKeys: net.topology === 'layer2' ? layer2Keys(input) : undefined,
+    physicalNetworkName: net.physicalNetworkName ?? cluster.physicalNetworkName ?? 'physnet',
     local: nodes.filter((n) => local.has(n.name)),
     remote: layout === 'per-node' ? nodes.filter((n) => !local.has(n.name)) : [],
     e2,

@@ -14,6 +14,7 @@ import { familyName } from '../model/cidr';
 import { type Cluster, inUse } from '../model/cluster';
 import type { InventoryNode, InventoryPod } from '../model/inventory';
 import type { Network } from '../model/network';
+import { uplinksOf } from '../model/cudn';
 import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, RenderInput, ZoneInput } from './input';
 import { assignPodIPs, podKey } from './pod-ips';
 
@@ -91,6 +92,7 @@ function networkInput(network: Network, allocation: ClusterAllocation): NetworkI
     mtu: network.mtu,
     tunnelKeys: layer2 && keys?.transitRouter !== undefined ? { switch: keys.transitSwitch, transitRouter: keys.transitRouter } : undefined,
     nadKeys: nadKeysOf(network),
+    ...(uplinksOf(network) !== undefined ? { physicalNetworkName: network.name } : {}),
   };
 }
 

@@ -50,7 +50,7 @@ function externalSide(ctx: NetworkContext, node: NodeContext, gr: string): { por
     mac: gw.mac,
     externalIds: ctx.e2,
   });
-  const localnetOptions: Record<string, string> = { network_name: ctx.cluster.physicalNetworkName ?? 'physnet' };
+  const localnetOptions: Record<string, string> = { network_name: ctx.physicalNetworkName };
   if (gw.vlan !== 0) localnetOptions.tag_request = String(gw.vlan);
   const localnet = switchPort(names.localnetPort(gw.bridge, ctx.p, node.name), { type: 'localnet', addresses: ['unknown'], options: localnetOptions, externalIds: ctx.e2 });
   const etor = switchPort(names.externalToRouterPort(gr), { type: 'router', addresses: [gw.mac], options: { 'router-port': rtoe }, externalIds: ctx.e2 });

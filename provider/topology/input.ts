@@ -44,6 +44,12 @@ export interface NetworkInput {
   tunnelKeys?: { switch: number; transitRouter: number };
   /** NAD keys (`namespace/name`) that attach pods to this network. */
   nadKeys: string[];
+  /**
+   * `network_name` of this network's localnet ports, overriding the cluster's: an Uplink-backed
+   * CUDN uses its own OVN network name, the physical network of its bridge mapping (upstream,
+   * uplink-upstream.md section 4.2).
+   */
+  physicalNetworkName?: string;
 }
 
 export interface GatewayInput {

@@ -11,3 +11,5 @@ export * from './resolve';
 export * from './gateway';
 export * from './aggregate';
 export * from './plan';
+export * from './active';
+export * from './replace';

@@ -1,13 +1,17 @@
 /**
  * The Uplink plan of a cluster: validation, selection and UplinkState names (offline), and with
  * each node's discovered facts the Resolved and GatewayReady conditions, the aggregates (Uplink
- * Ready, CUDN UplinksReady) and the host step of every node: its bridge-mapping change. A node
- * whose discovery failed publishes no UplinkState and fails alone. Pure.
+ * Ready, CUDN UplinksReady) and the host step of every node: its bridge-mapping change and, with
+ * RouteAdvertisements, its VRF intents and bridge conflicts (a conflicting CUDN gets nothing new).
+ * A CUDN counts only on the nodes where it is active (active.ts). A node whose discovery failed
+ * publishes no UplinkState and fails alone. Pure.
  */
 import { compare, type Cluster } from '../model/cluster';
 import { uplinksOf } from '../model/cudn';
+import type { InventoryNode } from '../model/inventory';
 import type { Network } from '../model/network';
 import type { Uplink } from '../model/uplink';
+import { activeNetworkProblems, activeNodesOf, isActiveOn } from './active';
 import { uplinkReady, uplinksReady } from './aggregate';
 import { type Condition, findCondition, type UplinkState } from './conditions';
 import type { NodeFacts } from './facts';
@@ -18,6 +22,8 @@ import type { UplinkProblem } from './problems';
 import { stateObject, resolveUplinkState } from './resolve';
 import { selectNodes, type UplinkSelection } from './select';
 import { validateNetworkUplinks, validateUplink } from './validate';
+import { conflictsOf, type NodeVrfResult, nodeVrfIntents, type ResolvedUse, type UplinkVrfInput, vrfPhase } from './vrfIntents';
+import type { VrfIntent } from './vrfPlan';
 
 export type NodeDiscovery = { ok: true; facts: NodeFacts } | { ok: false; reason: string; message: string };
 
@@ -28,6 +34,10 @@ export interface UplinkPlanInput {
   discovery?: ReadonlyMap<string, NodeDiscovery>;
   /** Nodes whose mapping write failed in this apply, with the error text. */
   mappingFailures?: ReadonlyMap<string, string>;
+  /** RouteAdvertisements and network ids: plan VRF membership too (absent: mappings only). */
+  vrf?: UplinkVrfInput;
+  /** Per node, what the runtime's VRF observation or apply gave. */
+  vrfResults?: ReadonlyMap<string, NodeVrfResult>;
 }
 
 export interface NodeStep {
@@ -38,6 +48,10 @@ export interface NodeStep {
   change?: MappingChange;
   /** Why the node could not be discovered. */
   error?: { reason: string; message: string };
+  /** VRF membership wanted here (when the plan had `vrf`), one per active resolved CUDN. */
+  vrf?: VrfIntent[];
+  /** CUDN name -> the bridge conflict it is in on this node. */
+  conflicts?: Record<string, string>;
 }
 
 export interface UplinkObjectStatus {
@@ -78,7 +92,7 @@ function requiredMtu(cluster: Cluster, users: { network: Network; uplink: string
 
 export function planUplinks(input: UplinkPlanInput): UplinkPlan {
   const { cluster } = input;
-  const problems: UplinkProblem[] = [];
+  const problems: UplinkProblem[] = activeNetworkProblems(cluster);
   const invalid = new Map<string, string>();
   for (const uplink of cluster.uplinks ?? []) {
     const found = validateUplink(uplink);
@@ -131,24 +145,35 @@ function resolveStates(input: UplinkPlanInput, selections: Map<string, UplinkSel
   return states.sort((a, b) => compare(a.metadata.name, b.metadata.name));
 }
 
-function resolvedBridge(states: UplinkState[], uplink: string, node: string): string | undefined {
-  const state = states.find((s) => s.spec.uplinkName === uplink && s.spec.nodeName === node);
-  return findCondition(state?.status.conditions, 'Resolved')?.status === 'True' ? state!.status.ovsBridge?.name : undefined;
+/** The CUDNs active on `node` whose UplinkState there resolved, with its host interface and bridge. */
+function resolvedUses(states: UplinkState[], users: { network: Network; uplink: string }[], node: InventoryNode): ResolvedUse[] {
+  return users.filter(({ network }) => isActiveOn(node, network)).flatMap(({ network, uplink }) => {
+    const state = states.find((s) => s.spec.uplinkName === uplink && s.spec.nodeName === node.name);
+    if (findCondition(state?.status.conditions, 'Resolved')?.status !== 'True' || !state?.status.ovsBridge) return [];
+    return [{ network, hostInterface: state.status.hostInterfaceName!, bridge: state.status.ovsBridge.name }];
+  });
 }
 
 function nodeSteps(input: UplinkPlanInput, states: UplinkState[], users: { network: Network; uplink: string }[]): NodeStep[] {
-  return activeNodes(input.cluster).map((node) => {
-    const desired = users.flatMap(({ network, uplink }) => {
-      const bridge = resolvedBridge(states, uplink, node.name);
-      return bridge ? [{ network: network.name, bridge }] : [];
-    }).sort((a, b) => compare(a.network, b.network));
-    const found = input.discovery?.get(node.name);
-    if (!found) return { node: node.name, desired };
-    if (!found.ok) return { node: node.name, desired, error: { reason: found.reason, message: found.message } };
-    const ids = found.facts.ovs.externalIds;
-    const change = planMappings(ids[bridgeMappingsKey], ids[ownedMappingsKey(input.owner)], desired);
-    return { node: node.name, desired, ...(change ? { change } : {}) };
-  }).sort((a, b) => compare(a.node, b.node));
+  return activeNodes(input.cluster).map((node) => nodeStep(input, node, resolvedUses(states, users, node))).sort((a, b) => compare(a.node, b.node));
+}
+
+function nodeStep(input: UplinkPlanInput, node: InventoryNode, uses: ResolvedUse[]): NodeStep {
+  const intents = input.vrf ? nodeVrfIntents(node, uses, input.vrf) : undefined;
+  const conflicts = intents ? conflictsOf(node.name, intents) : new Map<string, string>();
+  const found = input.discovery?.get(node.name);
+  const live = found?.ok ? parseMappings(found.facts.ovs.externalIds[bridgeMappingsKey]) : new Map<string, string>();
+  // nothing new while a conflict lasts: a conflicting CUDN keeps only a mapping already in place
+  const desired = uses
+    .filter((u) => !conflicts.has(u.network.objectName) || live.get(u.network.name) === u.bridge)
+    .map((u) => ({ network: u.network.name, bridge: u.bridge }))
+    .sort((a, b) => compare(a.network, b.network));
+  const vrf = intents ? { vrf: intents, ...(conflicts.size > 0 ? { conflicts: Object.fromEntries(conflicts) } : {}) } : {};
+  if (!found) return { node: node.name, desired, ...vrf };
+  if (!found.ok) return { node: node.name, desired, error: { reason: found.reason, message: found.message } };
+  const ids = found.facts.ovs.externalIds;
+  const change = planMappings(ids[bridgeMappingsKey], ids[ownedMappingsKey(input.owner)], desired);
+  return { node: node.name, desired, ...vrf, ...(change ? { change } : {}) };
 }
 
 /** GatewayReady of each discovered state: every CUDN on its Uplink is active on every node. */
@@ -157,23 +182,30 @@ function withGateway(input: UplinkPlanInput, states: UplinkState[], users: { net
   return states.map((state) => {
     const { uplinkName, nodeName } = state.spec;
     const step = steps.find((s) => s.node === nodeName);
+    const node = activeNodes(input.cluster).find((n) => n.name === nodeName)!;
     const phases = new Map<string, GatewayPhase>();
-    for (const { network } of users.filter((u) => u.uplink === uplinkName)) phases.set(network.name, gatewayPhase(input, state, step, network.name));
+    for (const { network } of users.filter((u) => u.uplink === uplinkName && isActiveOn(node, u.network))) phases.set(network.name, gatewayPhase(input, state, step, network));
     return { ...state, status: { ...state.status, conditions: [...state.status.conditions, gatewayReady(phases)] } };
   });
 }
 
-function gatewayPhase(input: UplinkPlanInput, state: UplinkState, step: NodeStep | undefined, network: string): GatewayPhase {
+function gatewayPhase(input: UplinkPlanInput, state: UplinkState, step: NodeStep | undefined, cudn: Network): GatewayPhase {
+  const network = cudn.name;
   const { uplinkName, nodeName } = state.spec;
   if (findCondition(state.status.conditions, 'Resolved')?.status !== 'True') {
     return { phase: 'failed', reason: 'UplinkGatewayProgrammingFailed', message: `uplink "${uplinkName}" on node "${nodeName}" is not resolved` };
   }
+  const conflict = step?.conflicts?.[cudn.objectName];
+  if (conflict !== undefined) return { phase: 'failed', reason: 'UplinkConfigurationConflict', message: conflict };
   const failure = input.mappingFailures?.get(nodeName);
   if (failure !== undefined) return { phase: 'failed', reason: 'UplinkBridgeMappingFailed', message: failure };
+  const vrf = vrfPhase(input.vrfResults?.get(nodeName), cudn.objectName);
+  if (vrf?.phase === 'failed') return vrf;
   const found = input.discovery?.get(nodeName);
   const live = found?.ok ? parseMappings(found.facts.ovs.externalIds[bridgeMappingsKey]).get(network) : undefined;
   const pendingChange = step?.change?.set.some((m) => m.network === network);
-  return live === state.status.ovsBridge?.name && !pendingChange ? { phase: 'ready' } : { phase: 'pending' };
+  if (live !== state.status.ovsBridge?.name || pendingChange) return { phase: 'pending' };
+  return vrf ?? { phase: 'ready' };
 }
 
 function uplinkObject(uplink: Uplink, selection: UplinkSelection | undefined, states: Map<string, UplinkState>, invalid: string | undefined): UplinkObjectStatus {
@@ -196,7 +228,7 @@ function networkConditions(cluster: Cluster, problems: UplinkProblem[], invalid:
     const names = uplinksOf(network);
     if (names === undefined) continue;
     const accepted = !problems.some((p) => p.object === network.ref && p.reason === 'InvalidSpec');
-    const ready = uplinksReady({ cudn: network.objectName, uplinks: names, gatewayMode: cluster.inventory.gatewayMode, transport: network.transport, activeNodes: activeNodes(cluster), uplinkObjects, invalidUplinks: invalid, states });
+    const ready = uplinksReady({ cudn: network.objectName, uplinks: names, gatewayMode: cluster.inventory.gatewayMode, transport: network.transport, activeNodes: activeNodesOf(cluster, network), uplinkObjects, invalidUplinks: invalid, states });
     out[network.name] = { uplinks: names, conditions: accepted ? [ready] : [] };
   }
   return out;

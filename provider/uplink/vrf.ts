@@ -3,3 +3,4 @@ export * from './vrfDomain';
 export * from './vrfConflict';
 export * from './vrfHost';
 export * from './vrfPlan';
+export * from './vrfIntents';

@@ -39,6 +39,8 @@ export interface VrfHostFacts {
   managementInterface?: string;
   ipv6: boolean;
   memberships: OwnedMembership[];
+  /** Whether the kernel has VRF devices (`absent`: none loaded and no module to load); unknown when not looked at. */
+  vrfSupport?: 'loaded' | 'loadable' | 'absent';
 }
 
 export interface VrfStep {
@@ -56,6 +58,8 @@ export interface VrfOutcome {
   state: VrfOutcomeState;
   reason?: 'UplinkConfigurationConflict' | 'UplinkVRFAttachmentFailed';
   message?: string;
+  /** The plan has steps for this CUDN (an enslave or a release). */
+  changed?: true;
 }
 
 export interface VrfPlan {
@@ -111,10 +115,13 @@ function attach(ctx: Context, intent: VrfIntent, vrf: string): VrfOutcome {
   if (vrfLink && vrfLink.kind !== 'vrf') return refuse(intent, 'UplinkVRFAttachmentFailed', `cannot use ${vrf} as the VRF of CUDN ${intent.cudn} on node ${ctx.facts.node}: a ${vrfLink.kind ?? 'non-VRF'} device of that name exists`);
   if (link.master === vrf) return { cudn: intent.cudn, state: 'enslaved' };
   if (link.master) return { cudn: intent.cudn, state: 'conflict', reason: 'UplinkConfigurationConflict', message: `interface ${iface} is already assigned to VRF ${link.master} and cannot be assigned to VRF ${vrf}` };
+  if (!vrfLink && ctx.facts.vrfSupport === 'absent') {
+    return refuse(intent, 'UplinkVRFAttachmentFailed', `node ${ctx.facts.node} cannot create VRF ${vrf} for CUDN ${intent.cudn}: its kernel has no VRF support (no vrf module loaded or loadable); VRF-Lite needs a kernel with CONFIG_NET_VRF`);
+  }
   const table = vrfLink?.table ?? vrfTableFor(intent.networkId, ctx.links.get(managementPortName(intent.networkId))?.index);
   if (!vrfLink) createVrf(ctx, vrf, table);
   enslave(ctx, iface, vrf, table, intent.cudn);
-  return { cudn: intent.cudn, state: 'enslaved' };
+  return { cudn: intent.cudn, state: 'enslaved', changed: true };
 }
 
 function createVrf(ctx: Context, vrf: string, table: number): void {
@@ -144,8 +151,9 @@ function moveRoutes(ctx: Context, routes: RouteFact[], table: number, where: str
 /** Default domain: release the interface only when we made its membership and it is still in that VRF. */
 function detach(ctx: Context, intent: VrfIntent): VrfOutcome {
   const owned = ctx.facts.memberships.find((m) => m.interface === intent.hostInterface && m.owner === ctx.owner);
-  if (owned) release(ctx, owned);
-  return { cudn: intent.cudn, state: 'default' };
+  if (!owned) return { cudn: intent.cudn, state: 'default' };
+  release(ctx, owned);
+  return { cudn: intent.cudn, state: 'default', changed: true };
 }
 
 function release(ctx: Context, owned: OwnedMembership): void {

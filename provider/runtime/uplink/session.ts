@@ -5,7 +5,7 @@
  * trip (command, stream open, transaction) is counted. A node that fails, fails alone.
  */
 import type { NodeTarget } from '../../model/targets';
-import { HostError, HostKeyRejectedError, HostPool, type HostKeyPin, openUnixSocketStream, type SshHostRunner } from '../../host';
+import { HostError, HostKeyRejectedError, HostPool, type HostKeyPin, type HostRunner, openUnixSocketStream, type SshHostRunner } from '../../host';
 import { OvsdbClient } from '../../ovsdb/client';
 import { bridgeMappingsKey, type MappingChange } from '../../uplink/mappings';
 import type { NodeDiscovery } from '../../uplink/plan';
@@ -65,6 +65,12 @@ export class UplinkSession {
       handle.db.catch(() => (handle.db = undefined));
     }
     return handle.db;
+  }
+
+  /** The node's HostRunner (the same SSH connection), counting each command as a round trip. */
+  runner(node: string): HostRunner {
+    const { runner } = this.handle(node);
+    return { describe: runner.describe, run: (argv, opts) => (this.roundTrips++, runner.run(argv, opts)), close: async () => undefined };
   }
 
   async discover(node: string): Promise<NodeDiscovery> {

@@ -3,3 +3,5 @@ export { applyVrf, planVrfOnHost } from './apply';
 export type { VrfApplyResult } from './apply';
 export { managementInterface, observeVrfHost } from './observe';
 export { VrfHostError } from './errors';
+export { vrfOnNodes } from './nodes';
+export type { NodeVrfReport, VrfRun } from './nodes';
