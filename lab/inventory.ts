@@ -5,6 +5,7 @@
  * path appears, never key material. Pure.
  */
 import type { LabStatus } from './status';
+import { uplinkLabelsOf } from './uplinks';
 
 export const CENTRAL_ZONE = 'central';
 
@@ -29,7 +30,7 @@ export function inventoryOf(status: LabStatus): LabInventoryDocument {
     metadata: { name: status.name },
     spec: {
       zones: 'central',
-      nodes: status.nodes.map((n) => ({ name: n.name, id: n.id, chassisId: n.chassisId, gatewayBridge: n.gatewayBridge, labels: {} })),
+      nodes: status.nodes.map((n) => ({ name: n.name, id: n.id, chassisId: n.chassisId, gatewayBridge: n.gatewayBridge, labels: uplinkLabelsOf(n) })),
       targets: {
         zones: { [CENTRAL_ZONE]: { nb: status.nb, sb: status.sb } },
         nodes: Object.fromEntries(

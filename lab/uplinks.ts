@@ -33,12 +33,16 @@ export interface UplinkBridgeLayout {
 }
 
 /** Group a: nodes 1 and 2; group b: the rest. */
-export function uplinkGroupOf(node: NodeLayout): 'a' | 'b' {
+export function uplinkGroupOf(node: { id: number }): 'a' | 'b' {
   return node.id <= 3 ? 'a' : 'b';
 }
 
-/** Node labels the lab's Uplink fixtures select on. */
-export function uplinkLabelsOf(node: NodeLayout): Record<string, string> {
+/**
+ * Node labels the lab's Uplink fixtures select on: every lab node carries its group (the lab's
+ * Inventory lists them), so a file selecting `uplink.ovnk.io/group` works against the lab
+ * unchanged; on a lab started without --uplinks no Uplink resolves anyway, and the label is inert.
+ */
+export function uplinkLabelsOf(node: { id: number }): Record<string, string> {
   return { [UPLINK_GROUP_LABEL]: uplinkGroupOf(node) };
 }
 
