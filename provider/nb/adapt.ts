@@ -101,26 +101,30 @@ export function adaptRows(rows: DesiredRow[], ours: DatabaseSchema, server: Data
   return adapted;
 }
 
+/** Rows the server takes as they are (the common case) are returned as they are. */
 function adaptRow(row: DesiredRow, ours: DatabaseSchema, server: DatabaseSchema, problems: string[]): DesiredRow {
-  const who = describeRow(row.table, rowIdentity(row.table, row.columns));
+  const who = () => describeRow(row.table, rowIdentity(row.table, row.columns));
   const table = server.tables[row.table];
   if (table === undefined) {
-    problems.push(`${who}: table ${row.table} is missing${needs(server, row.table)}`);
+    problems.push(`${who()}: table ${row.table} is missing${needs(server, row.table)}`);
     return row;
   }
-  const columns: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row.columns)) {
-    const where = `${row.table}.${column}`;
+  let columns: Record<string, unknown> | undefined;
+  for (const column in row.columns) {
+    const value = row.columns[column];
     const spec = table.columns[column];
-    const ourType = ours.tables[row.table]?.columns[column]?.type;
     if (spec !== undefined) {
-      problems.push(...checkValue(who, where, value, spec.type, server));
-      columns[column] = value;
-    } else if (ourType === undefined || !isDefault(value, ourType)) {
-      problems.push(`${who}: ${where}=${describeValue(value)} cannot be written${needs(server, where)}`);
+      checkValue(who, `${row.table}.${column}`, value, spec.type, server, problems);
+      continue;
+    }
+    columns ??= { ...row.columns };
+    delete columns[column];
+    const ourType = ours.tables[row.table]?.columns[column]?.type;
+    if (ourType === undefined || !isDefault(value, ourType)) {
+      problems.push(`${who()}: ${row.table}.${column}=${describeValue(value)} cannot be written${needs(server, `${row.table}.${column}`)}`);
     }
   }
-  return { ...row, columns };
+  return columns === undefined ? row : { ...row, columns };
 }
 
 function elementsOf(value: unknown, isMap: boolean): { keys: unknown[]; values: unknown[] } {
@@ -130,34 +134,36 @@ function elementsOf(value: unknown, isMap: boolean): { keys: unknown[]; values: 
 }
 
 /** A value against the server's type for its column: count, enum values, ranges, lengths. */
-function checkValue(who: string, column: string, value: unknown, type: ColumnType, server: DatabaseSchema): string[] {
+function checkValue(who: () => string, column: string, value: unknown, type: ColumnType, server: DatabaseSchema, found: string[]): void {
   const t = normalizeColumnType(type);
-  const where = `${who}: ${column}`;
+  const where = () => `${who()}: ${column}`;
   const { keys, values } = elementsOf(value, t.value !== undefined);
-  const found: string[] = [];
-  if (keys.length < t.min) found.push(`${where}=${describeValue(value)}: the server needs at least ${t.min} value(s)${hint(server, `${column}#min`)}`);
-  if (t.max !== 'unlimited' && keys.length > t.max) found.push(`${where}=${describeValue(value)}: the server allows at most ${t.max} value(s)`);
-  for (const key of keys) found.push(...checkAtom(where, column, key, t.key, server));
-  if (t.value) for (const v of values) found.push(...checkAtom(where, column, v, t.value, server));
-  return found;
+  if (keys.length < t.min) found.push(`${where()}=${describeValue(value)}: the server needs at least ${t.min} value(s)${hint(server, `${column}#min`)}`);
+  if (t.max !== 'unlimited' && keys.length > t.max) found.push(`${where()}=${describeValue(value)}: the server allows at most ${t.max} value(s)`);
+  if (constrained(t.key)) for (const key of keys) found.push(...checkAtom(where, column, key, t.key, server));
+  if (t.value && constrained(t.value)) for (const v of values) found.push(...checkAtom(where, column, v, t.value, server));
 }
 
-function checkAtom(where: string, column: string, atom: unknown, base: Base, server: DatabaseSchema): string[] {
-  if (base.type === 'uuid') return [];
-  const shown = `${where}=${describeValue(atom)}`;
+/** Whether a base type restricts its atoms at all (most columns do not). */
+function constrained(base: Base): boolean {
+  return base.type !== 'uuid' && (base.enum !== undefined || BOUNDS.some((bound) => base[bound] !== undefined));
+}
+
+function checkAtom(where: () => string, column: string, atom: unknown, base: Base, server: DatabaseSchema): string[] {
+  const shown = () => `${where()}=${describeValue(atom)}`;
   const allowed = enumValues(base);
-  if (allowed !== undefined && !allowed.includes(atom as string)) return [`${shown} is not allowed${needs(server, `${column}=${String(atom)}`)}`];
+  if (allowed !== undefined && !allowed.includes(atom as string)) return [`${shown()} is not allowed${needs(server, `${column}=${String(atom)}`)}`];
   if (typeof atom === 'number') {
     const low = base.minInteger ?? base.minReal;
     const high = base.maxInteger ?? base.maxReal;
     if ((low !== undefined && atom < low) || (high !== undefined && atom > high)) {
-      return [`${shown} is outside the server's range [${low ?? '-inf'}, ${high ?? 'inf'}]${hint(server, `${column}#maxInteger`)}`];
+      return [`${shown()} is outside the server's range [${low ?? '-inf'}, ${high ?? 'inf'}]${hint(server, `${column}#maxInteger`)}`];
     }
   }
-  if (typeof atom === 'string') {
+  if (typeof atom === 'string' && (base.minLength !== undefined || base.maxLength !== undefined)) {
     const bytes = Buffer.byteLength(atom);
     if ((base.minLength !== undefined && bytes < base.minLength) || (base.maxLength !== undefined && bytes > base.maxLength)) {
-      return [`${shown} has ${bytes} bytes; the server allows ${base.minLength ?? 0} to ${base.maxLength ?? 'unlimited'}`];
+      return [`${shown()} has ${bytes} bytes; the server allows ${base.minLength ?? 0} to ${base.maxLength ?? 'unlimited'}`];
     }
   }
   return [];

@@ -52,8 +52,35 @@ export class ConcurrentChangeError extends Error {
   }
 }
 
-function ownedSelect(table: string, owner: string): Operation {
-  return { op: 'select', table, where: [['external_ids', 'includes', ['map', [[OWNER_KEY, owner]]]]] };
+/**
+ * Our rows of one table, with only the columns reconcile reads: those the desired rows of that
+ * table manage (parents' columns included), plus what identifies and guards a row. Northd's
+ * columns and others' we never compare are not sent (they are most of a big Northbound).
+ */
+function ownedSelect(table: string, owner: string, columns: string[]): Operation {
+  return { op: 'select', table, where: [['external_ids', 'includes', ['map', [[OWNER_KEY, owner]]]]], columns };
+}
+
+/** Per table, the columns `ownedSelect` asks for (only those the server has). */
+function managedColumns(request: ApplyRequest, server: DatabaseSchema): Map<string, Set<string>> {
+  const columns = new Map<string, Set<string>>();
+  const add = (table: string, column: string) => {
+    const spec = server.tables[table];
+    if (spec === undefined || (spec.columns[column] === undefined && column !== '_uuid')) return;
+    let set = columns.get(table);
+    if (set === undefined) columns.set(table, (set = new Set(['_uuid', 'external_ids', ...(spec.columns.name ? ['name'] : [])])));
+    set.add(column);
+  };
+  for (const row of request.desired) {
+    for (const column in row.columns) add(row.table, column);
+    for (const parent of row.parents ?? []) add(parent.table, parent.column);
+  }
+  return columns;
+}
+
+function selectedColumns(managed: Map<string, Set<string>>, server: DatabaseSchema, table: string): string[] {
+  const columns = managed.get(table) ?? new Set(['_uuid', 'external_ids', ...(server.tables[table]!.columns.name ? ['name'] : [])]);
+  return [...columns].sort();
 }
 
 /** The (table, identity) pairs desired rows reference outside their own set. */
@@ -67,9 +94,11 @@ function foreignWanted(request: ApplyRequest): Map<string, Set<string>> {
   };
   for (const row of request.desired) {
     for (const parent of row.parents ?? []) want(parent.table, parent.identity);
-    for (const [column, value] of Object.entries(row.columns)) {
-      const spec = request.schema.tables[row.table]?.columns[column];
+    const columns = request.schema.tables[row.table]?.columns;
+    for (const column in row.columns) {
+      const spec = columns?.[column];
       const refTable = spec && referencedTable(spec.type);
+      const value = row.columns[column];
       if (refTable) for (const ref of Array.isArray(value) ? value : [value]) want(refTable, ref);
     }
   }
@@ -99,7 +128,8 @@ export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise
   for (const [table, identities] of foreignWanted(request)) {
     for (const identity of identities) for (const op of identitySelects(server, table, identity)) lookups.push({ table, identity, op });
   }
-  const ops = [...tables.map((t) => ownedSelect(t, request.owner)), ...ledgerTables.map((table): Operation => ({ op: 'select', table, where: [] })), ...lookups.map((l) => l.op)];
+  const managed = managedColumns(request, server);
+  const ops = [...tables.map((t) => ownedSelect(t, request.owner, selectedColumns(managed, server, t))), ...ledgerTables.map((table): Operation => ({ op: 'select', table, where: [] })), ...lookups.map((l) => l.op)];
   const results = await db.transact(request.schema.name, home && server.tables[home.table] ? [...ops, ledgerSelect(home)] : ops);
   const owned = tables.flatMap((table, i) => (results[i]!.rows ?? []).map(toRow(table)));
   const ownedUuids = new Set(owned.map((r) => r.uuid));

@@ -31,8 +31,9 @@ export function splitObserved(input: ReconcileInput, ledger: Ledger): Split {
   const inLedger = (row: ObservedRow) =>
     isLedgerTable(input.schema, row.table) && (ledger[row.table] ?? []).includes(rowIdentity(row.table, row.columns) ?? '');
   const byUuid = new Map([...input.observed, ...(input.foreign ?? [])].map((row) => [row.uuid, row]));
+  const observed = new Set(input.observed);
   const mine = [...byUuid.values()].filter((row) =>
-    isLedgerTable(input.schema, row.table) ? inLedger(row) : input.observed.includes(row) && isOwnedBy(row.columns.external_ids as Record<string, unknown>, input.owner));
+    isLedgerTable(input.schema, row.table) ? inLedger(row) : observed.has(row) && isOwnedBy(row.columns.external_ids as Record<string, unknown>, input.owner));
   const mineSet = new Set(mine);
   const others = [...byUuid.values()].filter((row) => !mineSet.has(row));
   for (const row of [...mine].sort((a, b) => (a.uuid < b.uuid ? -1 : 1))) {

@@ -13,6 +13,9 @@ export const KEY_KEY = 'ovnk.io/key';
 /** Upstream's id key (ovn-kubernetes' db_object_ids). */
 export const UPSTREAM_ID_KEY = 'k8s.ovn.org/id';
 
+/** Owners already checked: withOwner runs once per row, the check once per owner. */
+const checkedOwners = new Set<string>();
+
 /** An owner: the stack or topology that wrote the row. Printable, no `=` or control characters. */
 export function checkOwner(owner: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/.test(owner)) {
@@ -20,6 +23,7 @@ export function checkOwner(owner: string): string {
       `nb: owner ${JSON.stringify(owner)} is not a valid owner name (letters, digits and . _ : / @ -, starting with a letter or digit)`,
     );
   }
+  checkedOwners.add(owner);
   return owner;
 }
 
@@ -37,8 +41,8 @@ export function isOwnedBy(externalIds: ExternalIds, owner: string): boolean {
 /** external_ids with our marker added (a copy; upstream's keys are kept for fidelity). */
 export function withOwner(externalIds: ExternalIds, owner: string): Record<string, string> {
   const copy: Record<string, string> = {};
-  for (const [key, value] of Object.entries(externalIds ?? {})) copy[key] = String(value);
-  copy[OWNER_KEY] = checkOwner(owner);
+  for (const key in externalIds) copy[key] = String(externalIds[key]);
+  copy[OWNER_KEY] = checkedOwners.has(owner) ? owner : checkOwner(owner);
   return copy;
 }
 

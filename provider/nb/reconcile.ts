@@ -16,7 +16,7 @@ import { checkForeignTwins, splitObserved, storedLedger, type Split } from './ow
 import { withOwner } from './ownership';
 import { checkParentColumns, formerParents, inlineParents } from './parents';
 import { isReferenceSet, RowIndex, resolveColumn, type DesiredTarget, type ReferenceScope } from './references';
-import { planDeletion, planRow, type PlannedRow, type RowPlanContext } from './rowPlan';
+import { emptyPlan, planDeletion, planRow, type PlannedRow, type RowPlanContext } from './rowPlan';
 
 export interface ReconcileInput {
   /** The owner whose rows these are (`ovnk.io/owner`). */
@@ -105,7 +105,7 @@ export function reconcile(input: ReconcileInput): Plan {
 
 function ledgerRow(ledger: ReturnType<typeof planLedger>): PlannedRow {
   const changes: RowChange[] = ledger.detail ? [{ action: 'update', table: ledger.detail.table, details: [ledger.detail.text] }] : [];
-  return { waits: [], guards: [], inserts: [], updates: [], mutates: [], deletes: ledger.operations, changes };
+  return { ...emptyPlan(), deletes: ledger.operations, changes };
 }
 
 type Identified = { row: DesiredRow; identity: string };
@@ -117,16 +117,16 @@ function checkDesired(input: ReconcileInput, problems: string[]): Identified[] {
   input.desired.forEach((row, index) => {
     const table = input.schema.tables[row.table];
     const identity = rowIdentity(row.table, row.columns);
-    const where = `desired row ${index} (${describeRow(row.table, identity)})`;
-    if (table === undefined) return void problems.push(`${where}: table ${row.table} is not in ${input.schema.name} ${input.schema.version}`);
+    const where = () => `desired row ${index} (${describeRow(row.table, identity)})`;
+    if (table === undefined) return void problems.push(`${where()}: table ${row.table} is not in ${input.schema.name} ${input.schema.version}`);
     if (table.columns.external_ids === undefined && !isLedgerTable(input.schema, row.table)) {
-      return void problems.push(`${where}: ${row.table} has no external_ids column to carry our owner marker, and no unique index to record its rows by in a ledger`);
+      return void problems.push(`${where()}: ${row.table} has no external_ids column to carry our owner marker, and no unique index to record its rows by in a ledger`);
     }
     const unknown = Object.keys(row.columns).filter((c) => table.columns[c] === undefined);
-    if (unknown.length > 0) problems.push(`${where}: ${row.table} has no column(s) ${unknown.join(', ')}`);
-    if (identity === undefined) return void problems.push(`${where}: has no identity (name, external_ids k8s.ovn.org/id or ovnk.io/key)`);
+    if (unknown.length > 0) problems.push(`${where()}: ${row.table} has no column(s) ${unknown.join(', ')}`);
+    if (identity === undefined) return void problems.push(`${where()}: has no identity (name, external_ids k8s.ovn.org/id or ovnk.io/key)`);
     const key = rowKeyOf(row.table, identity);
-    if (seen.has(key)) return void problems.push(`${where}: another desired ${row.table} row has the same identity`);
+    if (seen.has(key)) return void problems.push(`${where()}: another desired ${row.table} row has the same identity`);
     seen.add(key);
     if (unknown.length === 0) identified.push({ row, identity });
   });
@@ -170,12 +170,10 @@ function buildScope(entries: Entry[], foreign: RowIndex<ObservedRow>): Reference
 function resolveEntry(input: ReconcileInput, scope: ReferenceScope, entry: Entry, problems: string[]): Record<string, unknown> {
   const table = input.schema.tables[entry.row.table];
   const resolved: Record<string, unknown> = {};
-  const marked = table.columns.external_ids !== undefined;
-  for (const [column, value] of Object.entries(entry.row.columns)) {
-    const problem = (message: string) => problems.push(`${describeRow(entry.row.table, entry.identity)} column ${column}: ${message}`);
-    resolved[column] = resolveColumn(scope, table.columns[column].type, value, problem);
-  }
-  if (marked) resolved.external_ids = withOwner(resolved.external_ids as Record<string, unknown> | undefined, input.owner);
+  let column = '';
+  const problem = (message: string) => problems.push(`${describeRow(entry.row.table, entry.identity)} column ${column}: ${message}`);
+  for (column in entry.row.columns) resolved[column] = resolveColumn(scope, table.columns[column].type, entry.row.columns[column], problem);
+  if (table.columns.external_ids !== undefined) resolved.external_ids = withOwner(resolved.external_ids as Record<string, unknown> | undefined, input.owner);
   return resolved;
 }
 
@@ -208,17 +206,21 @@ function checkParents(schema: DatabaseSchema, scope: ReferenceScope, entries: En
   }
 }
 
+/** Labels are needed only for the few rows a plan changes, so each is worded when asked for. */
 function labeller(entries: Entry[], observed: ObservedRow[]): (id: string) => string {
-  const labels = new Map<string, string>();
-  for (const row of observed) labels.set(row.uuid, describeRow(row.table, rowIdentity(row.table, row.columns)));
+  const rows = new Map<string, () => string>();
+  for (const row of observed) rows.set(row.uuid, () => describeRow(row.table, rowIdentity(row.table, row.columns)));
   for (const entry of entries) {
     const id = 'uuid' in entry.target ? entry.target.uuid : entry.target.namedUuid;
-    labels.set(id, describeRow(entry.row.table, entry.identity));
+    rows.set(id, () => describeRow(entry.row.table, entry.identity));
   }
-  return (id) => labels.get(id) ?? id;
+  return (id) => rows.get(id)?.() ?? id;
 }
 
-/** One transaction: guards first, then inserts (children before the roots that reference them), updates, mutates, deletes. */
+/**
+ * One transaction: guards first, then inserts (children before the roots that reference them),
+ * updates, mutates, deletes, and last the deleted rows' detaches from the rows that stay.
+ */
 function assemble(planned: PlannedRow[], schema: DatabaseSchema): Plan {
   const inserts = planned.flatMap((p) => p.inserts);
   const isRoot = (op: Operation) => 'table' in op && schema.tables[op.table].isRoot === true;
@@ -229,6 +231,7 @@ function assemble(planned: PlannedRow[], schema: DatabaseSchema): Plan {
     ...planned.flatMap((p) => p.updates),
     ...planned.flatMap((p) => p.mutates),
     ...planned.flatMap((p) => p.deletes),
+    ...planned.flatMap((p) => p.detaches),
   ];
   const changes = planned.flatMap((p) => p.changes);
   return { operations, changes, summary: changes.map(describeChange), guards: planned.flatMap((p) => p.guards) };

@@ -33,11 +33,13 @@ export interface PlannedRow {
   updates: Operation[];
   mutates: Operation[];
   deletes: Operation[];
+  /** Deleted rows leaving the reference sets of rows that stay: sent after every delete (planDeletion). */
+  detaches: Operation[];
   changes: RowChange[];
 }
 
-function emptyPlan(): PlannedRow {
-  return { waits: [], guards: [], inserts: [], updates: [], mutates: [], deletes: [], changes: [] };
+export function emptyPlan(): PlannedRow {
+  return { waits: [], guards: [], inserts: [], updates: [], mutates: [], deletes: [], detaches: [], changes: [] };
 }
 
 type Ref = DesiredTarget;
@@ -72,7 +74,8 @@ function planUpdate(context: RowPlanContext, entry: Entry, observed: ObservedRow
   const changed: Record<string, unknown> = {};
   const before: Record<string, unknown> = {};
   const details: string[] = [];
-  for (const [column, value] of Object.entries(entry.columns)) {
+  for (const column in entry.columns) {
+    const value = entry.columns[column];
     const type = table.columns[column].type;
     if (isReferenceSet(type)) {
       details.push(...planReferenceSet(context, entry.row.table, observed.uuid, column, value, observed.columns[column], plan));
@@ -142,10 +145,15 @@ function planDetach(entry: Entry, { row, column }: Holder, plan: PlannedRow): vo
 }
 
 /**
- * Deleting one of our rows. It is first removed from every strong reference set that may hold it
+ * Deleting one of our rows. It is also removed from every strong reference set that may hold it
  * (matched with `includes`, so holders need not be observed), in the same transaction: a non-root
  * row's parents, and also a root row's holders (NB 7.0.0's Logical_Switch.load_balancer_group is
  * strong, so a referenced group cannot be deleted). Weak references the server drops itself.
+ * Those detaches go after every delete of the transaction (`detaches`), where rows deleted in it
+ * no longer match: a parent that goes with its child is not mutated at all, so a column with a
+ * minimum (Meter.bands needs one band) is never emptied on its way out. The server checks
+ * references only at commit, so the order of the delete and the detach does not matter otherwise;
+ * a parent that stays and would be left below its minimum still fails the commit, loudly.
  */
 export function planDeletion(context: RowPlanContext, row: ObservedRow): PlannedRow {
   const plan = emptyPlan();
@@ -155,7 +163,7 @@ export function planDeletion(context: RowPlanContext, row: ObservedRow): Planned
   plan.guards.push(`${describeRow(row.table, rowIdentity(row.table, row.columns))} (${guarded.join(', ')}) is unchanged`);
   for (const parent of parentColumns(context.schema, row.table)) {
     const where: Condition[] = [[parent.column, 'includes', ['uuid', row.uuid]]];
-    plan.mutates.push(mutateRefsOp(parent.table, where, parent.column, 'delete', [{ uuid: row.uuid }]));
+    plan.detaches.push(mutateRefsOp(parent.table, where, parent.column, 'delete', [{ uuid: row.uuid }]));
   }
   plan.deletes.push(deleteOp(row.table, row.uuid));
   plan.changes.push({ action: 'delete', table: row.table, identity: rowIdentity(row.table, row.columns) ?? row.uuid, details: [] });

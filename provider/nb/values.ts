@@ -44,8 +44,51 @@ export function canonical(value: unknown, type: ColumnType): unknown {
   }
 }
 
+/**
+ * Whether two plain values are the same column value (equal canonical forms). Compared directly,
+ * without building the canonical forms: every column of every row is compared on each apply.
+ */
 export function sameValue(a: unknown, b: unknown, type: ColumnType): boolean {
-  return JSON.stringify(canonical(a, type)) === JSON.stringify(canonical(b, type));
+  switch (columnShape(type)) {
+    case 'map':
+      return sameMap((a ?? {}) as Record<string, unknown>, (b ?? {}) as Record<string, unknown>);
+    case 'set':
+      return sameSet(asList(a), asList(b));
+    default:
+      return sameAtom(asList(a)[0], asList(b)[0]);
+  }
+}
+
+function sameAtom(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return atomKey(a) === atomKey(b);
+}
+
+/** JSON leaves out keys whose value is undefined, so the canonical form does too. */
+function sameMap(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  let count = 0;
+  for (const key in a) {
+    if (a[key] === undefined) continue;
+    if (!sameAtom(a[key], b[key])) return false;
+    count++;
+  }
+  for (const key in b) if (b[key] !== undefined) count--;
+  return count === 0;
+}
+
+function sameSet(a: unknown[], b: unknown[]): boolean {
+  if (a.length === 1 && b.length === 1) return sameAtom(a[0], b[0]);
+  const left = new Set(a.map(setKey));
+  const right = new Set(b.map(setKey));
+  if (left.size !== right.size) return false;
+  for (const key of left) if (!right.has(key)) return false;
+  return true;
+}
+
+/** A set member's key: strings (the common case) as themselves, tagged apart from other atoms. */
+function setKey(atom: unknown): string {
+  return typeof atom === 'string' ? `s${atom}` : `j${atomKey(atom)}`;
 }
 
 /** What the server holds in a column nobody wrote (RFC 7047 section 5.2.1: the type's default). */

@@ -67,18 +67,39 @@ function normalizeBase(base: BaseType): Exclude<BaseType, AtomicType> {
   return typeof base === 'string' ? { type: base } : base;
 }
 
+// Column types are read in every hot loop (decoding, comparing, checking rows), so each type
+// object is normalized once; schemas are never changed after they are loaded.
+const normalizedTypes = new WeakMap<object, NormalizedColumnType>();
+const atomicTypes = new Map<AtomicType, NormalizedColumnType>();
+
 export function normalizeColumnType(type: ColumnType): NormalizedColumnType {
-  if (typeof type === 'string') return { key: { type }, min: 1, max: 1 };
-  const normalized: NormalizedColumnType = { key: normalizeBase(type.key), min: type.min ?? 1, max: type.max ?? 1 };
-  if (type.value !== undefined) normalized.value = normalizeBase(type.value);
+  if (typeof type === 'string') {
+    let atomic = atomicTypes.get(type);
+    if (atomic === undefined) atomicTypes.set(type, (atomic = { key: { type }, min: 1, max: 1 }));
+    return atomic;
+  }
+  let normalized = normalizedTypes.get(type);
+  if (normalized === undefined) {
+    normalized = { key: normalizeBase(type.key), min: type.min ?? 1, max: type.max ?? 1 };
+    if (type.value !== undefined) normalized.value = normalizeBase(type.value);
+    normalizedTypes.set(type, normalized);
+  }
   return normalized;
 }
 
 /** How a column's plain value looks (see codec.ts): a map, a list, an optional atom, or an atom. */
 export type ColumnShape = 'map' | 'set' | 'optional' | 'scalar';
 
+const shapes = new WeakMap<NormalizedColumnType, ColumnShape>();
+
 export function columnShape(type: ColumnType): ColumnShape {
   const t = normalizeColumnType(type);
+  let shape = shapes.get(t);
+  if (shape === undefined) shapes.set(t, (shape = shapeOf(t)));
+  return shape;
+}
+
+function shapeOf(t: NormalizedColumnType): ColumnShape {
   if (t.value !== undefined) return 'map';
   if (t.max === 'unlimited' || t.max > 1) return 'set';
   return t.min === 0 ? 'optional' : 'scalar';

@@ -33,7 +33,9 @@ function withoutTier(row: DesiredRow): DesiredRow {
 /** Rows without `drop`, and without references to them in other rows' set columns. */
 function dropRows(rows: DesiredRow[], drop: Set<DesiredRow>): DesiredRow[] {
   const gone = new Set([...drop].map(identityOf));
+  const refersToGone = (v: unknown) => Array.isArray(v) && v.some((x) => typeof x === 'string' && gone.has(x));
   return rows.filter((r) => !drop.has(r)).map((row) => {
+    if (!Object.values(row.columns).some(refersToGone)) return row;
     const columns: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(row.columns)) columns[k] = Array.isArray(v) ? v.filter((x) => typeof x !== 'string' || !gone.has(x)) : v;
     return { ...row, columns };

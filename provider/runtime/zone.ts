@@ -10,7 +10,6 @@ import { isOwnedBy } from '../nb/ownership';
 import type { Plan, RowChange } from '../nb/reconcile';
 import type { OvsdbDatabase } from '../ovsdb/client';
 import type { Operation } from '../ovsdb/notation';
-import { normalizeColumnType } from '../ovsdb/schema';
 import { adaptToServer, dropForeignShared, type ForeignShared } from './compat';
 import { NB_DATABASE } from './connections';
 import type { ZonePlan } from './plan';
@@ -66,30 +65,8 @@ async function reconcileZone(db: OvsdbDatabase, rows: DesiredRow[], owner: strin
   return { plan: planApply(request, observation).plan, found, notes: adapted.notes };
 }
 
-const deletedUuid = (op: Operation): string | undefined => {
-  if (op.op !== 'delete') return undefined;
-  const condition = op.where[0];
-  return condition && condition[0] === '_uuid' ? JSON.stringify(condition[2]) : undefined;
-};
-
-/**
- * Detaching a deleted child from a set that must hold at least one reference (Meter.bands) is
- * dropped: with the parent deleted too it is not needed, and it would violate the column's
- * minimum; a parent that stays would still hold the reference and the commit fails loudly.
- */
-export function withoutMinimumDetaches(operations: Operation[]): Operation[] {
-  const deleted = new Set(operations.map(deletedUuid).filter((u) => u !== undefined));
-  return operations.filter((op) => {
-    if (op.op !== 'mutate' || op.mutations.length !== 1) return true;
-    const [column, mutator, value] = op.mutations[0]!;
-    const min = nbSchema.tables[op.table]?.columns[column] ? normalizeColumnType(nbSchema.tables[op.table]!.columns[column]!.type).min : 0;
-    const refs = (value as [string, unknown[]])[1] ?? [];
-    return !(mutator === 'delete' && min >= 1 && refs.length > 0 && refs.every((r) => deleted.has(JSON.stringify(r))));
-  });
-}
-
 async function send(db: OvsdbDatabase, zone: string, plan: Plan, stateOps: Operation[], stateLine: string[], notes: string[] = []): Promise<ZoneResult> {
-  const operations = [...withoutMinimumDetaches(plan.operations), ...stateOps];
+  const operations = [...plan.operations, ...stateOps];
   const { sent } = await transactPlan(db, NB_DATABASE, { ...plan, operations });
   return { zone, endpoint: db.endpoint, sent, operations: sent ? operations.length : 0, summary: [...plan.summary, ...stateLine], notes };
 }

@@ -11,17 +11,17 @@ import { renderLayer3 } from './layer3';
 import { renderPodPorts } from './pods';
 import { identityOf, sortRows, type DesiredRow } from './rows';
 
+/** Keyed by identity; the columns are compared only when an identity comes again (rarely). */
 function dedupe(rows: DesiredRow[]): DesiredRow[] {
-  const seen = new Map<string, string>();
+  const seen = new Map<string, DesiredRow>();
   const out: DesiredRow[] = [];
   for (const r of rows) {
     const id = `${r.table}\u0000${identityOf(r)}`;
-    const text = JSON.stringify(r.columns);
     const before = seen.get(id);
     if (before === undefined) {
-      seen.set(id, text);
+      seen.set(id, r);
       out.push(r);
-    } else if (before !== text) {
+    } else if (before !== r && JSON.stringify(before.columns) !== JSON.stringify(r.columns)) {
       throw new Error(`internal: two different ${r.table} rows named ${identityOf(r)}`);
     }
   }

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { DesiredRow } from '../../nb/desired';
-import { apply, observe, planApply, transactPlan } from '../../nb/apply';
+import { apply, observe, planApply } from '../../nb/apply';
 import { nbSchema } from '../../nb/generated/nb';
 import { nbConnection } from '../connections';
 import { requireEndpoint } from './settings';
@@ -50,17 +50,7 @@ export async function driftOf(zone: string, owner: string, rows: DesiredRow[]): 
   return { lines: plan.summary.slice(0, DRIFT_LINES), count: plan.summary.length, liveRows: countRows(observation.owned) };
 }
 
-/**
- * Deletes every row carrying this owner's marker in the zone; idempotent. Meter_Band rows are
- * left to the server's garbage collection when their Meter goes: reconcile would first mutate
- * the Meter's `bands` to empty, which the schema (min 1) refuses. (Workaround kept here until
- * nb/reconcile skips mutations of parents it deletes in the same transaction.)
- */
+/** Deletes every row carrying this owner's marker in the zone (Meters with their bands); idempotent. */
 export async function deleteRows(zone: string, owner: string): Promise<void> {
-  const db = await database(zone);
-  const request = { owner, schema: nbSchema, desired: [] };
-  const observation = await observe(db, request);
-  const owned = observation.owned.filter((r) => r.table !== 'Meter_Band' || !observation.owned.some((m) => m.table === 'Meter'));
-  const { plan } = planApply(request, { ...observation, owned });
-  await transactPlan(db, nbSchema.name, plan);
+  await apply(await database(zone), { owner, schema: nbSchema, desired: [] });
 }

@@ -121,6 +121,44 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
     expect((await rows('Logical_Router', ownedBy('o-create'))).length).toBe(1);
   });
 
+  it('deletes a Meter with its bands in one transaction, never emptying the bands of the meter that goes', async () => {
+    const meter = (name: string, band: string): DesiredRow[] => [
+      { table: 'Meter', columns: { name, unit: 'pktps', bands: [band] } },
+      { table: 'Meter_Band', columns: { action: 'drop', rate: 10, external_ids: { 'ovnk.io/key': band } } },
+    ];
+    await apply(client, { owner: 'o-meter', schema: nbSchema, desired: [...meter('m-a', 'band-a'), ...meter('m-b', 'band-b')] });
+    const db = recording();
+    const removed = await apply(db, { owner: 'o-meter', schema: nbSchema, desired: [] });
+    expect(removed.plan.summary.sort()).toEqual(['delete Meter "m-a"', 'delete Meter "m-b"', 'delete Meter_Band "band-a"', 'delete Meter_Band "band-b"']);
+    const sent = writes(db)[0]!;
+    const lastDelete = sent.map((op) => op.op).lastIndexOf('delete');
+    expect(sent.slice(0, lastDelete).filter((op) => op.op === 'mutate')).toEqual([]);
+    expect(await rows('Meter', ownedBy('o-meter'))).toEqual([]);
+    expect(await rows('Meter_Band', ownedBy('o-meter'))).toEqual([]);
+  });
+
+  it('takes a deleted band out of a meter that stays, which keeps its own band', async () => {
+    const ours = await apply(client, {
+      owner: 'o-band',
+      schema: nbSchema,
+      desired: [
+        { table: 'Meter', columns: { name: 'm-ours', unit: 'pktps', bands: ['band-ours'] } },
+        { table: 'Meter_Band', columns: { action: 'drop', rate: 20, external_ids: { 'ovnk.io/key': 'band-ours' } } },
+      ],
+    });
+    const ourBand = ours.created['Meter_Band/band-ours']!;
+    await client.transact(NB, [
+      { op: 'insert', table: 'Meter_Band', 'uuid-name': 'theirs', row: { action: 'drop', rate: 30 } },
+      { op: 'insert', table: 'Meter', row: { name: 'm-theirs', unit: 'pktps', bands: ['set', [['named-uuid', 'theirs'], ['uuid', ourBand]]] } },
+    ]);
+    await apply(client, { owner: 'o-band', schema: nbSchema, desired: [] });
+    const theirs = (await rows('Meter', [['name', '==', 'm-theirs']]))[0]!;
+    expect(theirs.bands).toHaveLength(1);
+    expect(theirs.bands).not.toContainEqual({ uuid: ourBand });
+    expect(await rows('Meter', [['name', '==', 'm-ours']])).toEqual([]);
+    expect(await rows('Meter_Band', [['_uuid', '==', ['uuid', ourBand]]])).toEqual([]);
+  });
+
   it('fails with a clear error when another writer changes a row between observe and transact', async () => {
     const request = { owner: 'o-race', schema: nbSchema, desired: topology('race') };
     await apply(client, request);

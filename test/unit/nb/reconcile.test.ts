@@ -93,14 +93,14 @@ describe('reconcile', () => {
     desired.pop();
     const result = plan(desired, observed);
     const routeUuid = observed[2].uuid;
-    expect(result.operations.map((op) => op.op)).toEqual(['wait', 'mutate', 'delete']);
-    expect(result.operations[1]).toEqual({
+    expect(result.operations.map((op) => op.op)).toEqual(['wait', 'delete', 'mutate']);
+    expect(result.operations[1]).toEqual({ op: 'delete', table: 'Logical_Router_Static_Route', where: [['_uuid', '==', ['uuid', routeUuid]]] });
+    expect(result.operations[2]).toEqual({
       op: 'mutate',
       table: 'Logical_Router',
       where: [['static_routes', 'includes', ['uuid', routeUuid]]],
       mutations: [['static_routes', 'delete', ['set', [['uuid', routeUuid]]]]],
     });
-    expect(result.operations[2]).toEqual({ op: 'delete', table: 'Logical_Router_Static_Route', where: [['_uuid', '==', ['uuid', routeUuid]]] });
     expect(result.summary).toEqual(['delete Logical_Router_Static_Route "r1"']);
   });
 

@@ -4,7 +4,7 @@ import { nbSchema } from '../../../provider/nb/generated/nb';
 import type { DatabaseSchema } from '../../../provider/ovsdb/schema';
 import {
   adaptToServer, canonicalJson, dropForeignShared, mergeInventorySpec, parseState, planTopology, runtimeStateVersion,
-  serializeState, StateError, stateOperations, withoutMinimumDetaches,
+  serializeState, StateError, stateOperations,
 } from '../../../provider/runtime';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { renderSharedRows } from '../../../provider/topology/shared';
@@ -115,19 +115,6 @@ describe('server adaptation and shared rows', () => {
     expect(kept.some((r) => r.table === 'Copp')).toBe(false);
     expect(kept.filter((r) => r.table === 'Meter')).toHaveLength(shared.filter((r) => r.table === 'Meter').length - 1);
     expect(kept.filter((r) => r.table === 'Meter_Band')).toHaveLength(shared.filter((r) => r.table === 'Meter_Band').length - 1);
-  });
-});
-
-describe('transaction clean-up', () => {
-  it('drops detaching a deleted band from a deleted meter (bands needs one reference), but keeps other detaches', () => {
-    const band = ['uuid', 'b1'];
-    const ops = [
-      { op: 'mutate' as const, table: 'Meter', where: [['bands', 'includes', band]] as any, mutations: [['bands', 'delete', ['set', [band]]]] as any },
-      { op: 'mutate' as const, table: 'Logical_Router', where: [['nat', 'includes', ['uuid', 'n1']]] as any, mutations: [['nat', 'delete', ['set', [['uuid', 'n1']]]]] as any },
-      { op: 'delete' as const, table: 'Meter_Band', where: [['_uuid', '==', band]] as any },
-      { op: 'delete' as const, table: 'NAT', where: [['_uuid', '==', ['uuid', 'n1']]] as any },
-    ];
-    expect(withoutMinimumDetaches(ops).map((o) => o.table)).toEqual(['Logical_Router', 'Meter_Band', 'NAT']);
   });
 });
 
