@@ -95,7 +95,9 @@ describe('ClusterAllocations through the host', () => {
 describe('the central layout through the host: allocations, network rows and a connect router', () => {
   const created: { type: string; urn: string; id: string; outs: Props }[] = [];
   let cluster: { urn: string; id: string; inputs: Props; outs: Props };
-  const networkProps = (ref: string) => ({ owner: `${OWNER}/network/${ref}`, zone: 'central', network: ref, ...topology, state: cluster.outs.state });
+  const slices = () => cluster.outs.slices as { networks: Record<string, Props>; connects: Record<string, Props> };
+  const networkProps = (ref: string) => ({ owner: `${OWNER}/network/${ref}`, zone: 'central', network: ref, slice: slices().networks[ref] });
+  const connectProps = () => ({ owner: `${OWNER}/connect/colored-enterprise-h`, zone: 'central', connect: 'colored-enterprise-h', connectSubnets: topology.connects[0]!.spec.connectSubnets, slice: slices().connects['colored-enterprise-h'] });
 
   afterAll(async () => {
     for (const r of created.reverse()) await host.delete(r.id, r.urn, r.outs).catch(() => undefined);
@@ -104,7 +106,7 @@ describe('the central layout through the host: allocations, network rows and a c
   it('create writes the shared rows, then each network and the connect, one resource each', async () => {
     cluster = await checkAndCreate('ClusterAllocations', 'cluster', { owner: `${OWNER}/cluster`, ...topology });
     created.push({ type: 'ClusterAllocations', ...cluster });
-    expect(cluster.outs.schemaVersion).toBe(1);
+    expect(cluster.outs.schemaVersion).toBe(2);
     expect(cluster.outs.zones).toEqual(['central']);
     expect(JSON.stringify(cluster.outs)).not.toContain(lab.nb);
     for (const n of topology.networks) {
@@ -113,9 +115,11 @@ describe('the central layout through the host: allocations, network rows and a c
       created.push({ type: 'NetworkRows', ...r });
       expect(Object.values(r.outs.rowCounts as Record<string, number>).reduce((a, b) => a + b, 0)).toBeGreaterThan(5);
     }
-    const connect = await checkAndCreate('ConnectRouter', 'connect', { owner: `${OWNER}/connect/colored-enterprise-h`, zone: 'central', connect: 'colored-enterprise-h', ...topology, state: cluster.outs.state });
+    const connect = await checkAndCreate('ConnectRouter', 'connect', connectProps());
     created.push({ type: 'ConnectRouter', ...connect });
-    expect(connect.outs.tunnelKey).toBe((cluster.outs.allocations as { connects: Record<string, { tunnelKey: number }> }).connects['colored-enterprise-h']!.tunnelKey);
+    expect((connect.outs.slice as { summary: { tunnelKey: number } }).summary.tunnelKey).toBe((cluster.outs.allocations as { connects: Record<string, { tunnelKey: number }> }).connects['colored-enterprise-h']!.tunnelKey);
+    expect(connect.outs.inventory).toBeUndefined();
+    expect(connect.outs.state).toBeUndefined();
     expect(await ownedRows(`${OWNER}/connect/colored-enterprise-h`)).toBeGreaterThan(3);
   });
 
@@ -143,6 +147,25 @@ describe('the central layout through the host: allocations, network rows and a c
     expect((updated.properties.drift as { count: number }).count).toBe(0);
     const after = await host.read(blue.id, blue.urn, updated.properties);
     expect((after.properties.drift as { count: number }).count).toBe(0);
+  });
+
+  it('a per-zone resource without its slice is refused by check, naming slice and why', async () => {
+    const { failures } = await host.check(dynamicUrn('NetworkRows', 'none'), {}, { __provider: shim.NetworkRows, owner: `${OWNER}/network/x`, zone: 'central', network: 'ClusterUserDefinedNetwork/nowhere' });
+    expect(failures).toEqual([{ property: 'slice', reason: expect.stringMatching(/^InvalidSpec: network ClusterUserDefinedNetwork\/nowhere renders no rows/) }]);
+  });
+
+  it('a changed network spec changes only that network\'s slice: its diff is an update, the others see no change', async () => {
+    const changed = structuredClone(topology);
+    (changed.networks.find((n) => n.metadata.name === 'green-network-h')!.spec as { network: { layer3: { mtu?: number } } }).network.layer3.mtu = 1300;
+    const checked = await host.check(cluster.urn, cluster.outs, { __provider: shim.ClusterAllocations, owner: `${OWNER}/cluster`, ...changed });
+    expect(checked.failures).toEqual([]);
+    const next = checked.inputs.slices as { networks: Record<string, Props> };
+    for (const r of created.filter((c) => c.type === 'NetworkRows')) {
+      const ref = String(r.outs.network);
+      const news = (await host.check(r.urn, r.outs, { __provider: shim.NetworkRows, ...networkProps(ref), slice: next.networks[ref] })).inputs;
+      const diff = await host.diff(r.id, r.urn, r.outs, news);
+      expect({ ref, changes: diff.changes, replaces: diff.replaces }).toEqual({ ref, changes: ref.endsWith('green-network-h') ? 2 : 1, replaces: [] });
+    }
   });
 
   it('a changed connectSubnets replaces the connect router, deleting it first', async () => {
