@@ -1,6 +1,7 @@
 /** Every benchmark, by name. Add one line per benchmark module. */
 import { allocBenchmark } from './alloc';
 import { connectRowsBenchmark } from './connectRows';
+import { connectBenchmark } from './connect';
 import type { Benchmark } from './harness';
 import { labBenchmark } from './lab';
 import { networksBenchmark } from './networks';
@@ -9,4 +10,4 @@ import { pulumiBenchmark } from './pulumi';
 import { reconcileBenchmark } from './reconcile';
 import { uplinkBenchmark } from './uplink';
 
-export const benchmarks: Benchmark[] = [allocBenchmark, connectRowsBenchmark, labBenchmark, ovsdbBenchmark, reconcileBenchmark, pulumiBenchmark, networksBenchmark, uplinkBenchmark];
+export const benchmarks: Benchmark[] = [allocBenchmark, connectRowsBenchmark, labBenchmark, ovsdbBenchmark, reconcileBenchmark, pulumiBenchmark, networksBenchmark, uplinkBenchmark, connectBenchmark];
