@@ -3,22 +3,43 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
 
-// State recorded from this version (fixtures/cluster-allocations.v1.json, schemaVersion 1, made
-// by ClusterAllocations check + create) must stay readable and updatable by the runtime:
-// no replacement, no change of allocations, the same id.
+// Recorded state must stay readable: version 1 (fixtures/cluster-allocations.v1.json, when every
+// resource carried the whole topology) is migrated or refused with a clear message; version 2
+// (cluster-allocations.v2.json and connect-router.v2.json, recorded by check + create of this
+// version) plans no change and is read, updated and deleted by the runtime.
 const lab = inject('lab');
-const fixture = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'cluster-allocations.v1.json'), 'utf8')) as { id: string; outputs: Props };
-const urn = dynamicUrn('ClusterAllocations', 'upgrade');
+const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8')) as { id: string; outputs: Props };
+const v1 = fixture('cluster-allocations.v1.json');
+const v2 = fixture('cluster-allocations.v2.json');
+const router = fixture('connect-router.v2.json');
 let host: PulumiHost;
 let consumer: { dir: string; remove: () => void };
-let provider: string;
+const shim: Record<string, string> = {};
 
-const inputsOf = (outs: Props) => ({ owner: outs.owner, inventory: outs.inventory, networks: outs.networks, connects: outs.connects });
+const programOf = (outs: Props) => ({ owner: outs.owner, inventory: outs.inventory, networks: outs.networks, connects: outs.connects });
+const urnOf = (kind: string) => dynamicUrn(kind, 'upgrade');
+type Slices = { networks: Record<string, { digest: string }>; connects: Record<string, { digest: string }> };
+
+async function checkCluster(olds: Props): Promise<Props> {
+  const checked = await host.check(urnOf('ClusterAllocations'), olds, { __provider: shim.ClusterAllocations, ...programOf(olds) });
+  expect(checked.failures).toEqual([]);
+  return checked.inputs;
+}
+
+/** The cluster's shared rows (the Copp every router references) written for the body, removed after. */
+async function withSharedRows(olds: Props, body: () => Promise<void>): Promise<void> {
+  const created = await host.create(urnOf('ClusterAllocations'), await checkCluster({ ...olds, __provider: shim.ClusterAllocations }));
+  try {
+    await body();
+  } finally {
+    await host.delete(created.id, urnOf('ClusterAllocations'), created.properties);
+  }
+}
 
 beforeAll(async () => {
   consumer = linkedConsumer();
   host = await PulumiHost.start(consumer.dir);
-  provider = await serializeShim('ClusterAllocations');
+  for (const kind of ['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows']) shim[kind] = await serializeShim(kind);
   await host.configure({ 'ovnk:nb': lab.nb });
 }, 60_000);
 
@@ -28,27 +49,77 @@ afterAll(async () => {
 });
 
 describe('state written by version 1', () => {
-  it('the same program against the recorded state plans no change and no replacement', async () => {
-    const olds = { ...fixture.outputs, __provider: provider };
-    const checked = await host.check(urn, olds, { __provider: provider, ...inputsOf(fixture.outputs) });
-    expect(checked.failures).toEqual([]);
-    expect(checked.inputs.allocations).toEqual(fixture.outputs.allocations);
-    expect(await host.diff(fixture.id, urn, olds, checked.inputs)).toEqual({ changes: 1, replaces: [], deleteBeforeReplace: false });
+  it('ClusterAllocations: the same program keeps every allocation and plans an update (the migration), not a replacement', async () => {
+    const olds = { ...v1.outputs, __provider: shim.ClusterAllocations };
+    const inputs = await checkCluster(olds);
+    expect(inputs.allocations).toEqual(v1.outputs.allocations);
+    expect(await host.diff(v1.id, urnOf('ClusterAllocations'), olds, inputs)).toEqual({ changes: 2, replaces: [], deleteBeforeReplace: false });
   });
 
-  it('update from the recorded state keeps the allocations, writes the shared rows and delete removes them', async () => {
-    const olds = { ...fixture.outputs, __provider: provider };
-    const checked = await host.check(urn, olds, { __provider: provider, ...inputsOf(fixture.outputs) });
-    const updated = await host.update(fixture.id, urn, olds, checked.inputs);
-    expect(updated.properties.schemaVersion).toBe(1);
-    expect(updated.properties.allocations).toEqual(fixture.outputs.allocations);
-    expect((updated.properties.zones as string[]).length).toBeGreaterThan(0);
-    const read = await host.read(fixture.id, urn, updated.properties);
+  it('ClusterAllocations: update rewrites the state as version 2 with the slices, keeps the allocations, and delete removes the shared rows', async () => {
+    const olds = { ...v1.outputs, __provider: shim.ClusterAllocations };
+    const updated = await host.update(v1.id, urnOf('ClusterAllocations'), olds, await checkCluster(olds));
+    expect(updated.properties.schemaVersion).toBe(2);
+    expect(updated.properties.allocations).toEqual(v1.outputs.allocations);
+    expect(Object.keys((updated.properties.slices as Slices).networks).sort()).toEqual(['ClusterUserDefinedNetwork/blue-network', 'ClusterUserDefinedNetwork/green-network']);
+    const read = await host.read(v1.id, urnOf('ClusterAllocations'), updated.properties);
     expect(read.properties.drift).toEqual({ lines: [], count: 0 });
-    await host.delete(fixture.id, urn, updated.properties);
+    await host.delete(v1.id, urnOf('ClusterAllocations'), updated.properties);
+  });
+
+  it('a per-zone resource of version 1 is refused by read with a message saying to run pulumi up first; its update and delete still work', async () => {
+    // the fixture's inventory is per-node: its zones were ZoneRows, each holding the whole topology and state
+    const owner = 'ovnk-pulumi.upgrade/zone/ovn-worker';
+    const old = { ...programOf(v1.outputs), owner, zone: 'ovn-worker', state: v1.outputs.state, schemaVersion: 1, zones: ['ovn-worker'], drift: { lines: [], count: 0 }, __provider: shim.ZoneRows };
+    await expect(host.read(owner, urnOf('ZoneRows'), old)).rejects.toThrow(/ZoneRows state of schemaVersion 1 holds the whole topology.*run `pulumi up`.*before `pulumi refresh`/);
+    const slice = ((await checkCluster({ ...v1.outputs, __provider: shim.ClusterAllocations })).slices as { zone: Props }).zone;
+    const news = (await host.check(urnOf('ZoneRows'), old, { __provider: shim.ZoneRows, owner, zone: 'ovn-worker', slice })).inputs;
+    expect(await host.diff(owner, urnOf('ZoneRows'), old, news)).toEqual({ changes: 2, replaces: [], deleteBeforeReplace: false });
+    await withSharedRows(v1.outputs, async () => {
+      const updated = await host.update(owner, urnOf('ZoneRows'), old, news);
+      expect(updated.properties.schemaVersion).toBe(2);
+      expect(updated.properties.state).toBeUndefined();
+      expect(updated.properties.inventory).toBeUndefined();
+      await host.delete(owner, urnOf('ZoneRows'), updated.properties);
+      await host.delete(owner, urnOf('ZoneRows'), old);
+    });
+  });
+});
+
+describe('state written by version 2', () => {
+  it('ClusterAllocations: the same program gives the same allocations and slices, and diff plans nothing', async () => {
+    const olds = { ...v2.outputs, __provider: shim.ClusterAllocations };
+    const inputs = await checkCluster(olds);
+    expect(inputs.allocations).toEqual(v2.outputs.allocations);
+    expect(inputs.slices).toEqual(v2.outputs.slices);
+    expect(await host.diff(v2.id, urnOf('ClusterAllocations'), olds, inputs)).toEqual({ changes: 1, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it('ConnectRouter: the recorded state diffs clean against the same program, is updated onto the lab, read without drift, and deleted', async () => {
+    const cluster = await checkCluster({ ...v2.outputs, __provider: shim.ClusterAllocations });
+    const slices = cluster.slices as Slices & { networks: Record<string, Props>; connects: Record<string, Props> };
+    const olds = { ...router.outputs, __provider: shim.ConnectRouter };
+    const news = (await host.check(urnOf('ConnectRouter'), olds, { __provider: shim.ConnectRouter, owner: router.outputs.owner, zone: 'central', connect: 'colored-enterprise', connectSubnets: router.outputs.connectSubnets, slice: slices.connects['colored-enterprise'] })).inputs;
+    expect(await host.diff(router.id, urnOf('ConnectRouter'), olds, news)).toEqual({ changes: 1, replaces: [], deleteBeforeReplace: false });
+    await withSharedRows(v2.outputs, async () => {
+      // the connect's rows attach to the networks' routers: those come first, as the component's dependsOn orders them
+      const networks: { id: string; outs: Props }[] = [];
+      for (const [ref, slice] of Object.entries(slices.networks)) {
+        const checked = await host.check(urnOf('NetworkRows'), {}, { __provider: shim.NetworkRows, owner: `ovnk-pulumi.upgrade/network/${ref}`, zone: 'central', network: ref, slice });
+        const created = await host.create(dynamicUrn('NetworkRows', ref), checked.inputs);
+        networks.push({ id: created.id, outs: created.properties });
+      }
+      const updated = await host.update(router.id, urnOf('ConnectRouter'), olds, news);
+      expect(updated.properties.rowCounts).toEqual(router.outputs.rowCounts);
+      const read = await host.read(router.id, urnOf('ConnectRouter'), updated.properties);
+      expect(read.properties.drift).toEqual({ lines: [], count: 0 });
+      await host.delete(router.id, urnOf('ConnectRouter'), read.properties);
+      for (const n of networks.reverse()) await host.delete(n.id, urnOf('NetworkRows'), n.outs);
+    });
   });
 
   it('state from a newer version is refused with a message naming schemaVersion', async () => {
-    await expect(host.read(fixture.id, urn, { ...fixture.outputs, schemaVersion: 99, __provider: provider })).rejects.toThrow(/schemaVersion 99.*upgrade the ovnk-pulumi package/);
+    await expect(host.read(v2.id, urnOf('ClusterAllocations'), { ...v2.outputs, schemaVersion: 99, __provider: shim.ClusterAllocations })).rejects.toThrow(/schemaVersion 99.*upgrade the ovnk-pulumi package/);
+    await expect(host.read(router.id, urnOf('ConnectRouter'), { ...router.outputs, schemaVersion: 99, __provider: shim.ConnectRouter })).rejects.toThrow(/schemaVersion 99.*upgrade the ovnk-pulumi package/);
   });
 });
