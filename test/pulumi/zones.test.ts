@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { OvsdbClient } from '../../provider/ovsdb/client';
+import { NB_SCHEMA, startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
+import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
+import { repoRoot } from './fixtures';
+
+// The per-node layout through the engine's host: one Northbound per node (three real
+// ovsdb-servers with the lab OVN's NB schema, named per zone in the stack config), the
+// ClusterAllocations' shared rows in each, and one ZoneRows resource per zone rendered from the
+// zone slice. Rows only: no ovn-northd reads these databases.
+const nodes = ['ovn-worker', 'ovn-worker2', 'ovn-worker3'];
+const lab = inject('lab');
+// the rows use the newer OVN's columns (ACL tiers, NAT match): serve the schema of the lab's OVN
+const schema = lab.ovnRoot ? join(lab.ovnRoot, 'usr', 'share', 'ovn', 'ovn-nb.ovsschema') : NB_SCHEMA;
+const OWNER = 'ovnk-pulumi.zones-test';
+const servers: OvsdbServer[] = [];
+let host: PulumiHost;
+let consumer: { dir: string; remove: () => void };
+const shim: Record<string, string> = {};
+
+function topology(): Props {
+  const objects = parseAllDocuments(readFileSync(join(repoRoot, 'test', 'fixtures', 'networks-layer2.yaml'), 'utf8')).map((d) => d.toJS() as { kind: string; spec: Record<string, unknown> });
+  const inventory = objects.find((o) => o.kind === 'Inventory')!;
+  const inventoryNodes = nodes.map((name, i) => ({ name, id: i + 2, chassisId: `chassis-${i + 2}` }));
+  return { inventory: { ...inventory, spec: { ...inventory.spec, zones: 'per-node', nodes: inventoryNodes } }, networks: objects.filter((o) => o.kind !== 'Inventory'), connects: [] };
+}
+
+const TABLES = ['Logical_Router', 'Logical_Switch', 'Logical_Router_Port', 'Logical_Switch_Port', 'Logical_Router_Static_Route', 'Logical_Router_Policy', 'NAT', 'ACL', 'Copp', 'Meter'];
+
+async function select(server: OvsdbServer, table: string, where: unknown[] = []): Promise<Record<string, unknown>[]> {
+  const client = await OvsdbClient.connect(server.unix);
+  try {
+    const [result] = await client.transact('OVN_Northbound', [{ op: 'select', table, where } as never]);
+    return result!.rows ?? [];
+  } finally {
+    client.close();
+  }
+}
+
+async function ownedRows(server: OvsdbServer, owner: string): Promise<number> {
+  let count = 0;
+  for (const table of TABLES) count += (await select(server, table, [['external_ids', 'includes', ['map', [['ovnk.io/owner', owner]]]]])).length;
+  return count;
+}
+
+beforeAll(async () => {
+  for (let i = 0; i < nodes.length; i++) servers.push(await startOvsdbServer({ schema }));
+  consumer = linkedConsumer();
+  host = await PulumiHost.start(consumer.dir);
+  for (const kind of ['ClusterAllocations', 'ZoneRows']) shim[kind] = await serializeShim(kind);
+  await host.configure({ 'ovnk:zoneEndpoints': JSON.stringify(Object.fromEntries(nodes.map((n, i) => [n, servers[i]!.unix]))) });
+}, 60_000);
+
+afterAll(async () => {
+  await host?.stop();
+  consumer?.remove();
+  for (const s of servers) await s.stop();
+});
+
+describe('ZoneRows: the per-node layout through the host, one Northbound per zone', () => {
+  let cluster: { id: string; outs: Props };
+  const zones: Record<string, { urn: string; id: string; outs: Props }> = {};
+  const zoneProps = (node: string) => ({ owner: `${OWNER}/zone/${node}`, zone: node, slice: (cluster.outs.slices as { zone: Props }).zone });
+
+  it('create writes the shared rows into every zone, then each zone its own rows in its own Northbound', async () => {
+    const urn = dynamicUrn('ClusterAllocations', 'zones');
+    const checked = await host.check(urn, {}, { __provider: shim.ClusterAllocations, owner: `${OWNER}/cluster`, ...topology() });
+    expect(checked.failures).toEqual([]);
+    const created = await host.create(urn, checked.inputs);
+    cluster = { id: created.id, outs: created.properties };
+    expect(cluster.outs.zones).toEqual(nodes);
+    for (const node of nodes) {
+      const zoneUrn = dynamicUrn('ZoneRows', node);
+      const zoneChecked = await host.check(zoneUrn, {}, { __provider: shim.ZoneRows, ...zoneProps(node) });
+      expect(zoneChecked.failures).toEqual([]);
+      const zone = await host.create(zoneUrn, zoneChecked.inputs);
+      zones[node] = { urn: zoneUrn, id: zone.id, outs: zone.properties };
+      expect(zone.properties.zones).toEqual([node]);
+    }
+    for (const [i, node] of nodes.entries()) expect(await ownedRows(servers[i]!, `${OWNER}/zone/${node}`)).toBeGreaterThan(10);
+  });
+
+  it('each zone holds its own gateway router and remote transit-router ports bound to the other nodes\' chassis', async () => {
+    const names = (await select(servers[0]!, 'Logical_Router_Port')).map((p) => p.name as string);
+    expect(names).toContain('rtotr-GR_cluster_udn_green_ovn-worker');
+    expect(names).not.toContain('rtotr-GR_cluster_udn_green_ovn-worker2');
+    const remote = (await select(servers[0]!, 'Logical_Router_Port', [['name', '==', 'trtor-GR_cluster_udn_green_ovn-worker2']]))[0];
+    expect(remote?.options).toMatchObject({ 'requested-chassis': 'chassis-3' });
+  });
+
+  it('read finds no drift in any zone and a diff with the same inputs is empty', async () => {
+    for (const node of nodes) {
+      const z = zones[node]!;
+      const read = await host.read(z.id, z.urn, z.outs);
+      expect({ node, drift: read.properties.drift }).toEqual({ node, drift: { lines: [], count: 0 } });
+      const again = await host.check(z.urn, z.outs, { __provider: shim.ZoneRows, ...zoneProps(node) });
+      expect((await host.diff(z.id, z.urn, read.properties, again.inputs)).changes).toBe(1);
+    }
+  });
+
+  it('a hand-set router option in one zone is drift of that zone only; update repairs it', async () => {
+    const client = await OvsdbClient.connect(servers[1]!.unix);
+    try {
+      await client.transact('OVN_Northbound', [{ op: 'mutate', table: 'Logical_Router', where: [['name', '==', 'GR_cluster_udn_green_ovn-worker2']], mutations: [['options', 'insert', ['map', [['ovnk-test', 'hand-made']]]]] } as never]);
+    } finally {
+      client.close();
+    }
+    const drifted = await host.read(zones['ovn-worker2']!.id, zones['ovn-worker2']!.urn, zones['ovn-worker2']!.outs);
+    const drift = drifted.properties.drift as { lines: string[]; count: number };
+    expect(drift.count).toBeGreaterThan(0);
+    expect(drift.lines.join('\n')).toMatch(/^ovn-worker2: .*GR_cluster_udn_green_ovn-worker2/m);
+    expect(((await host.read(zones['ovn-worker']!.id, zones['ovn-worker']!.urn, zones['ovn-worker']!.outs)).properties.drift as { count: number }).count).toBe(0);
+    const z = zones['ovn-worker2']!;
+    expect((await host.diff(z.id, z.urn, drifted.properties, z.outs)).changes).toBe(2);
+    const updated = await host.update(z.id, z.urn, drifted.properties, z.outs);
+    expect(((await host.read(z.id, z.urn, updated.properties)).properties.drift as { count: number }).count).toBe(0);
+  });
+
+  it('a ZoneRows for a zone the cluster does not have is refused at create, naming the zone', async () => {
+    const urn = dynamicUrn('ZoneRows', 'nowhere');
+    const checked = await host.check(urn, {}, { __provider: shim.ZoneRows, ...zoneProps('nowhere') });
+    await expect(host.create(urn, checked.inputs)).rejects.toThrow(/zone: "nowhere" is not a zone of this per-node cluster \(zones: ovn-worker, ovn-worker2, ovn-worker3\)/);
+  });
+
+  it('delete empties each zone of its owner, idempotently, and the cluster\'s shared rows go last', async () => {
+    for (const [i, node] of nodes.entries()) {
+      const z = zones[node]!;
+      await host.delete(z.id, z.urn, z.outs);
+      await host.delete(z.id, z.urn, z.outs);
+      expect(await ownedRows(servers[i]!, `${OWNER}/zone/${node}`)).toBe(0);
+    }
+    await host.delete(cluster.id, dynamicUrn('ClusterAllocations', 'zones'), cluster.outs);
+    for (const server of servers) expect(await ownedRows(server, `${OWNER}/cluster`)).toBe(0);
+    for (const server of servers) expect(await select(server, 'Logical_Router_Port')).toEqual([]);
+  });
+});
