@@ -44,7 +44,7 @@ describe('VRF membership on a real kernel (QEMU guest)', () => {
 
   it('a CUDN selected with targetVRF auto gets its VRF created and its interface enslaved, with the admin route moved into the VRF table', async () => {
     const result = await applyVrf(g().runner, g().node, [intent('blue', 2, 'br-blue', [autoFor('blue')])], OWNER);
-    expect(result.outcomes).toEqual([{ cudn: 'blue', state: 'enslaved' }]);
+    expect(result.outcomes).toEqual([{ cudn: 'blue', state: 'enslaved', changed: true }]);
     expect((await linkOf('br-blue')).master).toBe('blue');
     const vrf = await linkOf('blue');
     expect(vrf.linkinfo?.info_data?.table).toBe(100002);
@@ -91,7 +91,7 @@ describe('VRF membership on a real kernel (QEMU guest)', () => {
 
   it('when the advertisement stops, the interface is released, its route moved back to main, and the VRF we created deleted', async () => {
     const result = await applyVrf(g().runner, g().node, [intent('blue', 2, 'br-blue', [])], OWNER);
-    expect(result.outcomes).toEqual([{ cudn: 'blue', state: 'default' }]);
+    expect(result.outcomes).toEqual([{ cudn: 'blue', state: 'default', changed: true }]);
     expect((await linkOf('br-blue')).master).toBeUndefined();
     expect(await routes('main')).toContainEqual(expect.objectContaining({ dst: '198.51.100.0/24', gateway: '192.0.2.1', dev: 'br-blue' }));
     expect(await g().sh('ip -br link show blue 2>/dev/null || true')).toBe('');
