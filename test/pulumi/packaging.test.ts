@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dynamicUrn, PulumiHost, repoRoot } from '../support/pulumiHost';
+import { dynamicUrn, PulumiHost, repoRoot, requireFreshDist } from '../support/pulumiHost';
 import { topologyArgs } from './fixtures';
 
 // The package as a consumer gets it: `npm pack` (the built dist), installed into a temporary
@@ -29,7 +29,7 @@ Promise.all([central.urn, perNode.urn].map((u) => new Promise((r) => u.apply(r))
 `;
 
 beforeAll(async () => {
-  if (!existsSync(join(repoRoot, 'dist', 'components', 'index.js'))) throw new Error('dist/ is not built: run npm run build first');
+  requireFreshDist();
   dir = mkdtempSync(join(tmpdir(), 'ovnk-pack-'));
   execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: repoRoot, stdio: 'pipe' });
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
@@ -71,14 +71,23 @@ describe('the packed library in a consumer project', () => {
     const host = await PulumiHost.start(dir, 'consumer');
     try {
       await host.configure({});
-      const cluster = registered.find((r) => r.type.endsWith('ClusterAllocations') && r.name === 'c-allocations')!;
-      const checked = await host.check(dynamicUrn('ClusterAllocations', 'c-allocations'), {}, cluster.inputs);
-      expect(checked.failures).toEqual([]);
+      const slices: Record<string, { networks: Record<string, unknown>; connects: Record<string, unknown>; zone: unknown }> = {};
+      for (const cluster of ['c', 'p']) {
+        const r = registered.find((x) => x.type.endsWith('ClusterAllocations') && x.name === `${cluster}-allocations`)!;
+        const checked = await host.check(dynamicUrn('ClusterAllocations', r.name), {}, r.inputs);
+        expect(checked.failures).toEqual([]);
+        slices[cluster] = checked.inputs.slices as (typeof slices)[string];
+      }
+      const sliceOf = (r: { name: string; type: string; inputs: Record<string, unknown> }) => {
+        const s = slices[r.name.split('-')[0]!]!;
+        if (r.type.endsWith(':NetworkRows')) return s.networks[String(r.inputs.network)];
+        return r.type.endsWith(':ConnectRouter') ? s.connects[String(r.inputs.connect)] : s.zone;
+      };
       for (const type of ['NetworkRows', 'ConnectRouter', 'ZoneRows']) {
         const r = registered.find((x) => x.type.endsWith(`:${type}`))!;
-        const result = await host.check(dynamicUrn(type, r.name), {}, { ...r.inputs, state: checked.inputs.state });
+        const result = await host.check(dynamicUrn(type, r.name), {}, { ...r.inputs, slice: sliceOf(r) });
         expect({ type, failures: result.failures }).toEqual({ type, failures: [] });
-        expect(typeof result.inputs.digest).toBe('string');
+        expect((result.inputs.slice as { digest: string }).digest).toMatch(/^[0-9a-f]{64}$/);
       }
     } finally {
       await host.stop();

@@ -6,7 +6,7 @@
  * Providers are loaded from the tsc-compiled dist (vite-transformed code breaks serialization).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -38,6 +38,31 @@ export interface DiffReply {
   deleteBeforeReplace: boolean;
 }
 
+/** Source files under `dir` (relative to the repo) whose compiled dist/ file is missing or older. */
+function staleSources(dir: string): string[] {
+  const stale: string[] = [];
+  for (const entry of readdirSync(join(repoRoot, dir), { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) stale.push(...staleSources(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+      const compiled = join(repoRoot, 'dist', path.replace(/\.ts$/, '.js'));
+      if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(join(repoRoot, path)).mtimeMs) stale.push(path);
+    }
+  }
+  return stale;
+}
+
+/**
+ * The host runs the compiled dist/ (as an installed package would): refuse to test old code.
+ * `npm test` builds first; a bare `npx vitest run` after an edit needs `npm run build`.
+ */
+export function requireFreshDist(): void {
+  const stale = ['provider', 'components', 'stacks'].flatMap(staleSources);
+  if (stale.length === 0) return;
+  const shown = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ` and ${stale.length - 5} more` : '');
+  throw new Error(`dist/ is stale or missing: ${shown} ${stale.length === 1 ? 'is' : 'are'} newer than the compiled dist/ (or not compiled): run \`npm run build\` (npm test builds first)`);
+}
+
 /** The `__provider` text of a compiled shim (dist/provider/shim.js), as dynamic.Resource makes it. */
 export async function serializeShim(kind: string): Promise<string> {
   const pulumi = load('@pulumi/pulumi');
@@ -48,6 +73,7 @@ export async function serializeShim(kind: string): Promise<string> {
 
 /** A temporary Pulumi project directory whose node_modules/ovnk-pulumi is this repository. */
 export function linkedConsumer(): { dir: string; remove: () => void } {
+  requireFreshDist();
   const dir = mkdtempSync(join(tmpdir(), 'ovnk-consumer-'));
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(repoRoot, join(dir, 'node_modules', 'ovnk-pulumi'), 'dir');
