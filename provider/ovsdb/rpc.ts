@@ -2,6 +2,9 @@
  * One JSON-RPC 1.0 connection (RFC 7047 section 4): numbered requests with a timeout each,
  * notifications to listeners, the server's `echo` answered, our own `echo` sent after a quiet
  * spell so a dead peer is noticed, and every pending request failed when the connection breaks.
+ * An unanswered echo does not drop the connection while another request is still within its own
+ * timeout: ovsdb-server answers in order, so a large transaction keeps it silent for seconds, and
+ * that request's timeout (not the probe's) decides when the server is given up.
  */
 import type { Duplex } from 'node:stream';
 import { OvsdbRpcError, OvsdbTransportError } from './errors';
@@ -10,7 +13,7 @@ import { JsonSplitter } from './framing';
 export interface RpcOptions {
   /** Default time a request may wait for its reply. */
   requestTimeoutMs?: number;
-  /** Quiet time after which we send an echo; no answer within as long again drops the connection. 0 disables. */
+  /** Quiet time after which we send an echo; no answer within as long again drops the connection, unless another request is still within its timeout. 0 disables. */
   inactivityProbeMs?: number;
 }
 
@@ -21,6 +24,8 @@ interface Pending {
   resolve(result: unknown): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
+  /** When the request times out (ms since the epoch). */
+  deadline: number;
 }
 
 interface Message {
@@ -70,7 +75,7 @@ export class RpcConnection {
         this.pending.delete(id);
         reject(new OvsdbTransportError(this.endpoint, 'timeout', `${method} got no reply within ${timeoutMs} ms`));
       }, timeoutMs);
-      this.pending.set(id, { method, resolve: resolve as (r: unknown) => void, reject, timer });
+      this.pending.set(id, { method, resolve: resolve as (r: unknown) => void, reject, timer, deadline: Date.now() + timeoutMs });
       this.send({ method, params, id });
     });
   }
@@ -132,8 +137,17 @@ export class RpcConnection {
     this.probing = true;
     this.request('echo', [], this.probeMs).then(
       () => (this.probing = false),
-      () => this.fail('timeout', `no answer to echo within ${this.probeMs} ms after ${this.probeMs} ms of silence`),
+      () => {
+        this.probing = false;
+        if (!this.awaitingOtherReply()) this.fail('timeout', `no answer to echo within ${this.probeMs} ms after ${this.probeMs} ms of silence`);
+      },
     );
+  }
+
+  /** Whether another request still waits within its own timeout (the server is busy, not gone); the timed-out echo has left `pending`. */
+  private awaitingOtherReply(): boolean {
+    const now = Date.now();
+    return [...this.pending.values()].some((p) => p.deadline > now);
   }
 
   private closedDetail(): string {

@@ -273,6 +273,45 @@ describe('liveness', () => {
     }
   });
 
+  it('a server kept busy past the echo probe keeps the connection while a request is within its timeout, and that request completes', async () => {
+    const own = await startOvsdbServer();
+    const c = await OvsdbClient.connect(own.unix, { inactivityProbeMs: 100 });
+    let closedBy: OvsdbTransportError | undefined;
+    c.onClose((error) => (closedBy = error));
+    process.kill(own.pid, 'SIGSTOP'); // as busy as a 29k-row transaction: silent, then answers in order
+    try {
+      const insert = c.transact(NB, [{ op: 'insert', table: 'Logical_Switch', row: { name: 'ls-busy' } }], { timeoutMs: 5000 });
+      await new Promise((r) => setTimeout(r, 1000)); // five probe periods without an answer
+      expect(closedBy).toBeUndefined();
+      process.kill(own.pid, 'SIGCONT');
+      const [result] = await insert;
+      expect(result?.uuid).toBeDefined();
+      expect(c.isOpen).toBe(true);
+      expect(await c.listDbs()).toContain(NB);
+      c.close();
+    } finally {
+      process.kill(own.pid, 'SIGCONT');
+      await own.stop();
+    }
+  });
+
+  it('a busy server is given up when the outstanding request reaches its own timeout, and the next unanswered echo closes the connection', async () => {
+    const own = await startOvsdbServer();
+    const c = await OvsdbClient.connect(own.unix, { inactivityProbeMs: 100 });
+    const closed = new Promise<OvsdbTransportError>((resolve) => c.onClose(resolve));
+    process.kill(own.pid, 'SIGSTOP');
+    try {
+      const error = await failure(c.transact(NB, [{ op: 'insert', table: 'Logical_Switch', row: { name: 'ls-gone' } }], { timeoutMs: 500 }));
+      expect(error.message).toContain('transact got no reply within 500 ms');
+      const dropped = await closed;
+      expect(dropped.reason).toBe('timeout');
+      expect(dropped.message).toContain('no answer to echo within 100 ms');
+    } finally {
+      process.kill(own.pid, 'SIGCONT');
+      await own.stop();
+    }
+  });
+
   it('a request without a reply in time fails with a timeout, and the connection stays usable', async () => {
     const wait: Operation = { op: 'wait', table: 'Logical_Router', where: [['name', '==', 'lr-never']], columns: ['name'], until: '==', rows: [{ name: 'lr-never' }], timeout: 2000 };
     const error = await failure(client.transact(NB, [wait], { timeoutMs: 100 }));
