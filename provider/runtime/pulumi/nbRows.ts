@@ -1,15 +1,14 @@
 /**
  * One owner's rows in one zone's Northbound, for the providers: apply them in one transaction,
  * measure their drift (what the next apply would change, in words, bounded), count what is
- * live, delete them (owned rows only; nothing owned is success). Connections come from the
- * runtime's module-level pool, one per endpoint.
+ * live, delete them (owned rows only; nothing owned is success). Connections come from
+ * zoneDatabase.ts: module-level pools, one per endpoint.
  */
 import { createHash } from 'node:crypto';
 import type { DesiredRow } from '../../nb/desired';
 import { apply, observe, planApply } from '../../nb/apply';
 import { nbSchema } from '../../nb/generated/nb';
-import { nbConnection } from '../connections';
-import { requireEndpoint } from './settings';
+import { zoneDatabase } from './zoneDatabase';
 
 /** Drift lines kept in outputs; the count says how many there were. */
 export const DRIFT_LINES = 20;
@@ -22,9 +21,7 @@ export interface Drift {
   liveRows: Record<string, number>;
 }
 
-async function database(zone: string) {
-  return nbConnection(requireEndpoint(zone), `zone ${zone}`);
-}
+const database = zoneDatabase;
 
 /** Table -> number of rows (tables sorted, so equal counts serialize equally). */
 export function countRows(rows: { table: string }[]): Record<string, number> {
