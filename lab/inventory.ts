@@ -1,10 +1,11 @@
 /**
  * The running lab as an Inventory object (ovnk/v1alpha1, kind Inventory): one central zone, the
- * nodes with their ids, chassis ids and gateway bridges, and `spec.targets` mapping the zone to its
+ * nodes with their ids, chassis ids, gateway bridges and gateway details (nodeIPs, gatewayMac,
+ * gatewayNextHops: what renders the gateway routers' external side), and `spec.targets` mapping the zone to its
  * Northbound endpoint and each node to its SSH settings and host-key pin. Only the client key's
  * path appears, never key material. Pure.
  */
-import type { LabStatus } from './status';
+import type { LabNodeStatus, LabStatus } from './status';
 import { uplinkLabelsOf } from './uplinks';
 
 export const CENTRAL_ZONE = 'central';
@@ -15,12 +16,28 @@ export interface LabInventoryDocument {
   metadata: { name: string };
   spec: {
     zones: 'central';
-    nodes: { name: string; id: number; chassisId: string; gatewayBridge: string; labels: Record<string, string> }[];
+    nodes: LabInventoryNode[];
     targets: {
       zones: Record<string, { nb: string; sb: string }>;
       nodes: Record<string, { host: string; port: number; user: string; hostKey: string; keyPath: string; ovsDb: string }>;
     };
   };
+}
+
+export interface LabInventoryNode {
+  name: string;
+  id: number;
+  chassisId: string;
+  gatewayBridge: string;
+  nodeIPs: string[];
+  gatewayMac?: string;
+  gatewayNextHops: string[];
+  labels: Record<string, string>;
+}
+
+function nodeOf(n: LabNodeStatus): LabInventoryNode {
+  const { name, id, chassisId, gatewayBridge, nodeIPs, gatewayMac, gatewayNextHops } = n;
+  return { name, id, chassisId, gatewayBridge, nodeIPs, ...(gatewayMac ? { gatewayMac } : {}), gatewayNextHops, labels: uplinkLabelsOf(n) };
 }
 
 export function inventoryOf(status: LabStatus): LabInventoryDocument {
@@ -30,7 +47,7 @@ export function inventoryOf(status: LabStatus): LabInventoryDocument {
     metadata: { name: status.name },
     spec: {
       zones: 'central',
-      nodes: status.nodes.map((n) => ({ name: n.name, id: n.id, chassisId: n.chassisId, gatewayBridge: n.gatewayBridge, labels: uplinkLabelsOf(n) })),
+      nodes: status.nodes.map(nodeOf),
       targets: {
         zones: { [CENTRAL_ZONE]: { nb: status.nb, sb: status.sb } },
         nodes: Object.fromEntries(

@@ -81,7 +81,9 @@ async function bringUp(layout: LabLayout, state: LabState, timeoutMs: number): P
   const [fingerprints] = await Promise.all([createKeys(layout), createFabric(layout).then(() => startCentral(layout, root))]);
   state.hostKeyFingerprints = fingerprints;
   writeState(state);
-  await Promise.all(layout.nodes.map((node) => startNode(layout, node, root)));
+  const started = await Promise.all(layout.nodes.map((node) => startNode(layout, node, root)));
+  state.gatewayMacs = Object.fromEntries(layout.nodes.map((node, i) => [node.name, started[i]!.gatewayMac]));
+  writeState(state);
   const deadline = Date.now() + timeoutMs;
   await Promise.all([
     ...layout.nodes.map((n) => waitForSsh(n.mgmtIp, 22, deadline, `${n.logDir}/sshd.log`)),

@@ -13,6 +13,8 @@ import type { DaemonRecord } from './processes';
 import { prepareFakeRun, startSshd } from './sshd';
 
 export const GATEWAY_BRIDGE = 'breth0';
+/** The prefix of the node address on breth0 (the underlay subnet). */
+export const GATEWAY_PREFIX = 24;
 export const nodeDbSocket = (node: NodeLayout): string => path.join(node.runDir, 'db.sock');
 
 export function nodeDaemons(node: NodeLayout): DaemonRecord[] {
@@ -80,16 +82,40 @@ async function configureGatewayBridge(layout: LabLayout, node: NodeLayout): Prom
     await sleep(10);
   }
   await ipBatch([
-    `addr add ${node.encapIp}/24 dev ${GATEWAY_BRIDGE}`,
+    `addr add ${node.encapIp}/${GATEWAY_PREFIX} dev ${GATEWAY_BRIDGE}`,
     `link set ${GATEWAY_BRIDGE} up`,
     `route add default via ${layout.underlayGateway} dev ${GATEWAY_BRIDGE}`,
   ], node.namespace);
 }
 
-export async function startNode(layout: LabLayout, node: NodeLayout, root: string | undefined): Promise<void> {
+/** breth0's MAC as the node sees it: the gateway routers' external ports take it (upstream's l3-gateway-config). */
+async function gatewayMacOf(node: NodeLayout): Promise<string> {
+  const { stdout } = await exec(['ip', '-n', node.namespace, '-j', 'link', 'show', GATEWAY_BRIDGE]);
+  const mac = (JSON.parse(stdout) as { address?: string }[])[0]?.address;
+  if (mac === undefined) throw failing(`node ${node.name}: ip -j link show ${GATEWAY_BRIDGE} gave no address: ${stdout}`);
+  return mac;
+}
+
+/**
+ * Frames from the underlay to breth0's MAC always go to the host. The gateway routers' external
+ * ports share that MAC and the node IP (as upstream's shared gateway has it) and answer ARP for
+ * it through their localnet patch ports, so plain MAC learning would now and then send the
+ * node's own traffic (geneve included) into OVN; upstream's gateway flows on breth0 prevent that
+ * the same way.
+ */
+async function steerHostMac(node: NodeLayout, root: string | undefined, mac: string): Promise<void> {
+  const flow = `priority=50,in_port=eth1,dl_dst=${mac},actions=LOCAL`;
+  await exec(inNamespace(node.namespace, inRoot(root, ['ovs-ofctl', 'add-flow', GATEWAY_BRIDGE, flow])), { env: nodeEnv(node) });
+}
+
+/** Starts the node; returns breth0's MAC (recorded in the lab state). */
+export async function startNode(layout: LabLayout, node: NodeLayout, root: string | undefined): Promise<{ gatewayMac: string }> {
   for (const dir of [node.runDir, node.logDir, node.dbDir]) mkdirSync(dir, { recursive: true });
   prepareFakeRun(node);
   await createLinks(layout, node);
   await startOvs(layout, node, root);
   await Promise.all([configureGatewayBridge(layout, node), startSshd(layout, node, root)]);
+  const gatewayMac = await gatewayMacOf(node);
+  await steerHostMac(node, root, gatewayMac);
+  return { gatewayMac };
 }

@@ -39,6 +39,8 @@ export interface LabState {
   mounts: string[];
   daemons: DaemonRecord[];
   hostKeyFingerprints: Record<string, string>;
+  /** breth0's MAC per node, read from the node at `up` (absent in states of older labs). */
+  gatewayMacs?: Record<string, string>;
   pods: PodRecord[];
 }
 

@@ -1,11 +1,12 @@
 /**
  * The lab as other code sees it (`ovnk lab status -o json`, the tests' `inject('lab')`): OVSDB
  * endpoints of the central databases and, per node, its ids, SSH settings, Open_vSwitch socket,
- * encap IP and gateway bridge. Pure: computed from the recorded state.
+ * encap IP, gateway bridge and gateway details (breth0's address, MAC and default next hop, as
+ * upstream's l3-gateway-config has them). Pure: computed from the recorded state.
  */
 import { centralSocket } from './central';
 import type { OvnFlavor } from './layout';
-import { GATEWAY_BRIDGE, nodeDbSocket } from './node';
+import { GATEWAY_BRIDGE, GATEWAY_PREFIX, nodeDbSocket } from './node';
 import type { LabState } from './state';
 
 export interface LabSshSettings {
@@ -28,6 +29,12 @@ export interface LabNodeStatus {
   encapIp: string;
   mgmtIp: string;
   gatewayBridge: string;
+  /** breth0's addresses with prefix (`198.19.1.11/24`). */
+  nodeIPs: string[];
+  /** breth0's MAC (absent for a lab started before it was recorded). */
+  gatewayMac?: string;
+  /** The next hop of the node's default route. */
+  gatewayNextHops: string[];
   /** The node's network namespace on this machine. */
   namespace: string;
 }
@@ -65,6 +72,9 @@ export function statusOf(state: LabState, ovnRoot?: string): LabStatus {
       encapIp: node.encapIp,
       mgmtIp: node.mgmtIp,
       gatewayBridge: GATEWAY_BRIDGE,
+      nodeIPs: [`${node.encapIp}/${GATEWAY_PREFIX}`],
+      ...(state.gatewayMacs?.[node.name] ? { gatewayMac: state.gatewayMacs[node.name] } : {}),
+      gatewayNextHops: [layout.underlayGateway],
       namespace: node.namespace,
     })),
   };

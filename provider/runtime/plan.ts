@@ -5,10 +5,9 @@
  * Copp/meters) and the pods to plug. Input problems stop before allocation; allocation and
  * connect problems are refusals (nothing may be applied).
  *
- * Static_MAC_Binding rows (topology/render.ts renderStaticMacBindings) are not part of a zone's
- * rows: the table has no external_ids, so they cannot carry the owner marker and nothing could
- * tell ours from others' on destroy. They bind the masquerade next hop on the gateway routers'
- * external ports, which only host-bound traffic needs; pod-to-pod traffic does not.
+ * A zone's rows include the Static_MAC_Binding rows of its gateway routers' external ports
+ * (rendered when the Inventory gives a node's gateway details). The table has no external_ids:
+ * nb owns these rows through its ledger (nb/ledger.ts), so destroy removes exactly ours.
  */
 import { allocateCluster, type ClusterAllocation } from '../alloc/cluster';
 import { buildCluster, type Cluster } from '../model/cluster';

@@ -5,6 +5,7 @@
  */
 import { observe, planApply, transactPlan, type ApplyRequest } from '../nb/apply';
 import type { DesiredRow } from '../nb/desired';
+import { ledgerHome } from '../nb/ledger';
 import { nbSchema } from '../nb/generated/nb';
 import { isOwnedBy } from '../nb/ownership';
 import type { Plan, RowChange } from '../nb/reconcile';
@@ -76,7 +77,9 @@ export async function applyZone(db: OvsdbDatabase, zone: ZonePlan, owner: string
   const { plan, found, notes } = await reconcileZone(db, zone.rows, owner);
   const text = serializeState(state);
   const changed = found.storedState !== text;
-  const stateOps = changed ? stateOperations(owner, text, found.hasGlobal) : [];
+  // nb's ledger (Static_MAC_Binding rows) may create NB_Global in this transaction: then set the key there
+  const hasGlobal = found.hasGlobal || plan.operations.some((op) => op.op === 'insert' && op.table === 'NB_Global');
+  const stateOps = changed ? stateOperations(owner, text, hasGlobal) : [];
   return send(db, zone.name, plan, stateOps, changed ? [`set NB_Global external_ids ${stateKey(owner)}`] : [], notes);
 }
 
@@ -97,10 +100,14 @@ export interface Drift {
 
 const driftWords: Record<RowChange['action'], string> = { create: 'missing', update: 'changed', delete: 'extra row of ours', attach: 'not attached', detach: 'attached to a former parent' };
 
-/** The difference between the zone's rows of `owner` and `zone.rows`, row by row; nothing is written. */
+/**
+ * The difference between the zone's rows of `owner` and `zone.rows`, row by row; nothing is
+ * written. Bookkeeping in NB_Global (nb's ledger, like the state key) is not a row of the spec,
+ * so it is not drift.
+ */
 export async function diffZone(db: OvsdbDatabase, zone: ZonePlan, owner: string): Promise<Drift> {
   const { plan } = await reconcileZone(db, zone.rows, owner);
-  const changes = plan.changes;
+  const changes = plan.changes.filter((c) => c.table !== ledgerHome(NB_DATABASE)?.table);
   const lines = changes.map((c) => {
     const row = c.identity === undefined ? c.table : `${c.table} ${JSON.stringify(c.identity)}`;
     return c.details.length === 0 ? `${driftWords[c.action]}: ${row}` : `${driftWords[c.action]}: ${row}: ${c.details.join('; ')}`;
