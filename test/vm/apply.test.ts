@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readVmState } from '../../lab/vm';
+import { vmStatus } from '../../lab/vm';
 import { bootGuest, type Guest, stopGuest } from './guest';
 
 const cli = path.resolve(__dirname, '../../dist/cli/main.js');
@@ -34,9 +34,9 @@ spec:
       networkSelector: {matchLabels: {k8s.ovn.org/metadata.name: blue}}
 `;
 
-function topology(withRa: boolean): string {
-  const state = readVmState(g().lab)!;
-  const node = state.nodes[0]!;
+/** The guest's SSH settings come from what `ovnk lab vm status` prints. */
+function topology(withRa: boolean, uplinks = '[br-blue]'): string {
+  const node = vmStatus(g().lab)!.nodes[0]!;
   return `apiVersion: ovnk/v1alpha1
 kind: Inventory
 metadata: {name: vmapply}
@@ -51,7 +51,7 @@ spec:
   targets:
     zones: {central: {nb: "unix:${path.join(dir, 'nb.sock')}"}}
     nodes:
-      ${node.name}: {host: 127.0.0.1, port: ${node.sshPort}, user: root, hostKey: "${node.hostKeyFingerprint}", keyPath: "${state.clientKeyPath}"}
+      ${node.name}: {host: ${node.ssh.host}, port: ${node.ssh.port}, user: ${node.ssh.user}, hostKey: "${node.ssh.hostKeyFingerprint}", keyPath: "${node.ssh.keyPath}"}
 ---
 apiVersion: k8s.ovn.org/v1alpha1
 kind: Uplink
@@ -64,14 +64,14 @@ kind: ClusterUserDefinedNetwork
 metadata: {name: blue, labels: {k8s.ovn.org/metadata.name: blue}}
 spec:
   namespaceSelector: {matchLabels: {network: blue}}
-  uplinks: [br-blue]
+  ${uplinks === '' ? '' : `uplinks: ${uplinks}`}
   network: {topology: Layer2, layer2: {role: Primary, subnets: [10.10.0.0/16]}}
 ${withRa ? RA : ''}`;
 }
 
-function ovnk(command: string, withRa: boolean): { code: number; json: Record<string, any> } {
-  const file = path.join(dir, `topology-${withRa ? 'ra' : 'plain'}.yaml`);
-  writeFileSync(file, topology(withRa));
+function ovnk(command: string, withRa: boolean, uplinks?: string): { code: number; json: Record<string, any> } {
+  const file = path.join(dir, 'topology.yaml');
+  writeFileSync(file, topology(withRa, uplinks));
   const result = spawnSync(process.execPath, [cli, command, '-f', file, '-o', 'json'], { encoding: 'utf8', timeout: 90_000 });
   return { code: result.status ?? -1, json: JSON.parse(result.stdout) as Record<string, any> };
 }
@@ -158,6 +158,16 @@ describe('ovnk apply with RouteAdvertisements on a node with a VRF-capable kerne
     expect(await hasLink('blue')).toBe(false);
     expect(await mainRoutes()).toContain('198.51.100.0/24');
     expect(await mappings()).toContain('cluster_udn_blue:br-blue');
+  });
+
+  it('dropping the CUDN\'s spec.uplinks is reported as a replacement, and its mapping is removed', async () => {
+    const { code, json } = ovnk('apply', false, '');
+    expect(code).toBe(0);
+    expect(json.uplinkReplacements).toEqual([{ network: 'cluster_udn_blue', from: ['br-blue'], to: [], message: expect.stringContaining('ClusterUserDefinedNetwork/blue: spec.uplinks changed from [br-blue] to none') }]);
+    expect(await mappings()).not.toContain('cluster_udn_blue');
+    const back = ovnk('apply', false);
+    expect(back.json.uplinkReplacements.map((r: { to: string[] }) => r.to)).toEqual([['br-blue']]);
+    expect(ovnk('apply', false).json.uplinkReplacements).toEqual([]);
   });
 
   it('destroy releases only what we made: our membership, our VRF and our mapping; theirs stays', async () => {
