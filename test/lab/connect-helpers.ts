@@ -7,7 +7,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { LabStatus } from '../../lab';
+import { readState, type LabStatus } from '../../lab';
 import { nbctl, podIPs, podNetns } from './networks-helpers';
 
 export const stack = (name: string): string => path.resolve(__dirname, '../../stacks', name);
@@ -45,13 +45,58 @@ function run(argv: string[]): Promise<{ status: number; stdout: string }> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** True as soon as one ping answers; `tries` one-second attempts. */
-export async function pingFrom(netns: string, address: string, tries: number): Promise<boolean> {
-  for (let i = 0; i < tries; i++) {
-    if ((await run(['ip', 'netns', 'exec', netns, 'ping', '-c1', '-W1', address])).status === 0) return true;
+const pingOnce = async (netns: string, address: string): Promise<boolean> => (await run(['ip', 'netns', 'exec', netns, 'ping', '-c1', '-W1', address])).status === 0;
+
+/** How long one probe may take in all; attempts repeat until it is decided (a loaded machine delays, it does not lose). */
+const PROBE_BUDGET_MS = 20_000;
+/** Probes running at once: enough to be quick, few enough that two cores are not swamped by ping processes. */
+const PROBES_AT_ONCE = 12;
+
+/** True as soon as one ping answers within `budgetMs`. */
+export async function pingFrom(netns: string, address: string, budgetMs = PROBE_BUDGET_MS): Promise<boolean> {
+  const deadline = Date.now() + budgetMs;
+  do {
+    if (await pingOnce(netns, address)) return true;
     await sleep(200);
-  }
+  } while (Date.now() < deadline);
   return false;
+}
+
+/**
+ * True when `settled` pings in a row go unanswered within `budgetMs`: a datapath flow cached
+ * from before the change may answer once right after `--wait=hv sync`, an open path keeps answering.
+ */
+export async function blockedFrom(netns: string, address: string, settled = 2, budgetMs = PROBE_BUDGET_MS): Promise<boolean> {
+  const deadline = Date.now() + budgetMs;
+  let unanswered = 0;
+  do {
+    unanswered = (await pingOnce(netns, address)) ? 0 : unanswered + 1;
+    if (unanswered >= settled) return true;
+  } while (Date.now() < deadline);
+  return false;
+}
+
+/** Waits until northd saw the ports of these `ns/pod`s up (ovn-controller claimed them), then for every chassis's flows. */
+export function ready(lab: LabStatus, pods: string[]): void {
+  const wanted = new Set(pods);
+  const ports = (readState(lab.name)?.pods ?? []).filter((p) => wanted.has(`${p.namespace}/${p.name}`)).map((p) => String(p.ifaceId));
+  const waits = ports.flatMap((port, i) => [...(i > 0 ? ['--'] : []), 'wait-until', 'Logical_Switch_Port', port, 'up=true']);
+  if (waits.length > 0) nbctl(lab, '--timeout=30', ...waits);
+  sync(lab);
+}
+
+/** Runs `work` over `items` with at most `width` at once, results in order. */
+async function pooled<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return results;
 }
 
 export interface Probe {
@@ -72,13 +117,18 @@ export function probes(lab: LabStatus, pods: string[], family?: 4 | 6): Probe[] 
   return out;
 }
 
-/** The probes whose outcome is not `expected`, as readable lines (empty when all behave). */
+/**
+ * The probes whose outcome is not `expected`, as readable lines (empty when all behave). Ports
+ * up and flows synced first; then each probe retries within its time budget: an expected reply
+ * needs one answer, an expected block two unanswered pings in a row.
+ */
 export async function misbehaving(lab: LabStatus, list: Probe[], expected: boolean): Promise<string[]> {
-  const tries = expected ? 10 : 2;
-  const outcomes = await Promise.all(list.map((p) => {
+  ready(lab, list.flatMap((p) => [p.from, p.to]));
+  const outcomes = await pooled(list, PROBES_AT_ONCE, (p) => {
     const [ns, name] = p.from.split('/') as [string, string];
-    return pingFrom(podNetns(lab, ns, name), p.address, tries);
-  }));
+    const netns = podNetns(lab, ns, name);
+    return expected ? pingFrom(netns, p.address) : blockedFrom(netns, p.address).then((blocked) => !blocked);
+  });
   return list.filter((_, i) => outcomes[i] !== expected).map((p) => `${p.from} -> ${p.to} ${p.address} ${expected ? 'blocked' : 'answered'}`);
 }
 
