@@ -82,9 +82,11 @@ describe('VRF membership on a real kernel (QEMU guest)', () => {
 
   it('an interface enslaved by someone else is reported as a conflict and left alone, also when its CUDN goes to the default VRF', async () => {
     await g().sh('ip link add admin type vrf table 77; ip link set admin up; ip link set br-red master admin');
-    const attach = await applyVrf(g().runner, g().node, [intent('red', 3, 'br-red', [autoFor('red')])], OWNER);
-    expect(attach.outcomes[0]).toMatchObject({ state: 'conflict', message: 'interface br-red is already assigned to VRF admin and cannot be assigned to VRF red' });
-    const detach = await applyVrf(g().runner, g().node, [intent('red', 3, 'br-red', [])], OWNER);
+    // blue stays advertised: a CUDN left out of the intents would have its membership released
+    const blue = intent('blue', 2, 'br-blue', [autoFor('blue')]);
+    const attach = await applyVrf(g().runner, g().node, [blue, intent('red', 3, 'br-red', [autoFor('red')])], OWNER);
+    expect(attach.outcomes[1]).toMatchObject({ state: 'conflict', message: 'interface br-red is already assigned to VRF admin and cannot be assigned to VRF red' });
+    const detach = await applyVrf(g().runner, g().node, [blue, intent('red', 3, 'br-red', [])], OWNER);
     expect(detach.ran).toEqual([]);
     expect((await linkOf('br-red')).master).toBe('admin');
   });
