@@ -6,7 +6,7 @@
  * One object per kind at module scope: the host caches and configures providers per text.
  */
 
-export type ShimKind = 'ClusterAllocations' | 'NetworkRows' | 'ConnectRouter' | 'ZoneRows';
+export type ShimKind = 'ClusterAllocations' | 'NetworkRows' | 'ConnectRouter' | 'ZoneRows' | 'UplinkState';
 
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
 type Method = (...args: any[]) => Promise<any>;
@@ -41,4 +41,5 @@ export const shims = {
   NetworkRows: makeShim('NetworkRows'),
   ConnectRouter: makeShim('ConnectRouter'),
   ZoneRows: makeShim('ZoneRows'),
+  UplinkState: makeShim('UplinkState'),
 };

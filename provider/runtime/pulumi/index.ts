@@ -1,10 +1,12 @@
 /** The dynamic-provider kinds, by the name provider/shim.ts forwards to. */
 import { ClusterAllocations } from './clusterKind';
 import { ConnectRouter, NetworkRows, ZoneRows } from './kinds';
+import { UplinkState } from './uplinkKind';
 
-export const pulumiKinds = { ClusterAllocations, NetworkRows, ConnectRouter, ZoneRows };
+export const pulumiKinds = { ClusterAllocations, NetworkRows, ConnectRouter, ZoneRows, UplinkState };
 export type PulumiKindName = keyof typeof pulumiKinds;
 export { SCHEMA_VERSION, UNKNOWN, PartialApplyError, type ResourceKind } from './protocol';
 export { SliceError, type PackedSlice } from './pack';
 export type { ClusterSlices } from './slices';
 export { outputsOf as pulumiOutputsOf } from './kind';
+export { networksNaming, uplinkStateInputs, uplinkStateNodes, type UplinkStateInputs, type YamlObject } from './uplinkInput';

@@ -1,0 +1,90 @@
+/**
+ * UplinkState (`pulumi-nodejs:dynamic/ovnk:UplinkState`): one Uplink on one node (OKEP-6019).
+ * check plans offline (no I/O): the problems as failures naming the property, the physical
+ * networks (one per CUDN naming the Uplink) and the UplinkState's name; which bridge each maps to
+ * needs the node's interfaces, so `mappings` is an output. create/update discover the node
+ * over SSH and write its mappings (provider/runtime/uplink, one guarded transaction); read
+ * discovers afresh, so refresh shows a removed mapping or a moved interface as drift; delete
+ * removes only the mappings this owner wrote.
+ */
+import { ownerFailure, driftCount, same, stateVersion } from './kind';
+import { type CheckFailure, type CheckResult, containsUnknown, type DiffResult, jsonClean, type Props, type ResourceKind, SCHEMA_VERSION, withoutProvider } from './protocol';
+import { configureSettings } from './settings';
+import { uplinkCluster, type YamlObject } from './uplinkInput';
+import type { Cluster } from '../../model/cluster';
+import { uplinksOf } from '../../model/cudn';
+import { physicalNetworkOf, uplinkStateName } from '../../uplink/names';
+import { planUplinks, type UplinkPlan } from '../../uplink/plan';
+import { applyUplinks, destroyUplinks, discoverUplinks, uplinkDriftLines } from '../uplink';
+
+const objectsOf = (props: Props): YamlObject[] => [props.inventory, props.uplink, ...((props.networks ?? []) as unknown[])] as YamlObject[];
+
+function clusterOf(props: Props): Cluster {
+  const { cluster, problems } = uplinkCluster(objectsOf(props));
+  if (!cluster) throw new Error(`the stored UplinkState inputs no longer build: ${problems.map((p) => `${p.property}: ${p.reason}`).join('; ')}`);
+  return cluster;
+}
+
+/** The node's step and the UplinkState object of this Uplink on it. */
+function mine(plan: UplinkPlan, props: Props) {
+  const name = uplinkStateName(String((props.uplink as YamlObject).metadata?.name), String(props.node));
+  return { step: plan.nodes.find((s) => s.node === props.node), state: plan.uplinkStates.find((s) => s.metadata.name === name) ?? null, name };
+}
+
+function check(news: Props): CheckResult<Props> {
+  if (containsUnknown(news)) return { inputs: news };
+  const failures: CheckFailure[] = [...ownerFailure(news.owner)];
+  if (typeof news.node !== 'string' || news.node === '') failures.push({ property: 'node', reason: `InvalidField: node must be a node name, not ${JSON.stringify(news.node)}` });
+  const { cluster, problems } = uplinkCluster(objectsOf(news));
+  if (!cluster || failures.length > 0) return { inputs: news, failures: [...failures, ...problems] };
+  const plan = planUplinks({ cluster, owner: String(news.owner) });
+  const refused = plan.problems.map((p) => ({ property: p.path, reason: `${p.reason}: ${p.message}` }));
+  if (!cluster.inventory.nodes.some((n) => n.name === news.node)) refused.push({ property: 'node', reason: `InvalidField: node ${news.node} is not a node of the inventory` });
+  if (refused.length > 0) return { inputs: news, failures: refused };
+  const physicalNetworks = cluster.networks.filter((n) => uplinksOf(n)?.includes(String((news.uplink as YamlObject).metadata?.name))).map((n) => physicalNetworkOf(n.objectName)).sort();
+  return { inputs: jsonClean({ ...news, stateName: mine(plan, news).name, physicalNetworks }) };
+}
+
+function diff(olds: Props, news: Props): DiffResult {
+  const differs = (key: string) => news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
+  const replaces = ['owner', 'node'].filter(differs);
+  const changes = replaces.length > 0 || ['inventory', 'uplink', 'networks', 'physicalNetworks'].some(differs) || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
+  return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };
+}
+
+async function write(inputs: Props): Promise<Props> {
+  const props = withoutProvider(inputs);
+  const result = await applyUplinks(clusterOf(props), String(props.owner));
+  const { step, state } = mine(result, props);
+  if (step?.error) throw new Error(`node ${props.node}: ${step.error.reason}: ${step.error.message}`);
+  const written = result.written[String(props.node)];
+  if (written && 'error' in written) throw new Error(`node ${props.node}: writing ovn-bridge-mappings failed: ${written.error}`);
+  const mappings = (step?.desired ?? []).map((m) => `${m.network}:${m.bridge}`);
+  return jsonClean({ ...props, schemaVersion: SCHEMA_VERSION, mappings, uplinkState: state, drift: { lines: [], count: 0 } });
+}
+
+async function read(id: string, stored: Props): Promise<{ id: string; props: Props }> {
+  stateVersion(stored);
+  const props = withoutProvider(stored);
+  const result = await discoverUplinks(clusterOf(props), String(props.owner));
+  const lines = uplinkDriftLines({ ...result, nodes: result.nodes.filter((s) => s.node === props.node) });
+  return { id, props: jsonClean({ ...props, uplinkState: mine(result, props).state, drift: { lines: lines.slice(0, 20), count: lines.length } }) };
+}
+
+export const UplinkState: ResourceKind = {
+  configure: async ({ config }) => configureSettings(config),
+  check: async (_olds, news) => check(news),
+  diff: async (_id, olds, news) => diff(olds, news),
+  create: async (inputs) => ({ id: String(inputs.owner), outs: await write(inputs) }),
+  read,
+  update: async (_id, olds, news) => {
+    stateVersion(olds);
+    return { outs: await write(news) };
+  },
+  delete: async (_id, props) => {
+    stateVersion(props);
+    const result = await destroyUplinks(clusterOf(withoutProvider(props)), String(props.owner));
+    const written = result.written[String(props.node)];
+    if (written && 'error' in written) throw new Error(`node ${props.node}: removing this owner's ovn-bridge-mappings failed: ${written.error}`);
+  },
+};
