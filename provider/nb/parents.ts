@@ -23,10 +23,12 @@ export function checkParentColumns(schema: DatabaseSchema, row: DesiredRow, iden
 
 /**
  * The rows with every child written into the column of each parent found among them (copies; the
- * inputs are untouched). A child keeps in `parents` only the parents not in the set: an empty
- * list still says it has declared parents, so rows of others that held it can be detached.
+ * inputs are untouched; when no row has `parents`, the rows themselves). A child keeps in
+ * `parents` only the parents not in the set: an empty list still says it has declared parents,
+ * so rows of others that held it can be detached.
  */
 export function inlineParents(rows: DesiredRow[]): DesiredRow[] {
+  if (!rows.some((row) => row.parents !== undefined)) return rows;
   const index = new Map(rows.map((row, i) => [keyOf(row.table, rowIdentity(row.table, row.columns)), i]));
   const out = rows.map((row) => ({ ...row }));
   rows.forEach((child, i) => {

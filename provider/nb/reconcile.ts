@@ -15,7 +15,7 @@ import { isLedgerTable, planLedger, type LedgerState } from './ledger';
 import { checkForeignTwins, splitObserved, storedLedger, type Split } from './owned';
 import { withOwner } from './ownership';
 import { checkParentColumns, formerParents, inlineParents } from './parents';
-import { isReferenceSet, RowIndex, resolveColumn, type DesiredTarget, type ReferenceScope } from './references';
+import { referenceSetColumns, RowIndex, resolveColumn, type DesiredTarget, type ReferenceScope } from './references';
 import { emptyPlan, planDeletion, planRow, type PlannedRow, type RowPlanContext } from './rowPlan';
 
 export interface ReconcileInput {
@@ -113,7 +113,7 @@ type Identified = { row: DesiredRow; identity: string };
 /** Every problem of the desired rows at once: unknown tables or columns, missing or duplicate identities. */
 function checkDesired(input: ReconcileInput, problems: string[]): Identified[] {
   const seen = new Set<string>();
-  const identified: Identified[] = [];
+  const identified: (Identified & { key: string })[] = [];
   input.desired.forEach((row, index) => {
     const table = input.schema.tables[row.table];
     const identity = rowIdentity(row.table, row.columns);
@@ -128,9 +128,10 @@ function checkDesired(input: ReconcileInput, problems: string[]): Identified[] {
     const key = rowKeyOf(row.table, identity);
     if (seen.has(key)) return void problems.push(`${where()}: another desired ${row.table} row has the same identity`);
     seen.add(key);
-    if (unknown.length === 0) identified.push({ row, identity });
+    if (unknown.length === 0) identified.push({ row, identity, key });
   });
-  return identified.sort((a, b) => compareKeys(a.row.table, a.identity, b.row.table, b.identity));
+  // `<table>\0<identity>` orders as (table, identity) does
+  return identified.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ row, identity }) => ({ row, identity }));
 }
 
 function compareKeys(tableA: string, idA: string, tableB: string, idB: string): number {
@@ -177,36 +178,43 @@ function resolveEntry(input: ReconcileInput, scope: ReferenceScope, entry: Entry
   return resolved;
 }
 
-function targetKey(target: DesiredTarget): string {
-  return 'uuid' in target ? `u:${target.uuid}` : `n:${target.namedUuid}`;
-}
-
 /** Every non-root row needs a parent in the same transaction, or the server drops it. */
 function checkParents(schema: DatabaseSchema, scope: ReferenceScope, entries: Entry[], problems: string[]): void {
-  const referenced = new Set<string>();
+  const referenced = referencedTargets(schema, entries);
   for (const entry of entries) {
-    for (const [column, value] of Object.entries(entry.columns)) {
-      const type = schema.tables[entry.row.table].columns[column].type;
-      if (isReferenceSet(type) && value !== undefined) {
-        for (const ref of (Array.isArray(value) ? value : [value]) as DesiredTarget[]) referenced.add(targetKey(ref));
-      }
-    }
-  }
-  for (const entry of entries) {
-    const where = describeRow(entry.row.table, entry.identity);
+    const where = () => describeRow(entry.row.table, entry.identity);
     for (const parent of entry.row.parents ?? []) {
       const rows = scope.foreign.get(parent.table, parent.identity);
       if (rows.length === 1) entry.parentRows.push({ row: rows[0]!, column: parent.column });
-      else problems.push(`${where}: parent ${describeRow(parent.table, parent.identity)} ${rows.length === 0 ? 'is neither desired nor observed' : `is ambiguous (${rows.length} rows)`}`);
+      else problems.push(`${where()}: parent ${describeRow(parent.table, parent.identity)} ${rows.length === 0 ? 'is neither desired nor observed' : `is ambiguous (${rows.length} rows)`}`);
     }
-    const held = entry.parentRows.length > 0 || referenced.has(targetKey(entry.target));
+    const target = entry.target;
+    const held = entry.parentRows.length > 0 || referenced.has(target) || ('uuid' in target && referenced.has(target.uuid));
     if (schema.tables[entry.row.table].isRoot !== true && !held) {
-      problems.push(`${where}: ${entry.row.table} is not a root table and no desired row references it (give it parents)`);
+      problems.push(`${where()}: ${entry.row.table} is not a root table and no desired row references it (give it parents)`);
     }
   }
 }
 
-/** Labels are needed only for the few rows a plan changes, so each is worded when asked for. */
+/**
+ * What the desired reference sets hold: the targets themselves (a reference to a desired row
+ * resolves to that row's own target object) and the uuids of references given as `{ uuid }`.
+ */
+function referencedTargets(schema: DatabaseSchema, entries: Entry[]): Set<unknown> {
+  const referenced = new Set<unknown>();
+  for (const entry of entries) {
+    for (const column of referenceSetColumns(schema.tables[entry.row.table]!)) {
+      const value = entry.columns[column];
+      if (value === undefined) continue;
+      for (const ref of (Array.isArray(value) ? value : [value]) as DesiredTarget[]) {
+        referenced.add(ref);
+        if ('uuid' in ref) referenced.add(ref.uuid);
+      }
+    }
+  }
+  return referenced;
+}
+
 function labeller(entries: Entry[], observed: ObservedRow[]): (id: string) => string {
   const rows = new Map<string, () => string>();
   for (const row of observed) rows.set(row.uuid, () => describeRow(row.table, rowIdentity(row.table, row.columns)));

@@ -3,7 +3,7 @@
  * row that exists) or `{ namedUuid }` (a row inserted in the same transaction), and the reference
  * columns of a schema. Pure.
  */
-import { normalizeColumnType, type ColumnType, type DatabaseSchema } from '../ovsdb/schema';
+import { normalizeColumnType, type ColumnType, type DatabaseSchema, type TableSchema } from '../ovsdb/schema';
 import { describeRow, type ObservedRow } from './desired';
 
 /** The table a column references (its key, or its value for maps), if any. */
@@ -16,6 +16,18 @@ export function referencedTable(type: ColumnType): string | undefined {
 export function isReferenceSet(type: ColumnType): boolean {
   const t = normalizeColumnType(type);
   return t.value === undefined && t.key.refTable !== undefined && (t.max === 'unlimited' || t.max > 1);
+}
+
+const referenceSets = new WeakMap<TableSchema, string[]>();
+
+/** The columns of a table that are sets of references (computed once per table schema). */
+export function referenceSetColumns(table: TableSchema): string[] {
+  let columns = referenceSets.get(table);
+  if (columns === undefined) {
+    columns = Object.keys(table.columns).filter((column) => isReferenceSet(table.columns[column]!.type));
+    referenceSets.set(table, columns);
+  }
+  return columns;
 }
 
 /** Every (table, column) holding a strong reference set to `child`: the parents of a non-root row. */
