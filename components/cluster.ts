@@ -1,14 +1,16 @@
 /**
- * Cluster: an inventory and its networks and connects, as in one `ovnk plan` file. It owns the
- * ClusterAllocations resource (every number, previewed) and one child component per network
- * and per connect; in the per-node layout also one ZoneRows resource per node (zone).
+ * Cluster: an inventory and its networks, connects and Uplinks, as in one `ovnk plan` file. It
+ * owns the ClusterAllocations resource (every number, previewed), one child component per
+ * Uplink, network and connect (a CUDN's component gets the Uplinks its spec.uplinks names); in
+ * the per-node layout also one ZoneRows resource per node (zone).
  */
 import * as pulumi from '@pulumi/pulumi';
 import type { ClusterContext } from './context';
 import { zoneProps } from './context';
 import { Layer2Network, Layer3Network } from './network';
 import { NetworkConnect } from './networkConnect';
-import { type ClusterNetworkConnectObject, type InventoryObject, type NetworkObject, topologyOf } from './objects';
+import { type ClusterNetworkConnectObject, type InventoryObject, type NetworkObject, topologyOf, type UplinkObject } from './objects';
+import { Uplink } from './uplink';
 import { type AllocationsOutput, ClusterAllocations, type TopologyProps, ZoneRows } from './resources';
 
 export interface ClusterArgs {
@@ -18,6 +20,8 @@ export interface ClusterArgs {
   readonly networks?: NetworkObject[];
   /** ClusterNetworkConnect objects; one child component each. */
   readonly connects?: ClusterNetworkConnectObject[];
+  /** Uplink objects (OKEP-6019); one child component each, with an UplinkState per selected node. */
+  readonly uplinks?: UplinkObject[];
   /** The `ovnk.io/owner` base of every row. @default `<project>.<stack>` */
   readonly owner?: string;
 }
@@ -43,6 +47,10 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
   /** Network components by object name. */
   readonly networks: Record<string, Layer3Network | Layer2Network> = {};
   readonly connects: Record<string, NetworkConnect> = {};
+  /** Uplink components by object name. */
+  readonly uplinks: Record<string, Uplink> = {};
+  readonly inventory: InventoryObject;
+  readonly networkObjects: NetworkObject[];
   /** Per-node layout: the zone resources by zone (node) name. */
   readonly zones: Record<string, ZoneRows> = {};
 
@@ -50,19 +58,28 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     super('ovnk:cluster:Cluster', name, {}, opts);
     this.owner = args.owner ?? `${pulumi.getProject()}.${pulumi.getStack()}`;
     this.layout = args.inventory.spec.zones ?? 'per-node';
+    this.inventory = args.inventory;
+    this.networkObjects = args.networks ?? [];
     this.topology = { owner: `${this.owner}/cluster`, inventory: args.inventory, networks: args.networks ?? [], connects: args.connects ?? [] };
     this.allocationsResource = new ClusterAllocations(`${name}-allocations`, this.topology, { parent: this });
     this.allocations = this.allocationsResource.allocations;
-    for (const network of args.networks ?? []) {
-      const Kind = topologyOf(network) === 'Layer2' ? Layer2Network : Layer3Network;
-      this.networks[network.metadata.name] = new Kind(`${name}-${network.metadata.name}`, { cluster: this, network }, { parent: this });
-    }
+    for (const uplink of args.uplinks ?? []) this.uplinks[uplink.metadata.name] = new Uplink(`${name}-uplink-${uplink.metadata.name}`, { cluster: this, uplink }, { parent: this });
+    this.createNetworks(name, args.networks ?? []);
     const networks = Object.values(this.networks);
     for (const connect of args.connects ?? []) {
       this.connects[connect.metadata.name] = new NetworkConnect(`${name}-${connect.metadata.name}`, { cluster: this, connect, dependsOn: networks }, { parent: this });
     }
     if (this.layout === 'per-node') this.createZones(name, args.inventory);
     this.registerOutputs({ allocations: this.allocations });
+  }
+
+  private createNetworks(name: string, networks: NetworkObject[]): void {
+    for (const network of networks) {
+      const Kind = topologyOf(network) === 'Layer2' ? Layer2Network : Layer3Network;
+      const named = network.kind === 'ClusterUserDefinedNetwork' ? network.spec.uplinks ?? [] : [];
+      const uplinks = named.flatMap((u) => (this.uplinks[u] ? [this.uplinks[u]!] : []));
+      this.networks[network.metadata.name] = new Kind(`${name}-${network.metadata.name}`, { cluster: this, network, uplinks }, { parent: this });
+    }
   }
 
   private createZones(name: string, inventory: InventoryObject): void {

@@ -5,6 +5,7 @@
  */
 import type * as pulumi from '@pulumi/pulumi';
 import type { ClusterSlices, PackedSlice } from '../provider/runtime/pulumi';
+import type { InventoryObject, NetworkObject } from './objects';
 import type { ClusterAllocations, TopologyProps } from './resources';
 
 export interface ClusterContext {
@@ -13,6 +14,9 @@ export interface ClusterContext {
   readonly layout: 'central' | 'per-node';
   readonly topology: TopologyProps;
   readonly allocationsResource: ClusterAllocations;
+  /** The plain Inventory and network objects (an Uplink's children are cut from them). */
+  readonly inventory: InventoryObject;
+  readonly networkObjects: NetworkObject[];
 }
 
 /** The props of a per-zone resource of this cluster: owner, zone and the slice `pick` takes from the cluster's slices. */

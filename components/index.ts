@@ -1,5 +1,5 @@
 /**
- * ovnk-pulumi components: Cluster, Layer3Network, Layer2Network, NetworkConnect (tokens
+ * ovnk-pulumi components: Cluster, Layer3Network, Layer2Network, NetworkConnect, Uplink (tokens
  * `ovnk:<module>:<Type>`) and the dynamic resources they own (`pulumi-nodejs:dynamic/ovnk:<Type>`).
  */
 export * from './objects';
@@ -8,3 +8,4 @@ export type { ClusterContext } from './context';
 export * from './cluster';
 export * from './network';
 export * from './networkConnect';
+export * from './uplink';

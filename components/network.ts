@@ -8,13 +8,16 @@ import * as pulumi from '@pulumi/pulumi';
 import type { ClusterContext } from './context';
 import { zoneProps } from './context';
 import { type NetworkObject, objectRef, topologyOf } from './objects';
-import { NetworkRows } from './resources';
+import { NetworkRows, type UplinkStateObject } from './resources';
+import type { Uplink } from './uplink';
 
 export interface NetworkArgs {
   /** The cluster the network belongs to (its allocations and layout). */
   readonly cluster: ClusterContext;
   /** The ClusterUserDefinedNetwork or UserDefinedNetwork object, as in YAML. Plain: it decides the children. */
   readonly network: NetworkObject;
+  /** The Uplink components this CUDN's spec.uplinks names: its rows wait for their bridge mappings. */
+  readonly uplinks?: Uplink[];
 }
 
 abstract class NetworkComponent extends pulumi.ComponentResource {
@@ -28,19 +31,22 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
   readonly hostSubnets: pulumi.Output<Record<string, string[]>>;
   /** NB rows per table (central layout; per-node: in the cluster's ZoneRows). */
   readonly rowCounts: pulumi.Output<Record<string, number> | undefined>;
+  /** The UplinkStates of the Uplinks this network names (every node of each). */
+  readonly uplinkStates: pulumi.Output<UplinkStateObject[]>;
 
   protected constructor(type: string, expected: 'Layer3' | 'Layer2', name: string, args: NetworkArgs, opts?: pulumi.ComponentResourceOptions) {
     super(type, name, {}, opts);
     const ref = objectRef(args.network);
     if (topologyOf(args.network) !== expected) throw new Error(`${ref}: the network's topology is ${topologyOf(args.network)}; use ${expected === 'Layer3' ? 'Layer2Network' : 'Layer3Network'} for it`);
     const mine = args.cluster.allocationsResource.allocations.apply((a) => a?.networks?.[ref]);
-    const rows = args.cluster.layout === 'central' ? new NetworkRows(`${name}-rows`, { ...zoneProps(args.cluster, `network/${ref}`, 'central', (s) => s.networks?.[ref]), network: ref }, { parent: this, dependsOn: [args.cluster.allocationsResource] }) : undefined;
+    const rows = args.cluster.layout === 'central' ? new NetworkRows(`${name}-rows`, { ...zoneProps(args.cluster, `network/${ref}`, 'central', (s) => s.networks?.[ref]), network: ref }, { parent: this, dependsOn: [args.cluster.allocationsResource, ...(args.uplinks ?? [])] }) : undefined;
     this.networkName = mine.apply((m) => m?.name ?? '');
     this.networkId = mine.apply((m) => m?.id ?? null);
     this.routerName = mine.apply((m) => m?.routerName ?? '');
     this.hostSubnets = mine.apply((m) => m?.hostSubnets ?? {});
     this.rowCounts = rows ? rows.rowCounts : pulumi.output(undefined);
-    this.registerOutputs({ networkName: this.networkName, networkId: this.networkId, routerName: this.routerName, hostSubnets: this.hostSubnets, rowCounts: this.rowCounts });
+    this.uplinkStates = pulumi.all((args.uplinks ?? []).map((u) => u.uplinkStates)).apply((all) => all.flat());
+    this.registerOutputs({ uplinkStates: this.uplinkStates, networkName: this.networkName, networkId: this.networkId, routerName: this.routerName, hostSubnets: this.hostSubnets, rowCounts: this.rowCounts });
   }
 }
 

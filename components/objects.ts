@@ -1,7 +1,7 @@
 /**
  * The argument shapes of the components: the same Kubernetes-style objects a YAML user gives
  * `ovnk plan` (Inventory ovnk/v1alpha1; ClusterUserDefinedNetwork, UserDefinedNetwork and
- * ClusterNetworkConnect k8s.ovn.org/v1). Fields are checked by the providers' check step, which
+ * ClusterNetworkConnect k8s.ovn.org/v1; Uplink k8s.ovn.org/v1alpha1). Fields are checked by the providers' check step, which
  * names the offending property and the reason; these types only help the editor.
  */
 
@@ -30,7 +30,7 @@ export interface ClusterUserDefinedNetworkObject {
   apiVersion: 'k8s.ovn.org/v1';
   kind: 'ClusterUserDefinedNetwork';
   metadata: ObjectMeta;
-  spec: { namespaceSelector: Record<string, unknown>; network: { topology: 'Layer3' | 'Layer2'; [field: string]: unknown } };
+  spec: { namespaceSelector: Record<string, unknown>; network: { topology: 'Layer3' | 'Layer2'; [field: string]: unknown }; uplinks?: string[] };
 }
 
 /** A namespaced UserDefinedNetwork (`spec.topology` Layer3 or Layer2). */
@@ -49,6 +49,14 @@ export interface ClusterNetworkConnectObject {
   kind: 'ClusterNetworkConnect';
   metadata: ObjectMeta;
   spec: { networkSelectors: Record<string, unknown>[]; connectSubnets: { cidr: string; networkPrefix: number }[]; connectivity?: ('PodNetwork' | 'ServiceNetwork')[] };
+}
+
+/** An Uplink (OKEP-6019): per node group, the pre-provisioned OVS bridge's host interface. */
+export interface UplinkObject {
+  apiVersion: 'k8s.ovn.org/v1alpha1';
+  kind: 'Uplink';
+  metadata: ObjectMeta;
+  spec: { nodeConfigs: { type: 'OVSBridge'; nodeSelector: Record<string, unknown>; hostInterfaceName: string; [field: string]: unknown }[] };
 }
 
 /** `Kind/name` or `Kind/namespace/name`: how problems and allocations name an object. */

@@ -7,7 +7,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ClusterSlices, PackedSlice } from '../provider/runtime/pulumi';
 import { shims } from '../provider/shim';
-import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject } from './objects';
+import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject, UplinkObject } from './objects';
 
 /** What ClusterAllocations plans: the whole topology, as in one `ovnk plan` file. */
 export interface TopologyProps {
@@ -92,5 +92,37 @@ export class ZoneRows extends pulumi.dynamic.Resource {
 
   constructor(name: string, props: ZoneProps, opts?: pulumi.CustomResourceOptions) {
     super(shims.ZoneRows, name, { ...rowOutputs, ...props }, opts, 'ovnk', 'ZoneRows');
+  }
+}
+
+/** Upstream's UplinkState object (k8s.ovn.org/v1alpha1): one Uplink on one node, with its conditions. */
+export interface UplinkStateObject {
+  apiVersion: 'k8s.ovn.org/v1alpha1';
+  kind: 'UplinkState';
+  metadata: { name: string };
+  spec: { uplinkName: string; nodeName: string };
+  status: { conditions: { type: string; status: string; reason: string; message: string }[]; [field: string]: unknown };
+}
+
+/** One node's inputs of an Uplink: the inventory narrowed to the node, the Uplink, the CUDNs naming it. */
+export interface UplinkStateProps {
+  owner: pulumi.Input<string>;
+  node: string;
+  inventory: InventoryObject;
+  uplink: UplinkObject;
+  networks: NetworkObject[];
+}
+
+/** One Uplink on one node: its bridge mappings written over SSH; read rediscovers the node. */
+export class UplinkState extends pulumi.dynamic.Resource {
+  declare readonly stateName: pulumi.Output<string>;
+  declare readonly physicalNetworks: pulumi.Output<string[]>;
+  /** `network:bridge` entries written to the node's ovn-bridge-mappings. */
+  declare readonly mappings: pulumi.Output<string[]>;
+  declare readonly uplinkState: pulumi.Output<UplinkStateObject>;
+  declare readonly drift: pulumi.Output<DriftSummary>;
+
+  constructor(name: string, props: UplinkStateProps, opts?: pulumi.CustomResourceOptions) {
+    super(shims.UplinkState, name, { stateName: undefined, physicalNetworks: undefined, mappings: undefined, uplinkState: undefined, drift: undefined, schemaVersion: undefined, ...props }, opts, 'ovnk', 'UplinkState');
   }
 }

@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { topologyArgs } from './fixtures';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { repoRoot, topologyArgs } from './fixtures';
 import { installMocks, type Registered, settle, valueOf } from './mocks';
 
 describe('components under mocks', () => {
@@ -84,5 +87,24 @@ describe('components under mocks', () => {
     const yellow = args.networks.find((n) => n.metadata.name === 'yellow-network')!;
     expect(() => new components.Layer3Network('y', { cluster, network: yellow })).toThrow("UserDefinedNetwork/yellow/yellow-network: the network's topology is Layer2; use Layer2Network for it");
     await valueOf(cluster.allocations);
+  });
+
+  it('Uplinks get one UplinkState per selected node, holding only that node, and the CUDNs naming them see their states', async () => {
+    const objects = parseAllDocuments(readFileSync(join(repoRoot, 'test', 'fixtures', 'uplink-lab.yaml'), 'utf8')).map((d) => d.toJS());
+    const of = (kind: string) => objects.filter((o) => o.kind === kind);
+    const cluster = new components.Cluster('u1', { inventory: of('Inventory')[0], networks: of('ClusterUserDefinedNetwork'), uplinks: of('Uplink') });
+    await valueOf(cluster.allocations);
+    expect(cluster.uplinks.red!.nodes).toEqual(['ovn-worker', 'ovn-worker2', 'ovn-worker3']);
+    expect(cluster.uplinks.blue!.nodes).toEqual(['ovn-worker', 'ovn-worker2', 'ovn-worker3']);
+    await settle(() => named('u1').filter((r) => r.type.endsWith(':UplinkState')).length, 6);
+    const states = named('u1').filter((r) => r.type === 'pulumi-nodejs:dynamic/ovnk:UplinkState');
+    expect(states.map((r) => r.name).sort()).toEqual(['u1-uplink-blue-ovn-worker', 'u1-uplink-blue-ovn-worker2', 'u1-uplink-blue-ovn-worker3', 'u1-uplink-red-ovn-worker', 'u1-uplink-red-ovn-worker2', 'u1-uplink-red-ovn-worker3']);
+    const red2 = states.find((r) => r.name === 'u1-uplink-red-ovn-worker2')!;
+    expect(red2.inputs.owner).toBe('ovnk-pulumi.test/uplink/red/ovn-worker2');
+    expect((red2.inputs.inventory as { spec: { nodes: { name: string }[] } }).spec.nodes.map((n) => n.name)).toEqual(['ovn-worker2']);
+    expect((red2.inputs.networks as { metadata: { name: string } }[]).map((n) => n.metadata.name)).toEqual(['tenant-red']);
+    expect(await valueOf(cluster.uplinks.red!.urn)).toBe('urn:pulumi:test::ovnk-pulumi::ovnk:cluster:Cluster$ovnk:uplink:Uplink::u1-uplink-red');
+    expect(await valueOf(cluster.uplinks.red!.states['ovn-worker2']!.urn)).toBe('urn:pulumi:test::ovnk-pulumi::ovnk:uplink:Uplink$pulumi-nodejs:dynamic/ovnk:UplinkState::u1-uplink-red-ovn-worker2');
+    expect(await valueOf(cluster.networks['tenant-red']!.uplinkStates)).toHaveLength(3);
   });
 });

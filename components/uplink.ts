@@ -1,0 +1,49 @@
+/**
+ * Uplink: an OKEP-6019 Uplink of a Cluster. One UplinkState resource per node the Uplink
+ * publishes a state for (selected or overlapping; decided from the plain Inventory and Uplink,
+ * so the children are known at construction), each holding only its node. The CUDNs that name
+ * the Uplink in `spec.uplinks` get their bridge mappings on those nodes.
+ */
+import * as pulumi from '@pulumi/pulumi';
+import { uplinkStateInputs, uplinkStateNodes, type YamlObject } from '../provider/runtime/pulumi';
+import type { ClusterContext } from './context';
+import type { InventoryObject, NetworkObject, UplinkObject } from './objects';
+import { UplinkState, type UplinkStateObject } from './resources';
+
+export interface UplinkArgs {
+  /** The cluster (its inventory, network objects and owner). */
+  readonly cluster: ClusterContext;
+  /** The Uplink object, as in YAML. Plain: its node selectors decide the children. */
+  readonly uplink: UplinkObject;
+}
+
+/**
+ * An Uplink: the pre-provisioned OVS bridge a CUDN's traffic leaves through, per node group.
+ *
+ * @example
+ * const red = new Uplink("red", { cluster, uplink: {
+ *   apiVersion: "k8s.ovn.org/v1alpha1", kind: "Uplink", metadata: { name: "red" },
+ *   spec: { nodeConfigs: [{ type: "OVSBridge", nodeSelector: {}, hostInterfaceName: "red0" }] } } });
+ * export const redStates = red.uplinkStates;
+ */
+export class Uplink extends pulumi.ComponentResource {
+  /** Nodes with an UplinkState, sorted. */
+  readonly nodes: string[];
+  /** The UplinkState resources by node name. */
+  readonly states: Record<string, UplinkState> = {};
+  /** Upstream's UplinkState objects (conditions), one per node, refreshed by `pulumi refresh`. */
+  readonly uplinkStates: pulumi.Output<UplinkStateObject[]>;
+
+  constructor(name: string, args: UplinkArgs, opts?: pulumi.ComponentResourceOptions) {
+    super('ovnk:uplink:Uplink', name, {}, opts);
+    const [inventory, uplink] = [args.cluster.inventory as unknown as YamlObject, args.uplink as unknown as YamlObject];
+    this.nodes = uplinkStateNodes(inventory, uplink);
+    for (const node of this.nodes) {
+      const input = uplinkStateInputs(inventory, uplink, args.cluster.networkObjects as unknown as YamlObject[], node);
+      const props = { owner: `${args.cluster.owner}/uplink/${args.uplink.metadata.name}/${node}`, node, inventory: input.inventory as unknown as InventoryObject, uplink: args.uplink, networks: input.networks as unknown as NetworkObject[] };
+      this.states[node] = new UplinkState(`${name}-${node}`, props, { parent: this });
+    }
+    this.uplinkStates = pulumi.all(Object.values(this.states).map((s) => s.uplinkState));
+    this.registerOutputs({ nodes: this.nodes, uplinkStates: this.uplinkStates });
+  }
+}
