@@ -34,4 +34,13 @@ describe('the stacks of the project under mocks', () => {
     expect(registered).toHaveLength(expected);
     expect(registered.filter((r) => r.type === 'pulumi-nodejs:dynamic/ovnk:ZoneRows')).toHaveLength(4);
   });
+
+  it('the vrf-lite stack renders its Uplinks: an UplinkState per node each Uplink selects, and its RouteAdvertisements are left out', async () => {
+    const nodes = [{ name: 'ovn-worker', labels: { 'uplink.ovnk.io/group': 'a' } }, { name: 'ovn-worker2', labels: { 'uplink.ovnk.io/group': 'a' } }, { name: 'ovn-worker3', labels: { 'uplink.ovnk.io/group': 'b' } }];
+    const stack = (await runStack({ 'ovnk-pulumi:topology': 'vrf-lite.yaml', 'ovnk-pulumi:zones': 'central', 'ovnk-pulumi:nodes': JSON.stringify(nodes) })) as { allocations: pulumi.Output<{ networkIds: Record<string, number> }> };
+    expect(Object.keys(await valueOf(stack.allocations.apply((a) => a.networkIds))).sort()).toEqual(['cluster_udn_blue', 'cluster_udn_red']);
+    await settle(() => registered.filter((r) => r.type.endsWith(':UplinkState')).length, 6);
+    const states = registered.filter((r) => r.type === 'pulumi-nodejs:dynamic/ovnk:UplinkState').map((r) => r.name).sort();
+    expect(states).toEqual(['vrf-lite-uplink-br-blue-ovn-worker', 'vrf-lite-uplink-br-blue-ovn-worker2', 'vrf-lite-uplink-br-blue-ovn-worker3', 'vrf-lite-uplink-br-red-ovn-worker', 'vrf-lite-uplink-br-red-ovn-worker2', 'vrf-lite-uplink-br-red-ovn-worker3'].map((n) => n.replace('vrf-lite', 'test')));
+  });
 });

@@ -26,7 +26,8 @@ export function uplinkCluster(objects: YamlObject[]): { cluster?: Cluster; probl
 
 /** The nodes an Uplink has an UplinkState on, sorted; throws naming the problem when the objects are unusable. */
 export function uplinkStateNodes(inventory: YamlObject, uplink: YamlObject): string[] {
-  const { cluster, problems } = uplinkCluster([inventory, uplink]);
+  // pods need their networks to build; selection needs only the nodes and their labels
+  const { cluster, problems } = uplinkCluster([{ ...inventory, spec: { ...inventory.spec, pods: [] } }, uplink]);
   if (!cluster) throw new Error(`Uplink ${uplink.metadata?.name}: ${problems.map((p) => `${p.property}: ${p.reason}`).join('; ')}`);
   const parsed = cluster.uplinks?.[0];
   if (!parsed) return [];
