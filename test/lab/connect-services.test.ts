@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closeConnections } from '../../provider/runtime';
 import { readState } from '../../lab';
@@ -85,6 +86,24 @@ describe('ServiceNetwork only', () => {
     } finally {
       await server?.stop();
     }
+  });
+});
+
+describe('a network\'s own ClusterIP, without any connect', () => {
+  it('blue\'s pods reach blue\'s ClusterIP through blue\'s clusterLBGroup on its switches; green, not connected, does not', async () => {
+    const text = readFileSync(stack('colored-enterprise-services.yaml'), 'utf8');
+    const connect = text.slice(text.indexOf('---\napiVersion: k8s.ovn.org/v1\nkind: ClusterNetworkConnect'));
+    const alone = variant('colored-enterprise-services.yaml', 'no-connect.yaml', [[connect, '']]);
+    const applied = ovnk('apply', '-f', alone, '--lab', lab.name, '-o', 'json');
+    expect(applied.status, applied.stderr).toBe(0);
+    expect(nbctl(lab, '--bare', '--columns=name', 'list', 'Logical_Router')).not.toContain('connect_router_');
+    expect(nbctl(lab, '--bare', '--columns=_uuid', 'find', 'Load_Balancer_Group', 'name=cnc_svc_colored-enterprise').trim()).toBe('');
+    const group = nbctl(lab, '--bare', '--columns=_uuid', 'find', 'Load_Balancer_Group', 'name=cluster_udn_blue.network_clusterLBGroup').trim();
+    const attached = nbctl(lab, '--bare', '--columns=name', 'find', 'Logical_Switch', `load_balancer_group{>=}${group}`).split('\n').filter(Boolean).sort();
+    expect(attached).toEqual(['cluster_udn_blue.network_ovn-worker', 'cluster_udn_blue.network_ovn-worker2', 'cluster_udn_blue.network_ovn-worker3']);
+    sync(lab);
+    for (const from of blueReplies) expect(blueReplies, from).toContain(await request(lab, from, clusterIP, port));
+    expect(await request(lab, 'green/a', clusterIP, port, 2)).toBeUndefined();
   });
 });
 

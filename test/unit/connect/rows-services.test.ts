@@ -70,7 +70,7 @@ describe('ServiceNetwork without PodNetwork (colored-enterprise, zone ovn-worker
       name: names[0],
       protocol: 'tcp',
       vips: { '10.96.10.10:80': '', '[fd00:10:96::a]:80': '' },
-      external_ids: { 'k8s.ovn.org/kind': 'Service', 'k8s.ovn.org/owner': 'blue/api', 'k8s.ovn.org/network': 'cluster_udn_blue-network' },
+      external_ids: { 'k8s.ovn.org/kind': 'Service', 'k8s.ovn.org/owner': 'blue/api', 'k8s.ovn.org/network': 'cluster_udn_blue-network', 'k8s.ovn.org/role': 'primary' },
     });
   });
 });
