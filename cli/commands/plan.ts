@@ -1,6 +1,8 @@
 /**
- * `ovnk plan -f FILE [--zone NAME] [--previous FILE] [-o json|text]`: offline plan. Reads the
- * objects, validates, allocates (stable against --previous) and prints the plan document:
+ * `ovnk plan -f FILE [--lab [NAME]] [--zone NAME] [--previous FILE] [-o json|text]`: offline plan,
+ * or with --lab against the running lab (nodes and targets filled and the stored state read
+ * exactly as apply does, so the plan is what apply would do). Reads the objects, validates,
+ * allocates (stable against --previous, else the stored state) and prints the plan document:
  * connects (accepted, problems, upstream annotations), allocations, zones (each zone's NB rows by
  * table, from provider/connect/zones.ts, with children written into the parents among them
  * (nb/parents.ts); plus notes on what was left out) and state. Exit 0 all accepted, 1 problems, 3 bad input.
@@ -9,19 +11,22 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { ClusterAllocation } from '../../provider/alloc/cluster';
 import { type AllocationState, readState } from '../../provider/alloc/state';
-import { planCluster } from '../../provider/connect/plan';
+import { allocatePlan, planCluster, type PlanOutcome } from '../../provider/connect/plan';
 import type { Cluster } from '../../provider/model/cluster';
+import { networkServiceRows } from '../../provider/connect/services';
 import { prepareZones, renderZone, type ZoneRows, uniqueRows, zoneTables } from '../../provider/connect/zones';
 import { inlineParents } from '../../provider/nb/parents';
 import { TopologyInputError } from '../../provider/topology/errors';
 import { topologyInputs } from '../../provider/topology/fromCluster';
 import { renderNetwork } from '../../provider/topology/render';
-import { CliError, type CommandResult, ExitCode, parseOutputFormat, runCommand } from '../contract';
+import { CliError, type CommandResult, ExitCode } from '../contract';
+import { fileTarget, runFileCommand } from './apply';
 import { planText } from './planText';
 import { withUplinks } from './uplinks';
 
 interface PlanOptions {
   file: string;
+  lab?: string | boolean;
   zone?: string;
   previous?: string;
   output?: string;
@@ -33,23 +38,29 @@ export function registerPlan(program: Command): void {
     .description('Validate and allocate offline: ids, host subnets, tunnel keys, connect subnets, problems')
     .requiredOption('-f, --file <file>', 'YAML or JSON file with Inventory, (Cluster)UserDefinedNetwork and ClusterNetworkConnect objects')
     .option('--zone <name>', 'plan only this zone (default: every zone)')
-    .option('--lab [name]', 'Uplinks: discover them on the running lab\'s nodes over SSH') // uplinks: cli/commands/uplinks.ts
+    .option('--lab [name]', 'plan against the running lab: nodes, targets and stored state as apply reads them; Uplinks discovered on its nodes over SSH') // uplinks: cli/commands/uplinks.ts
     .option('--previous <file>', 'an earlier `ovnk plan -o json` document (or its state) to stay stable against')
     .option('-o, --output <format>', 'json or text', 'text')
-    .action(async (options: PlanOptions) => {
-      const format = parseOutputFormat(options.output);
-      process.exitCode = await runCommand(format, async () => withUplinks('plan', options, () => plan(options))); // uplinks: cli/commands/uplinks.ts
-    });
+    .action((options: PlanOptions) => runFileCommand(options, () => withUplinks('plan', options, () => plan(options)))); // uplinks: cli/commands/uplinks.ts
 }
 
-export function plan(options: PlanOptions): CommandResult {
-  const text = readInput(options.file, '-f');
+const withLab = (options: PlanOptions): boolean => options.lab !== undefined && options.lab !== false;
+
+/** Offline: the file alone; --lab: the file filled from the lab (fileTarget, as apply) and the state stored there. */
+async function outcomeOf(options: PlanOptions): Promise<PlanOutcome> {
   const previous = options.previous === undefined ? undefined : readPrevious(options.previous);
-  const outcome = planCluster(text, previous);
+  if (!withLab(options)) return planCluster(readInput(options.file, '-f'), previous);
+  const target = await fileTarget({ file: options.file, lab: options.lab, zone: options.zone });
+  return { ok: true, cluster: target.cluster, allocation: allocatePlan(target.cluster, previous ?? target.previous?.allocation) };
+}
+
+export async function plan(options: PlanOptions): Promise<CommandResult> {
+  const outcome = await outcomeOf(options);
   if (!outcome.ok) {
     const first = outcome.inputProblems[0]!;
     throw new CliError(ExitCode.badInput, `${options.file}: ${first.path}: ${first.message}`, { file: options.file, path: first.path, problems: outcome.inputProblems });
   }
+  if (!withLab(options)) checkPodNodes(options.file, outcome.cluster);
   checkZone(outcome.cluster, options.zone);
   const zones = renderZones(outcome.cluster, outcome.allocation, options.zone);
   const document = planDocument(outcome.cluster, outcome.allocation, zones);
@@ -76,15 +87,18 @@ export function planDocument(cluster: Cluster, allocation: ClusterAllocation, zo
 }
 
 /**
- * The NB rows of every zone, or of `zone` only: the networks' rows (provider/topology) and the
- * connects' rows, with children (the connects' LBG and ACLs) written into the parents among them.
+ * The NB rows of every zone, or of `zone` only: the networks' rows (provider/topology), the
+ * connects' rows and the services' rows (as apply adds them, runtime/services.ts), with children
+ * (the LB groups and ACLs) written into the parents among them.
  */
 export function renderZones(cluster: Cluster, allocation: ClusterAllocation, zone?: string): ZoneRows[] {
   const prepared = prepareZones(cluster, allocation);
   const networks = networkRows(cluster, allocation, zone);
   return prepared.zones.filter((z) => zone === undefined || z.name === zone).map((z) => {
     const connect = renderZone(prepared, z);
-    return { ...connect, rows: inlineParents(uniqueRows([...(networks.get(z.name) ?? []), ...connect.rows])) };
+    const rows = uniqueRows([...(networks.get(z.name) ?? []), ...connect.rows]);
+    const services = networkServiceRows(cluster.networks, cluster.inventory.services, Object.keys(allocation.nodeIds), rows);
+    return { ...connect, rows: inlineParents([...rows, ...services]) };
   });
 }
 
@@ -97,6 +111,18 @@ function networkRows(cluster: Cluster, allocation: ClusterAllocation, zone?: str
     if (error instanceof TopologyInputError) throw new CliError(ExitCode.badInput, error.message, { path: error.field });
     throw error;
   }
+}
+
+/** Offline, pods on nodes the Inventory does not list cannot be planned (no node ids, no rows): exit 3, suggesting --lab. */
+function checkPodNodes(file: string, cluster: Cluster): void {
+  const listed = new Set(cluster.inventory.nodes.map((n) => n.name));
+  const at = cluster.inventory.pods.findIndex((p) => !listed.has(p.node));
+  if (at < 0) return;
+  const pod = cluster.inventory.pods[at]!;
+  const path = `spec.pods[${at}].node`;
+  const known = listed.size === 0 ? 'spec.nodes lists no node' : `spec.nodes lists ${[...listed].join(', ')}`;
+  const message = `pod ${pod.namespace}/${pod.name} names node "${pod.node}", which the Inventory does not list (${known}): give --lab [NAME] to plan against the running lab's nodes, or list the node under spec.nodes`;
+  throw new CliError(ExitCode.badInput, `${file}: ${path}: ${message}`, { file, path });
 }
 
 function checkZone(cluster: Cluster, zone: string | undefined): void {

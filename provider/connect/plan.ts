@@ -19,6 +19,10 @@ export function planCluster(text: string, previous?: AllocationState): PlanOutco
   const built = buildCluster(loaded.documents);
   const inputProblems = [...loaded.problems, ...built.problems];
   if (inputProblems.length > 0) return { ok: false, inputProblems };
-  const allocation = allocateCluster({ cluster: built.cluster, connects: validateConnects(built.cluster) }, previous);
-  return { ok: true, cluster: built.cluster, allocation };
+  return { ok: true, cluster: built.cluster, allocation: allocatePlan(built.cluster, previous) };
+}
+
+/** A built cluster's connects validated and everything allocated, stable against `previous`. */
+export function allocatePlan(cluster: Cluster, previous?: AllocationState): ClusterAllocation {
+  return allocateCluster({ cluster, connects: validateConnects(cluster) }, previous);
 }

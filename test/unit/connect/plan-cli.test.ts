@@ -72,6 +72,14 @@ describe('ovnk plan', () => {
     expect(stderr).toContain('layer2_3  yellow_yellow-network  192.168.2.0/31, fd01::200/127  (block 192.168.2.0/24, fd01::200/120)');
     expect(stderr).toContain('ovn-worker  id 3');
   });
+
+  it('offline, a file whose pods name nodes the Inventory does not list exits 3 naming the pod\'s node field and suggesting --lab', () => {
+    const { code, json } = ovnk('plan', '-f', join(repo, 'stacks', 'colored-enterprise.yaml'), '-o', 'json');
+    expect(code).toBe(3);
+    expect(json).toMatchObject({ ok: false, path: 'spec.pods[0].node' });
+    expect(json.error).toContain('pod blue/a names node "ovn-worker", which the Inventory does not list (spec.nodes lists no node)');
+    expect(json.error).toContain('give --lab');
+  });
 });
 
 function readFixture(): string {
