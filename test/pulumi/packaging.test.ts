@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +24,9 @@ const ovnk = require('ovnk-pulumi');
 const args = JSON.parse(require('fs').readFileSync('topology.json', 'utf8'));
 const central = new ovnk.Cluster('c', { ...args, inventory: { ...args.inventory, spec: { ...args.inventory.spec, zones: 'central' } } });
 const perNode = new ovnk.Cluster('p', args);
-Promise.all([central.urn, perNode.urn].map((u) => new Promise((r) => u.apply(r))))
+const uplinks = JSON.parse(require('fs').readFileSync('uplinks.json', 'utf8'));
+const withUplinks = new ovnk.Cluster('u', uplinks);
+Promise.all([central.urn, perNode.urn, withUplinks.urn].map((u) => new Promise((r) => u.apply(r))))
   .then(() => new Promise((r) => setTimeout(r, 500)))
   .then(() => process.stdout.write(JSON.stringify(registered)));
 `;
@@ -38,6 +41,9 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'node_modules', '@pulumi'), { recursive: true });
   symlinkSync(dirname(require.resolve('@pulumi/pulumi/package.json', { paths: [repoRoot] })), join(dir, 'node_modules', '@pulumi', 'pulumi'), 'dir');
   writeFileSync(join(dir, 'topology.json'), JSON.stringify(topologyArgs('colored-enterprise', 'per-node')));
+  const uplinkObjects = parseAllDocuments(readFileSync(join(repoRoot, 'test', 'fixtures', 'uplink-lab.yaml'), 'utf8')).map((d) => d.toJS() as { kind: string });
+  const of = (kind: string) => uplinkObjects.filter((o) => o.kind === kind);
+  writeFileSync(join(dir, 'uplinks.json'), JSON.stringify({ inventory: of('Inventory')[0], networks: of('ClusterUserDefinedNetwork'), uplinks: of('Uplink') }));
   writeFileSync(join(dir, 'program.js'), program);
   registered = JSON.parse(execFileSync(process.execPath, ['program.js'], { cwd: dir, encoding: 'utf8' }));
 }, 180_000);
@@ -52,8 +58,8 @@ describe('the packed library in a consumer project', () => {
     expect(existsSync(join(dir, 'node_modules', 'ovnk-pulumi', 'test'))).toBe(false);
     const types = new Set(registered.map((r) => r.type));
     expect([...types].sort()).toEqual([
-      'ovnk:cluster:Cluster', 'ovnk:connect:NetworkConnect', 'ovnk:network:Layer2Network', 'ovnk:network:Layer3Network',
-      'pulumi-nodejs:dynamic/ovnk:ClusterAllocations', 'pulumi-nodejs:dynamic/ovnk:ConnectRouter', 'pulumi-nodejs:dynamic/ovnk:NetworkRows', 'pulumi-nodejs:dynamic/ovnk:ZoneRows',
+      'ovnk:cluster:Cluster', 'ovnk:connect:NetworkConnect', 'ovnk:network:Layer2Network', 'ovnk:network:Layer3Network', 'ovnk:uplink:Uplink',
+      'pulumi-nodejs:dynamic/ovnk:ClusterAllocations', 'pulumi-nodejs:dynamic/ovnk:ConnectRouter', 'pulumi-nodejs:dynamic/ovnk:NetworkRows', 'pulumi-nodejs:dynamic/ovnk:UplinkState', 'pulumi-nodejs:dynamic/ovnk:ZoneRows',
     ]);
   });
 
@@ -72,7 +78,7 @@ describe('the packed library in a consumer project', () => {
     try {
       await host.configure({});
       const slices: Record<string, { networks: Record<string, unknown>; connects: Record<string, unknown>; zone: unknown }> = {};
-      for (const cluster of ['c', 'p']) {
+      for (const cluster of ['c', 'p', 'u']) {
         const r = registered.find((x) => x.type.endsWith('ClusterAllocations') && x.name === `${cluster}-allocations`)!;
         const checked = await host.check(dynamicUrn('ClusterAllocations', r.name), {}, r.inputs);
         expect(checked.failures).toEqual([]);
@@ -89,6 +95,10 @@ describe('the packed library in a consumer project', () => {
         expect({ type, failures: result.failures }).toEqual({ type, failures: [] });
         expect((result.inputs.slice as { digest: string }).digest).toMatch(/^[0-9a-f]{64}$/);
       }
+      const uplink = registered.find((x) => x.type.endsWith(':UplinkState') && x.name === 'u-uplink-red-ovn-worker')!;
+      const state = await host.check(dynamicUrn('UplinkState', uplink.name), {}, uplink.inputs);
+      expect(state.failures).toEqual([]);
+      expect(state.inputs.stateName).toBe('red.ovn-worker');
     } finally {
       await host.stop();
     }
