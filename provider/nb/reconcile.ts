@@ -97,15 +97,17 @@ export function reconcile(input: ReconcileInput): Plan {
     ours: new Set(split.mine.map((r) => r.uuid)),
     stale: new Set(stale.map((r) => r.uuid)),
   };
-  const planned = [...entries.map((entry) => planRow(context, entry)), ...stale.map((row) => planDeletion(context, row))];
+  const planned = emptyPlan();
+  for (const entry of entries) planRow(context, entry, planned);
+  for (const row of stale) planDeletion(context, row, planned);
   const owned = entries.filter((e) => isLedgerTable(input.schema, e.row.table)).map((e) => ({ table: e.row.table, identity: e.identity }));
-  planned.push(ledgerRow(planLedger(input.schema, input.owner, input.ledger ?? { homeExists: true }, ledger, owned)));
+  addLedger(planned, planLedger(input.schema, input.owner, input.ledger ?? { homeExists: true }, ledger, owned));
   return assemble(planned, input.schema);
 }
 
-function ledgerRow(ledger: ReturnType<typeof planLedger>): PlannedRow {
-  const changes: RowChange[] = ledger.detail ? [{ action: 'update', table: ledger.detail.table, details: [ledger.detail.text] }] : [];
-  return { ...emptyPlan(), deletes: ledger.operations, changes };
+function addLedger(plan: PlannedRow, ledger: ReturnType<typeof planLedger>): void {
+  plan.deletes.push(...ledger.operations);
+  if (ledger.detail) plan.changes.push({ action: 'update', table: ledger.detail.table, details: [ledger.detail.text] });
 }
 
 type Identified = { row: DesiredRow; identity: string };
@@ -215,34 +217,34 @@ function referencedTargets(schema: DatabaseSchema, entries: Entry[]): Set<unknow
   return referenced;
 }
 
+/** Labels are needed only for the few rows a plan changes, so each is worded when asked for. */
 function labeller(entries: Entry[], observed: ObservedRow[]): (id: string) => string {
-  const rows = new Map<string, () => string>();
-  for (const row of observed) rows.set(row.uuid, () => describeRow(row.table, rowIdentity(row.table, row.columns)));
-  for (const entry of entries) {
-    const id = 'uuid' in entry.target ? entry.target.uuid : entry.target.namedUuid;
-    rows.set(id, () => describeRow(entry.row.table, entry.identity));
-  }
-  return (id) => rows.get(id)?.() ?? id;
+  const rows = new Map<string, ObservedRow | Entry>();
+  for (const row of observed) rows.set(row.uuid, row);
+  for (const entry of entries) rows.set('uuid' in entry.target ? entry.target.uuid : entry.target.namedUuid, entry);
+  return (id) => {
+    const row = rows.get(id);
+    if (row === undefined) return id;
+    return 'row' in row ? describeRow(row.row.table, row.identity) : describeRow(row.table, rowIdentity(row.table, row.columns));
+  };
 }
 
 /**
  * One transaction: guards first, then inserts (children before the roots that reference them),
  * updates, mutates, deletes, and last the deleted rows' detaches from the rows that stay.
  */
-function assemble(planned: PlannedRow[], schema: DatabaseSchema): Plan {
-  const inserts = planned.flatMap((p) => p.inserts);
+function assemble(planned: PlannedRow, schema: DatabaseSchema): Plan {
   const isRoot = (op: Operation) => 'table' in op && schema.tables[op.table].isRoot === true;
   const operations = [
-    ...planned.flatMap((p) => p.waits),
-    ...inserts.filter((op) => !isRoot(op)),
-    ...inserts.filter(isRoot),
-    ...planned.flatMap((p) => p.updates),
-    ...planned.flatMap((p) => p.mutates),
-    ...planned.flatMap((p) => p.deletes),
-    ...planned.flatMap((p) => p.detaches),
+    ...planned.waits,
+    ...planned.inserts.filter((op) => !isRoot(op)),
+    ...planned.inserts.filter(isRoot),
+    ...planned.updates,
+    ...planned.mutates,
+    ...planned.deletes,
+    ...planned.detaches,
   ];
-  const changes = planned.flatMap((p) => p.changes);
-  return { operations, changes, summary: changes.map(describeChange), guards: planned.flatMap((p) => p.guards) };
+  return { operations, changes: planned.changes, summary: planned.changes.map(describeChange), guards: planned.guards };
 }
 
 export function describeChange(change: RowChange): string {

@@ -25,6 +25,7 @@ export interface RowPlanContext {
   stale: Set<string>;
 }
 
+/** Operations by kind, in row order; reconcile.ts assembles them into one transaction. */
 export interface PlannedRow {
   waits: Operation[];
   /** What each wait guards, in words (parallel to `waits`). */
@@ -53,13 +54,12 @@ function refList(value: unknown): Ref[] {
   return (Array.isArray(value) ? value : [value]) as Ref[];
 }
 
-export function planRow(context: RowPlanContext, entry: Entry): PlannedRow {
-  const plan = emptyPlan();
+/** The operations for one desired row, added to `plan` (one plan collects every row's). */
+export function planRow(context: RowPlanContext, entry: Entry, plan: PlannedRow): void {
   if (entry.observed === undefined) planInsert(context, entry, plan);
   else planUpdate(context, entry, entry.observed, plan);
   for (const parent of entry.parentRows) planAttach(context, entry, parent, plan);
   for (const holder of entry.detachFrom) planDetach(entry, holder, plan);
-  return plan;
 }
 
 function planInsert(context: RowPlanContext, entry: Entry, plan: PlannedRow): void {
@@ -155,8 +155,7 @@ function planDetach(entry: Entry, { row, column }: Holder, plan: PlannedRow): vo
  * references only at commit, so the order of the delete and the detach does not matter otherwise;
  * a parent that stays and would be left below its minimum still fails the commit, loudly.
  */
-export function planDeletion(context: RowPlanContext, row: ObservedRow): PlannedRow {
-  const plan = emptyPlan();
+export function planDeletion(context: RowPlanContext, row: ObservedRow, plan: PlannedRow): void {
   const table = context.schema.tables[row.table];
   const guarded = table.columns.external_ids !== undefined ? ['external_ids'] : Object.keys(table.columns).filter((c) => c in row.columns);
   plan.waits.push(waitUnchangedOp(row.table, table, row.uuid, Object.fromEntries(guarded.map((c) => [c, row.columns[c]]))));
@@ -167,5 +166,4 @@ export function planDeletion(context: RowPlanContext, row: ObservedRow): Planned
   }
   plan.deletes.push(deleteOp(row.table, row.uuid));
   plan.changes.push({ action: 'delete', table: row.table, identity: rowIdentity(row.table, row.columns) ?? row.uuid, details: [] });
-  return plan;
 }
