@@ -29,3 +29,17 @@ export function renamedTopology(name: string, zones: 'central' | 'per-node', suf
   for (const o of [...args.networks, ...args.connects]) o.metadata.name += suffix;
   return args;
 }
+
+/** A topology file of stacks/ (nodes from --lab there: the nodes its pods name stand in), every network and connect renamed `<name><suffix>`. */
+export function stackTopology(file: string, zones: 'central' | 'per-node', suffix: string) {
+  const objects = parseAllDocuments(readFileSync(join(repoRoot, 'stacks', file), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> });
+  const inventory = objects.find((o) => o.kind === 'Inventory')!;
+  const podNodes = ((inventory.spec.pods ?? []) as { node: string }[]).map((p) => p.node);
+  const nodes = inventory.spec.nodes ?? [...new Set(['ovn-control-plane', ...podNodes])].sort().map((name) => ({ name }));
+  const renamed = objects.filter((o) => o.kind !== 'Inventory').map((o) => ({ ...o, metadata: { ...o.metadata, name: `${o.metadata.name}${suffix}` } }));
+  return {
+    inventory: { ...inventory, spec: { ...inventory.spec, nodes, zones } } as unknown as InventoryObject,
+    networks: renamed.filter((o) => o.kind.endsWith('UserDefinedNetwork')) as unknown as NetworkObject[],
+    connects: renamed.filter((o) => o.kind === 'ClusterNetworkConnect') as unknown as ClusterNetworkConnectObject[],
+  };
+}

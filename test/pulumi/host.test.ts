@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
-import { renamedTopology } from './fixtures';
+import { renamedTopology, stackTopology } from './fixtures';
 
 // The engine's calls for each kind, through @pulumi/pulumi's real dynamic-provider host, against
 // the lab's Northbound. DiffChanges: 1 none, 2 some.
@@ -182,5 +182,47 @@ describe('the central layout through the host: allocations, network rows and a c
       await host.delete(r.id, r.urn, r.outs);
     }
     created.length = 0;
+  });
+});
+
+describe('ServiceNetwork in the central layout: each network owns its load balancers, the connect\'s group references them', () => {
+  const services = stackTopology('colored-enterprise-services.yaml', 'central', '-s');
+  const owner = `${OWNER}-services`;
+  const created: { urn: string; id: string; outs: Props }[] = [];
+
+  async function loadBalancers(): Promise<{ name: string; owner?: string }[]> {
+    const client = await OvsdbClient.connect(lab.nb);
+    try {
+      const [result] = await client.transact('OVN_Northbound', [{ op: 'select', table: 'Load_Balancer', where: [], columns: ['name', 'external_ids'] } as never]);
+      return (result!.rows ?? []).map((r) => ({ name: String(r.name), owner: (r.external_ids as Record<string, string>)['ovnk.io/owner'] })).filter((r) => r.owner?.startsWith(owner));
+    } finally {
+      client.close();
+    }
+  }
+
+  afterAll(async () => {
+    for (const r of created.reverse()) await host.delete(r.id, r.urn, r.outs).catch(() => undefined);
+  });
+
+  it('create writes every load balancer once, owned by its network, and read finds no drift anywhere', async () => {
+    const cluster = await checkAndCreate('ClusterAllocations', 'services', { owner: `${owner}/cluster`, ...services });
+    created.push(cluster);
+    const slices = cluster.outs.slices as { networks: Record<string, Props>; connects: Record<string, Props> };
+    for (const [ref, slice] of Object.entries(slices.networks)) created.push(await checkAndCreate('NetworkRows', `services.${ref}`, { owner: `${owner}/network/${ref.replace(/\//g, '.')}`, zone: 'central', network: ref, slice }));
+    for (const c of services.connects) {
+      const name = c.metadata.name;
+      created.push(await checkAndCreate('ConnectRouter', `services.${name}`, { owner: `${owner}/connect/${name}`, zone: 'central', connect: name, connectSubnets: c.spec.connectSubnets, slice: slices.connects[name] }));
+    }
+    const balancers = await loadBalancers();
+    expect(balancers.length).toBeGreaterThan(0);
+    expect(new Set(balancers.map((b) => b.name)).size).toBe(balancers.length);
+    expect(balancers.every((b) => b.owner!.startsWith(`${owner}/network/`))).toBe(true);
+    for (const r of created) expect((await host.read(r.id, r.urn, r.outs)).properties.drift).toEqual({ lines: [], count: 0 });
+  });
+
+  it('delete in reverse order leaves no load balancer of this stack', async () => {
+    for (const r of created.reverse()) await host.delete(r.id, r.urn, r.outs);
+    created.length = 0;
+    expect(await loadBalancers()).toEqual([]);
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Rows of a slice in one zone, for create, update and read: the same pure renderers the CLI's
- * plan uses (topology/render, connect/render, connect/services), fed from the slice instead of
- * a plan of the whole cluster; service load balancers get their namespace's pods as backends
- * (runtime/services.ts), as the plan gives them. The shared Copp/meter rows belong to ClusterAllocations, never here.
+ * plan uses (topology/render, connect/render, connect/services, runtime/services), fed from the
+ * slice instead of a plan of the whole cluster. A network owns its ClusterIP load balancers and
+ * its `<P>clusterLBGroup`; a connect's ServiceNetwork group references them (the network
+ * resources come first). The shared Copp/meter rows belong to ClusterAllocations, never here.
  */
 import type { ZoneSpec } from '../../connect/input';
 import { renderConnect } from '../../connect/render';
-import { loadBalancerRows } from '../../connect/services';
+import { loadBalancerRows, networkServiceRows } from '../../connect/services';
+import type { Network } from '../../model/network';
 import { uniqueRows } from '../../connect/zones';
 import type { DesiredRow } from '../../nb/desired';
 import { renderNetwork } from '../../topology/render';
@@ -29,19 +31,25 @@ export function zoneSpec(layout: Layout, nodes: { name: string }[], zone: string
 
 function balancers(sources: ServiceSources, connects: ConnectJson[]): DesiredRow[] {
   const served = connects.filter((c) => c.serviceNetwork).flatMap((c) => c.networks.map((n) => n.name));
-  const rows = [...new Set(served)].flatMap((name) => loadBalancerRows(name, sources.namespaces[name] ?? [], sources.services));
-  // withBackends reads only namespace, network and addresses of a PodPlug: what a Backend holds
-  return rows.map((row) => withBackends(row, sources.backends as PodPlug[]));
+  return [...new Set(served)].flatMap((name) => loadBalancerRows(name, sources.namespaces[name] ?? [], sources.services));
+}
+
+/** runtime/services.ts's withServiceBackends for the slice's networks: their service rows added, load balancers given their pods. */
+function withServices(sources: ServiceSources, nodes: { name: string }[], rows: DesiredRow[]): DesiredRow[] {
+  // networkServiceRows reads only name, role and namespaces of a Network; withBackends only
+  // namespace, network and addresses of a PodPlug: what the slice keeps of them
+  const networks = Object.entries(sources.namespaces).map(([name, namespaces]) => ({ name, role: 'Primary', namespaces })) as Network[];
+  const all = [...rows, ...networkServiceRows(networks, sources.services, nodes.map((n) => n.name), rows)];
+  return all.map((row) => withBackends(row, sources.backends as PodPlug[]));
 }
 
 export function networkSliceRows(slice: NetworkSlice, zone: string): DesiredRow[] {
   const spec = zoneSpec(slice.layout, slice.nodes, zone);
-  return renderNetwork({ cluster: slice.cluster, network: slice.network, nodes: slice.nodes, zone: spec, pods: slice.pods });
+  return withServices(slice.sources, slice.nodes, renderNetwork({ cluster: slice.cluster, network: slice.network, nodes: slice.nodes, zone: spec, pods: slice.pods }));
 }
 
 export function connectSliceRows(slice: ConnectSlice, zone: string): DesiredRow[] {
-  const rows = renderConnect(connectFromJson(slice.connect), slice.nodes, zoneSpec(slice.layout, slice.nodes, zone)).rows;
-  return slice.connect.serviceNetwork ? uniqueRows([...rows, ...balancers(slice.sources, [slice.connect])]) : rows;
+  return renderConnect(connectFromJson(slice.connect), slice.nodes, zoneSpec(slice.layout, slice.nodes, zone)).rows;
 }
 
 /** Every row of the zone but the shared ones: as the CLI's plan renders the zone. */
@@ -51,5 +59,5 @@ export function zoneSliceRows(slice: ZoneSlice, zone: string): DesiredRow[] {
   const connectRows = slice.connects.flatMap((c) => renderConnect(connectFromJson(c), slice.connectNodes, spec).rows);
   const others = connectRows.length === 0 ? [] : uniqueRows([...connectRows, ...balancers(slice.sources, slice.connects)]);
   const shared = new Set(renderSharedRows().map((r) => `${r.table}/${identityOf(r)}`));
-  return uniqueRows([...networkRows, ...others]).filter((r) => !shared.has(`${r.table}/${identityOf(r)}`));
+  return withServices(slice.sources, slice.nodes, uniqueRows([...networkRows, ...others])).filter((r) => !shared.has(`${r.table}/${identityOf(r)}`));
 }

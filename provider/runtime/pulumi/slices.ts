@@ -2,9 +2,10 @@
  * The slices ClusterAllocations hands to the per-zone resources: each holds only what its
  * resource renders from (ARCHITECTURE's granularity rule), already allocated, so the resource
  * never plans the cluster again. A network's slice: the cluster's render settings, the network,
- * the nodes with that network's host subnets only, its pods. A connect's: the nodes' ids and
- * chassis, the connect's input (its networks' subnets and host subnets), and the services of the
- * namespaces its ServiceNetwork serves with their pods as backends. The zone slice (per-node layout) is the whole catalog.
+ * the nodes with that network's host subnets only, its pods, its namespaces' ClusterIP services
+ * (the network owns their load balancers) with its pods as backends. A connect's: the nodes' ids
+ * and chassis and the connect's input (its networks' subnets and host subnets); its ServiceNetwork
+ * group references the networks' load balancers. The zone slice (per-node layout) is the whole catalog.
  */
 import type { ConnectNode } from '../../connect/input';
 import type { ZonePlan as ConnectZones } from '../../connect/zones';
@@ -37,13 +38,13 @@ export interface NetworkSlice extends NetworkPart {
   layout: Layout;
   cluster: ClusterInput;
   nodes: NodeInput[];
+  sources: ServiceSources;
 }
 
 export interface ConnectSlice {
   layout: Layout;
   nodes: ConnectNode[];
   connect: ConnectJson;
-  sources: ServiceSources;
 }
 
 export interface ZoneSlice {
@@ -83,17 +84,16 @@ function sourcesFor(source: SliceSource, networks: string[]): ServiceSources {
 const onlyNetwork = (nodes: NodeInput[], name: string): NodeInput[] =>
   nodes.map((n) => ({ ...n, hostSubnets: n.hostSubnets?.[name] ? { [name]: n.hostSubnets[name]! } : {} }));
 
-function networkSlice(layout: Layout, input: RenderInput): NetworkSlice {
-  return { layout, cluster: input.cluster, network: input.network, nodes: onlyNetwork(input.nodes, input.network.name), pods: input.pods ?? [] };
+function networkSlice(source: SliceSource, input: RenderInput): NetworkSlice {
+  const { name } = input.network;
+  return { layout: source.cluster.inventory.zones, cluster: input.cluster, network: input.network, nodes: onlyNetwork(input.nodes, name), pods: input.pods ?? [], sources: sourcesFor(source, [name]) };
 }
 
 function connectSlice(source: SliceSource, connect: ConnectJson): ConnectSlice {
-  const served = connect.serviceNetwork ? connect.networks.map((n) => n.name) : [];
-  return { layout: source.cluster.inventory.zones, nodes: source.connects.nodes, connect, sources: sourcesFor(source, served) };
+  return { layout: source.cluster.inventory.zones, nodes: source.connects.nodes, connect };
 }
 
 function zoneSlice(source: SliceSource, connects: ConnectJson[]): ZoneSlice {
-  const served = connects.filter((c) => c.serviceNetwork).flatMap((c) => c.networks.map((n) => n.name));
   const first = source.renderInputs[0];
   return {
     layout: source.cluster.inventory.zones,
@@ -102,17 +102,16 @@ function zoneSlice(source: SliceSource, connects: ConnectJson[]): ZoneSlice {
     networks: source.renderInputs.map((i) => ({ network: i.network, pods: i.pods ?? [] })),
     connectNodes: source.connects.nodes,
     connects,
-    sources: sourcesFor(source, served),
+    sources: sourcesFor(source, source.renderInputs.map((i) => i.network.name)),
   };
 }
 
 /** Every slice of the cluster, packed; networks keyed by object reference (`Kind/[ns/]name`). */
 export function clusterSlices(source: SliceSource): ClusterSlices {
-  const layout = source.cluster.inventory.zones;
   const networks: Record<string, PackedSlice> = {};
   for (const n of source.cluster.networks) {
     const input = source.renderInputs.find((i) => i.network.name === n.name);
-    if (input) networks[n.ref] = pack(networkSlice(layout, input), { networkName: n.name, networkId: input.network.id, nodes: input.nodes.length, pods: input.pods?.length ?? 0 });
+    if (input) networks[n.ref] = pack(networkSlice(source, input), { networkName: n.name, networkId: input.network.id, nodes: input.nodes.length, pods: input.pods?.length ?? 0 });
   }
   const connectJson = source.connects.connects.map(connectToJson);
   const connects: Record<string, PackedSlice> = {};
