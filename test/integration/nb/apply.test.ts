@@ -121,6 +121,20 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
     expect((await rows('Logical_Router', ownedBy('o-create'))).length).toBe(1);
   });
 
+  it('reads only the columns the desired rows manage, with what identifies and guards a row', async () => {
+    const request = { owner: 'o-columns', schema: nbSchema, desired: topology('col') };
+    await apply(client, request);
+    const db = recording();
+    const observation = await observe(db, request);
+    const router = observation.owned.find((r) => r.table === 'Logical_Router')!;
+    expect(Object.keys(router.columns).sort()).toEqual(['_uuid', 'external_ids', 'name', 'options', 'ports', 'static_routes']);
+    const route = observation.owned.find((r) => r.table === 'Logical_Router_Static_Route')!;
+    expect(Object.keys(route.columns).sort()).toEqual(['_uuid', 'external_ids', 'ip_prefix', 'nexthop']);
+    const selects = db.sent[0]!.filter((op) => op.op === 'select' && op.table === 'Logical_Switch');
+    expect(selects[0]).toMatchObject({ columns: ['_uuid', 'external_ids', 'name'] });
+    expect((await apply(client, { ...request, desired: [] })).plan.changes.map((c) => c.action)).toEqual(Array(4).fill('delete'));
+  });
+
   it('deletes a Meter with its bands in one transaction, never emptying the bands of the meter that goes', async () => {
     const meter = (name: string, band: string): DesiredRow[] => [
       { table: 'Meter', columns: { name, unit: 'pktps', bands: [band] } },
