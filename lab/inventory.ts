@@ -1,9 +1,9 @@
 /**
  * The running lab as an Inventory object (ovnk/v1alpha1, kind Inventory): one central zone, the
  * nodes with their ids, chassis ids, gateway bridges and gateway details (nodeIPs, gatewayMac,
- * gatewayNextHops: what renders the gateway routers' external side), and `spec.targets` mapping the zone to its
- * Northbound endpoint and each node to its SSH settings and host-key pin. Only the client key's
- * path appears, never key material. Pure.
+ * gatewayNextHops: what renders the gateway routers' external side), and `spec.targets` mapping
+ * the zone to its Northbound endpoint and each node to its SSH settings and host-key pin. Only
+ * the client key's path appears, never key material. Pure.
  */
 import type { LabNodeStatus, LabStatus } from './status';
 import { uplinkLabelsOf } from './uplinks';
