@@ -7,6 +7,7 @@
  * The only I/O of provider/nb/, through an OvsdbDatabase (nb -> ovsdb is an allowed arrow).
  */
 import type { OvsdbDatabase } from '../ovsdb/client';
+import { isUuid } from '../ovsdb/codec';
 import { TimedOut } from '../ovsdb/errors';
 import type { Condition, Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
@@ -152,22 +153,46 @@ function ledgerState(result: { rows?: Row[] } | undefined, home: { column: strin
 
 /**
  * The rows whose declared parent columns hold one of the observed rows that desired rows with
- * `parents` match (by identity): the engine detaches ours from those no longer parents.
+ * `parents` match (by identity): the engine detaches ours from those no longer parents. One
+ * select per parent table, filtered here: a select per child returned the parent row once per
+ * child (a connect router with 600 ports and routes, 600 times), quadratic in the rows.
  */
 async function holders(db: OvsdbDatabase, request: ApplyRequest, server: DatabaseSchema, observed: ObservedRow[]): Promise<ObservedRow[]> {
+  const children = heldChildren(request, server, observed);
+  if (children.size === 0) return [];
+  const tables = [...new Set([...children.keys()].map((key) => key.split('\u0000')[0]!))].sort();
+  const results = await db.transact(request.schema.name, tables.map((table): Operation => ({ op: 'select', table, where: [] })));
+  return tables.flatMap((table, i) => (results[i]!.rows ?? []).filter((row) => holdsAny(table, row, children)).map(toRow(table)));
+}
+
+/** `table\0column` of each declared parent column -> the uuids of our observed rows it should be searched for. */
+function heldChildren(request: ApplyRequest, server: DatabaseSchema, observed: ObservedRow[]): Map<string, Set<string>> {
   const byKey = new Map(observed.map((row) => [`${row.table}/${rowIdentity(row.table, row.columns)}`, row]));
-  const selects: { table: string; op: Operation }[] = [];
+  const children = new Map<string, Set<string>>();
   for (const row of request.desired.filter((r) => (r.parents ?? []).length > 0)) {
     const match = byKey.get(`${row.table}/${rowIdentity(row.table, row.columns)}`);
     if (match === undefined) continue;
-    const columns = new Set(row.parents!.filter((p) => server.tables[p.table]?.columns[p.column] !== undefined).map((p) => `${p.table}\u0000${p.column}`));
-    for (const [table, column] of [...columns].map((c) => c.split('\u0000') as [string, string])) {
-      selects.push({ table, op: { op: 'select', table, where: [[column, 'includes', ['uuid', match.uuid]]] } });
+    for (const p of row.parents!.filter((p) => server.tables[p.table]?.columns[p.column] !== undefined)) {
+      const key = `${p.table}\u0000${p.column}`;
+      if (!children.has(key)) children.set(key, new Set());
+      children.get(key)!.add(match.uuid);
     }
   }
-  if (selects.length === 0) return [];
-  const results = await db.transact(request.schema.name, selects.map((s) => s.op));
-  return selects.flatMap((s, i) => (results[i]!.rows ?? []).map(toRow(s.table)));
+  return children;
+}
+
+/** Whether a selected row holds one of `children` in a column searched for. */
+function holdsAny(table: string, row: Row, children: Map<string, Set<string>>): boolean {
+  for (const [key, uuids] of children) {
+    const [of, column] = key.split('\u0000') as [string, string];
+    if (of === table && uuidsOf(row[column]).some((u) => uuids.has(u))) return true;
+  }
+  return false;
+}
+
+/** The uuids of a decoded reference column: one `{uuid}` or an array of them. */
+function uuidsOf(value: unknown): string[] {
+  return (Array.isArray(value) ? value : [value]).flatMap((v) => (isUuid(v) ? [v.uuid] : []));
 }
 
 /** The plan for an observation (pure): desired rows adapted to the server's schema, then reconciled. */
