@@ -9,23 +9,23 @@ import type { RenderInput } from './input';
 import { renderLayer2 } from './layer2';
 import { renderLayer3 } from './layer3';
 import { renderPodPorts } from './pods';
-import { identityOf, sortRows, type DesiredRow } from './rows';
+import { identityOf, type DesiredRow } from './rows';
 
-/** Keyed by identity; the columns are compared only when an identity comes again (rarely). */
-function dedupe(rows: DesiredRow[]): DesiredRow[] {
+/**
+ * The rows once each, sorted by table then identity (rows.ts `sortRows` order), each keyed once.
+ * A repeated identity is checked by its columns (rarely: a route reached from two nodes).
+ */
+function uniqueSorted(rows: DesiredRow[]): DesiredRow[] {
   const seen = new Map<string, DesiredRow>();
-  const out: DesiredRow[] = [];
   for (const r of rows) {
     const id = `${r.table}\u0000${identityOf(r)}`;
     const before = seen.get(id);
-    if (before === undefined) {
-      seen.set(id, r);
-      out.push(r);
-    } else if (before !== r && JSON.stringify(before.columns) !== JSON.stringify(r.columns)) {
+    if (before === undefined) seen.set(id, r);
+    else if (before !== r && JSON.stringify(before.columns) !== JSON.stringify(r.columns)) {
       throw new Error(`internal: two different ${r.table} rows named ${identityOf(r)}`);
     }
   }
-  return out;
+  return [...seen.keys()].sort().map((id) => seen.get(id)!);
 }
 
 /**
@@ -36,7 +36,7 @@ export function renderNetwork(input: RenderInput): DesiredRow[] {
   const ctx = resolve(input);
   const pods = renderPodPorts(ctx, input);
   const rows = ctx.topology === 'layer3' ? renderLayer3(ctx, pods) : renderLayer2(ctx, [...pods.values()].flat());
-  return sortRows(dedupe([...rows, ...ctx.local.flatMap((node) => staticMacBindings(ctx, node))]));
+  return uniqueSorted([...rows, ...ctx.local.flatMap((node) => staticMacBindings(ctx, node))]);
 }
 
 /**
