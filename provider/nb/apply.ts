@@ -167,9 +167,11 @@ async function holders(db: OvsdbDatabase, request: ApplyRequest, server: Databas
 
 /** `table\0column` of each declared parent column -> the uuids of our observed rows it should be searched for. */
 function heldChildren(request: ApplyRequest, server: DatabaseSchema, observed: ObservedRow[]): Map<string, Set<string>> {
-  const byKey = new Map(observed.map((row) => [`${row.table}/${rowIdentity(row.table, row.columns)}`, row]));
   const children = new Map<string, Set<string>>();
-  for (const row of request.desired.filter((r) => (r.parents ?? []).length > 0)) {
+  const withParents = request.desired.filter((r) => (r.parents ?? []).length > 0);
+  if (withParents.length === 0) return children;
+  const byKey = new Map(observed.map((row) => [`${row.table}/${rowIdentity(row.table, row.columns)}`, row]));
+  for (const row of withParents) {
     const match = byKey.get(`${row.table}/${rowIdentity(row.table, row.columns)}`);
     if (match === undefined) continue;
     for (const p of row.parents!.filter((p) => server.tables[p.table]?.columns[p.column] !== undefined)) {
