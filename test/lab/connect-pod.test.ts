@@ -133,6 +133,11 @@ describe('colored-enterprise (PodNetwork) applied to the lab', () => {
     return ownedRowCounts(lab, owner).then((counts) => {
       expect(counts).toEqual({});
       expect(storedState(lab, owner)).toBeUndefined();
+      // tables without external_ids are owned through the ledger: the rows and the ledger go together
+      expect(nbctl(lab, 'get', 'NB_Global', '.', 'external_ids')).not.toContain(`ovnk.io/owned/${owner}`);
+      const ours = /^rtoe-GR_(cluster_udn_(blue|green|orange)\.network|yellow_yellow\.network)_/;
+      expect(nbctl(lab, '--bare', '--columns=logical_port', 'list', 'Static_MAC_Binding').split('\n').filter((p) => ours.test(p.trim()))).toEqual([]);
+      expect(nbctl(lab, '--bare', '--columns=name', 'list', 'Load_Balancer_Group')).not.toMatch(/cnc_svc_colored-enterprise|cluster_udn_blue\.network_clusterLBGroup/);
     });
   });
 });
