@@ -6,6 +6,7 @@
  * central layout renders that row once per node.
  */
 import type { Family } from '../model/cidr';
+import { hashForOvn } from '../model/hash';
 
 export const CONTROLLER = 'ovnkube-network-connect-controller';
 export const OWNER_TYPE = 'ClusterNetworkConnect';
@@ -85,13 +86,7 @@ export function addressSetPrimaryId(cnc: string, family: Family): string {
   return primaryId(cnc, familyTag(family));
 }
 
-const FNV_OFFSET = 0xcbf29ce484222325n;
-const FNV_PRIME = 0x100000001b3n;
-const U64 = (1n << 64n) - 1n;
-
-/** Upstream's address-set name: `a` + decimal FNV-1a-64 of the UTF-8 bytes of the primary id. */
+/** Upstream's address-set name: HashForOVN of the primary id. */
 export function addressSetName(primary: string): string {
-  let hash = FNV_OFFSET;
-  for (const byte of Buffer.from(primary, 'utf8')) hash = ((hash ^ BigInt(byte)) * FNV_PRIME) & U64;
-  return `a${hash}`;
+  return hashForOvn(primary);
 }
