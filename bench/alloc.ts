@@ -4,56 +4,18 @@
  * state. Baseline in the same run: JSON.stringify of the resulting state.
  * Targets: full under 1 s, incremental under 100 ms.
  */
-import { stringify } from 'yaml';
 import { allocateCluster } from '../provider/alloc/cluster';
 import type { AllocationState } from '../provider/alloc/state';
 import { validateConnects } from '../provider/connect/validate';
 import { buildCluster } from '../provider/model/cluster';
 import { loadDocuments } from '../provider/model/load';
 import { type Benchmark, bestOf, figure, note, timed } from './harness';
+import { largeTopology, largeTopologyText } from './largeTopology';
 
-const connects = 16;
-const perConnect = 30;
-const nodes = 500;
-
-function network(i: number, group: number): object {
-  return {
-    apiVersion: 'k8s.ovn.org/v1',
-    kind: 'ClusterUserDefinedNetwork',
-    metadata: { name: `net-${i}`, labels: { group: `g${group}` } },
-    spec: {
-      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': `ns-${i}` } },
-      network: { topology: 'Layer3', layer3: { role: 'Primary', subnets: [{ cidr: `${20 + Math.floor(i / 256)}.${i % 256}.0.0/16`, hostSubnet: 25 }] } },
-    },
-  };
-}
-
-function connect(k: number): object {
-  return {
-    apiVersion: 'k8s.ovn.org/v1',
-    kind: 'ClusterNetworkConnect',
-    metadata: { name: `connect-${String(k).padStart(2, '0')}` },
-    spec: {
-      networkSelectors: [{ networkSelectionType: 'ClusterUserDefinedNetworks', clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { group: `g${k}` } } } }],
-      connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 22 }],
-      connectivity: ['PodNetwork'],
-    },
-  };
-}
+const { connects, perConnect, nodes } = largeTopology;
 
 function world(extra: number) {
-  const count = connects * perConnect + extra;
-  const inventory = {
-    apiVersion: 'ovnk/v1alpha1',
-    kind: 'Inventory',
-    metadata: { name: 'bench' },
-    spec: {
-      namespaces: Array.from({ length: count }, (_, i) => ({ name: `ns-${i}` })),
-      nodes: Array.from({ length: nodes }, (_, i) => ({ name: `node-${String(i).padStart(3, '0')}` })),
-    },
-  };
-  const objects = [inventory, ...Array.from({ length: count }, (_, i) => network(i, i < connects * perConnect ? Math.floor(i / perConnect) : 0)), ...Array.from({ length: connects }, (_, k) => connect(k))];
-  const built = buildCluster(loadDocuments(objects.map((o) => stringify(o)).join('---\n')).documents);
+  const built = buildCluster(loadDocuments(largeTopologyText(extra)).documents);
   if (built.problems.length > 0) throw new Error(`bench input: ${built.problems[0]!.message}`);
   return built.cluster;
 }

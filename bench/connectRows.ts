@@ -6,56 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { planCluster } from '../provider/connect/plan';
 import { prepareZones, renderZone, type ZonePlan } from '../provider/connect/zones';
 import { type Benchmark, bestOf, figure, note, timed } from './harness';
+import { largeTopology, largeTopologyText } from './largeTopology';
 
-const connects = 16;
-const perConnect = 30;
-const nodes = 500;
-
-function network(i: number): object {
-  const base = i * 32;
-  return {
-    apiVersion: 'k8s.ovn.org/v1',
-    kind: 'ClusterUserDefinedNetwork',
-    metadata: { name: `net-${String(i).padStart(3, '0')}`, labels: { group: `g${Math.floor(i / perConnect)}` } },
-    spec: {
-      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': `ns-${i}` } },
-      network: { topology: 'Layer3', layer3: { role: 'Primary', subnets: [{ cidr: `10.${base >> 8}.${base & 255}.0/19`, hostSubnet: 28 }] } },
-    },
-  };
-}
-
-function connect(k: number): object {
-  return {
-    apiVersion: 'k8s.ovn.org/v1',
-    kind: 'ClusterNetworkConnect',
-    metadata: { name: `connect-${String(k).padStart(2, '0')}` },
-    spec: {
-      networkSelectors: [{ networkSelectionType: 'ClusterUserDefinedNetworks', clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { group: `g${k}` } } } }],
-      connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 22 }],
-      connectivity: ['PodNetwork'],
-    },
-  };
-}
-
-function largeText(): string {
-  const count = connects * perConnect;
-  const inventory = {
-    apiVersion: 'ovnk/v1alpha1',
-    kind: 'Inventory',
-    metadata: { name: 'bench' },
-    spec: {
-      clusterSubnets: ['172.20.0.0/16'],
-      namespaces: Array.from({ length: count }, (_, i) => ({ name: `ns-${i}` })),
-      nodes: Array.from({ length: nodes }, (_, i) => ({ name: `node-${String(i).padStart(3, '0')}`, chassisId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })),
-    },
-  };
-  const objects = [inventory, ...Array.from({ length: count }, (_, i) => network(i)), ...Array.from({ length: connects }, (_, k) => connect(k))];
-  return objects.map((o) => stringify(o)).join('---\n');
-}
+const { connects, perConnect, nodes } = largeTopology;
 
 function prepared(text: string): ZonePlan {
   const outcome = planCluster(text);
@@ -72,7 +28,7 @@ function counts(rows: { table: string }[]): string {
 }
 
 async function run(): Promise<void> {
-  const plan = prepared(largeText());
+  const plan = prepared(largeTopologyText());
   const zone = plan.zones[0]!;
   const heapBefore = process.memoryUsage().heapUsed;
   const first = await timed(() => renderZone(plan, zone));
