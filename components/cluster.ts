@@ -10,7 +10,7 @@ import { zoneProps } from './context';
 import { Layer2Network, Layer3Network } from './network';
 import { NetworkConnect } from './networkConnect';
 import { type ClusterNetworkConnectObject, type InventoryObject, type NetworkObject, topologyOf, type UplinkObject } from './objects';
-import { Uplink } from './uplink';
+import { type RouteAdvertisementsObject, Uplink } from './uplink';
 import { type AllocationsOutput, ClusterAllocations, type TopologyProps, ZoneRows } from './resources';
 
 export interface ClusterArgs {
@@ -22,6 +22,8 @@ export interface ClusterArgs {
   readonly connects?: ClusterNetworkConnectObject[];
   /** Uplink objects (OKEP-6019); one child component each, with an UplinkState per selected node. */
   readonly uplinks?: UplinkObject[];
+  /** RouteAdvertisements objects: a CUDN they select with `targetVRF: auto` gets its Uplink host interface into its VRF. */
+  readonly routeAdvertisements?: RouteAdvertisementsObject[];
   /** The `ovnk.io/owner` base of every row. @default `<project>.<stack>` */
   readonly owner?: string;
 }
@@ -63,7 +65,7 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     this.topology = { owner: `${this.owner}/cluster`, inventory: args.inventory, networks: args.networks ?? [], connects: args.connects ?? [] };
     this.allocationsResource = new ClusterAllocations(`${name}-allocations`, this.topology, { parent: this });
     this.allocations = this.allocationsResource.allocations;
-    for (const uplink of args.uplinks ?? []) this.uplinks[uplink.metadata.name] = new Uplink(`${name}-uplink-${uplink.metadata.name}`, { cluster: this, uplink }, { parent: this });
+    for (const uplink of args.uplinks ?? []) this.uplinks[uplink.metadata.name] = new Uplink(`${name}-uplink-${uplink.metadata.name}`, { cluster: this, uplink, routeAdvertisements: args.routeAdvertisements }, { parent: this });
     this.createNetworks(name, args.networks ?? []);
     const networks = Object.values(this.networks);
     for (const connect of args.connects ?? []) {

@@ -111,18 +111,27 @@ export interface UplinkStateProps {
   inventory: InventoryObject;
   uplink: UplinkObject;
   networks: NetworkObject[];
+  /** RouteAdvertisements objects (k8s.ovn.org/v1), as in YAML: with them the node's VRF membership is managed too. */
+  routeAdvertisements?: pulumi.Input<Record<string, unknown>[]>;
+  /** Network ids by OVN network name (ClusterAllocations' `networkIds`): name the CUDNs' VRFs. */
+  networkIds?: pulumi.Input<Record<string, number>>;
 }
 
-/** One Uplink on one node: its bridge mappings written over SSH; read rediscovers the node. */
+/** One node's VRF report: per CUDN its outcome, and the steps planned (read) or run (create/update); or why not. */
+export type UplinkVrfReport = { steps: string[]; ran: string[]; outcomes: { cudn: string; state: string; reason?: string; message?: string; changed?: true }[] } | { error: string };
+
+/** One Uplink on one node: its bridge mappings (and VRF membership) written over SSH; read rediscovers the node. */
 export class UplinkState extends pulumi.dynamic.Resource {
   declare readonly stateName: pulumi.Output<string>;
   declare readonly physicalNetworks: pulumi.Output<string[]>;
   /** `network:bridge` entries written to the node's ovn-bridge-mappings. */
   declare readonly mappings: pulumi.Output<string[]>;
   declare readonly uplinkState: pulumi.Output<UplinkStateObject>;
+  /** The node's VRF membership report; null when the resource has no RouteAdvertisements. */
+  declare readonly vrf: pulumi.Output<UplinkVrfReport | null>;
   declare readonly drift: pulumi.Output<DriftSummary>;
 
   constructor(name: string, props: UplinkStateProps, opts?: pulumi.CustomResourceOptions) {
-    super(shims.UplinkState, name, { stateName: undefined, physicalNetworks: undefined, mappings: undefined, uplinkState: undefined, drift: undefined, schemaVersion: undefined, ...props }, opts, 'ovnk', 'UplinkState');
+    super(shims.UplinkState, name, { stateName: undefined, physicalNetworks: undefined, mappings: undefined, uplinkState: undefined, vrf: undefined, drift: undefined, schemaVersion: undefined, ...props }, opts, 'ovnk', 'UplinkState');
   }
 }

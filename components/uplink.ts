@@ -2,7 +2,8 @@
  * Uplink: an OKEP-6019 Uplink of a Cluster. One UplinkState resource per node the Uplink
  * publishes a state for (selected or overlapping; decided from the plain Inventory and Uplink,
  * so the children are known at construction), each holding only its node. The CUDNs that name
- * the Uplink in `spec.uplinks` get their bridge mappings on those nodes.
+ * the Uplink in `spec.uplinks` get their bridge mappings on those nodes. Given RouteAdvertisements,
+ * each UplinkState also takes the cluster's network ids and manages the node's VRF membership.
  */
 import * as pulumi from '@pulumi/pulumi';
 import { uplinkStateInputs, uplinkStateNodes, type YamlObject } from '../provider/runtime/pulumi';
@@ -15,7 +16,12 @@ export interface UplinkArgs {
   readonly cluster: ClusterContext;
   /** The Uplink object, as in YAML. Plain: its node selectors decide the children. */
   readonly uplink: UplinkObject;
+  /** RouteAdvertisements objects (k8s.ovn.org/v1), as in YAML; each UplinkState keeps those selecting its CUDNs. */
+  readonly routeAdvertisements?: pulumi.Input<RouteAdvertisementsObject[]>;
 }
+
+/** A RouteAdvertisements object (k8s.ovn.org/v1) as in YAML. */
+export type RouteAdvertisementsObject = { apiVersion: string; kind: 'RouteAdvertisements'; metadata: { name: string }; spec: Record<string, unknown> };
 
 /**
  * An Uplink: the pre-provisioned OVS bridge a CUDN's traffic leaves through, per node group.
@@ -38,9 +44,13 @@ export class Uplink extends pulumi.ComponentResource {
     super('ovnk:uplink:Uplink', name, {}, opts);
     const [inventory, uplink] = [args.cluster.inventory as unknown as YamlObject, args.uplink as unknown as YamlObject];
     this.nodes = uplinkStateNodes(inventory, uplink);
+    const vrf = args.routeAdvertisements === undefined ? {} : {
+      routeAdvertisements: args.routeAdvertisements as pulumi.Input<Record<string, unknown>[]>,
+      networkIds: args.cluster.allocationsResource.allocations.apply((a) => a.networkIds),
+    };
     for (const node of this.nodes) {
       const input = uplinkStateInputs(inventory, uplink, args.cluster.networkObjects as unknown as YamlObject[], node);
-      const props = { owner: `${args.cluster.owner}/uplink/${args.uplink.metadata.name}/${node}`, node, inventory: input.inventory as unknown as InventoryObject, uplink: args.uplink, networks: input.networks as unknown as NetworkObject[] };
+      const props = { owner: `${args.cluster.owner}/uplink/${args.uplink.metadata.name}/${node}`, node, inventory: input.inventory as unknown as InventoryObject, uplink: args.uplink, networks: input.networks as unknown as NetworkObject[], ...vrf };
       this.states[node] = new UplinkState(`${name}-${node}`, props, { parent: this });
     }
     this.uplinkStates = pulumi.all(Object.values(this.states).map((s) => s.uplinkState));

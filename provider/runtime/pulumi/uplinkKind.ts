@@ -5,7 +5,10 @@
  * needs the node's interfaces, so `mappings` is an output. create/update discover the node
  * over SSH and write its mappings (provider/runtime/uplink, one guarded transaction); read
  * discovers afresh, so refresh shows a removed mapping or a moved interface as drift; delete
- * removes only the mappings this owner wrote.
+ * removes only the mappings this owner wrote. With `routeAdvertisements` (and ClusterAllocations'
+ * `networkIds`) the node's VRF membership is applied after the mappings, read reports it (a
+ * membership released by hand is drift) and delete releases only what this owner made; VRF
+ * conflicts and failures show as conditions and in `vrf`, never as a failed operation.
  */
 import { ownerFailure, driftCount, same, stateVersion } from './kind';
 import { type CheckFailure, type CheckResult, containsUnknown, type DiffResult, jsonClean, type Props, type ResourceKind, SCHEMA_VERSION, withoutProvider } from './protocol';
@@ -15,7 +18,8 @@ import type { Cluster } from '../../model/cluster';
 import { uplinksOf } from '../../model/cudn';
 import { physicalNetworkOf, uplinkStateName } from '../../uplink/names';
 import { planUplinks, type UplinkPlan } from '../../uplink/plan';
-import { applyUplinks, destroyUplinks, discoverUplinks, uplinkDriftLines } from '../uplink';
+import { applyUplinks, destroyUplinks, discoverUplinks, uplinkDriftLines, type UplinkRunResult } from '../uplink';
+import { uplinkVrfOf } from './uplinkVrf';
 
 const objectsOf = (props: Props): YamlObject[] => [props.inventory, props.uplink, ...((props.networks ?? []) as unknown[])] as YamlObject[];
 
@@ -40,35 +44,49 @@ function check(news: Props): CheckResult<Props> {
   const plan = planUplinks({ cluster, owner: String(news.owner) });
   const refused = plan.problems.map((p) => ({ property: p.path, reason: `${p.reason}: ${p.message}` }));
   if (!cluster.inventory.nodes.some((n) => n.name === news.node)) refused.push({ property: 'node', reason: `InvalidField: node ${news.node} is not a node of the inventory` });
+  const vrf = uplinkVrfOf(news, cluster);
+  if (vrf && !vrf.ok) refused.push(...vrf.failures);
   if (refused.length > 0) return { inputs: news, failures: refused };
   const physicalNetworks = cluster.networks.filter((n) => uplinksOf(n)?.includes(String((news.uplink as YamlObject).metadata?.name))).map((n) => physicalNetworkOf(n.objectName)).sort();
-  return { inputs: jsonClean({ ...news, stateName: mine(plan, news).name, physicalNetworks }) };
+  return { inputs: jsonClean({ ...news, ...(vrf?.ok ? vrf.props : {}), stateName: mine(plan, news).name, physicalNetworks }) };
 }
 
 function diff(olds: Props, news: Props): DiffResult {
   const differs = (key: string) => news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
   const replaces = ['owner', 'node'].filter(differs);
-  const changes = replaces.length > 0 || ['inventory', 'uplink', 'networks', 'physicalNetworks'].some(differs) || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
+  const changes = replaces.length > 0 || ['inventory', 'uplink', 'networks', 'physicalNetworks', 'routeAdvertisements', 'networkIds'].some(differs) || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
   return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };
 }
 
+/** The run options: VRF input when the resource was given RouteAdvertisements. */
+function runOptions(props: Props, cluster: Cluster) {
+  const vrf = uplinkVrfOf(props, cluster);
+  if (vrf && !vrf.ok) throw new Error(`the stored UplinkState VRF inputs no longer parse: ${vrf.failures.map((f) => `${f.property}: ${f.reason}`).join('; ')}`);
+  return vrf ? { vrf: vrf.vrf } : {};
+}
+
+/** This node's VRF report (null without RouteAdvertisements): outcomes per CUDN and the steps planned or run, or why not. */
+const vrfOf = (result: UplinkRunResult, props: Props) => result.vrf[String(props.node)] ?? null;
+
 async function write(inputs: Props): Promise<Props> {
   const props = withoutProvider(inputs);
-  const result = await applyUplinks(clusterOf(props), String(props.owner));
+  const cluster = clusterOf(props);
+  const result = await applyUplinks(cluster, String(props.owner), runOptions(props, cluster));
   const { step, state } = mine(result, props);
   if (step?.error) throw new Error(`node ${props.node}: ${step.error.reason}: ${step.error.message}`);
   const written = result.written[String(props.node)];
   if (written && 'error' in written) throw new Error(`node ${props.node}: writing ovn-bridge-mappings failed: ${written.error}`);
   const mappings = (step?.desired ?? []).map((m) => `${m.network}:${m.bridge}`);
-  return jsonClean({ ...props, schemaVersion: SCHEMA_VERSION, mappings, uplinkState: state, drift: { lines: [], count: 0 } });
+  return jsonClean({ ...props, schemaVersion: SCHEMA_VERSION, mappings, uplinkState: state, vrf: vrfOf(result, props), drift: { lines: [], count: 0 } });
 }
 
 async function read(id: string, stored: Props): Promise<{ id: string; props: Props }> {
   stateVersion(stored);
   const props = withoutProvider(stored);
-  const result = await discoverUplinks(clusterOf(props), String(props.owner));
+  const cluster = clusterOf(props);
+  const result = await discoverUplinks(cluster, String(props.owner), runOptions(props, cluster));
   const lines = uplinkDriftLines({ ...result, nodes: result.nodes.filter((s) => s.node === props.node) });
-  return { id, props: jsonClean({ ...props, uplinkState: mine(result, props).state, drift: { lines: lines.slice(0, 20), count: lines.length } }) };
+  return { id, props: jsonClean({ ...props, uplinkState: mine(result, props).state, vrf: vrfOf(result, props), drift: { lines: lines.slice(0, 20), count: lines.length } }) };
 }
 
 export const UplinkState: ResourceKind = {
@@ -86,5 +104,7 @@ export const UplinkState: ResourceKind = {
     const result = await destroyUplinks(clusterOf(withoutProvider(props)), String(props.owner));
     const written = result.written[String(props.node)];
     if (written && 'error' in written) throw new Error(`node ${props.node}: removing this owner's ovn-bridge-mappings failed: ${written.error}`);
+    const vrf = vrfOf(result, props);
+    if (props.routeAdvertisements !== undefined && vrf && 'error' in vrf) throw new Error(`node ${props.node}: releasing this owner's VRF membership failed: ${vrf.error}`);
   },
 };

@@ -1,0 +1,67 @@
+/**
+ * The VRF part of an UplinkState's inputs (OKEP-6019 with RouteAdvertisements): the
+ * RouteAdvertisements objects as a user writes them and the network ids ClusterAllocations
+ * assigned. Check parses them (failures name `routeAdvertisements[i]…` or `networkIds.<name>`)
+ * and narrows both to what concerns this resource: the RouteAdvertisements that advertise one of
+ * its CUDNs on its node, and the ids of its CUDNs, so an unrelated change does not touch it.
+ * Absent `routeAdvertisements` means no VRF handling at all (bridge mappings only). Pure.
+ */
+import type { Cluster } from '../../model/cluster';
+import { loadDocuments } from '../../model/load';
+import type { Problem } from '../../model/problem';
+import { parseRouteAdvertisementsDocuments, type RouteAdvertisements } from '../../model/routeAdvertisements';
+import { advertisesCudn } from '../../uplink/vrfDomain';
+import type { UplinkVrfInput } from '../../uplink/vrfIntents';
+import type { CheckFailure, Props } from './protocol';
+import type { YamlObject } from './uplinkInput';
+
+export interface UplinkVrfProps {
+  routeAdvertisements: YamlObject[];
+  networkIds: Record<string, number>;
+}
+
+type Parsed = { ok: true; vrf: UplinkVrfInput; props: UplinkVrfProps } | { ok: false; failures: CheckFailure[] };
+
+function parseAdvertisements(objects: YamlObject[]): { ras: RouteAdvertisements[]; failures: CheckFailure[] } {
+  const loaded = loadDocuments(JSON.stringify(objects));
+  const problems: Problem[] = [...loaded.problems];
+  const ras = parseRouteAdvertisementsDocuments(loaded.documents, problems);
+  const indexOf = new Map(loaded.documents.map((d) => [d.ref, d.index]));
+  const failures = problems.map((p) => {
+    const index = p.object === undefined ? undefined : indexOf.get(p.object);
+    return { property: `routeAdvertisements${index === undefined ? '' : `[${index}]`}`, reason: `${p.reason}: ${p.path}: ${p.message}` };
+  });
+  return { ras, failures };
+}
+
+function idFailures(ids: unknown): CheckFailure[] {
+  if (typeof ids !== 'object' || ids === null || Array.isArray(ids)) return [{ property: 'networkIds', reason: `InvalidField: networkIds must map network names to ids, not ${JSON.stringify(ids)}` }];
+  return Object.entries(ids).filter(([, id]) => !Number.isInteger(id) || (id as number) < 0)
+    .map(([name, id]) => ({ property: `networkIds.${name}`, reason: `InvalidField: network id ${JSON.stringify(id)} is not a non-negative integer` }));
+}
+
+/** The node's labels and this resource's CUDNs, as the domain rule reads them. */
+function cudnsOf(cluster: Cluster, networkIds: Record<string, number>) {
+  return cluster.networks.filter((n) => networkIds[n.name] !== undefined).map((n) => ({ name: n.objectName, networkId: networkIds[n.name]!, labels: n.labels }));
+}
+
+/**
+ * Parse and narrow the VRF inputs against the resource's cluster (its one node and its CUDNs);
+ * undefined when the resource was given no RouteAdvertisements.
+ */
+export function uplinkVrfOf(props: Props, cluster: Cluster): Parsed | undefined {
+  if (props.routeAdvertisements === undefined) return undefined;
+  if (!Array.isArray(props.routeAdvertisements)) return { ok: false, failures: [{ property: 'routeAdvertisements', reason: `InvalidField: routeAdvertisements must be a list of RouteAdvertisements objects, not ${JSON.stringify(props.routeAdvertisements)}` }] };
+  const given = props.routeAdvertisements as YamlObject[];
+  const parsed = parseAdvertisements(given);
+  const failures = [...parsed.failures, ...idFailures(props.networkIds ?? {})];
+  if (failures.length > 0) return { ok: false, failures };
+  const allIds = (props.networkIds ?? {}) as Record<string, number>;
+  const networkIds = Object.fromEntries(cluster.networks.filter((n) => allIds[n.name] !== undefined).map((n) => [n.name, allIds[n.name]!]));
+  const labels = cluster.inventory.nodes.find((n) => n.name === props.node)?.labels ?? {};
+  const cudns = cudnsOf(cluster, networkIds);
+  const ras = parsed.ras.filter((ra) => cudns.some((c) => advertisesCudn(ra, c, labels)));
+  const names = new Set(ras.map((ra) => ra.name));
+  const routeAdvertisements = given.filter((o) => names.has(String(o.metadata?.name)));
+  return { ok: true, vrf: { routeAdvertisements: ras, networkIds }, props: { routeAdvertisements, networkIds } };
+}
