@@ -23,5 +23,10 @@ if [ ! -d node_modules/@pulumi/pulumi ] || [ package-lock.json -nt node_modules/
   echo "ovnk setup: installing npm packages" >&2
   # `npm ci` first; npm 11.19 refuses it for locks whose optional platform packages (rollup's) it
   # left out itself, so fall back to `npm install`, which installs the locked versions as well.
-  npm ci --no-audit --no-fund >&2 || npm install --no-audit --no-fund >&2
+  log=$(mktemp)
+  if ! npm ci --no-audit --no-fund >"$log" 2>&1; then
+    echo "ovnk setup: npm ci refused the lock file ($(grep -m1 -o 'can only install.*in sync' "$log" || echo 'see npm output')); using npm install" >&2
+    npm install --no-audit --no-fund >&2
+  fi
+  rm -f "$log"
 fi
