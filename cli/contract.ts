@@ -80,3 +80,17 @@ export async function runCommand(format: OutputFormat, body: () => Promise<Comma
   else if (text) process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
   return exitCode;
 }
+
+/**
+ * Choose the output format, then run the body under the contract. A bad `-o` value is itself an
+ * error document (on stdout as JSON, since the format asked for is unknown).
+ */
+export async function runFormatted(format: () => OutputFormat, body: () => Promise<CommandResult>): Promise<ExitCode> {
+  let chosen: OutputFormat;
+  try {
+    chosen = format();
+  } catch (error) {
+    return runCommand('json', () => Promise.reject(error));
+  }
+  return runCommand(chosen, body);
+}

@@ -21,7 +21,7 @@ import type { OvsdbDatabase } from '../../provider/ovsdb/client';
 import { buildTopology } from '../../provider/runtime/plan';
 import { zonesOf } from '../../provider/topology/fromCluster';
 import type { Cluster } from '../../provider/model/cluster';
-import { CliError, type CommandResult, ExitCode, parseOutputFormat, runCommand } from '../contract';
+import { CliError, type CommandResult, ExitCode, parseOutputFormat, runFormatted } from '../contract';
 import { withUplinks } from './uplinks';
 
 export interface FileOptions {
@@ -55,14 +55,7 @@ export function withFileOptions(command: Command): Command {
 
 /** Run a file command under the contract, closing the Northbound connections afterwards. */
 export async function runFileCommand(options: FileOptions, body: () => Promise<CommandResult>): Promise<void> {
-  let format;
-  try {
-    format = parseOutputFormat(options.output);
-  } catch (error) {
-    process.exitCode = await runCommand('json', () => Promise.reject(error));
-    return;
-  }
-  process.exitCode = await runCommand(format, async () => {
+  process.exitCode = await runFormatted(() => parseOutputFormat(options.output), async () => {
     try {
       return await body();
     } catch (error) {

@@ -9,7 +9,7 @@ import {
   checkLabName, checkNodeCount, checkOvnFlavor, DEFAULT_LAB_NAME, DEFAULT_OVN, down, inventoryOf, LabError,
   type LabStatus, readState, statusOf, up,
 } from '../../lab';
-import { CliError, type CommandResult, ExitCode, parseOutputFormat, progress, runCommand } from '../contract';
+import { CliError, type CommandResult, ExitCode, parseOutputFormat, progress, runFormatted } from '../contract';
 
 interface OutputFlags {
   output?: string;
@@ -25,14 +25,7 @@ function formatOf(flags: OutputFlags) {
 
 /** Run a lab action under the contract, turning LabError into CliError with its exit code. */
 async function act(flags: OutputFlags, body: () => Promise<CommandResult>): Promise<void> {
-  let format;
-  try {
-    format = formatOf(flags);
-  } catch (error) {
-    process.exitCode = await runCommand('json', () => Promise.reject(error));
-    return;
-  }
-  process.exitCode = await runCommand(format, async () => {
+  process.exitCode = await runFormatted(() => formatOf(flags), async () => {
     try {
       return await body();
     } catch (error) {
