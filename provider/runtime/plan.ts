@@ -71,10 +71,11 @@ export function planTopology(source: string | LoadedDocument[] | Cluster, previo
   const allocation = allocateCluster({ cluster, connects }, previous?.allocation);
   const problems = [...renderRefusals(cluster), ...allocation.problems, ...Object.values(allocation.connects).flatMap((c) => c.problems)];
   try {
-    const inputs = topologyInputs(cluster, allocation, previous?.pods ?? {}, options.zone);
+    const inputs = topologyInputs(cluster, allocation, previous?.pods ?? {}, options.zone, previous?.podTunnels);
     const connectPlan = prepareZones(cluster, allocation);
     const zones = inputs.zones.map((z) => zonePlan(z, connectPlan));
-    const state: RuntimeState = { version: runtimeStateVersion, allocation: allocation.state, pods: inputs.pods, uplinks: uplinksState(cluster.networks) };
+    const tunnels = Object.keys(inputs.tunnels).length > 0 ? { podTunnels: inputs.tunnels } : {};
+    const state: RuntimeState = { version: runtimeStateVersion, allocation: allocation.state, pods: inputs.pods, ...tunnels, uplinks: uplinksState(cluster.networks) };
     return { ok: true, plan: withServiceBackends({ cluster, allocation, state, zones, problems }) };
   } catch (error) {
     if (error instanceof TopologyInputError) return { ok: false, inputProblems: [problem('InvalidField', 'render', error.field, error.message)] };

@@ -7,6 +7,7 @@
 import { type AllocationState, readState as readAllocation } from '../alloc/state';
 import type { Operation } from '../ovsdb/notation';
 import type { PodAssignments } from '../topology/fromCluster';
+import type { PodTunnels } from '../topology/pod-tunnels';
 
 export const runtimeStateVersion = 1;
 export const STATE_KEY_PREFIX = 'ovnk.io/state/';
@@ -16,6 +17,8 @@ export interface RuntimeState {
   allocation: AllocationState;
   /** Pod addresses per network, then `namespace/name`. */
   pods: PodAssignments;
+  /** Layer2 pods' tunnel ids per network, then `namespace/name` (per-node layout only). */
+  podTunnels?: PodTunnels;
   /** Each CUDN's `spec.uplinks` by OVN network name (immutable upstream: a change is a replacement). */
   uplinks?: Record<string, string[]>;
 }
@@ -54,7 +57,8 @@ export function parseState(text: string, where: string): RuntimeState {
   if (typeof allocation === 'string') throw new StateError(`${where} ${allocation}`);
   const pods = record.pods && typeof record.pods === 'object' ? record.pods : {};
   const uplinks = record.uplinks && typeof record.uplinks === 'object' ? { uplinks: record.uplinks } : {};
-  return { version: runtimeStateVersion, allocation, pods, ...uplinks };
+  const podTunnels = record.podTunnels && typeof record.podTunnels === 'object' ? { podTunnels: record.podTunnels } : {};
+  return { version: runtimeStateVersion, allocation, pods, ...podTunnels, ...uplinks };
 }
 
 /** The select that reads NB_Global (its uuid and external_ids). */

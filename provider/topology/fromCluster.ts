@@ -7,7 +7,9 @@
  * system-id is commonly the host name), so the render stays deterministic. Gateway details are
  * passed only when the node has a gateway bridge, its MAC and node IPs. Pod addresses are
  * assigned once per cluster (not per zone) and stay stable against `previousPods`.
- * Layer2 pods get no tunnel id (`requested-tnl-key`): northd picks one per zone.
+ * Layer2 pods get a tunnel id (`requested-tnl-key`, pod-tunnels.ts) in the per-node layout
+ * only, where every zone must give the same pod the same port key; in the central layout one
+ * northd sees every pod and picks the keys itself, so none is assigned or kept.
  */
 import type { ClusterAllocation } from '../alloc/cluster';
 import { familyName } from '../model/cidr';
@@ -17,6 +19,7 @@ import type { Network } from '../model/network';
 import { uplinksOf } from '../model/cudn';
 import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, RenderInput, ZoneInput } from './input';
 import { assignPodIPs, podKey } from './pod-ips';
+import { assignPodTunnels, type PodTunnels } from './pod-tunnels';
 
 /** Pod addresses per OVN network name, then per `namespace/name`. */
 export type PodAssignments = Record<string, Record<string, string[]>>;
@@ -31,6 +34,8 @@ export interface TopologyInputs {
   zones: ZoneRenderInputs[];
   /** Every pod's addresses: keep them (e.g. in state) and pass them back as `previousPods`. */
   pods: PodAssignments;
+  /** Layer2 pods' tunnel ids (per-node layout only): keep them and pass them back as `previousTunnels`. */
+  tunnels: PodTunnels;
 }
 
 /** The zones of an inventory; names match `ovnk plan --zone`. */
@@ -48,20 +53,30 @@ export function renderedNetworks(cluster: Cluster, allocation: ClusterAllocation
 }
 
 /** The renderer's inputs for every zone (or only `zoneName`). */
-export function topologyInputs(cluster: Cluster, allocation: ClusterAllocation, previousPods: PodAssignments = {}, zoneName?: string): TopologyInputs {
+export function topologyInputs(
+  cluster: Cluster,
+  allocation: ClusterAllocation,
+  previousPods: PodAssignments = {},
+  zoneName?: string,
+  previousTunnels: PodTunnels = {},
+): TopologyInputs {
   const clusterInput = clusterInputOf(cluster);
   const nodes = nodeInputs(cluster, allocation);
   const networks = renderedNetworks(cluster, allocation).map((n) => ({ network: n, input: networkInput(n, allocation) }));
   const pods: PodAssignments = {};
+  const tunnels: PodTunnels = {};
   const podInputs = new Map<string, PodInput[]>();
   for (const { network } of networks) {
     const assigned = assignNetworkPods(cluster, allocation, network, previousPods[network.name] ?? {});
     pods[network.name] = assigned.ips;
-    podInputs.set(network.name, assigned.inputs);
+    const ids = needsTunnelIds(cluster, network) ? assignPodTunnels(network.name, assigned.inputs, previousTunnels[network.name]) : undefined;
+    if (ids) tunnels[network.name] = ids;
+    podInputs.set(network.name, ids ? assigned.inputs.map((p) => ({ ...p, tunnelId: ids[podKey(p)] })) : assigned.inputs);
   }
   const zones = zonesOf(cluster).filter((z) => zoneName === undefined || z.name === zoneName);
   return {
     pods,
+    tunnels,
     zones: zones.map((zone) => ({
       zone,
       inputs: networks.map(({ network, input }) => ({ cluster: clusterInput, network: input, nodes, zone, pods: podInputs.get(network.name) ?? [] })),
@@ -114,6 +129,9 @@ function gatewayOf(node: InventoryNode): GatewayInput | undefined {
   if (!node.gatewayBridge || !node.gatewayMac || node.nodeIPs.length === 0) return undefined;
   return { bridge: node.gatewayBridge, mac: node.gatewayMac, ips: node.nodeIPs, nextHops: node.gatewayNextHops };
 }
+
+/** Layer2 pods need cluster-wide port keys only when each zone has its own northd. */
+const needsTunnelIds = (cluster: Cluster, network: Network): boolean => cluster.inventory.zones === 'per-node' && network.topology === 'Layer2';
 
 /** The inventory's pods whose namespace the network serves, on nodes that have an id. */
 export function podsOf(cluster: Cluster, allocation: ClusterAllocation, network: Network): InventoryPod[] {

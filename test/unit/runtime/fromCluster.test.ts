@@ -1,5 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planCluster } from '../../../provider/connect/plan';
+import { planTopology } from '../../../provider/runtime/plan';
+import { parseState, serializeState } from '../../../provider/runtime/state';
+import { TopologyInputError } from '../../../provider/topology/errors';
+import { assignPodTunnels, MAX_POD_TUNNEL_ID } from '../../../provider/topology/pod-tunnels';
 import { topologyInputs, zonesOf } from '../../../provider/topology/fromCluster';
 import { renderNetwork } from '../../../provider/topology/render';
 
@@ -125,5 +130,77 @@ describe('topologyInputs', () => {
       const { cluster, allocation } = plan(zones);
       for (const z of topologyInputs(cluster, allocation).zones) for (const input of z.inputs) expect(renderNetwork(input).length).toBeGreaterThan(0);
     }
+  });
+});
+
+const pod = (namespace: string, name: string) => ({ namespace, name });
+
+describe('Layer2 pod tunnel ids', () => {
+  it('new pods get the lowest free ids in namespace/name order', () => {
+    expect(assignPodTunnels('net', [pod('b', 'x'), pod('a', 'y'), pod('a', 'x')])).toEqual({ 'a/x': 1, 'a/y': 2, 'b/x': 3 });
+  });
+
+  it('previous ids are kept and new pods fill the gaps below them', () => {
+    const ids = assignPodTunnels('net', [pod('a', 'x'), pod('a', 'y'), pod('a', 'z')], { 'a/y': 1, 'a/z': 7, gone: 2 });
+    expect(ids).toEqual({ 'a/x': 2, 'a/y': 1, 'a/z': 7 });
+  });
+
+  it('a previous id out of range or taken twice is replaced', () => {
+    const ids = assignPodTunnels('net', [pod('a', 'x'), pod('a', 'y'), pod('a', 'z')], { 'a/x': 0, 'a/y': 40000, 'a/z': 1 });
+    expect(ids).toEqual({ 'a/x': 2, 'a/y': 3, 'a/z': 1 });
+    expect(assignPodTunnels('net', [pod('a', 'x'), pod('a', 'y')], { 'a/x': 5, 'a/y': 5 })).toEqual({ 'a/x': 5, 'a/y': 1 });
+  });
+
+  it('more pods than ids is an error naming the network', () => {
+    const pods = Array.from({ length: MAX_POD_TUNNEL_ID + 1 }, (_, i) => pod('ns', `p${String(i).padStart(5, '0')}`));
+    expect(() => assignPodTunnels('green_net', pods)).toThrow(TopologyInputError);
+    expect(() => assignPodTunnels('green_net', pods)).toThrow(/network green_net/);
+    expect(Object.keys(assignPodTunnels('green_net', pods.slice(1))).length).toBe(MAX_POD_TUNNEL_ID);
+  });
+
+  it('ids are unique, in range, and stable when passed back with pods added', () => {
+    const names = fc.uniqueArray(fc.stringMatching(/^[a-z]{1,4}$/), { maxLength: 40 });
+    fc.assert(
+      fc.property(names, names, (first, more) => {
+        const before = assignPodTunnels('n', first.map((n) => pod('ns', n)));
+        const after = assignPodTunnels('n', [...first, ...more].map((n) => pod('ns', n)), before);
+        const ids = Object.values(after);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids.every((id) => id >= 1 && id <= MAX_POD_TUNNEL_ID)).toBe(true);
+        for (const [key, id] of Object.entries(before)) expect(after[key]).toBe(id);
+      }),
+    );
+  });
+
+  it('the per-node layout gives Layer2 pods tunnel ids, the same in every zone, and none to Layer3 pods', () => {
+    const { cluster, allocation } = plan('per-node');
+    const result = topologyInputs(cluster, allocation);
+    expect(result.tunnels).toEqual({ green_net: { 'green/c': 1 } });
+    for (const z of result.zones) {
+      const [blue, green] = z.inputs;
+      expect(blue!.pods!.every((p) => p.tunnelId === undefined)).toBe(true);
+      expect(green!.pods!.map((p) => p.tunnelId)).toEqual([1]);
+    }
+    const remote = renderNetwork(result.zones[0]!.inputs[1]!).find((r) => r.table === 'Logical_Switch_Port' && r.columns.name === 'green.net_green_c');
+    expect(remote?.columns).toMatchObject({ type: 'remote', options: expect.objectContaining({ 'requested-tnl-key': '1' }) });
+  });
+
+  it('the central layout assigns no tunnel id: northd picks the keys', () => {
+    const { cluster, allocation } = plan('central');
+    const result = topologyInputs(cluster, allocation);
+    expect(result.tunnels).toEqual({});
+    expect(result.zones[0]!.inputs[1]!.pods!.every((p) => p.tunnelId === undefined)).toBe(true);
+  });
+
+  it('previous tunnel ids are kept, and the plan stores them in state', () => {
+    const { cluster, allocation } = plan('per-node');
+    expect(topologyInputs(cluster, allocation, {}, undefined, { green_net: { 'green/c': 9 } }).tunnels).toEqual({ green_net: { 'green/c': 9 } });
+    const first = planTopology(inventory('per-node') + networks);
+    if (!first.ok) throw new Error('plan failed');
+    expect(first.plan.state.podTunnels).toEqual({ green_net: { 'green/c': 1 } });
+    const again = planTopology(inventory('per-node') + networks, { ...first.plan.state, podTunnels: { green_net: { 'green/c': 4 } } });
+    if (!again.ok) throw new Error('plan failed');
+    expect(again.plan.state.podTunnels).toEqual({ green_net: { 'green/c': 4 } });
+    expect(parseState(serializeState(again.plan.state), 'state').podTunnels).toEqual({ green_net: { 'green/c': 4 } });
   });
 });
