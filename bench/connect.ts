@@ -11,10 +11,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { down, DEFAULT_OVN, type LabStatus, readState, up } from '../lab';
-import { applyZone, closeConnections, destroyZone, diffZone, nbConnection, planTopology, readZoneState, type TopologyPlan } from '../provider/runtime';
+import { applyZone, closeConnections, destroyZone, nbConnection, type TopologyPlan } from '../provider/runtime';
 import type { OvsdbDatabase } from '../provider/ovsdb/client';
 import { syncLabPods } from '../cli/commands/apply';
 import { bestOf, figure, note, timed, type Benchmark } from './harness';
+import { diffUnchanged, planFrom, reapplyUnchanged } from './zoneRuns';
 
 const NETWORKS = 30;
 const NODES = 20;
@@ -31,24 +32,6 @@ function topology(lab: LabStatus, networkCount = NETWORKS, nodeCount = NODES): s
     `---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: net-${i}, labels: {connected: "yes"}}\nspec:\n  namespaceSelector: {matchLabels: {net: n${i}}}\n  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.${i + 1}.0.0/16, hostSubnet: 24}]}}\n`);
   const connect = `---\napiVersion: k8s.ovn.org/v1\nkind: ClusterNetworkConnect\nmetadata: {name: bench}\nspec:\n  networkSelectors:\n  - networkSelectionType: ClusterUserDefinedNetworks\n    clusterUserDefinedNetworkSelector: {networkSelector: {matchLabels: {connected: "yes"}}}\n  connectSubnets: [{cidr: 192.168.0.0/16, networkPrefix: 24}]\n  connectivity: [PodNetwork]\n`;
   return inventory + networks.join('') + connect;
-}
-
-async function planFrom(db: OvsdbDatabase, text: string): Promise<TopologyPlan> {
-  const result = planTopology(text, await readZoneState(db, OWNER));
-  if (!result.ok) throw new Error(`the benchmark topology is unusable: ${result.inputProblems[0]!.message}`);
-  if (result.plan.problems.length > 0) throw new Error(`the benchmark topology is refused: ${result.plan.problems[0]!.message}`);
-  return result.plan;
-}
-
-async function reapply(db: OvsdbDatabase, text: string): Promise<void> {
-  const plan = await planFrom(db, text);
-  const result = await applyZone(db, plan.zones[0]!, OWNER, plan.state);
-  if (result.sent) throw new Error(`a re-apply without change sent ${result.operations} operations: ${result.summary.slice(0, 3).join('; ')}`);
-}
-
-async function diff(db: OvsdbDatabase, text: string): Promise<void> {
-  const drift = await diffZone(db, (await planFrom(db, text)).zones[0]!, OWNER);
-  if (drift.lines.length > 0) throw new Error(`diff without change found drift: ${drift.lines.slice(0, 3).join('; ')}`);
 }
 
 /** Sizes (networks, nodes) the first ping is measured on, smallest first; the last is the full size. */
@@ -100,15 +83,15 @@ async function measureScale(lab: LabStatus, db: OvsdbDatabase): Promise<void> {
 async function timeScale(lab: LabStatus, db: OvsdbDatabase): Promise<void> {
   const text = topology(lab);
   const first = await timed(async () => {
-    const plan = await planFrom(db, text);
+    const plan = await planFrom(db, text, OWNER);
     return { plan, result: await applyZone(db, plan.zones[0]!, OWNER, plan.state) };
   });
   const { plan, result } = first.value;
   note(`first apply of a connect over ${NETWORKS} Layer3 networks and ${NODES} nodes: ${plan.zones[0]!.rows.length} rows, ${result.operations} operations in ${first.seconds.toFixed(3)} s`);
   const dump = await bestOf(5, () => execFileSync('ovsdb-client', ['dump', lab.nb, 'OVN_Northbound'], { maxBuffer: 1 << 28 }));
   note(`baseline ovsdb-client dump of that Northbound: ${dump.toFixed(3)} s`);
-  const again = await bestOf(5, () => reapply(db, text));
-  const drift = await bestOf(5, () => diff(db, text));
+  const again = await bestOf(5, () => reapplyUnchanged(db, text, OWNER));
+  const drift = await bestOf(5, () => diffUnchanged(db, text, OWNER));
   note(`no-change re-apply ${again.toFixed(3)} s, diff ${drift.toFixed(3)} s`);
   figure('connect.apply', first.seconds, 's');
   figure('connect.reapply.vs_dump', again / dump, 'x');
@@ -122,7 +105,7 @@ async function timeScale(lab: LabStatus, db: OvsdbDatabase): Promise<void> {
  */
 async function firstPingAt(lab: LabStatus, db: OvsdbDatabase, networks: number, nodes: number): Promise<number | undefined> {
   const start = process.hrtime.bigint();
-  const plan = await planFrom(db, topology(lab, networks, nodes));
+  const plan = await planFrom(db, topology(lab, networks, nodes), OWNER);
   try {
     await applyZone(db, plan.zones[0]!, OWNER, plan.state);
     await syncLabPods(lab, plan.zones[0]!.pods, []);

@@ -6,10 +6,10 @@
  * the dump and under 1 s.
  */
 import { execFileSync } from 'node:child_process';
-import { applyZone, closeConnections, diffZone, nbConnection, planTopology, readZoneState, type TopologyPlan } from '../provider/runtime';
-import type { OvsdbDatabase } from '../provider/ovsdb/client';
+import { applyZone, closeConnections, nbConnection } from '../provider/runtime';
 import { startOvsdbServer } from '../test/support/ovsdbServer';
 import { bestOf, figure, note, timed, type Benchmark } from './harness';
+import { diffUnchanged, planFrom, reapplyUnchanged } from './zoneRuns';
 
 const NETWORKS = 50;
 const NODES = 20;
@@ -24,38 +24,20 @@ function topology(): string {
   return inventory + networks.join('');
 }
 
-async function planFrom(db: OvsdbDatabase, text: string): Promise<TopologyPlan> {
-  const result = planTopology(text, await readZoneState(db, OWNER));
-  if (!result.ok) throw new Error(`the benchmark topology is unusable: ${result.inputProblems[0]!.message}`);
-  if (result.plan.problems.length > 0) throw new Error(`the benchmark topology is refused: ${result.plan.problems[0]!.message}`);
-  return result.plan;
-}
-
-async function reapply(db: OvsdbDatabase, text: string): Promise<void> {
-  const plan = await planFrom(db, text);
-  const result = await applyZone(db, plan.zones[0]!, OWNER, plan.state);
-  if (result.sent) throw new Error(`a re-apply without change sent ${result.operations} operations: ${result.summary.slice(0, 3).join('; ')}`);
-}
-
-async function diff(db: OvsdbDatabase, text: string): Promise<void> {
-  const drift = await diffZone(db, (await planFrom(db, text)).zones[0]!, OWNER);
-  if (drift.lines.length > 0) throw new Error(`diff without change found drift: ${drift.lines.slice(0, 3).join('; ')}`);
-}
-
 async function run(): Promise<void> {
   const server = await startOvsdbServer();
   try {
     const text = topology();
     const db = await nbConnection(server.unix);
     const first = await timed(async () => {
-      const plan = await planFrom(db, text);
+      const plan = await planFrom(db, text, OWNER);
       return applyZone(db, plan.zones[0]!, OWNER, plan.state);
     });
     note(`first apply of ${NETWORKS} Layer3 networks over ${NODES} nodes: ${first.value.operations} operations in ${first.seconds.toFixed(3)} s`);
     const dump = await bestOf(5, () => execFileSync('ovsdb-client', ['dump', server.unix, 'OVN_Northbound'], { maxBuffer: 1 << 28 }));
     note(`baseline ovsdb-client dump of that Northbound: ${dump.toFixed(3)} s`);
-    const again = await bestOf(5, () => reapply(db, text));
-    const drift = await bestOf(5, () => diff(db, text));
+    const again = await bestOf(5, () => reapplyUnchanged(db, text, OWNER));
+    const drift = await bestOf(5, () => diffUnchanged(db, text, OWNER));
     figure('networks.reapply', again, 's');
     figure('networks.diff', drift, 's');
     figure('networks.reapply.vs_dump', again / dump, 'x');
