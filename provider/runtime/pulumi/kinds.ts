@@ -8,7 +8,7 @@
  */
 import type { DesiredRow } from '../../nb/desired';
 import { driftCount, ownerFailure, readZones, removeZones, same, stateVersion, writeZones } from './kind';
-import { SliceError, isPacked, sliceDigest, unpack } from './pack';
+import { isPacked, sliceDigest, unpack } from './pack';
 import { type CheckFailure, type CheckResult, containsUnknown, type DiffResult, jsonClean, type Props, type ResourceKind, SCHEMA_VERSION, withoutProvider } from './protocol';
 import { configureSettings } from './settings';
 import { connectSliceRows, networkSliceRows, zoneSliceRows } from './sliceRows';
