@@ -9,9 +9,9 @@
 import { connectRouterName } from '../../connect/ids';
 import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
 import { renderSharedRows } from '../../topology/shared';
-import { driftCount, ownerFailure, readZones, removeZones, same, stateVersion, writeZones } from './kind';
+import { driftCount, ownerFailure, same, zoneRowMethods } from './kind';
 import { sliceDigest } from './pack';
-import { type CheckResult, containsUnknown, type DiffResult, jsonClean, type Props, type ResourceKind, SCHEMA_VERSION, withoutProvider } from './protocol';
+import { type CheckResult, containsUnknown, type DiffResult, jsonClean, type Props, type ResourceKind, SCHEMA_VERSION } from './protocol';
 import { configureSettings, endpointOf } from './settings';
 import { clusterSlices, type ClusterSlices } from './slices';
 import { type Allocated, allocateFailures, allocateTopology, readTopology, stateOf } from './topologyInput';
@@ -73,27 +73,9 @@ function sharedRows(props: Props): Record<string, ReturnType<typeof renderShared
   return Object.fromEntries(zones.map((z) => [z, renderSharedRows()]));
 }
 
-async function write(id: string, inputs: Props): Promise<Props> {
-  const props = withoutProvider(inputs);
-  return writeZones(id, props, sharedRows(props));
-}
-
 export const ClusterAllocations: ResourceKind = {
   configure: async ({ config }) => configureSettings(config),
   check: async (olds, news) => check(olds, news),
   diff: async (_id, olds, news) => diff(olds, news),
-  create: async (inputs) => ({ id: String(inputs.owner), outs: await write(String(inputs.owner), inputs) }),
-  read: async (id, stored) => {
-    stateVersion(stored);
-    const props = withoutProvider(stored);
-    return { id, props: await readZones(props, sharedRows(props)) };
-  },
-  update: async (id, olds, news) => {
-    stateVersion(olds);
-    return { outs: await write(id, news) };
-  },
-  delete: async (_id, props) => {
-    stateVersion(props);
-    await removeZones(props);
-  },
+  ...zoneRowMethods(sharedRows),
 };

@@ -8,7 +8,7 @@
 import type { DesiredRow } from '../../nb/desired';
 import { checkOwner } from '../../nb/ownership';
 import { applyRows, countRows, deleteRows, digestRows, driftOf } from './nbRows';
-import { type CheckFailure, jsonClean, PartialApplyError, type Props, SCHEMA_VERSION } from './protocol';
+import { type CheckFailure, jsonClean, PartialApplyError, type Props, type ResourceKind, SCHEMA_VERSION, withoutProvider } from './protocol';
 
 export function ownerFailure(owner: unknown): CheckFailure[] {
   if (typeof owner !== 'string') return [{ property: 'owner', reason: `InvalidField: owner must be a string, not ${JSON.stringify(owner)}` }];
@@ -74,3 +74,30 @@ export async function removeZones(props: Props): Promise<void> {
 
 /** Drift found by the last read: the next update repairs it. */
 export const driftCount = (props: Props): number => (props.drift as { count?: number } | undefined)?.count ?? 0;
+
+/**
+ * create, read, update and delete of a kind whose rows (by zone) follow from its props: every
+ * write is one transaction per zone, read is the live rows, delete removes this owner's rows.
+ */
+export function zoneRowMethods(rowsOf: (props: Props) => Record<string, DesiredRow[]>): Pick<ResourceKind, 'create' | 'read' | 'update' | 'delete'> {
+  const write = (id: string, inputs: Props) => {
+    const props = withoutProvider(inputs);
+    return writeZones(id, props, rowsOf(props));
+  };
+  return {
+    create: async (inputs) => ({ id: String(inputs.owner), outs: await write(String(inputs.owner), inputs) }),
+    read: async (id, stored) => {
+      stateVersion(stored);
+      const props = withoutProvider(stored);
+      return { id, props: await readZones(props, rowsOf(props)) };
+    },
+    update: async (id, olds, news) => {
+      stateVersion(olds);
+      return { outs: await write(id, news) };
+    },
+    delete: async (_id, props) => {
+      stateVersion(props);
+      await removeZones(props);
+    },
+  };
+}

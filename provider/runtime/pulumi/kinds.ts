@@ -7,9 +7,9 @@
  * create, update and read render the slice for the resource's zone.
  */
 import type { DesiredRow } from '../../nb/desired';
-import { driftCount, ownerFailure, readZones, removeZones, same, stateVersion, writeZones } from './kind';
+import { driftCount, ownerFailure, same, zoneRowMethods } from './kind';
 import { isPacked, sliceDigest, unpack } from './pack';
-import { type CheckFailure, type CheckResult, containsUnknown, type DiffResult, jsonClean, type Props, type ResourceKind, SCHEMA_VERSION, withoutProvider } from './protocol';
+import { type CheckFailure, type CheckResult, containsUnknown, type DiffResult, jsonClean, type Props, type ResourceKind, SCHEMA_VERSION } from './protocol';
 import { configureSettings } from './settings';
 import { connectSliceRows, networkSliceRows, zoneSliceRows } from './sliceRows';
 import type { ConnectSlice, NetworkSlice, ZoneSlice } from './slices';
@@ -51,28 +51,11 @@ function rowsOf(spec: SliceKindSpec, props: Props): Record<string, DesiredRow[]>
 }
 
 function makeSliceKind(spec: SliceKindSpec): ResourceKind {
-  const write = (id: string, inputs: Props) => {
-    const props = withoutProvider(inputs);
-    return writeZones(id, props, rowsOf(spec, props));
-  };
   return {
     configure: async ({ config }) => configureSettings(config),
     check: async (_olds, news) => check(spec, news),
     diff: async (_id, olds, news) => diff(spec, olds, news),
-    create: async (inputs) => ({ id: String(inputs.owner), outs: await write(String(inputs.owner), inputs) }),
-    read: async (id, stored) => {
-      stateVersion(stored);
-      const props = withoutProvider(stored);
-      return { id, props: await readZones(props, rowsOf(spec, props)) };
-    },
-    update: async (id, olds, news) => {
-      stateVersion(olds);
-      return { outs: await write(id, news) };
-    },
-    delete: async (_id, props) => {
-      stateVersion(props);
-      await removeZones(props);
-    },
+    ...zoneRowMethods((props) => rowsOf(spec, props)),
   };
 }
 
