@@ -77,8 +77,9 @@ export function allocateTopology(topology: TopologyInputs, previous?: RuntimeSta
   const allocation = allocateCluster({ cluster, connects: validateConnects(cluster) }, previous?.allocation);
   const problems = [...renderRefusals(cluster), ...allocation.problems, ...Object.values(allocation.connects).flatMap((c) => c.problems)];
   try {
-    const inputs = topologyInputs(cluster, allocation, previous?.pods ?? {});
-    const state: RuntimeState = { version: runtimeStateVersion, allocation: allocation.state, pods: inputs.pods };
+    const inputs = topologyInputs(cluster, allocation, previous?.pods ?? {}, undefined, previous?.podTunnels);
+    const tunnels = Object.keys(inputs.tunnels).length > 0 ? { podTunnels: inputs.tunnels } : {};
+    const state: RuntimeState = { version: runtimeStateVersion, allocation: allocation.state, pods: inputs.pods, ...tunnels };
     const renderInputs = inputs.zones[0]?.inputs ?? [];
     return { ok: true, allocated: { cluster, allocation, state, problems, renderInputs, connects: prepareZones(cluster, allocation) } };
   } catch (error) {
