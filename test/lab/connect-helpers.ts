@@ -7,13 +7,22 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { afterAll } from 'vitest';
 import { readState, type LabStatus } from '../../lab';
 import { nbctl, podIPs, podNetns } from './networks-helpers';
 
 export const stack = (name: string): string => path.resolve(__dirname, '../../stacks', name);
 
-const tempDir = mkdtempSync(path.join(os.tmpdir(), 'ovnk-connect-test-'));
-export const removeTempFiles = (): void => rmSync(tempDir, { recursive: true, force: true });
+// Made on first use; removed when the test file that imports these helpers ends.
+let tempDir: string | undefined;
+afterAll(() => {
+  if (tempDir !== undefined) rmSync(tempDir, { recursive: true, force: true });
+  tempDir = undefined;
+});
+function variantsDir(): string {
+  tempDir ??= mkdtempSync(path.join(os.tmpdir(), 'ovnk-connect-test-'));
+  return tempDir;
+}
 
 /** A variant of a stacks/ file: each [from, to] replaced exactly once (a missing text throws). */
 export function variant(base: string, name: string, edits: [string, string][]): string {
@@ -22,7 +31,7 @@ export function variant(base: string, name: string, edits: [string, string][]): 
     if (!text.includes(from)) throw new Error(`${base} has no text ${JSON.stringify(from)}`);
     text = text.replace(from, to);
   }
-  const file = path.join(tempDir, name);
+  const file = path.join(variantsDir(), name);
   writeFileSync(file, text);
   return file;
 }

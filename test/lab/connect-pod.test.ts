@@ -3,7 +3,7 @@ import { closeConnections } from '../../provider/runtime';
 import { fileTarget, planFor } from '../../cli/commands/apply';
 import { planText } from '../../cli/commands/planText';
 import '../setup/lab';
-import { misbehaving, northdLog, probes, removeTempFiles, sbctl, stack, storedState, sync, variant } from './connect-helpers';
+import { misbehaving, northdLog, probes, sbctl, stack, storedState, sync, variant } from './connect-helpers';
 import { nbctl, ovnk, ownedRowCounts, podIPs } from './networks-helpers';
 
 const lab = inject('lab');
@@ -30,7 +30,6 @@ beforeAll(() => {
 afterAll(async () => {
   await closeConnections();
   ovnk('destroy', '-f', file, '--lab', lab.name);
-  removeTempFiles();
 });
 
 const across = (from: string[], to: string[]) => probes(lab, [...from, ...to]).filter((p) => from.includes(p.from) !== from.includes(p.to));

@@ -5,7 +5,7 @@ import { closeConnections } from '../../provider/runtime';
 import { readState } from '../../lab';
 import '../setup/lab';
 import { startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
-import { listen, misbehaving, probes, removeTempFiles, request, stack, sync, variant } from './connect-helpers';
+import { listen, misbehaving, probes, request, stack, sync, variant } from './connect-helpers';
 import { nbctl, ovnk, ownedRowCounts, podIPs } from './networks-helpers';
 
 const lab = inject('lab');
@@ -28,7 +28,6 @@ afterAll(async () => {
   for (const child of listeners) child.kill();
   await closeConnections();
   ovnk('destroy', '-f', file, '--lab', lab.name);
-  removeTempFiles();
 });
 
 describe('ServiceNetwork with PodNetwork', () => {
