@@ -7,11 +7,11 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { inventoryOf } from '../../lab';
 import { closeConnections } from '../../provider/runtime';
 import '../setup/lab';
-import { nbctl, ovnk, ownedRowCounts, podIPs, podNetns, reaches } from './networks-helpers';
+import { appliedForTheseTests, nbctl, ovnk, ownedRowCounts, podIPs, podNetns, reaches } from './networks-helpers';
 
 const lab = inject('lab');
 const file = path.resolve(__dirname, '../../stacks/layer3-pair.yaml');
@@ -24,17 +24,10 @@ const bindings = () =>
   nbctl(lab, '--format=csv', '--data=bare', '--no-headings', '--columns=logical_port,ip', 'list', 'Static_MAC_Binding').split('\n').filter((l) => l !== '').map((l) => l.replace(',', ' '));
 const ledger = () => nbctl(lab, 'get', 'NB_Global', '.', 'external_ids');
 
-beforeAll(() => {
-  const applied = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
-  expect(applied.status, applied.stderr).toBe(0);
-  nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
-});
-
-afterAll(async () => {
-  await closeConnections();
-  ovnk('destroy', '-f', file, '--lab', lab.name);
+appliedForTheseTests(lab, file, () => {
   for (const uuid of foreignBinding()) nbctl(lab, '--if-exists', 'destroy', 'Static_MAC_Binding', uuid);
 });
+
 
 function sbctl(...args: string[]): string {
   const argv = [...(lab.ovnRoot ? [lab.ovnRoot, 'ovn-sbctl'] : []), `--db=${lab.sb}`, ...args];

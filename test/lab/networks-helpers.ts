@@ -4,7 +4,9 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { readState, type LabStatus } from '../../lab';
+import { closeConnections } from '../../provider/runtime';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { nbSchema } from '../../provider/nb/generated/nb';
 
@@ -82,4 +84,21 @@ export async function pods(lab: LabStatus): Promise<{ namespace: string; name: s
 export function podIPs(lab: LabStatus, namespace: string, name: string): string[] {
   const pod = readState(lab.name)?.pods.find((p) => p.namespace === namespace && p.name === name);
   return ((pod?.addresses as string[] | undefined) ?? []).map((a) => a.split('/')[0]!);
+}
+
+/**
+ * Apply `file` to the lab before the file's tests (waiting for the chassis to catch up) and
+ * destroy it after them; `cleanup` then removes what the tests made by hand.
+ */
+export function appliedForTheseTests(lab: LabStatus, file: string, cleanup: () => void = () => {}): void {
+  beforeAll(() => {
+    const applied = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
+    expect(applied.status, applied.stderr).toBe(0);
+    nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+  });
+  afterAll(async () => {
+    await closeConnections();
+    ovnk('destroy', '-f', file, '--lab', lab.name);
+    cleanup();
+  });
 }

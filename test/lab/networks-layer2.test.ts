@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { readState } from '../../lab';
-import { closeConnections, destroyZone, nbConnection } from '../../provider/runtime';
+import { destroyZone, nbConnection } from '../../provider/runtime';
 import { macFromIP } from '../../provider/topology/mac';
 import '../setup/lab';
-import { fixture, nbctl, neighbourMac, ovnk, ownedRowCounts, podIPs, podNetns, reaches } from './networks-helpers';
+import { appliedForTheseTests, fixture, nbctl, neighbourMac, ovnk, ownedRowCounts, podIPs, podNetns, reaches } from './networks-helpers';
 
 const lab = inject('lab');
 const file = fixture('networks-layer2.yaml');
 const owner = 't-networks-l2';
 
-beforeAll(() => {
-  const applied = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
-  expect(applied.status, applied.stderr).toBe(0);
-  nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
-});
-
-afterAll(async () => {
-  await closeConnections();
-  ovnk('destroy', '-f', file, '--lab', lab.name);
-});
+appliedForTheseTests(lab, file);
 
 describe('a primary Layer2 network with the transit router over three nodes', () => {
   it('pods on different nodes reach each other over IPv4 and IPv6', async () => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { nbConnection, destroyZone, closeConnections } from '../../provider/runtime';
+import { describe, expect, inject, it } from 'vitest';
+import { nbConnection, destroyZone } from '../../provider/runtime';
 import { readState } from '../../lab';
 import '../setup/lab';
-import { fixture, nbctl, ovnk, ownedRowCounts, podIPs, podNetns, reaches } from './networks-helpers';
+import { appliedForTheseTests, fixture, nbctl, ovnk, ownedRowCounts, podIPs, podNetns, reaches } from './networks-helpers';
 
 const lab = inject('lab');
 const file = fixture('networks-layer3.yaml');
@@ -10,15 +10,7 @@ const owner = 't-networks-l3';
 const foreignSwitch = 'cluster_udn_blue_ovn-worker';
 let foreignUuid = '';
 
-beforeAll(() => {
-  const applied = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
-  expect(applied.status, applied.stderr).toBe(0);
-  nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
-});
-
-afterAll(async () => {
-  await closeConnections();
-  ovnk('destroy', '-f', file, '--lab', lab.name);
+appliedForTheseTests(lab, file, () => {
   if (foreignUuid) nbctl(lab, '--if-exists', 'destroy', 'Logical_Switch', foreignUuid);
 });
 
