@@ -9,7 +9,6 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { inventoryOf } from '../../lab';
-import { closeConnections } from '../../provider/runtime';
 import '../setup/lab';
 import { appliedForTheseTests, nbctl, ovnk, ownedRowCounts, podIPs, podNetns, reaches } from './networks-helpers';
 
