@@ -4,21 +4,19 @@
  * exactly as apply does, so the plan is what apply would do). Reads the objects, validates,
  * allocates (stable against --previous, else the stored state) and prints the plan document:
  * connects (accepted, problems, upstream annotations), allocations, zones (each zone's NB rows by
- * table, from provider/connect/zones.ts, with children written into the parents among them
- * (nb/parents.ts); plus notes on what was left out) and state. Exit 0 all accepted, 1 problems, 3 bad input.
+ * table as provider/runtime's planTopology renders them for apply: networks, connects, services;
+ * children written into the parents among them (nb/parents.ts); plus notes on what was left out)
+ * and state. Exit 0 when nothing is refused, 1 problems, 3 bad input.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { ClusterAllocation } from '../../provider/alloc/cluster';
-import { type AllocationState, readState } from '../../provider/alloc/state';
-import { allocatePlan, planCluster, type PlanOutcome } from '../../provider/connect/plan';
+import { type AllocationState, emptyState, readState } from '../../provider/alloc/state';
+import { zoneTables } from '../../provider/connect/zones';
 import type { Cluster } from '../../provider/model/cluster';
-import { networkServiceRows } from '../../provider/connect/services';
-import { prepareZones, renderZone, type ZoneRows, uniqueRows, zoneTables } from '../../provider/connect/zones';
+import type { Problem } from '../../provider/model/problem';
 import { inlineParents } from '../../provider/nb/parents';
-import { TopologyInputError } from '../../provider/topology/errors';
-import { topologyInputs } from '../../provider/topology/fromCluster';
-import { renderNetwork } from '../../provider/topology/render';
+import { buildTopology, planTopology, type RuntimeState, runtimeStateVersion, type ZonePlan } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode } from '../contract';
 import { fileTarget, runFileCommand } from './apply';
 import { planText } from './planText';
@@ -47,28 +45,39 @@ export function registerPlan(program: Command): void {
 const withLab = (options: PlanOptions): boolean => options.lab !== undefined && options.lab !== false;
 
 /** Offline: the file alone; --lab: the file filled from the lab (fileTarget, as apply) and the state stored there. */
-async function outcomeOf(options: PlanOptions): Promise<PlanOutcome> {
-  const previous = options.previous === undefined ? undefined : readPrevious(options.previous);
-  if (!withLab(options)) return planCluster(readInput(options.file, '-f'), previous);
-  const target = await fileTarget({ file: options.file, lab: options.lab, zone: options.zone });
-  return { ok: true, cluster: target.cluster, allocation: allocatePlan(target.cluster, previous ?? target.previous?.allocation) };
-}
-
-export async function plan(options: PlanOptions): Promise<CommandResult> {
-  const outcome = await outcomeOf(options);
-  if (!outcome.ok) {
-    const first = outcome.inputProblems[0]!;
-    throw new CliError(ExitCode.badInput, `${options.file}: ${first.path}: ${first.message}`, { file: options.file, path: first.path, problems: outcome.inputProblems });
+async function sourceOf(options: PlanOptions): Promise<{ cluster: Cluster; previous?: RuntimeState }> {
+  const allocation = options.previous === undefined ? undefined : readPrevious(options.previous);
+  if (withLab(options)) {
+    const target = await fileTarget({ file: options.file, lab: options.lab, zone: options.zone });
+    const stored = target.previous;
+    return { cluster: target.cluster, previous: allocation === undefined ? stored : { ...(stored ?? emptyRuntimeState()), allocation } };
   }
-  if (!withLab(options)) checkPodNodes(options.file, outcome.cluster);
-  checkZone(outcome.cluster, options.zone);
-  const zones = renderZones(outcome.cluster, outcome.allocation, options.zone);
-  const document = planDocument(outcome.cluster, outcome.allocation, zones);
-  const accepted = Object.values(outcome.allocation.connects).every((c) => c.accepted) && outcome.allocation.problems.length === 0;
-  return { exitCode: accepted ? ExitCode.ok : ExitCode.refused, document, text: planText(outcome.cluster, outcome.allocation, zones) };
+  const built = buildTopology(readInput(options.file, '-f'));
+  if (!built.ok) throw inputError(options.file, built.inputProblems);
+  return { cluster: built.cluster, previous: allocation === undefined ? undefined : { ...emptyRuntimeState(), allocation } };
 }
 
-export function planDocument(cluster: Cluster, allocation: ClusterAllocation, zones: ZoneRows[] = renderZones(cluster, allocation)) {
+const emptyRuntimeState = (): RuntimeState => ({ version: runtimeStateVersion, allocation: emptyState(), pods: {} });
+
+function inputError(file: string, problems: Problem[]): CliError {
+  const first = problems[0]!;
+  return new CliError(ExitCode.badInput, `${file}: ${first.path}: ${first.message}`, { file, path: first.path, problems });
+}
+
+/** The plan is the runtime's (planTopology): exactly the rows, pods and state apply would write. */
+export async function plan(options: PlanOptions): Promise<CommandResult> {
+  const source = await sourceOf(options);
+  if (!withLab(options)) checkPodNodes(options.file, source.cluster);
+  checkZone(source.cluster, options.zone);
+  const result = planTopology(source.cluster, source.previous, { zone: options.zone });
+  if (!result.ok) throw inputError(options.file, result.inputProblems);
+  const { cluster, allocation, zones, problems } = result.plan;
+  const document = planDocument(allocation, zones);
+  const exitCode = problems.length === 0 ? ExitCode.ok : ExitCode.refused;
+  return { exitCode, document, text: planText(cluster, allocation, zones) };
+}
+
+export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[]) {
   const { networkIds, nodeIds, hostSubnets, datapathKeys } = allocation;
   const connects: Record<string, unknown> = {};
   for (const [name, c] of Object.entries(allocation.connects)) {
@@ -80,37 +89,11 @@ export function planDocument(cluster: Cluster, allocation: ClusterAllocation, zo
     connects,
     problems: allocation.problems,
     allocations: { networkIds, nodeIds, hostSubnets, datapathKeys },
-    zones: Object.fromEntries(zones.map((z) => [z.zone.name, zoneTables(z.rows)])),
+    // Children listed in their parents' columns, as a person reads a Northbound.
+    zones: Object.fromEntries(zones.map((z) => [z.name, zoneTables(inlineParents(z.rows))])),
     zoneNotes: zones.flatMap((z) => z.notes),
     state: allocation.state,
   };
-}
-
-/**
- * The NB rows of every zone, or of `zone` only: the networks' rows (provider/topology), the
- * connects' rows and the services' rows (as apply adds them, runtime/services.ts), with children
- * (the LB groups and ACLs) written into the parents among them.
- */
-export function renderZones(cluster: Cluster, allocation: ClusterAllocation, zone?: string): ZoneRows[] {
-  const prepared = prepareZones(cluster, allocation);
-  const networks = networkRows(cluster, allocation, zone);
-  return prepared.zones.filter((z) => zone === undefined || z.name === zone).map((z) => {
-    const connect = renderZone(prepared, z);
-    const rows = uniqueRows([...(networks.get(z.name) ?? []), ...connect.rows]);
-    const services = networkServiceRows(cluster.networks, cluster.inventory.services, Object.keys(allocation.nodeIds), rows);
-    return { ...connect, rows: inlineParents([...rows, ...services]) };
-  });
-}
-
-/** Each zone's network rows; unusable network input is the CLI's exit 3. */
-function networkRows(cluster: Cluster, allocation: ClusterAllocation, zone?: string): Map<string, ReturnType<typeof renderNetwork>> {
-  try {
-    const inputs = topologyInputs(cluster, allocation, {}, zone);
-    return new Map(inputs.zones.map((z) => [z.zone.name, z.inputs.flatMap((input) => renderNetwork(input))]));
-  } catch (error) {
-    if (error instanceof TopologyInputError) throw new CliError(ExitCode.badInput, error.message, { path: error.field });
-    throw error;
-  }
 }
 
 /** Offline, pods on nodes the Inventory does not list cannot be planned (no node ids, no rows): exit 3, suggesting --lab. */

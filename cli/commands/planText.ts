@@ -1,9 +1,16 @@
 /** The `ovnk plan -o text` rendering: the allocation table a person reads first, then problems. */
 import type { ClusterAllocation } from '../../provider/alloc/cluster';
-import type { ZoneRows } from '../../provider/connect/zones';
+import type { DesiredRow } from '../../provider/nb/desired';
 import type { Cluster } from '../../provider/model/cluster';
 
-export function planText(cluster: Cluster, allocation: ClusterAllocation, zones: ZoneRows[] = []): string {
+/** A zone as the text shows it: its name, its rows and the notes on rows left out. */
+export interface ZoneSummary {
+  zone: { name: string };
+  rows: DesiredRow[];
+  notes: string[];
+}
+
+export function planText(cluster: Cluster, allocation: ClusterAllocation, zones: ZoneSummary[] = []): string {
   const lines: string[] = ['Networks'];
   for (const n of cluster.networks) {
     const id = allocation.networkIds[n.name];
@@ -33,7 +40,7 @@ export function planText(cluster: Cluster, allocation: ClusterAllocation, zones:
 }
 
 /** Row counts per zone and NB table, then the notes on rows left out. */
-function zoneLines(zones: ZoneRows[]): string[] {
+function zoneLines(zones: ZoneSummary[]): string[] {
   const lines = zones.length > 0 ? ['Zones (NB rows per table)'] : [];
   for (const z of zones) {
     const counts = new Map<string, number>();

@@ -33,6 +33,8 @@ export interface ZonePlan {
   /** Every row of this owner in the zone's Northbound, sorted by the renderers. */
   rows: DesiredRow[];
   pods: PodPlug[];
+  /** What the connect renderer left out of this zone, in words (e.g. remote ports without a chassis). */
+  notes: string[];
 }
 
 export interface TopologyPlan {
@@ -85,7 +87,8 @@ export function planTopology(source: string | LoadedDocument[] | Cluster, previo
 
 function zonePlan(z: ZoneRenderInputs, connectPlan: ReturnType<typeof prepareZones>): ZonePlan {
   const networkRows = z.inputs.flatMap((input) => renderNetwork(input));
-  const connectRows = renderZone(connectPlan, { name: z.zone.name, layout: z.zone.layout ?? 'central', localNodes: z.zone.localNodes }).rows;
+  const connect = renderZone(connectPlan, { name: z.zone.name, layout: z.zone.layout ?? 'central', localNodes: z.zone.localNodes });
+  const connectRows = connect.rows;
   const shared = networkRows.length > 0 || connectRows.length > 0 ? renderSharedRows() : [];
   // Rows of different networks never share an identity (every name carries the network prefix),
   // so only the connect and shared rows, which may repeat each other or a network row, are checked.
@@ -96,5 +99,6 @@ function zonePlan(z: ZoneRenderInputs, connectPlan: ReturnType<typeof prepareZon
     zone: z.zone,
     rows,
     pods: z.inputs.flatMap((input) => podPlugs(input)),
+    notes: connect.notes,
   };
 }
