@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OvsdbClient, type OvsdbDatabase } from '../../../provider/ovsdb/client';
+import { OvsdbClient } from '../../../provider/ovsdb/client';
 import type { Condition, Operation } from '../../../provider/ovsdb/notation';
 import { compareSchemas, SchemaAdaptationError } from '../../../provider/nb/adapt';
 import { findRepoRoot } from '../../../provider/nb/generate/sources';
@@ -12,26 +12,14 @@ import { apply, ConcurrentChangeError, observe, planApply, transactPlan } from '
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { recording as recordingOf, writes } from '../../support/recordingDatabase';
 
 const run = promisify(execFile);
 const NB = 'OVN_Northbound';
 let server: OvsdbServer;
 let client: OvsdbClient;
 
-/** The client, recording every transaction sent through it. */
-function recording(): OvsdbDatabase & { sent: Operation[][] } {
-  const sent: Operation[][] = [];
-  return {
-    sent,
-    endpoint: client.endpoint,
-    listDbs: () => client.listDbs(),
-    getSchema: (db) => client.getSchema(db),
-    transact: (db, ops, options) => (sent.push(ops), client.transact(db, ops, options)),
-    close: () => undefined,
-  };
-}
-
-const writes = (db: { sent: Operation[][] }) => db.sent.filter((ops) => ops.some((op) => op.op !== 'select'));
+const recording = () => recordingOf(client);
 
 beforeAll(async () => {
   server = await startOvsdbServer();

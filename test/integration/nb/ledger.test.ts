@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apply } from '../../../provider/nb/apply';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
-import { OvsdbClient, type OvsdbDatabase } from '../../../provider/ovsdb/client';
-import type { Operation } from '../../../provider/ovsdb/notation';
+import { OvsdbClient } from '../../../provider/ovsdb/client';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { recording as recordingOf, writes } from '../../support/recordingDatabase';
 
 const run = promisify(execFile);
 const NB = 'OVN_Northbound';
@@ -15,18 +15,7 @@ const KEY = `ovnk.io/owned/${owner}`;
 let server: OvsdbServer;
 let client: OvsdbClient;
 
-function recording(): OvsdbDatabase & { sent: Operation[][] } {
-  const sent: Operation[][] = [];
-  return {
-    sent,
-    endpoint: client.endpoint,
-    listDbs: () => client.listDbs(),
-    getSchema: (db) => client.getSchema(db),
-    transact: (db, ops, options) => (sent.push(ops), client.transact(db, ops, options)),
-    close: () => undefined,
-  };
-}
-const writes = (db: { sent: Operation[][] }) => db.sent.filter((ops) => ops.some((op) => op.op !== 'select'));
+const recording = () => recordingOf(client);
 const nbctl = async (...args: string[]) => (await run('ovn-nbctl', [`--db=${server.unix}`, ...args])).stdout.trim();
 
 beforeAll(async () => {
