@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
-import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
+import { dynamicUrn, type Props, type PulumiHost, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
 import { renamedTopology, stackTopology } from './fixtures';
 
 // The engine's calls for each kind, through @pulumi/pulumi's real dynamic-provider host, against
@@ -10,8 +10,8 @@ const OWNER = 'ovnk-pulumi.host-test';
 const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
 
 let host: PulumiHost;
-let consumer: { dir: string; remove: () => void };
-const shim: Record<string, string> = {};
+let testHost: TestHost | undefined;
+let shim: Record<string, string> = {};
 const topology = renamedTopology('colored-enterprise', 'central', '-h');
 
 async function ownedRows(owner: string): Promise<number> {
@@ -44,16 +44,11 @@ async function checkAndCreate(type: string, name: string, news: Props): Promise<
 }
 
 beforeAll(async () => {
-  consumer = linkedConsumer();
-  host = await PulumiHost.start(consumer.dir);
-  for (const kind of ['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows']) shim[kind] = await serializeShim(kind);
-  await host.configure({ 'ovnk:nb': lab.nb });
+  testHost = await startTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], { 'ovnk:nb': lab.nb });
+  ({ host, shim } = testHost);
 }, 60_000);
 
-afterAll(async () => {
-  await host?.stop();
-  consumer?.remove();
-});
+afterAll(() => stopTestHost(testHost));
 
 describe('ClusterAllocations through the host', () => {
   it('check returns the allocations and tunnel keys, so preview shows them before create', async () => {

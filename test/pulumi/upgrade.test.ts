@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
+import { dynamicUrn, type Props, type PulumiHost, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
 
 // Recorded state must stay readable: version 1 (fixtures/cluster-allocations.v1.json, when every
 // resource carried the whole topology) is migrated or refused with a clear message; version 2
@@ -13,8 +13,8 @@ const v1 = fixture('cluster-allocations.v1.json');
 const v2 = fixture('cluster-allocations.v2.json');
 const router = fixture('connect-router.v2.json');
 let host: PulumiHost;
-let consumer: { dir: string; remove: () => void };
-const shim: Record<string, string> = {};
+let testHost: TestHost | undefined;
+let shim: Record<string, string> = {};
 
 const programOf = (outs: Props) => ({ owner: outs.owner, inventory: outs.inventory, networks: outs.networks, connects: outs.connects });
 const urnOf = (kind: string) => dynamicUrn(kind, 'upgrade');
@@ -37,16 +37,11 @@ async function withSharedRows(olds: Props, body: () => Promise<void>): Promise<v
 }
 
 beforeAll(async () => {
-  consumer = linkedConsumer();
-  host = await PulumiHost.start(consumer.dir);
-  for (const kind of ['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows']) shim[kind] = await serializeShim(kind);
-  await host.configure({ 'ovnk:nb': lab.nb });
+  testHost = await startTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], { 'ovnk:nb': lab.nb });
+  ({ host, shim } = testHost);
 }, 60_000);
 
-afterAll(async () => {
-  await host?.stop();
-  consumer?.remove();
-});
+afterAll(() => stopTestHost(testHost));
 
 describe('state written by version 1', () => {
   it('ClusterAllocations: the same program keeps every allocation and plans an update (the migration), not a replacement', async () => {

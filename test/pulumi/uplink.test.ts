@@ -4,7 +4,7 @@ import { inventoryOf } from '../../lab';
 import { loadDocuments } from '../../provider/model/load';
 import { fillInventory } from '../../provider/runtime/inventoryMerge';
 import { uplinkStateInputs, uplinkStateNodes, type YamlObject } from '../../provider/runtime/pulumi';
-import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
+import { dynamicUrn, type Props, type PulumiHost, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
 import { bridgeMappings, closeNodes, externalIds, fixture, onNode, restoreExternalIds } from '../lab/uplink-helpers';
 
 // UplinkState through the engine's host against the lab's nodes (real sshd, real Open_vSwitch):
@@ -13,7 +13,7 @@ import { bridgeMappings, closeNodes, externalIds, fixture, onNode, restoreExtern
 const lab = inject('lab');
 const OWNER = 'ovnk-pulumi.uplink-test';
 let host: PulumiHost;
-let consumer: { dir: string; remove: () => void };
+let testHost: TestHost | undefined;
 let shim: string;
 let saved: string[] = [];
 
@@ -26,15 +26,13 @@ function objects(): { inventory: YamlObject; uplinks: YamlObject[]; networks: Ya
 
 beforeAll(async () => {
   saved = await Promise.all(lab.nodes.map(externalIds));
-  consumer = linkedConsumer();
-  host = await PulumiHost.start(consumer.dir);
-  shim = await serializeShim('UplinkState');
-  await host.configure({});
+  testHost = await startTestHost(['UplinkState'], {});
+  host = testHost.host;
+  shim = testHost.shim.UplinkState!;
 }, 60_000);
 
 afterAll(async () => {
-  await host?.stop();
-  consumer?.remove();
+  await stopTestHost(testHost);
   await Promise.all(lab.nodes.map((n, i) => restoreExternalIds(n, saved[i]!)));
   await closeNodes();
 });

@@ -4,7 +4,7 @@ import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { NB_SCHEMA, startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
-import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
+import { dynamicUrn, type Props, type PulumiHost, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
 import { repoRoot } from './fixtures';
 
 // The per-node layout through the engine's host: one Northbound per node (three real
@@ -18,8 +18,8 @@ const schema = lab.ovnRoot ? join(lab.ovnRoot, 'usr', 'share', 'ovn', 'ovn-nb.ov
 const OWNER = 'ovnk-pulumi.zones-test';
 const servers: OvsdbServer[] = [];
 let host: PulumiHost;
-let consumer: { dir: string; remove: () => void };
-const shim: Record<string, string> = {};
+let testHost: TestHost | undefined;
+let shim: Record<string, string> = {};
 
 function topology(): Props {
   const objects = parseAllDocuments(readFileSync(join(repoRoot, 'test', 'fixtures', 'networks-layer2.yaml'), 'utf8')).map((d) => d.toJS() as { kind: string; spec: Record<string, unknown> });
@@ -48,15 +48,12 @@ async function ownedRows(server: OvsdbServer, owner: string): Promise<number> {
 
 beforeAll(async () => {
   for (let i = 0; i < nodes.length; i++) servers.push(await startOvsdbServer({ schema }));
-  consumer = linkedConsumer();
-  host = await PulumiHost.start(consumer.dir);
-  for (const kind of ['ClusterAllocations', 'ZoneRows']) shim[kind] = await serializeShim(kind);
-  await host.configure({ 'ovnk:zoneEndpoints': JSON.stringify(Object.fromEntries(nodes.map((n, i) => [n, servers[i]!.unix]))) });
+  testHost = await startTestHost(['ClusterAllocations', 'ZoneRows'], { 'ovnk:zoneEndpoints': JSON.stringify(Object.fromEntries(nodes.map((n, i) => [n, servers[i]!.unix]))) });
+  ({ host, shim } = testHost);
 }, 60_000);
 
 afterAll(async () => {
-  await host?.stop();
-  consumer?.remove();
+  await stopTestHost(testHost);
   for (const s of servers) await s.stop();
 });
 

@@ -186,3 +186,25 @@ export class PulumiHost {
 export function dynamicUrn(type: string, name: string, stack = 'test', project = 'ovnk-pulumi'): string {
   return `urn:pulumi:${stack}::${project}::pulumi-nodejs:dynamic/ovnk:${type}::${name}`;
 }
+
+/** A host started in a linked consumer project, with the named kinds' shims serialized once. */
+export interface TestHost {
+  host: PulumiHost;
+  shim: Record<string, string>;
+  consumer: { dir: string; remove: () => void };
+}
+
+/** Start a host for a test file: consumer project, shims of `kinds`, Configure with `config`. */
+export async function startTestHost(kinds: string[], config: Record<string, string>): Promise<TestHost> {
+  const consumer = linkedConsumer();
+  const host = await PulumiHost.start(consumer.dir);
+  const shim: Record<string, string> = {};
+  for (const kind of kinds) shim[kind] = await serializeShim(kind);
+  await host.configure(config);
+  return { host, shim, consumer };
+}
+
+export async function stopTestHost(test: TestHost | undefined): Promise<void> {
+  await test?.host.stop();
+  test?.consumer.remove();
+}
