@@ -110,13 +110,6 @@ export function formatCidr(cidr: Cidr): string {
 }
 
 /** Every child CIDR of length `childPrefix` in order; meant for small ranges (tests, tables). */
-export function enumerate(cidr: Cidr, childPrefix: number): Cidr[] {
-  const step = 1n << BigInt(addressBits(cidr.family) - childPrefix);
-  const children: Cidr[] = [];
-  for (let base = cidr.base; base <= lastAddress(cidr); base += step) children.push({ family: cidr.family, base, prefix: childPrefix });
-  return children;
-}
-
 function bytesToBigint(bytes: number[]): bigint {
   let value = 0n;
   for (const byte of bytes) value = (value << 8n) | BigInt(byte);

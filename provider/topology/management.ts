@@ -11,7 +11,8 @@ import { ofFamily, type NetworkContext } from './context';
 import { networkMasqueradeIPs } from './gateway';
 import { macFromIPs } from './mac';
 import { ACL_LOGGING_METER, networkControllerName } from './names';
-import { row, UPSTREAM_ID, type DesiredRow } from './rows';
+import { UPSTREAM_ID_KEY } from '../nb/ownership';
+import { row, type DesiredRow } from './rows';
 
 /** `"<mac> <ip4> [<ip6>]"` of the management port of these subnets. */
 export function managementAddresses(subnets: readonly Cidr[]): string {
@@ -40,7 +41,7 @@ export function managementAcls(ctx: NetworkContext, switchName: string, subnets:
         'k8s.ovn.org/owner-controller': controller,
         'k8s.ovn.org/name': switchName,
         ip,
-        [UPSTREAM_ID]: `${controller}:NetpolNode:${switchName}:${ip}`,
+        [UPSTREAM_ID_KEY]: `${controller}:NetpolNode:${switchName}:${ip}`,
       },
     });
   });

@@ -8,9 +8,6 @@ import { KEY_KEY, rowKey, rowKinds, type RowKind } from '../nb/ownership';
 
 export type { DesiredRow };
 
-export const UPSTREAM_ID = 'k8s.ovn.org/id';
-export const OVNK_KEY = KEY_KEY;
-
 export type Columns = Record<string, unknown>;
 export type StringMap = Record<string, string>;
 

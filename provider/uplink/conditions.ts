@@ -13,8 +13,6 @@ export interface Condition {
   message: string;
 }
 
-export const conditionTypes = { resolved: 'Resolved', gatewayReady: 'GatewayReady', ready: 'Ready', uplinksReady: 'UplinksReady' } as const;
-
 /** Resolved reasons in the order upstream's discovery checks them (first failure wins). */
 export const resolvedFailureOrder = [
   'NodeSelectorOverlap',

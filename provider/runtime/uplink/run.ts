@@ -26,11 +26,6 @@ export interface UplinkRunResult extends UplinkPlan {
   vrf: Record<string, NodeVrfReport>;
 }
 
-/** True when the cluster has anything of the Uplink feature to act on. */
-export function usesUplinks(cluster: Cluster): boolean {
-  return (cluster.uplinks?.length ?? 0) > 0;
-}
-
 async function discoverAll(session: UplinkSession, cluster: Cluster): Promise<Map<string, NodeDiscovery>> {
   const nodes = cluster.inventory.nodes.map((n) => n.name);
   const found = await Promise.all(nodes.map((n) => session.discover(n)));
