@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { down, DEFAULT_OVN, type LabStatus, readState, up } from '../lab';
 import { applyZone, closeConnections, destroyZone, nbConnection, type TopologyPlan } from '../provider/runtime';
 import type { OvsdbDatabase } from '../provider/ovsdb/client';
-import { syncLabPods } from '../cli/commands/apply';
+import { syncLabPods } from '../cli/commands/labPods';
 import { bestOf, figure, note, timed, type Benchmark } from './harness';
 import { diffUnchanged, planFrom, reapplyUnchanged } from './zoneRuns';
 

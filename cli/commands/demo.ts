@@ -14,7 +14,8 @@ import { checkOvnFlavor, DEFAULT_OVN, down, type LabStatus, readState, up } from
 import type { ZoneRows } from '../../provider/connect/zones';
 import { closeConnections } from '../../provider/runtime';
 import { type CommandResult, ExitCode, parseOutputFormat, progress, runCommand } from '../contract';
-import { apply, fileTarget, planFor } from './apply';
+import { apply } from './apply';
+import { fileTarget, planFor } from './fileTarget';
 import { destroy } from './destroy';
 import { diff } from './diff';
 import { planText } from './planText';

@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import { destroyZone } from '../../provider/runtime';
 import type { CommandResult } from '../contract';
 import { withUplinks } from './uplinks';
-import { type FileOptions, fileTarget, planFor, podKeysOf, runFileCommand, syncLabPods, withFileOptions } from './apply';
+import { type FileOptions, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
+import { podKeysOf, syncLabPods } from './labPods';
 
 export async function destroy(options: FileOptions): Promise<CommandResult> {
   const target = await fileTarget(options);

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { diffZone } from '../../provider/runtime';
 import { type CommandResult, ExitCode } from '../contract';
 import { withUplinks } from './uplinks';
-import { type FileOptions, fileTarget, planFor, runFileCommand, withFileOptions } from './apply';
+import { type FileOptions, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
 
 export async function diff(options: FileOptions): Promise<CommandResult> {
   const target = await fileTarget(options);

@@ -18,7 +18,7 @@ import type { Problem } from '../../provider/model/problem';
 import { inlineParents } from '../../provider/nb/parents';
 import { buildTopology, planTopology, type RuntimeState, runtimeStateVersion, type ZonePlan } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode } from '../contract';
-import { fileTarget, runFileCommand } from './apply';
+import { fileTarget, runFileCommand } from './fileTarget';
 import { planText } from './planText';
 import { withUplinks } from './uplinks';
 

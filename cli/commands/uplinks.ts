@@ -24,7 +24,7 @@ import { planUplinks, type UplinkPlan } from '../../provider/uplink/plan';
 import { type UplinkReplacement, uplinkReplacements } from '../../provider/uplink/replace';
 import type { UplinkVrfInput } from '../../provider/uplink/vrfIntents';
 import { CliError, type CommandResult, ExitCode } from '../contract';
-import { fileTarget } from './apply';
+import { fileTarget } from './fileTarget';
 
 export type UplinkCommand = 'plan' | 'apply' | 'diff' | 'destroy';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closeConnections } from '../../provider/runtime';
-import { fileTarget, planFor } from '../../cli/commands/apply';
+import { fileTarget, planFor } from '../../cli/commands/fileTarget';
 import { planText } from '../../cli/commands/planText';
 import '../setup/lab';
 import { misbehaving, northdLog, probes, sbctl, stack, storedState, sync, variant } from './connect-helpers';

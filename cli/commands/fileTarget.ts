@@ -1,0 +1,148 @@
+/**
+ * What the file commands (plan, apply, diff, destroy) share: their flags, running under the
+ * contract with the Northbound connections closed afterwards, and the target of a file: the
+ * cluster (with `--lab`, the Inventory filled from the running lab; the file wins), the owner,
+ * each zone's Northbound, and the state stored there.
+ */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { checkLabName, DEFAULT_LAB_NAME, inventoryOf, type LabStatus, readState as readLab, statusOf } from '../../lab';
+import type { Cluster } from '../../provider/model/cluster';
+import { loadDocuments } from '../../provider/model/load';
+import type { Problem } from '../../provider/model/problem';
+import { SchemaAdaptationError } from '../../provider/nb/adapt';
+import { checkOwner } from '../../provider/nb/ownership';
+import { ReconcileError } from '../../provider/nb/reconcile';
+import type { OvsdbDatabase } from '../../provider/ovsdb/client';
+import {
+  closeConnections, EndpointError, fillInventory, nbConnection, planTopology, readZoneState,
+  type RuntimeState, StateError, TargetUnreachableError, type TopologyPlan,
+} from '../../provider/runtime';
+import { buildTopology } from '../../provider/runtime/plan';
+import { zonesOf } from '../../provider/topology/fromCluster';
+import { CliError, type CommandResult, ExitCode, parseOutputFormat, runFormatted } from '../contract';
+
+export interface FileOptions {
+  file: string;
+  lab?: string | boolean;
+  nb?: string[];
+  zone?: string;
+  owner?: string;
+  output?: string;
+}
+
+export interface FileTarget {
+  file: string;
+  owner: string;
+  cluster: Cluster;
+  lab?: LabStatus;
+  zones: { name: string; db: OvsdbDatabase }[];
+  /** The state stored in the first zone that has one. */
+  previous?: RuntimeState;
+}
+
+export function withFileOptions(command: Command): Command {
+  return command
+    .requiredOption('-f, --file <file>', 'YAML or JSON file with Inventory and network objects')
+    .option('--lab [name]', `target the running lab (default name "${DEFAULT_LAB_NAME}"); fills nodes and targets the file lacks`)
+    .option('--nb <endpoint...>', 'Northbound endpoint for every zone (EP) or one zone (ZONE=EP)')
+    .option('--zone <name>', 'only this zone (default: every zone)')
+    .option('--owner <name>', 'the owner marker and state key (default: the Inventory\'s name)')
+    .option('-o, --output <format>', 'json or text', 'text');
+}
+
+/** Run a file command under the contract, closing the Northbound connections afterwards. */
+export async function runFileCommand(options: FileOptions, body: () => Promise<CommandResult>): Promise<void> {
+  process.exitCode = await runFormatted(() => parseOutputFormat(options.output), async () => {
+    try {
+      return await body();
+    } catch (error) {
+      throw asCliError(error, options.file);
+    } finally {
+      await closeConnections();
+    }
+  });
+}
+
+function asCliError(error: unknown, file: string): unknown {
+  if (error instanceof TargetUnreachableError) return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint });
+  if (error instanceof EndpointError) return new CliError(ExitCode.badInput, error.message, { path: error.field, endpoint: error.endpoint });
+  if (error instanceof StateError) return new CliError(ExitCode.badInput, error.message, { file });
+  if (error instanceof SchemaAdaptationError || error instanceof ReconcileError) {
+    return new CliError(ExitCode.refused, `refused, nothing was sent: ${error.message}`, { file, problems: error.problems });
+  }
+  return error;
+}
+
+function inputError(file: string, problems: Problem[]): CliError {
+  const first = problems[0]!;
+  return new CliError(ExitCode.badInput, `${file}: ${first.path}: ${first.message}`, { file, path: first.path, problems });
+}
+
+function labStatus(lab: string | boolean): LabStatus {
+  const name = checkLabName(typeof lab === 'string' ? lab : DEFAULT_LAB_NAME);
+  const state = readLab(name);
+  if (!state || state.phase !== 'running') throw new CliError(ExitCode.unreachable, `lab "${name}" is not running: start it with "ovnk lab up --name ${name}"`, { lab: name });
+  return statusOf(state, state.ovnRoot);
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(ExitCode.badInput, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { file, path: '-f' });
+  }
+}
+
+/** `EP` for every zone, or `ZONE=EP`; the last one given wins. */
+function endpointOf(zone: string, cluster: Cluster, nb: string[] | undefined): string {
+  for (const given of [...(nb ?? [])].reverse()) {
+    const at = given.indexOf('=');
+    if (at < 0) return given;
+    if (given.slice(0, at) === zone) return given.slice(at + 1);
+  }
+  const endpoint = cluster.inventory.targets?.zones[zone]?.nb;
+  if (endpoint === undefined) throw new CliError(ExitCode.badInput, `zone "${zone}" has no Northbound endpoint: give --nb, --lab, or spec.targets.zones.${zone}.nb`, { path: `spec.targets.zones.${zone}.nb` });
+  return endpoint;
+}
+
+/** `--owner`, else the Inventory's name; checked before anything is read or written. */
+function ownerOf(given: string | undefined, cluster: Cluster): string {
+  const owner = given ?? cluster.inventory.name;
+  try {
+    return checkOwner(owner);
+  } catch (error) {
+    throw new CliError(ExitCode.badInput, (error as Error).message, { path: given === undefined ? `Inventory/${owner}: metadata.name` : '--owner' });
+  }
+}
+
+/** Load, fill from the lab, build, connect to each zone's Northbound, read the stored state. */
+export async function fileTarget(options: FileOptions): Promise<FileTarget> {
+  const loaded = loadDocuments(readText(options.file));
+  if (loaded.problems.length > 0) throw inputError(options.file, loaded.problems);
+  const lab = options.lab === undefined || options.lab === false ? undefined : labStatus(options.lab);
+  const documents = lab ? fillInventory(loaded.documents, inventoryOf(lab) as unknown as { spec: Record<string, unknown> }) : loaded.documents;
+  const built = buildTopology(documents);
+  if (!built.ok) throw inputError(options.file, built.inputProblems);
+  const names = zonesOf(built.cluster).map((z) => z.name);
+  if (options.zone !== undefined && !names.includes(options.zone)) {
+    throw new CliError(ExitCode.badInput, `--zone "${options.zone}" is not a zone of this inventory (zones: ${names.join(', ') || 'none'})`, { path: '--zone' });
+  }
+  const zones = [];
+  for (const name of names.filter((n) => options.zone === undefined || n === options.zone)) {
+    const endpoint = endpointOf(name, built.cluster, options.nb);
+    zones.push({ name, db: await nbConnection(endpoint, options.nb ? '--nb' : `spec.targets.zones.${name}.nb`) });
+  }
+  const owner = ownerOf(options.owner, built.cluster);
+  let previous: RuntimeState | undefined;
+  for (const zone of zones) previous ??= await readZoneState(zone.db, owner);
+  return { file: options.file, owner, cluster: built.cluster, lab, zones, previous };
+}
+
+/** The plan for a target; input problems exit 3. */
+export function planFor(target: FileTarget, zone?: string): TopologyPlan {
+  const result = planTopology(target.cluster, target.previous, { zone });
+  if (!result.ok) throw inputError(target.file, result.inputProblems);
+  return result.plan;
+}
+

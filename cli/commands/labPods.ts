@@ -1,0 +1,55 @@
+/**
+ * The lab's pods of one owner made to match a plan: refuse to take over another owner's pod,
+ * plug new or changed ones, unplug the ones no longer wanted (lab/pods.ts does the plumbing).
+ */
+import { addPod, type LabStatus, readState as readLab, removePod } from '../../lab';
+import type { RuntimeState, ZonePlan } from '../../provider/runtime';
+import { CliError, ExitCode } from '../contract';
+
+export interface PodChanges {
+  plugged: string[];
+  unplugged: string[];
+}
+
+const samePlug = (record: Record<string, unknown>, plug: ZonePlan['pods'][number]) =>
+  record.node === plug.node && record.ifaceId === plug.ifaceId && record.mac === plug.mac && JSON.stringify(record.addresses) === JSON.stringify(plug.addresses);
+
+/** Refuses (before anything is sent) to replug a lab pod of the same name that another owner plugged. */
+export function checkLabPods(lab: LabStatus, wanted: ZonePlan['pods'], owned: string[]): void {
+  const ours = new Set(owned);
+  const records = readLab(lab.name)?.pods ?? [];
+  for (const plug of wanted) {
+    const record = records.find((p) => p.namespace === plug.namespace && p.name === plug.name);
+    const key = `${plug.namespace}/${plug.name}`;
+    if (record && record.ifaceId !== plug.ifaceId && !ours.has(key)) {
+      throw new CliError(ExitCode.refused, `pod ${key} is already plugged in lab "${lab.name}" on port ${String(record.ifaceId)}, not by this owner: nothing was changed`, { path: 'spec.pods' });
+    }
+  }
+}
+
+/** `namespace/name` of every pod a state gave addresses to. */
+export function podKeysOf(state: RuntimeState | undefined): string[] {
+  return Object.values(state?.pods ?? {}).flatMap((m) => Object.keys(m));
+}
+
+/** Make the lab's pods of this owner match the plan: plug new or changed ones, unplug the `owned` rest. */
+export async function syncLabPods(lab: LabStatus, wanted: ZonePlan['pods'], owned: string[]): Promise<PodChanges> {
+  const changes: PodChanges = { plugged: [], unplugged: [] };
+  const keep = new Set(wanted.map((p) => `${p.namespace}/${p.name}`));
+  const before = new Set(owned);
+  for (const key of [...before].filter((k) => !keep.has(k)).sort()) {
+    const [namespace, name] = key.split('/') as [string, string];
+    if (readLab(lab.name)?.pods.some((p) => p.namespace === namespace && p.name === name)) changes.unplugged.push(key);
+    await removePod(lab.name, namespace, name);
+  }
+  for (const plug of wanted) {
+    const key = `${plug.namespace}/${plug.name}`;
+    const record = readLab(lab.name)?.pods.find((p) => p.namespace === plug.namespace && p.name === plug.name);
+    if (record && samePlug(record, plug)) continue;
+    if (record) await removePod(lab.name, plug.namespace, plug.name);
+    await addPod(lab.name, { namespace: plug.namespace, name: plug.name, node: plug.node, ifaceId: plug.ifaceId, mac: plug.mac, addresses: plug.addresses, gateways: plug.gateways, mtu: plug.mtu });
+    changes.plugged.push(key);
+  }
+  return changes;
+}
+
