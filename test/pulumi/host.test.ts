@@ -151,7 +151,7 @@ describe('the central layout through the host: allocations, network rows and a c
 
   it('a changed network spec changes only that network\'s slice: its diff is an update, the others see no change', async () => {
     const changed = structuredClone(topology);
-    (changed.networks.find((n) => n.metadata.name === 'green-network-h')!.spec as { network: { layer3: { mtu?: number } } }).network.layer3.mtu = 1300;
+    (changed.networks.find((n) => n.metadata.name === 'green-network-h')!.spec as unknown as { network: { layer3: { mtu?: number } } }).network.layer3.mtu = 1300;
     const checked = await host.check(cluster.urn, cluster.outs, { __provider: shim.ClusterAllocations, owner: `${OWNER}/cluster`, ...changed });
     expect(checked.failures).toEqual([]);
     const next = checked.inputs.slices as { networks: Record<string, Props> };
