@@ -32,15 +32,21 @@ export const allocBenchmark: Benchmark = {
     const grown = world(1);
     const first = plan(base);
     const refused = Object.entries(first.connects).filter(([, c]) => !c.accepted);
-    if (refused.length > 0 || first.problems.length > 0) throw new Error(`bench plan refused: ${JSON.stringify(refused[0] ?? first.problems[0])}`);
+    if (refused.length > 0 || first.problems.length > 0)
+      throw new Error(`bench plan refused: ${JSON.stringify(refused[0] ?? first.problems[0])}`);
     const hostSubnets = Object.values(first.hostSubnets).reduce((sum, byNode) => sum + Object.keys(byNode).length, 0);
-    note(`networks ${Object.keys(first.networkIds).length}, host subnets ${hostSubnets}, connect slices ${Object.values(first.connects).reduce((s, c) => s + Object.keys(c.networks).length, 0)}`);
+    note(
+      `networks ${Object.keys(first.networkIds).length}, host subnets ${hostSubnets}, connect slices ${Object.values(first.connects).reduce((s, c) => s + Object.keys(c.networks).length, 0)}`,
+    );
     const full = await bestOf(3, () => plan(base));
     const incremental = await bestOf(5, () => plan(grown, first.state));
     const added = plan(grown, first.state);
-    if (Object.keys(added.connects['connect-00']!.networks).length !== perConnect + 1) throw new Error('incremental plan did not add the network');
+    if (Object.keys(added.connects['connect-00']!.networks).length !== perConnect + 1)
+      throw new Error('incremental plan did not add the network');
     const stringifySeconds = await bestOf(3, () => JSON.stringify(first.state));
-    note(`state JSON ${(JSON.stringify(first.state).length / 1e6).toFixed(1)} MB; model build ${(await timed(() => world(0))).seconds.toFixed(3)} s (not counted)`);
+    note(
+      `state JSON ${(JSON.stringify(first.state).length / 1e6).toFixed(1)} MB; model build ${(await timed(() => world(0))).seconds.toFixed(3)} s (not counted)`,
+    );
     figure('alloc.full', full, 's');
     figure('alloc.incremental', incremental, 's');
     figure('alloc.stringify', stringifySeconds, 's');

@@ -23,19 +23,35 @@ const OWNER = 'bench-connect';
 const LAB = 'bench-connect';
 
 function topology(lab: LabStatus, networkCount = NETWORKS, nodeCount = NODES): string {
-  const real = lab.nodes.slice(0, nodeCount).map((n) => `  - {name: ${n.name}, id: ${n.id}, chassisId: ${n.chassisId}, gatewayBridge: ${n.gatewayBridge}}`);
-  const extra = Array.from({ length: nodeCount - real.length }, (_, i) => `  - {name: nb-only-${i + 1}, id: ${100 + i}, chassisId: nb-only-chassis-${i + 1}}`);
-  const namespaces = Array.from({ length: networkCount }, (_, i) => `  - {name: ns-${i}, labels: {net: n${i}}}`).join('\n');
+  const real = lab.nodes
+    .slice(0, nodeCount)
+    .map((n) => `  - {name: ${n.name}, id: ${n.id}, chassisId: ${n.chassisId}, gatewayBridge: ${n.gatewayBridge}}`);
+  const extra = Array.from(
+    { length: nodeCount - real.length },
+    (_, i) => `  - {name: nb-only-${i + 1}, id: ${100 + i}, chassisId: nb-only-chassis-${i + 1}}`,
+  );
+  const namespaces = Array.from({ length: networkCount }, (_, i) => `  - {name: ns-${i}, labels: {net: n${i}}}`).join(
+    '\n',
+  );
   const pods = `  - {name: a, namespace: ns-0, node: ${lab.nodes[0]!.name}}\n  - {name: b, namespace: ns-${networkCount - 1}, node: ${lab.nodes[1]!.name}}`;
   const inventory = `apiVersion: ovnk/v1alpha1\nkind: Inventory\nmetadata: {name: ${OWNER}}\nspec:\n  zones: central\n  ipFamilies: [IPv4]\n  clusterSubnets: [10.244.0.0/16]\n  serviceCIDRs: [10.96.0.0/16]\n  masqueradeSubnets: [169.254.0.0/17]\n  namespaces:\n${namespaces}\n  pods:\n${pods}\n  nodes:\n${[...real, ...extra].join('\n')}\n`;
-  const networks = Array.from({ length: networkCount }, (_, i) =>
-    `---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: net-${i}, labels: {connected: "yes"}}\nspec:\n  namespaceSelector: {matchLabels: {net: n${i}}}\n  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.${i + 1}.0.0/16, hostSubnet: 24}]}}\n`);
+  const networks = Array.from(
+    { length: networkCount },
+    (_, i) =>
+      `---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: net-${i}, labels: {connected: "yes"}}\nspec:\n  namespaceSelector: {matchLabels: {net: n${i}}}\n  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.${i + 1}.0.0/16, hostSubnet: 24}]}}\n`,
+  );
   const connect = `---\napiVersion: k8s.ovn.org/v1\nkind: ClusterNetworkConnect\nmetadata: {name: bench}\nspec:\n  networkSelectors:\n  - networkSelectionType: ClusterUserDefinedNetworks\n    clusterUserDefinedNetworkSelector: {networkSelector: {matchLabels: {connected: "yes"}}}\n  connectSubnets: [{cidr: 192.168.0.0/16, networkPrefix: 24}]\n  connectivity: [PodNetwork]\n`;
   return inventory + networks.join('') + connect;
 }
 
 /** Sizes (networks, nodes) the first ping is measured on, smallest first; the last is the full size. */
-const PING_SIZES: [number, number][] = [[2, 3], [10, 3], [NETWORKS, 3], [NETWORKS, 10], [NETWORKS, NODES]];
+const PING_SIZES: [number, number][] = [
+  [2, 3],
+  [10, 3],
+  [NETWORKS, 3],
+  [NETWORKS, 10],
+  [NETWORKS, NODES],
+];
 /** How long one size may take from the start of its apply to the first reply. */
 const SETTLE_BUDGET_MS = 90_000;
 
@@ -55,7 +71,9 @@ async function firstPing(plan: TopologyPlan, lab: LabStatus, since: bigint): Pro
 /** `ovn-nbctl` of the lab's OVN. */
 function nbctl(lab: LabStatus, ...args: string[]): void {
   const argv = ['ovn-nbctl', `--db=${lab.nb}`, ...args];
-  execFileSync(lab.ovnRoot ? 'chroot' : argv[0]!, lab.ovnRoot ? [lab.ovnRoot, ...argv] : argv.slice(1), { stdio: 'ignore' });
+  execFileSync(lab.ovnRoot ? 'chroot' : argv[0]!, lab.ovnRoot ? [lab.ovnRoot, ...argv] : argv.slice(1), {
+    stdio: 'ignore',
+  });
 }
 
 /** `ovn-appctl` of the lab's northd (pause / resume). */
@@ -87,8 +105,12 @@ async function timeScale(lab: LabStatus, db: OvsdbDatabase): Promise<void> {
     return { plan, result: await applyZone(db, plan.zones[0]!, OWNER, plan.state) };
   });
   const { plan, result } = first.value;
-  note(`first apply of a connect over ${NETWORKS} Layer3 networks and ${NODES} nodes: ${plan.zones[0]!.rows.length} rows, ${result.operations} operations in ${first.seconds.toFixed(3)} s`);
-  const dump = await bestOf(5, () => execFileSync('ovsdb-client', ['dump', lab.nb, 'OVN_Northbound'], { maxBuffer: 1 << 28 }));
+  note(
+    `first apply of a connect over ${NETWORKS} Layer3 networks and ${NODES} nodes: ${plan.zones[0]!.rows.length} rows, ${result.operations} operations in ${first.seconds.toFixed(3)} s`,
+  );
+  const dump = await bestOf(5, () =>
+    execFileSync('ovsdb-client', ['dump', lab.nb, 'OVN_Northbound'], { maxBuffer: 1 << 28 }),
+  );
   note(`baseline ovsdb-client dump of that Northbound: ${dump.toFixed(3)} s`);
   const again = await bestOf(5, () => reapplyUnchanged(db, text, OWNER));
   const drift = await bestOf(5, () => diffUnchanged(db, text, OWNER));
@@ -103,7 +125,12 @@ async function timeScale(lab: LabStatus, db: OvsdbDatabase): Promise<void> {
  * lab nodes, at one size (undefined when it did not settle in time). Everything is removed
  * afterwards and the chassis are given time to settle before the next size.
  */
-async function firstPingAt(lab: LabStatus, db: OvsdbDatabase, networks: number, nodes: number): Promise<number | undefined> {
+async function firstPingAt(
+  lab: LabStatus,
+  db: OvsdbDatabase,
+  networks: number,
+  nodes: number,
+): Promise<number | undefined> {
   const start = process.hrtime.bigint();
   const plan = await planFrom(db, topology(lab, networks, nodes), OWNER);
   try {
@@ -111,7 +138,11 @@ async function firstPingAt(lab: LabStatus, db: OvsdbDatabase, networks: number, 
     await syncLabPods(lab, plan.zones[0]!.pods, []);
     return await firstPing(plan, lab, start);
   } finally {
-    await syncLabPods(lab, [], plan.zones[0]!.pods.map((p) => `${p.namespace}/${p.name}`));
+    await syncLabPods(
+      lab,
+      [],
+      plan.zones[0]!.pods.map((p) => `${p.namespace}/${p.name}`),
+    );
     await destroyZone(db, 'central', OWNER);
     settle(lab);
   }
@@ -137,7 +168,9 @@ async function measureFirstPing(lab: LabStatus, db: OvsdbDatabase): Promise<void
     const size = `${networks} networks, ${nodes} nodes of which ${Math.min(nodes, lab.nodes.length)} real chassis`;
     const seconds = await firstPingAt(lab, db, networks, nodes);
     if (seconds === undefined) {
-      note(`first ping across the connect (${size}): no reply within ${SETTLE_BUDGET_MS / 1000} s of the apply (the chassis did not settle)`);
+      note(
+        `first ping across the connect (${size}): no reply within ${SETTLE_BUDGET_MS / 1000} s of the apply (the chassis did not settle)`,
+      );
       break;
     }
     note(`first ping across the connect (${size}) ${seconds.toFixed(2)} s after the apply began`);

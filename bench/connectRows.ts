@@ -33,11 +33,18 @@ async function run(): Promise<void> {
   const heapBefore = process.memoryUsage().heapUsed;
   const first = await timed(() => renderZone(plan, zone));
   const heap = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-  note(`zone ${zone.name}: ${first.value.rows.length} rows (${counts(first.value.rows)}); first render ${first.seconds.toFixed(3)} s, heap held ${heap.toFixed(0)} MiB, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+  note(
+    `zone ${zone.name}: ${first.value.rows.length} rows (${counts(first.value.rows)}); first render ${first.seconds.toFixed(3)} s, heap held ${heap.toFixed(0)} MiB, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+  );
   const large = await bestOf(3, () => renderZone(plan, zone));
   const baseline = await bestOf(3, () => JSON.stringify(first.value.rows));
   note(`baseline JSON.stringify of the rendered rows: ${baseline.toFixed(3)} s`);
-  const colored = prepared(readFileSync(join(__dirname, '..', '..', 'test', 'fixtures', 'colored-enterprise.yaml'), 'utf8').replace('spec:\n', 'spec:\n  zones: central\n'));
+  const colored = prepared(
+    readFileSync(join(__dirname, '..', '..', 'test', 'fixtures', 'colored-enterprise.yaml'), 'utf8').replace(
+      'spec:\n',
+      'spec:\n  zones: central\n',
+    ),
+  );
   const central = colored.zones[0]!;
   if (central.name !== 'central') throw new Error(`colored-enterprise zone is ${central.name}, not central`);
   const small = await bestOf(20, () => renderZone(colored, central));

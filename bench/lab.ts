@@ -18,8 +18,16 @@ async function bareOvsdbServer(): Promise<number> {
   try {
     const { seconds } = await timed(async () => {
       await exec(['ovsdb-tool', 'create', path.join(dir, 'nb.db'), '/usr/share/ovn/ovn-nb.ovsschema']);
-      await exec(['ovsdb-server', path.join(dir, 'nb.db'), `--remote=punix:${path.join(dir, 'nb.sock')}`, `--pidfile=${path.join(dir, 'nb.pid')}`,
-        `--unixctl=${path.join(dir, 'nb.ctl')}`, `--log-file=${path.join(dir, 'nb.log')}`, '--detach', '--no-chdir']);
+      await exec([
+        'ovsdb-server',
+        path.join(dir, 'nb.db'),
+        `--remote=punix:${path.join(dir, 'nb.sock')}`,
+        `--pidfile=${path.join(dir, 'nb.pid')}`,
+        `--unixctl=${path.join(dir, 'nb.ctl')}`,
+        `--log-file=${path.join(dir, 'nb.log')}`,
+        '--detach',
+        '--no-chdir',
+      ]);
     });
     await stopDaemons([{ name: 'bench/nb', program: 'ovsdb-server', pidFile: path.join(dir, 'nb.pid') }]);
     return seconds;

@@ -15,7 +15,10 @@ function network(i: number, group: number): object {
     metadata: { name: `net-${String(i).padStart(3, '0')}`, labels: { group: `g${group}` } },
     spec: {
       namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': `ns-${i}` } },
-      network: { topology: 'Layer3', layer3: { role: 'Primary', subnets: [{ cidr: `10.${base >> 8}.${base & 255}.0/19`, hostSubnet: 28 }] } },
+      network: {
+        topology: 'Layer3',
+        layer3: { role: 'Primary', subnets: [{ cidr: `10.${base >> 8}.${base & 255}.0/19`, hostSubnet: 28 }] },
+      },
     },
   };
 }
@@ -26,7 +29,12 @@ function connect(k: number): object {
     kind: 'ClusterNetworkConnect',
     metadata: { name: `connect-${String(k).padStart(2, '0')}` },
     spec: {
-      networkSelectors: [{ networkSelectionType: 'ClusterUserDefinedNetworks', clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { group: `g${k}` } } } }],
+      networkSelectors: [
+        {
+          networkSelectionType: 'ClusterUserDefinedNetworks',
+          clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { group: `g${k}` } } },
+        },
+      ],
       connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 22 }],
       connectivity: ['PodNetwork'],
     },
@@ -44,10 +52,17 @@ export function largeTopologyText(extraNetworks = 0): string {
     spec: {
       clusterSubnets: ['172.20.0.0/16'],
       namespaces: Array.from({ length: count }, (_, i) => ({ name: `ns-${i}` })),
-      nodes: Array.from({ length: nodes }, (_, i) => ({ name: `node-${String(i).padStart(3, '0')}`, chassisId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })),
+      nodes: Array.from({ length: nodes }, (_, i) => ({
+        name: `node-${String(i).padStart(3, '0')}`,
+        chassisId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      })),
     },
   };
   const group = (i: number) => (i < connects * perConnect ? Math.floor(i / perConnect) : 0);
-  const objects = [inventory, ...Array.from({ length: count }, (_, i) => network(i, group(i))), ...Array.from({ length: connects }, (_, k) => connect(k))];
+  const objects = [
+    inventory,
+    ...Array.from({ length: count }, (_, i) => network(i, group(i))),
+    ...Array.from({ length: connects }, (_, k) => connect(k)),
+  ];
   return objects.map((o) => stringify(o)).join('---\n');
 }

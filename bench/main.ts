@@ -6,7 +6,9 @@ import { benchmarks } from './registry';
 async function main(names: string[]): Promise<number> {
   const unknown = names.filter((n) => !benchmarks.some((b) => b.name === n));
   if (unknown.length > 0) {
-    process.stderr.write(`unknown benchmark(s): ${unknown.join(', ')}; known: ${benchmarks.map((b) => b.name).join(', ')}\n`);
+    process.stderr.write(
+      `unknown benchmark(s): ${unknown.join(', ')}; known: ${benchmarks.map((b) => b.name).join(', ')}\n`,
+    );
     return 3;
   }
   const selected = names.length > 0 ? benchmarks.filter((b) => names.includes(b.name)) : benchmarks;

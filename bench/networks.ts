@@ -16,11 +16,16 @@ const NODES = 20;
 const OWNER = 'bench-networks';
 
 function topology(): string {
-  const nodes = Array.from({ length: NODES }, (_, i) => `  - {name: node-${i + 1}, chassisId: chassis-${i + 1}}`).join('\n');
+  const nodes = Array.from({ length: NODES }, (_, i) => `  - {name: node-${i + 1}, chassisId: chassis-${i + 1}}`).join(
+    '\n',
+  );
   const namespaces = Array.from({ length: NETWORKS }, (_, i) => `  - {name: ns-${i}, labels: {net: n${i}}}`).join('\n');
   const inventory = `apiVersion: ovnk/v1alpha1\nkind: Inventory\nmetadata: {name: ${OWNER}}\nspec:\n  zones: central\n  namespaces:\n${namespaces}\n  nodes:\n${nodes}\n`;
-  const networks = Array.from({ length: NETWORKS }, (_, i) =>
-    `---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: net-${i}}\nspec:\n  namespaceSelector: {matchLabels: {net: n${i}}}\n  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.${i}.0.0/16, hostSubnet: 24}]}}\n`);
+  const networks = Array.from(
+    { length: NETWORKS },
+    (_, i) =>
+      `---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: net-${i}}\nspec:\n  namespaceSelector: {matchLabels: {net: n${i}}}\n  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.${i}.0.0/16, hostSubnet: 24}]}}\n`,
+  );
   return inventory + networks.join('');
 }
 
@@ -33,8 +38,12 @@ async function run(): Promise<void> {
       const plan = await planFrom(db, text, OWNER);
       return applyZone(db, plan.zones[0]!, OWNER, plan.state);
     });
-    note(`first apply of ${NETWORKS} Layer3 networks over ${NODES} nodes: ${first.value.operations} operations in ${first.seconds.toFixed(3)} s`);
-    const dump = await bestOf(5, () => execFileSync('ovsdb-client', ['dump', server.unix, 'OVN_Northbound'], { maxBuffer: 1 << 28 }));
+    note(
+      `first apply of ${NETWORKS} Layer3 networks over ${NODES} nodes: ${first.value.operations} operations in ${first.seconds.toFixed(3)} s`,
+    );
+    const dump = await bestOf(5, () =>
+      execFileSync('ovsdb-client', ['dump', server.unix, 'OVN_Northbound'], { maxBuffer: 1 << 28 }),
+    );
     note(`baseline ovsdb-client dump of that Northbound: ${dump.toFixed(3)} s`);
     const again = await bestOf(5, () => reapplyUnchanged(db, text, OWNER));
     const drift = await bestOf(5, () => diffUnchanged(db, text, OWNER));

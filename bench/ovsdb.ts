@@ -26,10 +26,20 @@ const prefix = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255
 function insertOps(from: number, to: number): Operation[] {
   const ops: Operation[] = [];
   for (let i = from; i < to; i++) {
-    ops.push({ op: 'insert', table: 'Logical_Router_Static_Route', 'uuid-name': `r${i}`, row: { ip_prefix: prefix(i), nexthop: '100.64.0.1', external_ids: OWNER } });
+    ops.push({
+      op: 'insert',
+      table: 'Logical_Router_Static_Route',
+      'uuid-name': `r${i}`,
+      row: { ip_prefix: prefix(i), nexthop: '100.64.0.1', external_ids: OWNER },
+    });
   }
   const refs = Array.from({ length: to - from }, (_, k): ['named-uuid', string] => ['named-uuid', `r${from + k}`]);
-  ops.push({ op: 'mutate', table: 'Logical_Router', where: [['name', '==', ROUTER]], mutations: [['static_routes', 'insert', ['set', refs]]] });
+  ops.push({
+    op: 'mutate',
+    table: 'Logical_Router',
+    where: [['name', '==', ROUTER]],
+    mutations: [['static_routes', 'insert', ['set', refs]]],
+  });
   return ops;
 }
 
@@ -38,7 +48,11 @@ function batches(size: number): Operation[][] {
 }
 
 /** A fresh server with the empty router, the timed body, then the server is gone. Best of RUNS. */
-async function measure(runs: number, body: (server: OvsdbServer) => Promise<unknown>, keep?: (server: OvsdbServer) => Promise<void>): Promise<number> {
+async function measure(
+  runs: number,
+  body: (server: OvsdbServer) => Promise<unknown>,
+  keep?: (server: OvsdbServer) => Promise<void>,
+): Promise<number> {
   let best = Infinity;
   for (let r = 0; r < runs; r++) {
     const server = await startOvsdbServer();
@@ -74,7 +88,9 @@ function ovsdbClientArgs(): { size: number; args: string[] } {
 
 async function countRoutes(server: OvsdbServer, expected: number): Promise<void> {
   const client = await OvsdbClient.connect(server.unix);
-  const [result] = await client.transact(NB, [{ op: 'select', table: 'Logical_Router', where: [['name', '==', ROUTER]], columns: ['static_routes'] }]);
+  const [result] = await client.transact(NB, [
+    { op: 'select', table: 'Logical_Router', where: [['name', '==', ROUTER]], columns: ['static_routes'] },
+  ]);
   client.close();
   const got = (result.rows?.[0]?.static_routes as unknown[] | undefined)?.length ?? 0;
   if (got !== expected) throw new Error(`expected ${expected} routes on ${ROUTER}, found ${got}`);
@@ -86,7 +102,11 @@ function chainedNbctl(count: number): string[] {
   return args;
 }
 
-const OWNED: Operation = { op: 'select', table: 'Logical_Router_Static_Route', where: [['external_ids', 'includes', OWNER]] };
+const OWNED: Operation = {
+  op: 'select',
+  table: 'Logical_Router_Static_Route',
+  where: [['external_ids', 'includes', OWNER]],
+};
 
 async function readOurs(server: OvsdbServer): Promise<number> {
   const client = await OvsdbClient.connect(server.unix, { requestTimeoutMs: 120_000 });
@@ -98,33 +118,70 @@ async function readOurs(server: OvsdbServer): Promise<number> {
 }
 
 async function readBaseline(server: OvsdbServer): Promise<number> {
-  const { seconds } = await timed(() => run('ovsdb-client', ['query', server.unix, JSON.stringify([NB, OWNED])], { maxBuffer: 256 << 20 }));
+  const { seconds } = await timed(() =>
+    run('ovsdb-client', ['query', server.unix, JSON.stringify([NB, OWNED])], { maxBuffer: 256 << 20 }),
+  );
   return seconds;
 }
 
 async function runBenchmark(): Promise<void> {
   const one = batches(ROWS);
-  const ours = await measure(RUNS, (s) => ourClient(s, one), (s) => countRoutes(s, ROWS));
+  const ours = await measure(
+    RUNS,
+    (s) => ourClient(s, one),
+    (s) => countRoutes(s, ROWS),
+  );
   note(`our client, 1 transaction of ${ROWS}: ${ours.toFixed(3)} s`);
-  const oursBatched = await measure(RUNS, (s) => ourClient(s, batches(1_000)), (s) => countRoutes(s, ROWS));
+  const oursBatched = await measure(
+    RUNS,
+    (s) => ourClient(s, batches(1_000)),
+    (s) => countRoutes(s, ROWS),
+  );
   note(`our client, 10 transactions of 1,000: ${oursBatched.toFixed(3)} s`);
   const baseline = ovsdbClientArgs();
-  const base = await measure(RUNS, (s) => ovsdbClient(s, baseline.args), (s) => countRoutes(s, ROWS));
-  note(`ovsdb-client transact, ${baseline.args.length} x ${baseline.size} (the largest that fits one 128 KiB argument): ${base.toFixed(3)} s`);
-  const oursSame = await measure(RUNS, (s) => ourClient(s, batches(baseline.size)), (s) => countRoutes(s, ROWS));
+  const base = await measure(
+    RUNS,
+    (s) => ovsdbClient(s, baseline.args),
+    (s) => countRoutes(s, ROWS),
+  );
+  note(
+    `ovsdb-client transact, ${baseline.args.length} x ${baseline.size} (the largest that fits one 128 KiB argument): ${base.toFixed(3)} s`,
+  );
+  const oursSame = await measure(
+    RUNS,
+    (s) => ourClient(s, batches(baseline.size)),
+    (s) => countRoutes(s, ROWS),
+  );
   note(`our client, the same ${baseline.args.length} x ${baseline.size}: ${oursSame.toFixed(3)} s`);
-  const chained = await measure(1, (s) => run('ovn-nbctl', [`--db=${s.unix}`, ...chainedNbctl(ROWS)], { maxBuffer: 64 << 20 }), (s) => countRoutes(s, ROWS));
+  const chained = await measure(
+    1,
+    (s) => run('ovn-nbctl', [`--db=${s.unix}`, ...chainedNbctl(ROWS)], { maxBuffer: 64 << 20 }),
+    (s) => countRoutes(s, ROWS),
+  );
   note(`one chained ovn-nbctl of ${ROWS} lr-route-add: ${chained.toFixed(3)} s`);
-  const perRow = await measure(1, async (s) => {
-    for (let i = 0; i < 1_000; i++) await run('ovn-nbctl', [`--db=${s.unix}`, 'lr-route-add', ROUTER, prefix(i), '100.64.0.1']);
-  }, (s) => countRoutes(s, 1_000));
-  note(`one ovn-nbctl process per row, first 1,000 rows: ${perRow.toFixed(3)} s (${(1_000 / perRow).toFixed(0)} rows/s)`);
+  const perRow = await measure(
+    1,
+    async (s) => {
+      for (let i = 0; i < 1_000; i++)
+        await run('ovn-nbctl', [`--db=${s.unix}`, 'lr-route-add', ROUTER, prefix(i), '100.64.0.1']);
+    },
+    (s) => countRoutes(s, 1_000),
+  );
+  note(
+    `one ovn-nbctl process per row, first 1,000 rows: ${perRow.toFixed(3)} s (${(1_000 / perRow).toFixed(0)} rows/s)`,
+  );
   const read = { ours: Infinity, base: Infinity };
-  await measure(1, (s) => ourClient(s, one), async (s) => {
-    for (let r = 0; r < RUNS; r++) read.ours = Math.min(read.ours, await readOurs(s));
-    for (let r = 0; r < RUNS; r++) read.base = Math.min(read.base, await readBaseline(s));
-  });
-  note(`read ${ROWS} owned rows: ours ${read.ours.toFixed(3)} s (decoded), ovsdb-client query ${read.base.toFixed(3)} s`);
+  await measure(
+    1,
+    (s) => ourClient(s, one),
+    async (s) => {
+      for (let r = 0; r < RUNS; r++) read.ours = Math.min(read.ours, await readOurs(s));
+      for (let r = 0; r < RUNS; r++) read.base = Math.min(read.base, await readBaseline(s));
+    },
+  );
+  note(
+    `read ${ROWS} owned rows: ours ${read.ours.toFixed(3)} s (decoded), ovsdb-client query ${read.base.toFixed(3)} s`,
+  );
   figure('ovsdb.insert10k.vs_ovsdb_client', ours / base, 'x');
   figure('ovsdb.insert10k.same_batches.vs_ovsdb_client', oursSame / base, 'x');
   figure('ovsdb.insert10k.vs_chained_nbctl', ours / chained, 'x');
@@ -135,6 +192,7 @@ async function runBenchmark(): Promise<void> {
 
 export const ovsdbBenchmark: Benchmark = {
   name: 'ovsdb',
-  description: 'insert 10,000 static routes under one router and read them back: our client vs ovsdb-client and ovn-nbctl',
+  description:
+    'insert 10,000 static routes under one router and read them back: our client vs ovsdb-client and ovn-nbctl',
   run: runBenchmark,
 };

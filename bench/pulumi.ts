@@ -12,7 +12,10 @@ import { resourceCount, scaleTopology } from '../stacks/scale';
 import { dynamicUrn, linkedConsumer, PulumiHost, serializeShim } from '../test/support/pulumiHost';
 import { type Benchmark, figure, note, timed } from './harness';
 
-const trivial = { check: async (_o: unknown, news: unknown) => ({ inputs: news }), diff: async () => ({ changes: false }) };
+const trivial = {
+  check: async (_o: unknown, news: unknown) => ({ inputs: news }),
+  diff: async () => ({ changes: false }),
+};
 
 /** One batch of Check+Diff calls of a resource, as the engine makes them for an unchanged resource. */
 async function batchOf(host: PulumiHost, type: string, props: Record<string, unknown>): Promise<() => Promise<void>> {
@@ -41,9 +44,16 @@ async function interleaved(batches: (() => Promise<void>)[], runs = 8): Promise<
 async function connectProps(spec: { networks: number; connects: number; nodes: number }) {
   const topology = scaleTopology(spec, 'central');
   const cluster = await pulumiKinds.ClusterAllocations.check({}, { owner: 'bench/cluster', ...topology });
-  if (cluster.failures?.length) throw new Error(`the scale topology does not check: ${JSON.stringify(cluster.failures)}`);
+  if (cluster.failures?.length)
+    throw new Error(`the scale topology does not check: ${JSON.stringify(cluster.failures)}`);
   const slice = (cluster.inputs!.slices as ClusterSlices).connects['connect-0'];
-  return { owner: 'bench/connect', zone: 'central', connect: 'connect-0', connectSubnets: topology.connects[0]!.spec.connectSubnets, slice };
+  return {
+    owner: 'bench/connect',
+    zone: 'central',
+    connect: 'connect-0',
+    connectSubnets: topology.connects[0]!.spec.connectSubnets,
+    slice,
+  };
 }
 
 async function checkDiffRatio(): Promise<void> {
@@ -54,12 +64,14 @@ async function checkDiffRatio(): Promise<void> {
     await host.configure({});
     const props = await connectProps({ networks: 30, connects: 4, nodes: 50 });
     const trivialText = (await pulumi.runtime.serializeFunction(() => trivial, { allowSecrets: true })).text;
-    const [floor, baseline, ours] = await interleaved([
+    const [floor, baseline, ours] = (await interleaved([
       await batchOf(host, 'Trivial', { __provider: trivialText }),
       await batchOf(host, 'Trivial', { __provider: trivialText, ...props }),
       await batchOf(host, 'ConnectRouter', { __provider: await serializeShim('ConnectRouter'), ...props }),
-    ]) as [number, number, number];
-    note(`Check+Diff per resource: ConnectRouter ${ours.toFixed(2)} ms, trivial provider ${baseline.toFixed(2)} ms (same host, same inputs); the host's floor (trivial provider, no inputs) ${floor.toFixed(2)} ms`);
+    ])) as [number, number, number];
+    note(
+      `Check+Diff per resource: ConnectRouter ${ours.toFixed(2)} ms, trivial provider ${baseline.toFixed(2)} ms (same host, same inputs); the host's floor (trivial provider, no inputs) ${floor.toFixed(2)} ms`,
+    );
     figure('pulumi.checkdiff.floor', floor, 'ms');
     figure('pulumi.checkdiff.connectrouter', ours, 'ms');
     figure('pulumi.checkdiff.trivial', baseline, 'ms');
@@ -78,19 +90,24 @@ async function stateSize(): Promise<void> {
     // the checkpoint keeps both: the checked inputs and the outputs create returns (the same builder)
     const inputs = JSON.stringify(checked.inputs).length;
     const outputs = JSON.stringify(pulumiOutputsOf(checked.inputs!, ['central'], rows)).length;
-    note(`ConnectRouter state for ${size.networks} networks x ${size.nodes} nodes: inputs ${(inputs / 1024).toFixed(1)} KiB + outputs ${(outputs / 1024).toFixed(1)} KiB for ${rows.length} rows (rows are not stored: counts, digests, the packed slice)`);
+    note(
+      `ConnectRouter state for ${size.networks} networks x ${size.nodes} nodes: inputs ${(inputs / 1024).toFixed(1)} KiB + outputs ${(outputs / 1024).toFixed(1)} KiB for ${rows.length} rows (rows are not stored: counts, digests, the packed slice)`,
+    );
     if (size === spec) figure('pulumi.state.connectrouter', (inputs + outputs) / 1024, 'KiB');
   }
   for (const zones of ['central', 'per-node'] as const) {
     const count = resourceCount(spec, zones);
-    note(`scale stack (${zones}): 1 stack + 1 Cluster + N networks + C connects (components) + 1 ClusterAllocations + ${zones === 'central' ? 'N NetworkRows + C ConnectRouters' : 'Z ZoneRows'} = ${count}`);
+    note(
+      `scale stack (${zones}): 1 stack + 1 Cluster + N networks + C connects (components) + 1 ClusterAllocations + ${zones === 'central' ? 'N NetworkRows + C ConnectRouters' : 'Z ZoneRows'} = ${count}`,
+    );
     figure(`pulumi.resources.scale.${zones}`, count, 'resources');
   }
 }
 
 export const pulumiBenchmark: Benchmark = {
   name: 'pulumi',
-  description: 'Check+Diff per resource through the host vs a trivial provider; ConnectRouter state size; scale stack resource count',
+  description:
+    'Check+Diff per resource through the host vs a trivial provider; ConnectRouter state size; scale stack resource count',
   async run() {
     await checkDiffRatio();
     await stateSize();

@@ -18,7 +18,11 @@ function desiredRoutes(): DesiredRow[] {
     { table: 'Logical_Router', columns: { name: 'bench-lr', static_routes: keys } },
     ...keys.map((key, i) => ({
       table: 'Logical_Router_Static_Route',
-      columns: { ip_prefix: `10.${i >> 8}.${i & 255}.0/24`, nexthop: '100.64.0.2', external_ids: { 'ovnk.io/key': key } },
+      columns: {
+        ip_prefix: `10.${i >> 8}.${i & 255}.0/24`,
+        nexthop: '100.64.0.2',
+        external_ids: { 'ovnk.io/key': key },
+      },
     })),
   ];
 }
@@ -31,9 +35,12 @@ async function run(): Promise<void> {
     const created = await timed(() => apply(client, request));
     note(`apply of ${ROUTES} routes and their router (one transaction): ${created.seconds.toFixed(3)} s`);
     const observed = await timed(() => observe(client, request));
-    note(`observe (one round trip of selects): ${observed.seconds.toFixed(3)} s, ${observed.value.owned.length} owned rows`);
+    note(
+      `observe (one round trip of selects): ${observed.seconds.toFixed(3)} s, ${observed.value.owned.length} owned rows`,
+    );
     const plan = planApply(request, observed.value).plan;
-    if (plan.operations.length !== 0) throw new Error(`reconcile of unchanged rows planned ${plan.operations.length} operations`);
+    if (plan.operations.length !== 0)
+      throw new Error(`reconcile of unchanged rows planned ${plan.operations.length} operations`);
     const again = await apply(client, request);
     if (again.sent) throw new Error('a second apply of unchanged rows sent a transaction');
     const noop = await bestOf(5, () => planApply(request, observed.value));

@@ -10,4 +10,14 @@ import { pulumiBenchmark } from './pulumi';
 import { reconcileBenchmark } from './reconcile';
 import { uplinkBenchmark } from './uplink';
 
-export const benchmarks: Benchmark[] = [allocBenchmark, connectRowsBenchmark, labBenchmark, ovsdbBenchmark, reconcileBenchmark, pulumiBenchmark, networksBenchmark, uplinkBenchmark, connectBenchmark];
+export const benchmarks: Benchmark[] = [
+  allocBenchmark,
+  connectRowsBenchmark,
+  labBenchmark,
+  ovsdbBenchmark,
+  reconcileBenchmark,
+  pulumiBenchmark,
+  networksBenchmark,
+  uplinkBenchmark,
+  connectBenchmark,
+];

@@ -21,7 +21,9 @@ const OWNER = 'bench-uplink';
 
 function clusterOf(status: LabStatus): Cluster {
   const text = readFileSync(path.resolve(__dirname, '../../test/fixtures/uplink-lab.yaml'), 'utf8');
-  const built = buildCluster(fillInventory(loadDocuments(text).documents, inventoryOf(status) as unknown as { spec: Record<string, unknown> }));
+  const built = buildCluster(
+    fillInventory(loadDocuments(text).documents, inventoryOf(status) as unknown as { spec: Record<string, unknown> }),
+  );
   if (built.problems.length > 0) throw new Error(built.problems[0]!.message);
   return built.cluster;
 }
@@ -30,8 +32,31 @@ function clusterOf(status: LabStatus): Cluster {
 async function sshTrue(name: string, dir: string): Promise<number> {
   const state = readState(name)!;
   const knownHosts = path.join(dir, 'known_hosts');
-  writeFileSync(knownHosts, state.layout.nodes.map((n) => `${n.mgmtIp} ${readFileSync(`${n.hostKeyPath}.pub`, 'utf8').trim().split(/\s+/).slice(0, 2).join(' ')}\n`).join(''));
-  const ssh = (host: string) => exec(['ssh', '-i', state.layout.clientKeyPath, '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=yes', '-o', `UserKnownHostsFile=${knownHosts}`, '-o', 'GlobalKnownHostsFile=/dev/null', `root@${host}`, 'true']);
+  writeFileSync(
+    knownHosts,
+    state.layout.nodes
+      .map(
+        (n) =>
+          `${n.mgmtIp} ${readFileSync(`${n.hostKeyPath}.pub`, 'utf8').trim().split(/\s+/).slice(0, 2).join(' ')}\n`,
+      )
+      .join(''),
+  );
+  const ssh = (host: string) =>
+    exec([
+      'ssh',
+      '-i',
+      state.layout.clientKeyPath,
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'StrictHostKeyChecking=yes',
+      '-o',
+      `UserKnownHostsFile=${knownHosts}`,
+      '-o',
+      'GlobalKnownHostsFile=/dev/null',
+      `root@${host}`,
+      'true',
+    ]);
   return (await timed(() => Promise.all(state.layout.nodes.map((n) => ssh(n.mgmtIp))))).seconds;
 }
 
@@ -46,7 +71,8 @@ async function best(body: () => Promise<unknown>, before?: () => Promise<unknown
 
 export const uplinkBenchmark: Benchmark = {
   name: 'uplink',
-  description: 'Uplink discovery and bridge-mapping configuration on 3 lab nodes over SSH, against `ssh node true` on each',
+  description:
+    'Uplink discovery and bridge-mapping configuration on 3 lab nodes over SSH, against `ssh node true` on each',
   async run() {
     const name = `bu${process.pid}`;
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ovnk-bench-uplink-'));
@@ -56,10 +82,15 @@ export const uplinkBenchmark: Benchmark = {
       const baseline = await best(() => sshTrue(name, dir));
       const discover = await best(() => discoverUplinks(cluster, OWNER));
       let roundTrips = 0;
-      const configure = await best(async () => {
-        roundTrips = (await applyUplinks(cluster, OWNER)).roundTrips;
-      }, () => destroyUplinks(cluster, OWNER));
-      note(`ssh true x3 (parallel, fresh connections) ${baseline.toFixed(3)} s; discover ${discover.toFixed(3)} s; configure ${configure.toFixed(3)} s; ${roundTrips} SSH round trips per configure`);
+      const configure = await best(
+        async () => {
+          roundTrips = (await applyUplinks(cluster, OWNER)).roundTrips;
+        },
+        () => destroyUplinks(cluster, OWNER),
+      );
+      note(
+        `ssh true x3 (parallel, fresh connections) ${baseline.toFixed(3)} s; discover ${discover.toFixed(3)} s; configure ${configure.toFixed(3)} s; ${roundTrips} SSH round trips per configure`,
+      );
       figure('uplink.discover3', discover, 's');
       figure('uplink.configure3', configure, 's');
       figure('uplink.roundtrips', roundTrips, 'count');

@@ -9,14 +9,18 @@ import { applyZone, diffZone, planTopology, readZoneState, type TopologyPlan } f
 export async function planFrom(db: OvsdbDatabase, text: string, owner: string): Promise<TopologyPlan> {
   const result = planTopology(text, await readZoneState(db, owner));
   if (!result.ok) throw new Error(`the benchmark topology is unusable: ${result.inputProblems[0]!.message}`);
-  if (result.plan.problems.length > 0) throw new Error(`the benchmark topology is refused: ${result.plan.problems[0]!.message}`);
+  if (result.plan.problems.length > 0)
+    throw new Error(`the benchmark topology is refused: ${result.plan.problems[0]!.message}`);
   return result.plan;
 }
 
 export async function reapplyUnchanged(db: OvsdbDatabase, text: string, owner: string): Promise<void> {
   const plan = await planFrom(db, text, owner);
   const result = await applyZone(db, plan.zones[0]!, owner, plan.state);
-  if (result.sent) throw new Error(`a re-apply without change sent ${result.operations} operations: ${result.summary.slice(0, 3).join('; ')}`);
+  if (result.sent)
+    throw new Error(
+      `a re-apply without change sent ${result.operations} operations: ${result.summary.slice(0, 3).join('; ')}`,
+    );
 }
 
 export async function diffUnchanged(db: OvsdbDatabase, text: string, owner: string): Promise<void> {

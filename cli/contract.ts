@@ -56,7 +56,10 @@ export function parseOutputFormat(value: string | undefined): OutputFormat {
 /** Turn an error into the document of the contract. Unknown errors count as target failures. */
 export function errorDocument(error: unknown): { exitCode: ExitCode; document: Record<string, unknown> } {
   if (error instanceof CliError) {
-    return { exitCode: error.exitCode, document: { ok: false, exitCode: error.exitCode, error: error.message, ...error.details } };
+    return {
+      exitCode: error.exitCode,
+      document: { ok: false, exitCode: error.exitCode, error: error.message, ...error.details },
+    };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { exitCode: ExitCode.unreachable, document: { ok: false, exitCode: ExitCode.unreachable, error: message } };

@@ -9,7 +9,9 @@ import { ExitCode, errorDocument } from './contract';
 
 export function buildProgram(): Command {
   const program = new Command('ovnk')
-    .description('User-defined networking for OVN-Kubernetes as code: plan, apply, diff and destroy topologies; run the embedded lab.')
+    .description(
+      'User-defined networking for OVN-Kubernetes as code: plan, apply, diff and destroy topologies; run the embedded lab.',
+    )
     .version(readVersion())
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
@@ -25,7 +27,8 @@ function readVersion(): string {
 /** Commander reports usage errors by throwing; they are unusable input (exit 3) per the contract. */
 function exitCodeOf(error: unknown): number {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return ExitCode.ok;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0)
+      return ExitCode.ok;
     return ExitCode.badInput;
   }
   return errorDocument(error).exitCode;

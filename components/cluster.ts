@@ -9,7 +9,13 @@ import type { ClusterContext } from './context';
 import { zoneProps } from './context';
 import { Layer2Network, Layer3Network } from './network';
 import { NetworkConnect } from './networkConnect';
-import { type ClusterNetworkConnectObject, type InventoryObject, type NetworkObject, topologyOf, type UplinkObject } from './objects';
+import {
+  type ClusterNetworkConnectObject,
+  type InventoryObject,
+  type NetworkObject,
+  topologyOf,
+  type UplinkObject,
+} from './objects';
 import { type RouteAdvertisementsObject, Uplink } from './uplink';
 import { type AllocationsOutput, ClusterAllocations, type TopologyProps, ZoneRows } from './resources';
 
@@ -62,14 +68,28 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     this.layout = args.inventory.spec.zones ?? 'per-node';
     this.inventory = args.inventory;
     this.networkObjects = args.networks ?? [];
-    this.topology = { owner: `${this.owner}/cluster`, inventory: args.inventory, networks: args.networks ?? [], connects: args.connects ?? [] };
+    this.topology = {
+      owner: `${this.owner}/cluster`,
+      inventory: args.inventory,
+      networks: args.networks ?? [],
+      connects: args.connects ?? [],
+    };
     this.allocationsResource = new ClusterAllocations(`${name}-allocations`, this.topology, { parent: this });
     this.allocations = this.allocationsResource.allocations;
-    for (const uplink of args.uplinks ?? []) this.uplinks[uplink.metadata.name] = new Uplink(`${name}-uplink-${uplink.metadata.name}`, { cluster: this, uplink, routeAdvertisements: args.routeAdvertisements }, { parent: this });
+    for (const uplink of args.uplinks ?? [])
+      this.uplinks[uplink.metadata.name] = new Uplink(
+        `${name}-uplink-${uplink.metadata.name}`,
+        { cluster: this, uplink, routeAdvertisements: args.routeAdvertisements },
+        { parent: this },
+      );
     this.createNetworks(name, args.networks ?? []);
     const networks = Object.values(this.networks);
     for (const connect of args.connects ?? []) {
-      this.connects[connect.metadata.name] = new NetworkConnect(`${name}-${connect.metadata.name}`, { cluster: this, connect, dependsOn: networks }, { parent: this });
+      this.connects[connect.metadata.name] = new NetworkConnect(
+        `${name}-${connect.metadata.name}`,
+        { cluster: this, connect, dependsOn: networks },
+        { parent: this },
+      );
     }
     if (this.layout === 'per-node') this.createZones(name, args.inventory);
     this.registerOutputs({ allocations: this.allocations });
@@ -78,16 +98,24 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
   private createNetworks(name: string, networks: NetworkObject[]): void {
     for (const network of networks) {
       const Kind = topologyOf(network) === 'Layer2' ? Layer2Network : Layer3Network;
-      const named = network.kind === 'ClusterUserDefinedNetwork' ? network.spec.uplinks ?? [] : [];
+      const named = network.kind === 'ClusterUserDefinedNetwork' ? (network.spec.uplinks ?? []) : [];
       const uplinks = named.flatMap((u) => (this.uplinks[u] ? [this.uplinks[u]!] : []));
-      this.networks[network.metadata.name] = new Kind(`${name}-${network.metadata.name}`, { cluster: this, network, uplinks }, { parent: this });
+      this.networks[network.metadata.name] = new Kind(
+        `${name}-${network.metadata.name}`,
+        { cluster: this, network, uplinks },
+        { parent: this },
+      );
     }
   }
 
   private createZones(name: string, inventory: InventoryObject): void {
     for (const node of inventory.spec.nodes ?? []) {
       const zone = String(node.name);
-      this.zones[zone] = new ZoneRows(`${name}-zone-${zone}`, zoneProps(this, `zone/${zone}`, zone, (s) => s.zone), { parent: this, dependsOn: [this.allocationsResource] });
+      this.zones[zone] = new ZoneRows(
+        `${name}-zone-${zone}`,
+        zoneProps(this, `zone/${zone}`, zone, (s) => s.zone),
+        { parent: this, dependsOn: [this.allocationsResource] },
+      );
     }
   }
 }

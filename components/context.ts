@@ -20,7 +20,14 @@ export interface ClusterContext {
 }
 
 /** The props of a per-zone resource of this cluster: owner, zone and the slice `pick` takes from the cluster's slices. */
-export function zoneProps(cluster: ClusterContext, owner: string, zone: string, pick: (slices: ClusterSlices) => PackedSlice | undefined) {
-  const slice: pulumi.Output<PackedSlice | undefined> = cluster.allocationsResource.slices.apply((s) => (s ? pick(s) : undefined));
+export function zoneProps(
+  cluster: ClusterContext,
+  owner: string,
+  zone: string,
+  pick: (slices: ClusterSlices) => PackedSlice | undefined,
+) {
+  const slice: pulumi.Output<PackedSlice | undefined> = cluster.allocationsResource.slices.apply((s) =>
+    s ? pick(s) : undefined,
+  );
   return { owner: `${cluster.owner}/${owner}`, zone, slice };
 }

@@ -34,19 +34,42 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
   /** The UplinkStates of the Uplinks this network names (every node of each). */
   readonly uplinkStates: pulumi.Output<UplinkStateObject[]>;
 
-  protected constructor(type: string, expected: 'Layer3' | 'Layer2', name: string, args: NetworkArgs, opts?: pulumi.ComponentResourceOptions) {
+  protected constructor(
+    type: string,
+    expected: 'Layer3' | 'Layer2',
+    name: string,
+    args: NetworkArgs,
+    opts?: pulumi.ComponentResourceOptions,
+  ) {
     super(type, name, {}, opts);
     const ref = objectRef(args.network);
-    if (topologyOf(args.network) !== expected) throw new Error(`${ref}: the network's topology is ${topologyOf(args.network)}; use ${expected === 'Layer3' ? 'Layer2Network' : 'Layer3Network'} for it`);
+    if (topologyOf(args.network) !== expected)
+      throw new Error(
+        `${ref}: the network's topology is ${topologyOf(args.network)}; use ${expected === 'Layer3' ? 'Layer2Network' : 'Layer3Network'} for it`,
+      );
     const mine = args.cluster.allocationsResource.allocations.apply((a) => a?.networks?.[ref]);
-    const rows = args.cluster.layout === 'central' ? new NetworkRows(`${name}-rows`, { ...zoneProps(args.cluster, `network/${ref}`, 'central', (s) => s.networks?.[ref]), network: ref }, { parent: this, dependsOn: [args.cluster.allocationsResource, ...(args.uplinks ?? [])] }) : undefined;
+    const rows =
+      args.cluster.layout === 'central'
+        ? new NetworkRows(
+            `${name}-rows`,
+            { ...zoneProps(args.cluster, `network/${ref}`, 'central', (s) => s.networks?.[ref]), network: ref },
+            { parent: this, dependsOn: [args.cluster.allocationsResource, ...(args.uplinks ?? [])] },
+          )
+        : undefined;
     this.networkName = mine.apply((m) => m?.name ?? '');
     this.networkId = mine.apply((m) => m?.id ?? null);
     this.routerName = mine.apply((m) => m?.routerName ?? '');
     this.hostSubnets = mine.apply((m) => m?.hostSubnets ?? {});
     this.rowCounts = rows ? rows.rowCounts : pulumi.output(undefined);
     this.uplinkStates = pulumi.all((args.uplinks ?? []).map((u) => u.uplinkStates)).apply((all) => all.flat());
-    this.registerOutputs({ uplinkStates: this.uplinkStates, networkName: this.networkName, networkId: this.networkId, routerName: this.routerName, hostSubnets: this.hostSubnets, rowCounts: this.rowCounts });
+    this.registerOutputs({
+      uplinkStates: this.uplinkStates,
+      networkName: this.networkName,
+      networkId: this.networkId,
+      routerName: this.routerName,
+      hostSubnets: this.hostSubnets,
+      rowCounts: this.rowCounts,
+    });
   }
 }
 

@@ -41,12 +41,29 @@ export class NetworkConnect extends pulumi.ComponentResource {
     const connectName = args.connect.metadata.name;
     const mine = args.cluster.allocationsResource.allocations.apply((a) => a?.connects?.[connectName]);
     const dependsOn = [args.cluster.allocationsResource, ...(args.dependsOn ?? [])];
-    const router = args.cluster.layout === 'central' ? new ConnectRouter(`${name}-router`, { ...zoneProps(args.cluster, `connect/${connectName}`, 'central', (s) => s.connects?.[connectName]), connect: connectName, connectSubnets: args.connect.spec.connectSubnets }, { parent: this, dependsOn }) : undefined;
+    const router =
+      args.cluster.layout === 'central'
+        ? new ConnectRouter(
+            `${name}-router`,
+            {
+              ...zoneProps(args.cluster, `connect/${connectName}`, 'central', (s) => s.connects?.[connectName]),
+              connect: connectName,
+              connectSubnets: args.connect.spec.connectSubnets,
+            },
+            { parent: this, dependsOn },
+          )
+        : undefined;
     this.routerName = mine.apply((m) => m?.routerName ?? '');
     this.tunnelKey = mine.apply((m) => m?.tunnelKey ?? null);
     this.accepted = mine.apply((m) => m?.accepted ?? false);
     this.annotations = mine.apply((m) => m?.annotations ?? {});
     this.rowCounts = router ? router.rowCounts : pulumi.output(undefined);
-    this.registerOutputs({ routerName: this.routerName, tunnelKey: this.tunnelKey, accepted: this.accepted, annotations: this.annotations, rowCounts: this.rowCounts });
+    this.registerOutputs({
+      routerName: this.routerName,
+      tunnelKey: this.tunnelKey,
+      accepted: this.accepted,
+      annotations: this.annotations,
+      rowCounts: this.rowCounts,
+    });
   }
 }

@@ -30,7 +30,11 @@ export interface ClusterUserDefinedNetworkObject {
   apiVersion: 'k8s.ovn.org/v1';
   kind: 'ClusterUserDefinedNetwork';
   metadata: ObjectMeta;
-  spec: { namespaceSelector: Record<string, unknown>; network: { topology: 'Layer3' | 'Layer2'; [field: string]: unknown }; uplinks?: string[] };
+  spec: {
+    namespaceSelector: Record<string, unknown>;
+    network: { topology: 'Layer3' | 'Layer2'; [field: string]: unknown };
+    uplinks?: string[];
+  };
 }
 
 /** A namespaced UserDefinedNetwork (`spec.topology` Layer3 or Layer2). */
@@ -48,7 +52,11 @@ export interface ClusterNetworkConnectObject {
   apiVersion: 'k8s.ovn.org/v1';
   kind: 'ClusterNetworkConnect';
   metadata: ObjectMeta;
-  spec: { networkSelectors: Record<string, unknown>[]; connectSubnets: { cidr: string; networkPrefix: number }[]; connectivity?: ('PodNetwork' | 'ServiceNetwork')[] };
+  spec: {
+    networkSelectors: Record<string, unknown>[];
+    connectSubnets: { cidr: string; networkPrefix: number }[];
+    connectivity?: ('PodNetwork' | 'ServiceNetwork')[];
+  };
 }
 
 /** An Uplink (OKEP-6019): per node group, the pre-provisioned OVS bridge's host interface. */
@@ -56,7 +64,14 @@ export interface UplinkObject {
   apiVersion: 'k8s.ovn.org/v1alpha1';
   kind: 'Uplink';
   metadata: ObjectMeta;
-  spec: { nodeConfigs: { type: 'OVSBridge'; nodeSelector: Record<string, unknown>; hostInterfaceName: string; [field: string]: unknown }[] };
+  spec: {
+    nodeConfigs: {
+      type: 'OVSBridge';
+      nodeSelector: Record<string, unknown>;
+      hostInterfaceName: string;
+      [field: string]: unknown;
+    }[];
+  };
 }
 
 /** `Kind/name` or `Kind/namespace/name`: how problems and allocations name an object. */

@@ -28,13 +28,35 @@ export interface AllocationsOutput {
   networkIds: Record<string, number>;
   nodeIds: Record<string, number>;
   hostSubnets: Record<string, Record<string, string[]>>;
-  datapathKeys: { networks: Record<string, { transitSwitch: number; transitRouter?: number }>; connects: Record<string, number> };
-  connects: Record<string, { accepted: boolean; tunnelKey: number | null; routerName: string; networks: Record<string, unknown>; annotations: Record<string, string> }>;
-  networks: Record<string, { name: string; topology: string; id: number | null; routerName: string; hostSubnets: Record<string, string[]> }>;
+  datapathKeys: {
+    networks: Record<string, { transitSwitch: number; transitRouter?: number }>;
+    connects: Record<string, number>;
+  };
+  connects: Record<
+    string,
+    {
+      accepted: boolean;
+      tunnelKey: number | null;
+      routerName: string;
+      networks: Record<string, unknown>;
+      annotations: Record<string, string>;
+    }
+  >;
+  networks: Record<
+    string,
+    { name: string; topology: string; id: number | null; routerName: string; hostSubnets: Record<string, string[]> }
+  >;
   zones: string[];
 }
 
-const rowOutputs = { digest: undefined, rowCounts: undefined, drift: undefined, liveRows: undefined, schemaVersion: undefined, zones: undefined };
+const rowOutputs = {
+  digest: undefined,
+  rowCounts: undefined,
+  drift: undefined,
+  liveRows: undefined,
+  schemaVersion: undefined,
+  zones: undefined,
+};
 
 /**
  * Every cluster-wide allocation, stable per name (known at preview), the slice each per-zone
@@ -48,7 +70,14 @@ export class ClusterAllocations extends pulumi.dynamic.Resource {
   declare readonly drift: pulumi.Output<DriftSummary>;
 
   constructor(name: string, props: TopologyProps, opts?: pulumi.CustomResourceOptions) {
-    super(shims.ClusterAllocations, name, { ...rowOutputs, allocations: undefined, state: undefined, slices: undefined, ...props }, opts, 'ovnk', 'ClusterAllocations');
+    super(
+      shims.ClusterAllocations,
+      name,
+      { ...rowOutputs, allocations: undefined, state: undefined, slices: undefined, ...props },
+      opts,
+      'ovnk',
+      'ClusterAllocations',
+    );
   }
 }
 
@@ -79,7 +108,11 @@ export class ConnectRouter extends pulumi.dynamic.Resource {
   declare readonly rowCounts: pulumi.Output<Record<string, number>>;
   declare readonly drift: pulumi.Output<DriftSummary>;
 
-  constructor(name: string, props: ZoneProps & { connect: string; connectSubnets: { cidr: string; networkPrefix: number }[] }, opts?: pulumi.CustomResourceOptions) {
+  constructor(
+    name: string,
+    props: ZoneProps & { connect: string; connectSubnets: { cidr: string; networkPrefix: number }[] },
+    opts?: pulumi.CustomResourceOptions,
+  ) {
     super(shims.ConnectRouter, name, { ...rowOutputs, ...props }, opts, 'ovnk', 'ConnectRouter');
   }
 }
@@ -118,7 +151,13 @@ export interface UplinkStateProps {
 }
 
 /** One node's VRF report: per CUDN its outcome, and the steps planned (read) or run (create/update); or why not. */
-export type UplinkVrfReport = { steps: string[]; ran: string[]; outcomes: { cudn: string; state: string; reason?: string; message?: string; changed?: true }[] } | { error: string };
+export type UplinkVrfReport =
+  | {
+      steps: string[];
+      ran: string[];
+      outcomes: { cudn: string; state: string; reason?: string; message?: string; changed?: true }[];
+    }
+  | { error: string };
 
 /** One Uplink on one node: its bridge mappings (and VRF membership) written over SSH; read rediscovers the node. */
 export class UplinkState extends pulumi.dynamic.Resource {
@@ -132,6 +171,22 @@ export class UplinkState extends pulumi.dynamic.Resource {
   declare readonly drift: pulumi.Output<DriftSummary>;
 
   constructor(name: string, props: UplinkStateProps, opts?: pulumi.CustomResourceOptions) {
-    super(shims.UplinkState, name, { stateName: undefined, physicalNetworks: undefined, mappings: undefined, uplinkState: undefined, vrf: undefined, drift: undefined, schemaVersion: undefined, ...props }, opts, 'ovnk', 'UplinkState');
+    super(
+      shims.UplinkState,
+      name,
+      {
+        stateName: undefined,
+        physicalNetworks: undefined,
+        mappings: undefined,
+        uplinkState: undefined,
+        vrf: undefined,
+        drift: undefined,
+        schemaVersion: undefined,
+        ...props,
+      },
+      opts,
+      'ovnk',
+      'UplinkState',
+    );
   }
 }

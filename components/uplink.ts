@@ -21,7 +21,12 @@ export interface UplinkArgs {
 }
 
 /** A RouteAdvertisements object (k8s.ovn.org/v1) as in YAML. */
-export type RouteAdvertisementsObject = { apiVersion: string; kind: 'RouteAdvertisements'; metadata: { name: string }; spec: Record<string, unknown> };
+export type RouteAdvertisementsObject = {
+  apiVersion: string;
+  kind: 'RouteAdvertisements';
+  metadata: { name: string };
+  spec: Record<string, unknown>;
+};
 
 /**
  * An Uplink: the pre-provisioned OVS bridge a CUDN's traffic leaves through, per node group.
@@ -44,13 +49,23 @@ export class Uplink extends pulumi.ComponentResource {
     super('ovnk:uplink:Uplink', name, {}, opts);
     const [inventory, uplink] = [args.cluster.inventory as unknown as YamlObject, args.uplink as unknown as YamlObject];
     this.nodes = uplinkStateNodes(inventory, uplink);
-    const vrf = args.routeAdvertisements === undefined ? {} : {
-      routeAdvertisements: args.routeAdvertisements as pulumi.Input<Record<string, unknown>[]>,
-      networkIds: args.cluster.allocationsResource.allocations.apply((a) => a.networkIds),
-    };
+    const vrf =
+      args.routeAdvertisements === undefined
+        ? {}
+        : {
+            routeAdvertisements: args.routeAdvertisements as pulumi.Input<Record<string, unknown>[]>,
+            networkIds: args.cluster.allocationsResource.allocations.apply((a) => a.networkIds),
+          };
     for (const node of this.nodes) {
       const input = uplinkStateInputs(inventory, uplink, args.cluster.networkObjects as unknown as YamlObject[], node);
-      const props = { owner: `${args.cluster.owner}/uplink/${args.uplink.metadata.name}/${node}`, node, inventory: input.inventory as unknown as InventoryObject, uplink: args.uplink, networks: input.networks as unknown as NetworkObject[], ...vrf };
+      const props = {
+        owner: `${args.cluster.owner}/uplink/${args.uplink.metadata.name}/${node}`,
+        node,
+        inventory: input.inventory as unknown as InventoryObject,
+        uplink: args.uplink,
+        networks: input.networks as unknown as NetworkObject[],
+        ...vrf,
+      };
       this.states[node] = new UplinkState(`${name}-${node}`, props, { parent: this });
     }
     this.uplinkStates = pulumi.all(Object.values(this.states).map((s) => s.uplinkState));

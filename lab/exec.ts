@@ -23,12 +23,17 @@ export interface ExecResult {
 export function exec(argv: string[], opts: ExecOptions = {}): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     const env = opts.env ? { ...process.env, ...opts.env } : process.env;
-    const child = execFile(argv[0], argv.slice(1), { env, timeout: opts.timeoutMs ?? 30_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      if (code === 0 || (opts.okCodes ?? []).includes(code)) return resolve({ code, stdout, stderr });
-      const why = stderr.trim() || (error as Error).message;
-      reject(failing(`command failed (exit ${code}): ${argv.join(' ')}: ${why}`));
-    });
+    const child = execFile(
+      argv[0],
+      argv.slice(1),
+      { env, timeout: opts.timeoutMs ?? 30_000, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        if (code === 0 || (opts.okCodes ?? []).includes(code)) return resolve({ code, stdout, stderr });
+        const why = stderr.trim() || (error as Error).message;
+        reject(failing(`command failed (exit ${code}): ${argv.join(' ')}: ${why}`));
+      },
+    );
     if (opts.input !== undefined) child.stdin?.end(opts.input);
   });
 }

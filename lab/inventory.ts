@@ -19,7 +19,10 @@ export interface LabInventoryDocument {
     nodes: LabInventoryNode[];
     targets: {
       zones: Record<string, { nb: string; sb: string }>;
-      nodes: Record<string, { host: string; port: number; user: string; hostKey: string; keyPath: string; ovsDb: string }>;
+      nodes: Record<
+        string,
+        { host: string; port: number; user: string; hostKey: string; keyPath: string; ovsDb: string }
+      >;
     };
   };
 }
@@ -37,7 +40,16 @@ export interface LabInventoryNode {
 
 function nodeOf(n: LabNodeStatus): LabInventoryNode {
   const { name, id, chassisId, gatewayBridge, nodeIPs, gatewayMac, gatewayNextHops } = n;
-  return { name, id, chassisId, gatewayBridge, nodeIPs, ...(gatewayMac ? { gatewayMac } : {}), gatewayNextHops, labels: uplinkLabelsOf(n) };
+  return {
+    name,
+    id,
+    chassisId,
+    gatewayBridge,
+    nodeIPs,
+    ...(gatewayMac ? { gatewayMac } : {}),
+    gatewayNextHops,
+    labels: uplinkLabelsOf(n),
+  };
 }
 
 export function inventoryOf(status: LabStatus): LabInventoryDocument {
@@ -51,7 +63,17 @@ export function inventoryOf(status: LabStatus): LabInventoryDocument {
       targets: {
         zones: { [CENTRAL_ZONE]: { nb: status.nb, sb: status.sb } },
         nodes: Object.fromEntries(
-          status.nodes.map((n) => [n.name, { host: n.ssh.host, port: n.ssh.port, user: n.ssh.user, hostKey: n.ssh.hostKeyFingerprint, keyPath: n.ssh.keyPath, ovsDb: n.ovsDb }]),
+          status.nodes.map((n) => [
+            n.name,
+            {
+              host: n.ssh.host,
+              port: n.ssh.port,
+              user: n.ssh.user,
+              hostKey: n.ssh.hostKeyFingerprint,
+              keyPath: n.ssh.keyPath,
+              ovsDb: n.ovsDb,
+            },
+          ]),
         ),
       },
     },

@@ -12,7 +12,16 @@ import { checkPrerequisites } from './preflight';
 import { isRunning, pidOf } from './processes';
 import { waitForChassis, waitForSsh } from './readiness';
 import { createClientKey, fingerprintOfPublicKeyFile, generateKey } from './sshd';
-import { claimIndex, labDir, labsRoot, type LabState, readState, releaseIndex, removeLabDir, writeState } from './state';
+import {
+  claimIndex,
+  labDir,
+  labsRoot,
+  type LabState,
+  readState,
+  releaseIndex,
+  removeLabDir,
+  writeState,
+} from './state';
 import { type LabStatus, statusOf } from './status';
 import { mountOvnRoot, prepareOvnRoot } from './trixie';
 import { teardown } from './teardown';
@@ -40,10 +49,13 @@ export interface UpResult {
 
 /** True when every daemon the state records still runs (zombies count as stopped). */
 export function labAlive(state: LabState): boolean {
-  return state.phase === 'running' && state.daemons.every((d) => {
-    const pid = pidOf(d);
-    return pid !== undefined && isRunning(pid);
-  });
+  return (
+    state.phase === 'running' &&
+    state.daemons.every((d) => {
+      const pid = pidOf(d);
+      return pid !== undefined && isRunning(pid);
+    })
+  );
 }
 
 export function labStatus(name: string): LabStatus | undefined {
@@ -72,13 +84,19 @@ function initialState(layout: LabLayout, ovnRoot: string | undefined): LabState 
 }
 
 async function createKeys(layout: LabLayout): Promise<Record<string, string>> {
-  await Promise.all([createClientKey(layout), ...layout.nodes.map((n) => generateKey(n.hostKeyPath, `${n.name}@ovnk-lab-${layout.name}`))]);
+  await Promise.all([
+    createClientKey(layout),
+    ...layout.nodes.map((n) => generateKey(n.hostKeyPath, `${n.name}@ovnk-lab-${layout.name}`)),
+  ]);
   return Object.fromEntries(layout.nodes.map((n) => [n.name, fingerprintOfPublicKeyFile(`${n.hostKeyPath}.pub`)]));
 }
 
 async function bringUp(layout: LabLayout, state: LabState, timeoutMs: number): Promise<void> {
   const root = state.ovnRoot;
-  const [fingerprints] = await Promise.all([createKeys(layout), createFabric(layout).then(() => startCentral(layout, root))]);
+  const [fingerprints] = await Promise.all([
+    createKeys(layout),
+    createFabric(layout).then(() => startCentral(layout, root)),
+  ]);
   state.hostKeyFingerprints = fingerprints;
   writeState(state);
   const started = await Promise.all(layout.nodes.map((node) => startNode(layout, node, root)));
@@ -87,7 +105,12 @@ async function bringUp(layout: LabLayout, state: LabState, timeoutMs: number): P
   const deadline = Date.now() + timeoutMs;
   await Promise.all([
     ...layout.nodes.map((n) => waitForSsh(n.mgmtIp, 22, deadline, `${n.logDir}/sshd.log`)),
-    waitForChassis(centralSocket(layout, 'sb'), root, layout.nodes.map((n) => n.chassisId), deadline),
+    waitForChassis(
+      centralSocket(layout, 'sb'),
+      root,
+      layout.nodes.map((n) => n.chassisId),
+      deadline,
+    ),
   ]);
 }
 
@@ -96,7 +119,9 @@ async function checkExisting(options: UpOptions): Promise<LabStatus | undefined>
   const existing = readState(options.name);
   if (!existing) return undefined;
   if (existing.ovn !== options.ovn && labAlive(existing)) {
-    throw refused(`lab "${options.name}" is already running with the ${existing.ovn} OVN: run "ovnk lab down --name ${options.name}" first, or use another --name`);
+    throw refused(
+      `lab "${options.name}" is already running with the ${existing.ovn} OVN: run "ovnk lab down --name ${options.name}" first, or use another --name`,
+    );
   }
   if (labAlive(existing)) return statusOf(existing, existing.ovnRoot);
   options.progress?.(`lab "${options.name}": a previous run left parts behind; removing them`);
@@ -116,10 +141,18 @@ export async function up(options: UpOptions): Promise<UpResult> {
   try {
     mkdirSync(labDir(options.name), { recursive: false });
   } catch {
-    throw refused(`lab "${options.name}" is being started or stopped by another process (${labDir(options.name)} exists): wait, or run "ovnk lab down --name ${options.name}"`);
+    throw refused(
+      `lab "${options.name}" is being started or stopped by another process (${labDir(options.name)} exists): wait, or run "ovnk lab down --name ${options.name}"`,
+    );
   }
   const index = claimIndex(options.name);
-  const layout = labLayout({ name: options.name, index, nodes: options.nodes, ovn: options.ovn, dir: labDir(options.name) });
+  const layout = labLayout({
+    name: options.name,
+    index,
+    nodes: options.nodes,
+    ovn: options.ovn,
+    dir: labDir(options.name),
+  });
   let state: LabState | undefined;
   try {
     const ovnRoot = await prepareOvnRoot(options.ovn, options.progress);

@@ -55,7 +55,9 @@ export interface LabLayout {
 
 export function checkLabName(name: string): string {
   if (!NAME_PATTERN.test(name)) {
-    throw badInput(`lab name "${name}" is not usable: use 1-32 lowercase letters, digits or dashes, starting with a letter`);
+    throw badInput(
+      `lab name "${name}" is not usable: use 1-32 lowercase letters, digits or dashes, starting with a letter`,
+    );
   }
   return name;
 }

@@ -35,18 +35,28 @@ function nodeEnv(node: NodeLayout): NodeJS.ProcessEnv {
 async function createLinks(layout: LabLayout, node: NodeLayout): Promise<void> {
   const { namespace: ns, fabricMgmtLink: m, fabricUnderlayLink: u } = node;
   await exec(['ip', 'netns', 'add', ns]);
-  await ipBatch([
-    `link add ${m} type veth peer name eth0 netns ${ns}`,
-    `link add ${u} mtu 9000 type veth peer name eth1 mtu 9000 netns ${ns}`,
-    `link set ${m} master br0 up`,
-    `link set ${u} master br0 up`,
-  ], layout.fabricNamespace);
-  await ipBatch(['link set lo up', `addr add ${node.mgmtIp}/${layout.mgmtPrefix} dev eth0`, 'link set eth0 up', 'link set eth1 up'], ns);
+  await ipBatch(
+    [
+      `link add ${m} type veth peer name eth0 netns ${ns}`,
+      `link add ${u} mtu 9000 type veth peer name eth1 mtu 9000 netns ${ns}`,
+      `link set ${m} master br0 up`,
+      `link set ${u} master br0 up`,
+    ],
+    layout.fabricNamespace,
+  );
+  await ipBatch(
+    ['link set lo up', `addr add ${node.mgmtIp}/${layout.mgmtPrefix} dev eth0`, 'link set eth0 up', 'link set eth1 up'],
+    ns,
+  );
 }
 
 function openVswitchSettings(layout: LabLayout, node: NodeLayout): string[] {
   return [
-    'init', '--', 'set', 'Open_vSwitch', '.',
+    'init',
+    '--',
+    'set',
+    'Open_vSwitch',
+    '.',
     `external_ids:system-id=${node.chassisId}`,
     `external_ids:hostname=${node.name}`,
     `external_ids:ovn-remote=tcp:${layout.centralIp}:${layout.sbPort}`,
@@ -54,20 +64,45 @@ function openVswitchSettings(layout: LabLayout, node: NodeLayout): string[] {
     `external_ids:ovn-encap-ip=${node.encapIp}`,
     'external_ids:ovn-bridge-datapath-type=netdev',
     `external_ids:ovn-bridge-mappings=physnet:${GATEWAY_BRIDGE}`,
-    '--', 'add-br', GATEWAY_BRIDGE, '--', 'set', 'Bridge', GATEWAY_BRIDGE, 'datapath_type=netdev',
-    '--', 'add-port', GATEWAY_BRIDGE, 'eth1',
-    '--', 'set', 'Interface', GATEWAY_BRIDGE, 'mtu_request=9000',
+    '--',
+    'add-br',
+    GATEWAY_BRIDGE,
+    '--',
+    'set',
+    'Bridge',
+    GATEWAY_BRIDGE,
+    'datapath_type=netdev',
+    '--',
+    'add-port',
+    GATEWAY_BRIDGE,
+    'eth1',
+    '--',
+    'set',
+    'Interface',
+    GATEWAY_BRIDGE,
+    'mtu_request=9000',
   ];
 }
 
 async function startOvs(layout: LabLayout, node: NodeLayout, root: string | undefined): Promise<void> {
   const env = nodeEnv(node);
   const run = (argv: string[]) => exec(inNamespace(node.namespace, inRoot(root, argv)), { env });
-  const common = (name: string) => [`--pidfile=${path.join(node.runDir, `${name}.pid`)}`, `--log-file=${path.join(node.logDir, `${name}.log`)}`, '--detach', '--no-chdir'];
+  const common = (name: string) => [
+    `--pidfile=${path.join(node.runDir, `${name}.pid`)}`,
+    `--log-file=${path.join(node.logDir, `${name}.log`)}`,
+    '--detach',
+    '--no-chdir',
+  ];
   const db = path.join(node.dbDir, 'conf.db');
   await exec(inRoot(root, ['ovsdb-tool', 'create', db, '/usr/share/openvswitch/vswitch.ovsschema']), { env });
   // no --unixctl: ovs-appctl -t ovsdb-server finds <name>.<pid>.ctl in the run dir
-  await run(['ovsdb-server', db, `--remote=punix:${nodeDbSocket(node)}`, '--remote=db:Open_vSwitch,Open_vSwitch,manager_options', ...common('ovsdb-server')]);
+  await run([
+    'ovsdb-server',
+    db,
+    `--remote=punix:${nodeDbSocket(node)}`,
+    '--remote=db:Open_vSwitch,Open_vSwitch,manager_options',
+    ...common('ovsdb-server'),
+  ]);
   await run(['ovs-vsctl', `--db=unix:${nodeDbSocket(node)}`, '--no-wait', ...openVswitchSettings(layout, node)]);
   await run(['ovs-vswitchd', `unix:${nodeDbSocket(node)}`, ...common('ovs-vswitchd')]);
   // ovn-controller 23.03 rejects --unixctl
@@ -78,21 +113,28 @@ async function configureGatewayBridge(layout: LabLayout, node: NodeLayout): Prom
   for (let tries = 0; ; tries++) {
     const shown = await exec(['ip', '-n', node.namespace, 'link', 'show', GATEWAY_BRIDGE], { okCodes: [1] });
     if (shown.code === 0) break;
-    if (tries > 200) throw failing(`node ${node.name}: ovs-vswitchd did not create ${GATEWAY_BRIDGE}; see ${path.join(node.logDir, 'ovs-vswitchd.log')}`);
+    if (tries > 200)
+      throw failing(
+        `node ${node.name}: ovs-vswitchd did not create ${GATEWAY_BRIDGE}; see ${path.join(node.logDir, 'ovs-vswitchd.log')}`,
+      );
     await sleep(10);
   }
-  await ipBatch([
-    `addr add ${node.encapIp}/${GATEWAY_PREFIX} dev ${GATEWAY_BRIDGE}`,
-    `link set ${GATEWAY_BRIDGE} up`,
-    `route add default via ${layout.underlayGateway} dev ${GATEWAY_BRIDGE}`,
-  ], node.namespace);
+  await ipBatch(
+    [
+      `addr add ${node.encapIp}/${GATEWAY_PREFIX} dev ${GATEWAY_BRIDGE}`,
+      `link set ${GATEWAY_BRIDGE} up`,
+      `route add default via ${layout.underlayGateway} dev ${GATEWAY_BRIDGE}`,
+    ],
+    node.namespace,
+  );
 }
 
 /** breth0's MAC as the node sees it: the gateway routers' external ports take it (upstream's l3-gateway-config). */
 async function gatewayMacOf(node: NodeLayout): Promise<string> {
   const { stdout } = await exec(['ip', '-n', node.namespace, '-j', 'link', 'show', GATEWAY_BRIDGE]);
   const mac = (JSON.parse(stdout) as { address?: string }[])[0]?.address;
-  if (mac === undefined) throw failing(`node ${node.name}: ip -j link show ${GATEWAY_BRIDGE} gave no address: ${stdout}`);
+  if (mac === undefined)
+    throw failing(`node ${node.name}: ip -j link show ${GATEWAY_BRIDGE} gave no address: ${stdout}`);
   return mac;
 }
 
@@ -105,11 +147,17 @@ async function gatewayMacOf(node: NodeLayout): Promise<string> {
  */
 async function steerHostMac(node: NodeLayout, root: string | undefined, mac: string): Promise<void> {
   const flow = `priority=50,in_port=eth1,dl_dst=${mac},actions=LOCAL`;
-  await exec(inNamespace(node.namespace, inRoot(root, ['ovs-ofctl', 'add-flow', GATEWAY_BRIDGE, flow])), { env: nodeEnv(node) });
+  await exec(inNamespace(node.namespace, inRoot(root, ['ovs-ofctl', 'add-flow', GATEWAY_BRIDGE, flow])), {
+    env: nodeEnv(node),
+  });
 }
 
 /** Starts the node; returns breth0's MAC (recorded in the lab state). */
-export async function startNode(layout: LabLayout, node: NodeLayout, root: string | undefined): Promise<{ gatewayMac: string }> {
+export async function startNode(
+  layout: LabLayout,
+  node: NodeLayout,
+  root: string | undefined,
+): Promise<{ gatewayMac: string }> {
   for (const dir of [node.runDir, node.logDir, node.dbDir]) mkdirSync(dir, { recursive: true });
   prepareFakeRun(node);
   await createLinks(layout, node);

@@ -26,10 +26,24 @@ async function recordPod(labName: string, spec: PodSpec): Promise<PodRecord & { 
   let record: (PodRecord & { hostIf: string }) | undefined;
   await updateState(labName, (state) => {
     const node = state.layout.nodes.find((n) => n.name === spec.node);
-    if (!node) throw badInput(`pod ${spec.namespace}/${spec.name}: node "${spec.node}" is not in lab "${labName}" (nodes: ${state.layout.nodes.map((n) => n.name).join(', ')})`);
-    if (state.pods.some((p) => p.namespace === spec.namespace && p.name === spec.name)) throw badInput(`pod ${spec.namespace}/${spec.name} already exists in lab "${labName}"`);
+    if (!node)
+      throw badInput(
+        `pod ${spec.namespace}/${spec.name}: node "${spec.node}" is not in lab "${labName}" (nodes: ${state.layout.nodes.map((n) => n.name).join(', ')})`,
+      );
+    if (state.pods.some((p) => p.namespace === spec.namespace && p.name === spec.name))
+      throw badInput(`pod ${spec.namespace}/${spec.name} already exists in lab "${labName}"`);
     const serial = Math.max(0, ...state.pods.map((p) => Number(p.serial ?? 0))) + 1;
-    record = { namespace: spec.namespace, name: spec.name, node: spec.node, netns: `${node.namespace}-p${serial}`, serial, hostIf: `pod${serial}`, ifaceId: spec.ifaceId, mac: spec.mac, addresses: spec.addresses };
+    record = {
+      namespace: spec.namespace,
+      name: spec.name,
+      node: spec.node,
+      netns: `${node.namespace}-p${serial}`,
+      serial,
+      hostIf: `pod${serial}`,
+      ifaceId: spec.ifaceId,
+      mac: spec.mac,
+      addresses: spec.addresses,
+    };
     state.pods.push(record);
   });
   return record!;
@@ -41,18 +55,35 @@ export async function addPod(labName: string, spec: PodSpec): Promise<PodRecord>
   const state = readState(labName)!;
   const node = state.layout.nodes.find((n) => n.name === spec.node)!;
   await exec(['ip', 'netns', 'add', pod.netns]);
-  await ipBatch([`link add ${pod.hostIf} type veth peer name eth0 netns ${pod.netns}`, `link set ${pod.hostIf} up`], node.namespace);
-  await ipBatch([
-    'link set lo up',
-    `link set eth0 address ${spec.mac}`,
-    ...(spec.mtu ? [`link set eth0 mtu ${spec.mtu}`] : []),
-    ...spec.addresses.map((a) => `addr add ${a} dev eth0`),
-    'link set eth0 up',
-    ...(spec.gateways ?? []).map((g) => `route add default via ${g} dev eth0`),
-  ], pod.netns);
+  await ipBatch(
+    [`link add ${pod.hostIf} type veth peer name eth0 netns ${pod.netns}`, `link set ${pod.hostIf} up`],
+    node.namespace,
+  );
+  await ipBatch(
+    [
+      'link set lo up',
+      `link set eth0 address ${spec.mac}`,
+      ...(spec.mtu ? [`link set eth0 mtu ${spec.mtu}`] : []),
+      ...spec.addresses.map((a) => `addr add ${a} dev eth0`),
+      'link set eth0 up',
+      ...(spec.gateways ?? []).map((g) => `route add default via ${g} dev eth0`),
+    ],
+    pod.netns,
+  );
   // TCP through the userspace datapath needs TX checksum offload off (testbed pitfall 2)
   await exec(inNamespace(pod.netns, ['ethtool', '-K', 'eth0', 'tx', 'off']));
-  const vsctl = ['ovs-vsctl', `--db=unix:${nodeDbSocket(node)}`, 'add-port', 'br-int', pod.hostIf, '--', 'set', 'Interface', pod.hostIf, `external_ids:iface-id=${spec.ifaceId}`];
+  const vsctl = [
+    'ovs-vsctl',
+    `--db=unix:${nodeDbSocket(node)}`,
+    'add-port',
+    'br-int',
+    pod.hostIf,
+    '--',
+    'set',
+    'Interface',
+    pod.hostIf,
+    `external_ids:iface-id=${spec.ifaceId}`,
+  ];
   await exec(inRoot(state.ovnRoot, vsctl));
   return pod;
 }
@@ -63,7 +94,16 @@ export async function removePod(labName: string, namespace: string, name: string
   const pod = state?.pods.find((p) => p.namespace === namespace && p.name === name);
   if (!state || !pod) return;
   const node = state.layout.nodes.find((n) => n.name === pod.node)!;
-  await exec(inRoot(state.ovnRoot, ['ovs-vsctl', `--db=unix:${nodeDbSocket(node)}`, '--if-exists', 'del-port', 'br-int', String(pod.hostIf)]));
+  await exec(
+    inRoot(state.ovnRoot, [
+      'ovs-vsctl',
+      `--db=unix:${nodeDbSocket(node)}`,
+      '--if-exists',
+      'del-port',
+      'br-int',
+      String(pod.hostIf),
+    ]),
+  );
   await exec(['ip', 'netns', 'del', pod.netns], { okCodes: [1, 255] });
   await updateState(labName, (s) => {
     s.pods = s.pods.filter((p) => !(p.namespace === namespace && p.name === name));

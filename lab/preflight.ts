@@ -34,17 +34,27 @@ function executable(file: string): boolean {
 
 export function missingPackages(extra: Record<string, string> = {}): string[] {
   const programs = { ...REQUIRED, ...extra };
-  const missing = new Set(Object.entries(programs).filter(([file]) => !executable(file)).map(([, pkg]) => pkg));
+  const missing = new Set(
+    Object.entries(programs)
+      .filter(([file]) => !executable(file))
+      .map(([, pkg]) => pkg),
+  );
   if (!IP_COMMANDS.some(executable)) missing.add('iproute2');
   return [...missing].sort();
 }
 
 export function checkPrerequisites(extra: Record<string, string> = {}): void {
   if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-    throw new LabError('refused', 'the lab needs root (it creates network namespaces and starts OVS daemons): run "sudo npm run setup" once, then run ovnk lab as root');
+    throw new LabError(
+      'refused',
+      'the lab needs root (it creates network namespaces and starts OVS daemons): run "sudo npm run setup" once, then run ovnk lab as root',
+    );
   }
   const missing = missingPackages(extra);
   if (missing.length > 0) {
-    throw new LabError('failing', `the lab needs Debian packages that are not installed (${missing.join(', ')}): run "npm run setup" as root, or "apt-get install -y ${missing.join(' ')}"`);
+    throw new LabError(
+      'failing',
+      `the lab needs Debian packages that are not installed (${missing.join(', ')}): run "npm run setup" as root, or "apt-get install -y ${missing.join(' ')}"`,
+    );
   }
 }

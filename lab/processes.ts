@@ -60,7 +60,10 @@ function signal(pid: number, sig: NodeJS.Signals): void {
 export async function stopDaemons(daemons: DaemonRecord[], graceMs = 3000): Promise<void> {
   const pids = daemons
     .map((d) => ({ pid: pidOf(d), program: d.program }))
-    .filter((p): p is { pid: number; program: string } => p.pid !== undefined && isRunning(p.pid) && runsProgram(p.pid, p.program))
+    .filter(
+      (p): p is { pid: number; program: string } =>
+        p.pid !== undefined && isRunning(p.pid) && runsProgram(p.pid, p.program),
+    )
     .map((p) => p.pid);
   for (const pid of pids) signal(pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;

@@ -28,16 +28,26 @@ export async function waitForSsh(host: string, port: number, deadline: number, l
 }
 
 export async function registeredChassis(sbSocket: string, root: string | undefined): Promise<Set<string>> {
-  const listed = await exec(inRoot(root, ['ovn-sbctl', `--db=unix:${sbSocket}`, '--bare', '--columns=name', 'list', 'Chassis']));
+  const listed = await exec(
+    inRoot(root, ['ovn-sbctl', `--db=unix:${sbSocket}`, '--bare', '--columns=name', 'list', 'Chassis']),
+  );
   return new Set(listed.stdout.split(/\s+/).filter(Boolean));
 }
 
-export async function waitForChassis(sbSocket: string, root: string | undefined, chassisIds: string[], deadline: number): Promise<void> {
+export async function waitForChassis(
+  sbSocket: string,
+  root: string | undefined,
+  chassisIds: string[],
+  deadline: number,
+): Promise<void> {
   for (;;) {
     const present = await registeredChassis(sbSocket, root);
     const missing = chassisIds.filter((id) => !present.has(id));
     if (missing.length === 0) return;
-    if (Date.now() > deadline) throw failing(`chassis ${missing.join(', ')} did not register in the Southbound in time; see the nodes' ovn-controller.log`);
+    if (Date.now() > deadline)
+      throw failing(
+        `chassis ${missing.join(', ')} did not register in the Southbound in time; see the nodes' ovn-controller.log`,
+      );
     await sleep(20);
   }
 }

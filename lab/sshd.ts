@@ -65,6 +65,20 @@ export async function startSshd(layout: LabLayout, node: NodeLayout, root: strin
   writeFileSync(node.sshdConfigPath, sshdConfig(layout, node));
   const script = 'hostname "$1" && mount --bind "$2" "$3/run" && shift 3 && exec "$@"';
   const sshd = inRoot(root, ['/usr/sbin/sshd', '-f', node.sshdConfigPath, '-E', path.join(node.logDir, 'sshd.log')]);
-  const argv = ['unshare', '--uts', '--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', node.name, node.fakeRunDir, root ?? '', ...sshd];
+  const argv = [
+    'unshare',
+    '--uts',
+    '--mount',
+    '--propagation',
+    'private',
+    'sh',
+    '-c',
+    script,
+    'sh',
+    node.name,
+    node.fakeRunDir,
+    root ?? '',
+    ...sshd,
+  ];
   await exec(inNamespace(node.namespace, argv));
 }

@@ -58,7 +58,9 @@ export function readState(name: string): LabState | undefined {
     return JSON.parse(readFileSync(stateFile(name), 'utf8')) as LabState;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw failing(`the state of lab "${name}" (${stateFile(name)}) is unreadable: ${(error as Error).message}; remove that directory after checking nothing of it runs`);
+    throw failing(
+      `the state of lab "${name}" (${stateFile(name)}) is unreadable: ${(error as Error).message}; remove that directory after checking nothing of it runs`,
+    );
   }
 }
 
@@ -77,7 +79,8 @@ export async function updateState(name: string, change: (state: LabState) => voi
       mkdirSync(lock);
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || tries > 250) throw failing(`lab "${name}" state is locked (${lock}); remove it if no ovnk process runs`);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || tries > 250)
+        throw failing(`lab "${name}" state is locked (${lock}); remove it if no ovnk process runs`);
       await sleep(20);
     }
   }
@@ -94,7 +97,9 @@ export async function updateState(name: string, change: (state: LabState) => voi
 
 export function listLabNames(): string[] {
   try {
-    return readdirSync(labsRoot()).filter((entry) => !entry.startsWith('.')).sort();
+    return readdirSync(labsRoot())
+      .filter((entry) => !entry.startsWith('.'))
+      .sort();
   } catch {
     return [];
   }
@@ -112,7 +117,9 @@ export function claimIndex(name: string): number {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
-  throw failing(`all ${MAX_INDEX} lab indexes are taken: stop labs you no longer need with "ovnk lab down --name NAME"`);
+  throw failing(
+    `all ${MAX_INDEX} lab indexes are taken: stop labs you no longer need with "ovnk lab down --name NAME"`,
+  );
 }
 
 export function releaseIndex(index: number): void {

@@ -12,13 +12,19 @@ import { releaseOvnRoot } from './trixie';
 export async function labNamespaces(index: number): Promise<string[]> {
   const listed = await exec(['ip', 'netns', 'list']);
   const prefix = namespacePrefix(index);
-  return listed.stdout.split('\n').map((line) => line.split(' ')[0]).filter((ns) => ns.startsWith(prefix));
+  return listed.stdout
+    .split('\n')
+    .map((line) => line.split(' ')[0])
+    .filter((ns) => ns.startsWith(prefix));
 }
 
 /** Processes left inside the lab's namespaces (pod workloads) are the lab's: stop them. */
 async function killNamespaceProcesses(namespaces: string[]): Promise<void> {
   const pids = await Promise.all(namespaces.map((ns) => exec(['ip', 'netns', 'pids', ns], { okCodes: [1, 255] })));
-  for (const pid of pids.flatMap((r) => r.stdout.split(/\s+/)).filter(Boolean).map(Number)) {
+  for (const pid of pids
+    .flatMap((r) => r.stdout.split(/\s+/))
+    .filter(Boolean)
+    .map(Number)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {

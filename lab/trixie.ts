@@ -22,7 +22,8 @@ export function trixieRoot(): string {
 
 /** Mount points at or under `dir`, deepest first (so nested mounts come off before their parents). */
 export function mountsUnder(dir: string): string[] {
-  const unescape = (p: string) => p.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
+  const unescape = (p: string) =>
+    p.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
   return readFileSync('/proc/self/mountinfo', 'utf8')
     .split('\n')
     .map((line) => unescape(line.split(' ')[4] ?? ''))
@@ -42,7 +43,8 @@ async function bindOnce(source: string, root: string): Promise<void> {
 }
 
 async function debootstrap(root: string, progress?: (message: string) => void): Promise<void> {
-  if (!existsSync('/usr/sbin/debootstrap')) throw failing('the trixie OVN needs debootstrap: run "npm run setup" as root, or "apt-get install -y debootstrap"');
+  if (!existsSync('/usr/sbin/debootstrap'))
+    throw failing('the trixie OVN needs debootstrap: run "npm run setup" as root, or "apt-get install -y debootstrap"');
   if (existsSync(root)) {
     await unmountAll(root);
     rmSync(root, { recursive: true, force: true });
@@ -50,10 +52,14 @@ async function debootstrap(root: string, progress?: (message: string) => void): 
   progress?.(`building the trixie root in ${root} (once; about a minute and 360 MB)`);
   mkdirSync(path.dirname(root), { recursive: true });
   try {
-    await exec(['debootstrap', '--variant=minbase', `--include=${PACKAGES}`, 'trixie', root, MIRROR], { timeoutMs: 20 * 60_000 });
+    await exec(['debootstrap', '--variant=minbase', `--include=${PACKAGES}`, 'trixie', root, MIRROR], {
+      timeoutMs: 20 * 60_000,
+    });
   } catch (error) {
     await unmountAll(root);
-    throw failing(`building the trixie root failed (${(error as Error).message.slice(0, 400)}); check network access to ${MIRROR} and retry`);
+    throw failing(
+      `building the trixie root failed (${(error as Error).message.slice(0, 400)}); check network access to ${MIRROR} and retry`,
+    );
   }
   writeFileSync(path.join(root, COMPLETE), new Date().toISOString());
 }
@@ -69,7 +75,8 @@ async function ensureRoot(root: string, progress?: (message: string) => void): P
       break;
     } catch {
       if (existsSync(path.join(root, COMPLETE))) return;
-      if (Date.now() > deadline) throw failing(`another process has been building ${root} for 30 minutes; remove ${lock} if none runs`);
+      if (Date.now() > deadline)
+        throw failing(`another process has been building ${root} for 30 minutes; remove ${lock} if none runs`);
     }
   }
   try {
@@ -80,7 +87,10 @@ async function ensureRoot(root: string, progress?: (message: string) => void): P
 }
 
 /** The root the lab's daemons run from (built once): undefined for the host's OVN (bookworm). */
-export async function prepareOvnRoot(ovn: OvnFlavor, progress?: (message: string) => void): Promise<string | undefined> {
+export async function prepareOvnRoot(
+  ovn: OvnFlavor,
+  progress?: (message: string) => void,
+): Promise<string | undefined> {
   if (ovn === 'bookworm') return undefined;
   const root = trixieRoot();
   await ensureRoot(root, progress);

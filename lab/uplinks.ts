@@ -50,19 +50,55 @@ export function uplinkBridgesOf(node: NodeLayout): UplinkBridgeLayout[] {
   const host = 10 + node.id;
   return [
     {
-      bridge: 'br-blue', physical: 'eth2', fabricPeer: `b${node.id}`, hostInterface: uplinkGroupOf(node) === 'a' ? 'blue0' : 'blueb0',
-      address: `203.0.113.${host}`, prefix: 24, gateway: '203.0.113.1', metric: 200,
-      ...(node.id === 3 ? { vlan: UPLINK_VLAN } : {}), physicalMtu: node.id === 4 ? SMALL_UPLINK_MTU : 1500,
+      bridge: 'br-blue',
+      physical: 'eth2',
+      fabricPeer: `b${node.id}`,
+      hostInterface: uplinkGroupOf(node) === 'a' ? 'blue0' : 'blueb0',
+      address: `203.0.113.${host}`,
+      prefix: 24,
+      gateway: '203.0.113.1',
+      metric: 200,
+      ...(node.id === 3 ? { vlan: UPLINK_VLAN } : {}),
+      physicalMtu: node.id === 4 ? SMALL_UPLINK_MTU : 1500,
     },
-    { bridge: 'br-red', physical: 'eth3', fabricPeer: `r${node.id}`, hostInterface: 'red0', address: `198.51.100.${host}`, prefix: 24, gateway: '198.51.100.1', metric: 201, physicalMtu: 1500 },
+    {
+      bridge: 'br-red',
+      physical: 'eth3',
+      fabricPeer: `r${node.id}`,
+      hostInterface: 'red0',
+      address: `198.51.100.${host}`,
+      prefix: 24,
+      gateway: '198.51.100.1',
+      metric: 201,
+      physicalMtu: 1500,
+    },
   ];
 }
 
 function vsctlArgs(b: UplinkBridgeLayout): string[] {
   return [
-    '--', 'add-br', b.bridge, '--', 'set', 'Bridge', b.bridge, 'datapath_type=netdev',
-    '--', 'add-port', b.bridge, b.physical,
-    '--', 'add-port', b.bridge, b.hostInterface, ...(b.vlan ? [`tag=${b.vlan}`] : []), '--', 'set', 'Interface', b.hostInterface, 'type=internal',
+    '--',
+    'add-br',
+    b.bridge,
+    '--',
+    'set',
+    'Bridge',
+    b.bridge,
+    'datapath_type=netdev',
+    '--',
+    'add-port',
+    b.bridge,
+    b.physical,
+    '--',
+    'add-port',
+    b.bridge,
+    b.hostInterface,
+    ...(b.vlan ? [`tag=${b.vlan}`] : []),
+    '--',
+    'set',
+    'Interface',
+    b.hostInterface,
+    'type=internal',
   ];
 }
 
@@ -78,16 +114,33 @@ async function waitForLinks(node: NodeLayout, names: string[]): Promise<void> {
 /** Veths, bridges, ports, addresses and routes of the Uplink bridges of one node. */
 export async function provisionUplinks(layout: LabLayout, node: NodeLayout, root: string | undefined): Promise<void> {
   const bridges = uplinkBridgesOf(node);
-  await ipBatch(bridges.flatMap((b) => [
-    `link add ${b.fabricPeer} mtu ${b.physicalMtu} type veth peer name ${b.physical} mtu ${b.physicalMtu} netns ${node.namespace}`,
-    `link set ${b.fabricPeer} up`,
-  ]), layout.fabricNamespace);
-  await ipBatch(bridges.map((b) => `link set ${b.physical} up`), node.namespace);
-  await exec(inNamespace(node.namespace, inRoot(root, ['ovs-vsctl', `--db=unix:${nodeDbSocket(node)}`, ...bridges.flatMap(vsctlArgs)])));
-  await waitForLinks(node, bridges.map((b) => b.hostInterface));
-  await ipBatch(bridges.flatMap((b) => [
-    `addr add ${b.address}/${b.prefix} dev ${b.hostInterface}`,
-    `link set ${b.hostInterface} up`,
-    `route add default via ${b.gateway} dev ${b.hostInterface} metric ${b.metric}`,
-  ]), node.namespace);
+  await ipBatch(
+    bridges.flatMap((b) => [
+      `link add ${b.fabricPeer} mtu ${b.physicalMtu} type veth peer name ${b.physical} mtu ${b.physicalMtu} netns ${node.namespace}`,
+      `link set ${b.fabricPeer} up`,
+    ]),
+    layout.fabricNamespace,
+  );
+  await ipBatch(
+    bridges.map((b) => `link set ${b.physical} up`),
+    node.namespace,
+  );
+  await exec(
+    inNamespace(
+      node.namespace,
+      inRoot(root, ['ovs-vsctl', `--db=unix:${nodeDbSocket(node)}`, ...bridges.flatMap(vsctlArgs)]),
+    ),
+  );
+  await waitForLinks(
+    node,
+    bridges.map((b) => b.hostInterface),
+  );
+  await ipBatch(
+    bridges.flatMap((b) => [
+      `addr add ${b.address}/${b.prefix} dev ${b.hostInterface}`,
+      `link set ${b.hostInterface} up`,
+      `route add default via ${b.gateway} dev ${b.hostInterface} metric ${b.metric}`,
+    ]),
+    node.namespace,
+  );
 }

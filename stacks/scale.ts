@@ -11,20 +11,37 @@ export interface ScaleSpec {
   nodes: number;
 }
 
-export function scaleTopology(spec: ScaleSpec, zones: 'central' | 'per-node'): Required<Pick<ClusterArgs, 'inventory' | 'networks' | 'connects'>> {
+export function scaleTopology(
+  spec: ScaleSpec,
+  zones: 'central' | 'per-node',
+): Required<Pick<ClusterArgs, 'inventory' | 'networks' | 'connects'>> {
   const indexes = (n: number) => Array.from({ length: n }, (_, i) => i);
   const networks: NetworkObject[] = indexes(spec.networks).map((i) => ({
     apiVersion: 'k8s.ovn.org/v1',
     kind: 'ClusterUserDefinedNetwork',
     metadata: { name: `net-${i}`, labels: { scale: 'yes' } },
-    spec: { namespaceSelector: { matchLabels: { tenant: `t${i}` } }, network: { topology: 'Layer3', layer3: { role: 'Primary', subnets: [{ cidr: `10.${100 + Math.floor(i / 16)}.${(i % 16) * 16}.0/20`, hostSubnet: 28 }] } } },
+    spec: {
+      namespaceSelector: { matchLabels: { tenant: `t${i}` } },
+      network: {
+        topology: 'Layer3',
+        layer3: {
+          role: 'Primary',
+          subnets: [{ cidr: `10.${100 + Math.floor(i / 16)}.${(i % 16) * 16}.0/20`, hostSubnet: 28 }],
+        },
+      },
+    },
   }));
   const connects: ClusterNetworkConnectObject[] = indexes(spec.connects).map((i) => ({
     apiVersion: 'k8s.ovn.org/v1',
     kind: 'ClusterNetworkConnect',
     metadata: { name: `connect-${i}` },
     spec: {
-      networkSelectors: [{ networkSelectionType: 'ClusterUserDefinedNetworks', clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { scale: 'yes' } } } }],
+      networkSelectors: [
+        {
+          networkSelectionType: 'ClusterUserDefinedNetworks',
+          clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { scale: 'yes' } } },
+        },
+      ],
       connectSubnets: [{ cidr: `172.${20 + i}.0.0/16`, networkPrefix: 24 }],
       connectivity: ['PodNetwork'],
     },

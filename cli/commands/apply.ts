@@ -13,29 +13,61 @@ import { withUplinks } from './uplinks';
 
 function refusal(file: string, plan: TopologyPlan): CliError {
   const problems = plan.problems.map(({ reason, message, path }) => ({ reason, message, path }));
-  return new CliError(ExitCode.refused, `${file}: refused, nothing was changed: ${problems.map((p) => p.message).join('; ')}`, { file, problems });
+  return new CliError(
+    ExitCode.refused,
+    `${file}: refused, nothing was changed: ${problems.map((p) => p.message).join('; ')}`,
+    { file, problems },
+  );
 }
 
 export async function apply(options: FileOptions): Promise<CommandResult> {
   const target = await fileTarget(options);
   const plan = planFor(target, options.zone);
   if (plan.problems.length > 0) throw refusal(options.file, plan);
-  if (target.lab) checkLabPods(target.lab, plan.zones.flatMap((z) => z.pods), podKeysOf(target.previous));
+  if (target.lab)
+    checkLabPods(
+      target.lab,
+      plan.zones.flatMap((z) => z.pods),
+      podKeysOf(target.previous),
+    );
   const zones: Record<string, unknown> = {};
   const lines: string[] = [];
   for (const zone of plan.zones) {
     const db = target.zones.find((z) => z.name === zone.name)!.db;
     const result = await applyZone(db, zone, target.owner, plan.state);
-    zones[zone.name] = { endpoint: result.endpoint, sent: result.sent, operations: result.operations, summary: result.summary, notes: result.notes };
-    lines.push(`zone ${zone.name} (${result.endpoint}): ${result.sent ? `${result.operations} operations sent` : 'up to date, nothing sent'}`, ...result.notes.map((n) => `  note: ${n}`), ...result.summary.map((s) => `  ${s}`));
+    zones[zone.name] = {
+      endpoint: result.endpoint,
+      sent: result.sent,
+      operations: result.operations,
+      summary: result.summary,
+      notes: result.notes,
+    };
+    lines.push(
+      `zone ${zone.name} (${result.endpoint}): ${result.sent ? `${result.operations} operations sent` : 'up to date, nothing sent'}`,
+      ...result.notes.map((n) => `  note: ${n}`),
+      ...result.summary.map((s) => `  ${s}`),
+    );
   }
-  const pods = target.lab ? await syncLabPods(target.lab, plan.zones.flatMap((z) => z.pods), podKeysOf(target.previous)) : undefined;
+  const pods = target.lab
+    ? await syncLabPods(
+        target.lab,
+        plan.zones.flatMap((z) => z.pods),
+        podKeysOf(target.previous),
+      )
+    : undefined;
   if (pods) lines.push(`pods: ${pods.plugged.length} plugged, ${pods.unplugged.length} unplugged`);
   else if (plan.zones.some((z) => z.pods.length > 0)) lines.push('pods: not plugged (only --lab plugs pods)');
   return { document: { ok: true, owner: target.owner, zones, ...(pods ? { pods } : {}) }, text: lines.join('\n') };
 }
 
 export function registerApply(program: Command): void {
-  withFileOptions(program.command('apply').description('Apply the file\'s networks to each zone\'s Northbound (one transaction per zone) and plug its pods in the lab'))
-    .action((options: FileOptions) => runFileCommand(options, () => withUplinks('apply', options, () => apply(options)))); // uplinks: cli/commands/uplinks.ts
+  withFileOptions(
+    program
+      .command('apply')
+      .description(
+        "Apply the file's networks to each zone's Northbound (one transaction per zone) and plug its pods in the lab",
+      ),
+  ).action((options: FileOptions) =>
+    runFileCommand(options, () => withUplinks('apply', options, () => apply(options))),
+  ); // uplinks: cli/commands/uplinks.ts
 }

@@ -48,7 +48,9 @@ const PINGS: [from: string, to: string, family: 4 | 6, expect: PingRow['expect']
 
 /** stacks/colored-enterprise.yaml of this checkout, from cli/commands or dist/cli/commands. */
 export function demoFile(): string {
-  const candidates = ['../../stacks', '../../../stacks'].map((dir) => path.resolve(__dirname, dir, 'colored-enterprise.yaml'));
+  const candidates = ['../../stacks', '../../../stacks'].map((dir) =>
+    path.resolve(__dirname, dir, 'colored-enterprise.yaml'),
+  );
   const found = candidates.find((file) => existsSync(file));
   if (!found) throw new Error(`the demo topology is missing (looked for ${candidates.join(' and ')})`);
   return found;
@@ -80,14 +82,21 @@ async function answers(netns: string, address: string, tries: number): Promise<b
 }
 
 async function pingRow(lab: LabStatus, [from, to, family, expect]: (typeof PINGS)[number]): Promise<PingRow> {
-  const address = (podOf(lab, to).addresses as string[]).map((a) => a.split('/')[0]!).find((a) => a.includes(':') === (family === 6))!;
+  const address = (podOf(lab, to).addresses as string[])
+    .map((a) => a.split('/')[0]!)
+    .find((a) => a.includes(':') === (family === 6))!;
   const replied = await answers(podOf(lab, from).netns, address, expect === 'reply' ? 8 : 2);
   return { from, to, address, expect, got: replied ? 'reply' : 'blocked' };
 }
 
 export function pingTable(rows: PingRow[]): string {
-  const lines = rows.map((r) => `  ${r.from.padEnd(9)} -> ${r.to.padEnd(9)} ${r.address.padEnd(18)} ${r.got.padEnd(8)} ${r.got === r.expect ? 'as designed' : `WRONG (expected ${r.expect})`}`);
-  return [`  ${'from'.padEnd(9)}    ${'to'.padEnd(9)} ${'address'.padEnd(18)} ${'result'.padEnd(8)}`, ...lines].join('\n');
+  const lines = rows.map(
+    (r) =>
+      `  ${r.from.padEnd(9)} -> ${r.to.padEnd(9)} ${r.address.padEnd(18)} ${r.got.padEnd(8)} ${r.got === r.expect ? 'as designed' : `WRONG (expected ${r.expect})`}`,
+  );
+  return [`  ${'from'.padEnd(9)}    ${'to'.padEnd(9)} ${'address'.padEnd(18)} ${'result'.padEnd(8)}`, ...lines].join(
+    '\n',
+  );
 }
 
 const sync = (lab: LabStatus) => nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
@@ -109,7 +118,11 @@ interface Step {
 async function showPlan({ lab, file }: Step): Promise<void> {
   const target = await fileTarget({ file, lab: lab.name });
   const plan = planFor(target);
-  const zones: ZoneRows[] = plan.zones.map((z) => ({ zone: { name: z.name, layout: z.zone.layout ?? 'central', localNodes: z.zone.localNodes }, rows: z.rows, notes: [] }));
+  const zones: ZoneRows[] = plan.zones.map((z) => ({
+    zone: { name: z.name, layout: z.zone.layout ?? 'central', localNodes: z.zone.localNodes },
+    rows: z.rows,
+    notes: [],
+  }));
   progress(`\n== plan (${path.basename(file)}) ==\n${planText(plan.cluster, plan.allocation, zones)}`);
 }
 
@@ -120,7 +133,9 @@ async function runPings(step: Step, title: string): Promise<PingRow[]> {
   return rows;
 }
 
-async function driftAndRepair(step: Step): Promise<{ subnet: string; drift: string[]; blocked: boolean; repaired: boolean }> {
+async function driftAndRepair(
+  step: Step,
+): Promise<{ subnet: string; drift: string[]; blocked: boolean; repaired: boolean }> {
   const subnet = breakRoute(step.lab);
   progress(`\n== drift: deleted the connect router's route to ${subnet} by hand ==`);
   sync(step.lab);
@@ -128,7 +143,7 @@ async function driftAndRepair(step: Step): Promise<{ subnet: string; drift: stri
   const blocked = (await pingRow(step.lab, probe)).got === 'blocked';
   progress(`  ${probe[0]} -> ${probe[1]}: ${blocked ? 'blocked' : 'still answers'}`);
   const found = await diff({ file: step.file, lab: step.lab.name });
-  const drift = ((found.document as { zones: Record<string, { drift: string[] }> }).zones.central?.drift ?? []);
+  const drift = (found.document as { zones: Record<string, { drift: string[] }> }).zones.central?.drift ?? [];
   progress(`  ovnk diff (exit ${found.exitCode}):\n${drift.map((l) => `    ${l}`).join('\n')}`);
   const repair = await apply({ file: step.file, lab: step.lab.name });
   progress(`  ovnk apply: ${(repair.text ?? '').split('\n')[0]}`);
@@ -143,17 +158,29 @@ export async function demo(options: DemoOptions): Promise<CommandResult> {
   const ovn = checkOvnFlavor(options.ovn);
   const labUp = await up({ name: options.name, nodes: 3, ovn, progress });
   const step: Step = { lab: labUp.status, file: demoFile() };
-  progress(labUp.alreadyRunning ? `reusing the running lab "${options.name}"` : `lab "${options.name}" (${ovn} OVN) is up in ${labUp.seconds.toFixed(1)} s`);
+  progress(
+    labUp.alreadyRunning
+      ? `reusing the running lab "${options.name}"`
+      : `lab "${options.name}" (${ovn} OVN) is up in ${labUp.seconds.toFixed(1)} s`,
+  );
   try {
     await showPlan(step);
     const applied = await apply({ file: step.file, lab: step.lab.name });
-    progress(`\n== apply ==\n${(applied.text ?? '').split('\n').filter((l) => !l.startsWith('  ')).join('\n')}`);
+    progress(
+      `\n== apply ==\n${(applied.text ?? '')
+        .split('\n')
+        .filter((l) => !l.startsWith('  '))
+        .join('\n')}`,
+    );
     const pings = await runPings(step, 'pings between pods on different nodes');
     const drift = await driftAndRepair(step);
     const ok = pings.every((p) => p.got === p.expect) && drift.blocked && drift.repaired && drift.drift.length > 0;
     const seconds = (Date.now() - started) / 1000;
     progress(`\n${ok ? 'every promise held' : 'SOME PROMISE FAILED'} (${seconds.toFixed(1)} s so far)`);
-    return { exitCode: ok ? ExitCode.ok : ExitCode.unreachable, document: { ok, lab: options.name, pings, drift, seconds } };
+    return {
+      exitCode: ok ? ExitCode.ok : ExitCode.unreachable,
+      document: { ok, lab: options.name, pings, drift, seconds },
+    };
   } finally {
     await teardown(step, options, labUp.alreadyRunning);
   }
@@ -161,9 +188,13 @@ export async function demo(options: DemoOptions): Promise<CommandResult> {
 
 async function teardown(step: Step, options: DemoOptions, reused: boolean): Promise<void> {
   if (options.keep) {
-    progress(`kept: the topology stays applied in lab "${options.name}" (ovnk destroy -f ${step.file} --lab ${options.name})`);
+    progress(
+      `kept: the topology stays applied in lab "${options.name}" (ovnk destroy -f ${step.file} --lab ${options.name})`,
+    );
   } else {
-    await destroy({ file: step.file, lab: step.lab.name }).catch((e: Error) => progress(`destroy failed: ${e.message}`));
+    await destroy({ file: step.file, lab: step.lab.name }).catch((e: Error) =>
+      progress(`destroy failed: ${e.message}`),
+    );
     progress('destroyed: every row of colored-enterprise removed, pods unplugged');
   }
   await closeConnections();

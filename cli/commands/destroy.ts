@@ -16,8 +16,16 @@ export async function destroy(options: FileOptions): Promise<CommandResult> {
   const lines: string[] = [];
   for (const { name, db } of target.zones) {
     const result = await destroyZone(db, name, target.owner);
-    zones[name] = { endpoint: result.endpoint, sent: result.sent, operations: result.operations, summary: result.summary };
-    lines.push(`zone ${name} (${result.endpoint}): ${result.sent ? `${result.operations} operations sent` : 'nothing of this owner found'}`, ...result.summary.map((s) => `  ${s}`));
+    zones[name] = {
+      endpoint: result.endpoint,
+      sent: result.sent,
+      operations: result.operations,
+      summary: result.summary,
+    };
+    lines.push(
+      `zone ${name} (${result.endpoint}): ${result.sent ? `${result.operations} operations sent` : 'nothing of this owner found'}`,
+      ...result.summary.map((s) => `  ${s}`),
+    );
   }
   // the stored state's pods and the file's: destroy after a lost state still unplugs the file's pods
   const owned = target.lab ? [...podKeysOf(target.previous), ...podKeysOf(planFor(target).state)] : [];
@@ -27,6 +35,11 @@ export async function destroy(options: FileOptions): Promise<CommandResult> {
 }
 
 export function registerDestroy(program: Command): void {
-  withFileOptions(program.command('destroy').description('Remove exactly this owner\'s rows and state from each zone\'s Northbound and unplug its pods'))
-    .action((options: FileOptions) => runFileCommand(options, () => withUplinks('destroy', options, () => destroy(options)))); // uplinks: cli/commands/uplinks.ts
+  withFileOptions(
+    program
+      .command('destroy')
+      .description("Remove exactly this owner's rows and state from each zone's Northbound and unplug its pods"),
+  ).action((options: FileOptions) =>
+    runFileCommand(options, () => withUplinks('destroy', options, () => destroy(options))),
+  ); // uplinks: cli/commands/uplinks.ts
 }

@@ -20,12 +20,22 @@ export async function diff(options: FileOptions): Promise<CommandResult> {
     const drift = await diffZone(db, zone, target.owner);
     drifted ||= drift.lines.length > 0;
     zones[zone.name] = { endpoint: drift.endpoint, drift: drift.lines };
-    lines.push(`zone ${zone.name} (${drift.endpoint}): ${drift.lines.length === 0 ? 'no drift' : `${drift.lines.length} rows drifted`}`, ...drift.lines.map((l) => `  ${l}`));
+    lines.push(
+      `zone ${zone.name} (${drift.endpoint}): ${drift.lines.length === 0 ? 'no drift' : `${drift.lines.length} rows drifted`}`,
+      ...drift.lines.map((l) => `  ${l}`),
+    );
   }
-  return { exitCode: drifted ? ExitCode.drift : ExitCode.ok, document: { ok: true, owner: target.owner, drift: drifted, zones }, text: lines.join('\n') };
+  return {
+    exitCode: drifted ? ExitCode.drift : ExitCode.ok,
+    document: { ok: true, owner: target.owner, drift: drifted, zones },
+    text: lines.join('\n'),
+  };
 }
 
 export function registerDiff(program: Command): void {
-  withFileOptions(program.command('diff').description('Report, row by row, how each zone\'s Northbound differs from the file (exit 2 on drift)'))
-    .action((options: FileOptions) => runFileCommand(options, () => withUplinks('diff', options, () => diff(options)))); // uplinks: cli/commands/uplinks.ts
+  withFileOptions(
+    program
+      .command('diff')
+      .description("Report, row by row, how each zone's Northbound differs from the file (exit 2 on drift)"),
+  ).action((options: FileOptions) => runFileCommand(options, () => withUplinks('diff', options, () => diff(options)))); // uplinks: cli/commands/uplinks.ts
 }

@@ -15,8 +15,16 @@ import { checkOwner } from '../../provider/nb/ownership';
 import { ReconcileError } from '../../provider/nb/reconcile';
 import type { OvsdbDatabase } from '../../provider/ovsdb/client';
 import {
-  closeConnections, EndpointError, fillInventory, nbConnection, planTopology, readZoneState,
-  type RuntimeState, StateError, TargetUnreachableError, type TopologyPlan,
+  closeConnections,
+  EndpointError,
+  fillInventory,
+  nbConnection,
+  planTopology,
+  readZoneState,
+  type RuntimeState,
+  StateError,
+  TargetUnreachableError,
+  type TopologyPlan,
 } from '../../provider/runtime';
 import { buildTopology } from '../../provider/runtime/plan';
 import { zonesOf } from '../../provider/topology/fromCluster';
@@ -44,45 +52,65 @@ export interface FileTarget {
 export function withFileOptions(command: Command): Command {
   return command
     .requiredOption('-f, --file <file>', 'YAML or JSON file with Inventory and network objects')
-    .option('--lab [name]', `target the running lab (default name "${DEFAULT_LAB_NAME}"); fills nodes and targets the file lacks`)
+    .option(
+      '--lab [name]',
+      `target the running lab (default name "${DEFAULT_LAB_NAME}"); fills nodes and targets the file lacks`,
+    )
     .option('--nb <endpoint...>', 'Northbound endpoint for every zone (EP) or one zone (ZONE=EP)')
     .option('--zone <name>', 'only this zone (default: every zone)')
-    .option('--owner <name>', 'the owner marker and state key (default: the Inventory\'s name)')
+    .option('--owner <name>', "the owner marker and state key (default: the Inventory's name)")
     .option('-o, --output <format>', 'json or text', 'text');
 }
 
 /** Run a file command under the contract, closing the Northbound connections afterwards. */
 export async function runFileCommand(options: FileOptions, body: () => Promise<CommandResult>): Promise<void> {
-  process.exitCode = await runFormatted(() => parseOutputFormat(options.output), async () => {
-    try {
-      return await body();
-    } catch (error) {
-      throw asCliError(error, options.file);
-    } finally {
-      await closeConnections();
-    }
-  });
+  process.exitCode = await runFormatted(
+    () => parseOutputFormat(options.output),
+    async () => {
+      try {
+        return await body();
+      } catch (error) {
+        throw asCliError(error, options.file);
+      } finally {
+        await closeConnections();
+      }
+    },
+  );
 }
 
 function asCliError(error: unknown, file: string): unknown {
-  if (error instanceof TargetUnreachableError) return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint });
-  if (error instanceof EndpointError) return new CliError(ExitCode.badInput, error.message, { path: error.field, endpoint: error.endpoint });
+  if (error instanceof TargetUnreachableError)
+    return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint });
+  if (error instanceof EndpointError)
+    return new CliError(ExitCode.badInput, error.message, { path: error.field, endpoint: error.endpoint });
   if (error instanceof StateError) return new CliError(ExitCode.badInput, error.message, { file });
   if (error instanceof SchemaAdaptationError || error instanceof ReconcileError) {
-    return new CliError(ExitCode.refused, `refused, nothing was sent: ${error.message}`, { file, problems: error.problems });
+    return new CliError(ExitCode.refused, `refused, nothing was sent: ${error.message}`, {
+      file,
+      problems: error.problems,
+    });
   }
   return error;
 }
 
 function inputError(file: string, problems: Problem[]): CliError {
   const first = problems[0]!;
-  return new CliError(ExitCode.badInput, `${file}: ${first.path}: ${first.message}`, { file, path: first.path, problems });
+  return new CliError(ExitCode.badInput, `${file}: ${first.path}: ${first.message}`, {
+    file,
+    path: first.path,
+    problems,
+  });
 }
 
 function labStatus(lab: string | boolean): LabStatus {
   const name = checkLabName(typeof lab === 'string' ? lab : DEFAULT_LAB_NAME);
   const state = readLab(name);
-  if (!state || state.phase !== 'running') throw new CliError(ExitCode.unreachable, `lab "${name}" is not running: start it with "ovnk lab up --name ${name}"`, { lab: name });
+  if (!state || state.phase !== 'running')
+    throw new CliError(
+      ExitCode.unreachable,
+      `lab "${name}" is not running: start it with "ovnk lab up --name ${name}"`,
+      { lab: name },
+    );
   return statusOf(state, state.ovnRoot);
 }
 
@@ -90,7 +118,11 @@ function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new CliError(ExitCode.badInput, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { file, path: '-f' });
+    throw new CliError(
+      ExitCode.badInput,
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      { file, path: '-f' },
+    );
   }
 }
 
@@ -102,7 +134,12 @@ function endpointOf(zone: string, cluster: Cluster, nb: string[] | undefined): s
     if (given.slice(0, at) === zone) return given.slice(at + 1);
   }
   const endpoint = cluster.inventory.targets?.zones[zone]?.nb;
-  if (endpoint === undefined) throw new CliError(ExitCode.badInput, `zone "${zone}" has no Northbound endpoint: give --nb, --lab, or spec.targets.zones.${zone}.nb`, { path: `spec.targets.zones.${zone}.nb` });
+  if (endpoint === undefined)
+    throw new CliError(
+      ExitCode.badInput,
+      `zone "${zone}" has no Northbound endpoint: give --nb, --lab, or spec.targets.zones.${zone}.nb`,
+      { path: `spec.targets.zones.${zone}.nb` },
+    );
   return endpoint;
 }
 
@@ -112,7 +149,9 @@ function ownerOf(given: string | undefined, cluster: Cluster): string {
   try {
     return checkOwner(owner);
   } catch (error) {
-    throw new CliError(ExitCode.badInput, (error as Error).message, { path: given === undefined ? `Inventory/${owner}: metadata.name` : '--owner' });
+    throw new CliError(ExitCode.badInput, (error as Error).message, {
+      path: given === undefined ? `Inventory/${owner}: metadata.name` : '--owner',
+    });
   }
 }
 
@@ -121,12 +160,18 @@ export async function fileTarget(options: FileOptions): Promise<FileTarget> {
   const loaded = loadDocuments(readText(options.file));
   if (loaded.problems.length > 0) throw inputError(options.file, loaded.problems);
   const lab = options.lab === undefined || options.lab === false ? undefined : labStatus(options.lab);
-  const documents = lab ? fillInventory(loaded.documents, inventoryOf(lab) as unknown as { spec: Record<string, unknown> }) : loaded.documents;
+  const documents = lab
+    ? fillInventory(loaded.documents, inventoryOf(lab) as unknown as { spec: Record<string, unknown> })
+    : loaded.documents;
   const built = buildTopology(documents);
   if (!built.ok) throw inputError(options.file, built.inputProblems);
   const names = zonesOf(built.cluster).map((z) => z.name);
   if (options.zone !== undefined && !names.includes(options.zone)) {
-    throw new CliError(ExitCode.badInput, `--zone "${options.zone}" is not a zone of this inventory (zones: ${names.join(', ') || 'none'})`, { path: '--zone' });
+    throw new CliError(
+      ExitCode.badInput,
+      `--zone "${options.zone}" is not a zone of this inventory (zones: ${names.join(', ') || 'none'})`,
+      { path: '--zone' },
+    );
   }
   const zones = [];
   for (const name of names.filter((n) => options.zone === undefined || n === options.zone)) {
@@ -145,4 +190,3 @@ export function planFor(target: FileTarget, zone?: string): TopologyPlan {
   if (!result.ok) throw inputError(target.file, result.inputProblems);
   return result.plan;
 }
-

@@ -13,4 +13,12 @@ import { registerDemo } from './demo';
 
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [registerLab, registerPlan, registerApply, registerDiff, registerDestroy, registerLabVm, registerDemo];
+export const commands: Register[] = [
+  registerLab,
+  registerPlan,
+  registerApply,
+  registerDiff,
+  registerDestroy,
+  registerLabVm,
+  registerDemo,
+];

@@ -6,8 +6,18 @@ import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import {
-  checkLabName, checkNodeCount, checkOvnFlavor, DEFAULT_LAB_NAME, DEFAULT_OVN, down, inventoryOf, LabError,
-  type LabStatus, readState, statusOf, up,
+  checkLabName,
+  checkNodeCount,
+  checkOvnFlavor,
+  DEFAULT_LAB_NAME,
+  DEFAULT_OVN,
+  down,
+  inventoryOf,
+  LabError,
+  type LabStatus,
+  readState,
+  statusOf,
+  up,
 } from '../../lab';
 import { CliError, type CommandResult, ExitCode, parseOutputFormat, progress, runFormatted } from '../contract';
 
@@ -17,7 +27,11 @@ interface OutputFlags {
   name: string;
 }
 
-const EXIT_OF_KIND = { 'bad-input': ExitCode.badInput, refused: ExitCode.refused, failing: ExitCode.unreachable } as const;
+const EXIT_OF_KIND = {
+  'bad-input': ExitCode.badInput,
+  refused: ExitCode.refused,
+  failing: ExitCode.unreachable,
+} as const;
 
 function formatOf(flags: OutputFlags) {
   return flags.json ? 'json' : parseOutputFormat(flags.output);
@@ -25,25 +39,34 @@ function formatOf(flags: OutputFlags) {
 
 /** Run a lab action under the contract, turning LabError into CliError with its exit code. */
 async function act(flags: OutputFlags, body: () => Promise<CommandResult>): Promise<void> {
-  process.exitCode = await runFormatted(() => formatOf(flags), async () => {
-    try {
-      return await body();
-    } catch (error) {
-      if (error instanceof LabError) throw new CliError(EXIT_OF_KIND[error.kind], error.message, { lab: flags.name });
-      throw error;
-    }
-  });
+  process.exitCode = await runFormatted(
+    () => formatOf(flags),
+    async () => {
+      try {
+        return await body();
+      } catch (error) {
+        if (error instanceof LabError) throw new CliError(EXIT_OF_KIND[error.kind], error.message, { lab: flags.name });
+        throw error;
+      }
+    },
+  );
 }
 
 function runningStatus(name: string): LabStatus {
   const state = readState(checkLabName(name));
-  if (!state || state.phase !== 'running') throw new CliError(ExitCode.refused, `lab "${name}" is not running: start it with "ovnk lab up --name ${name}"`, { lab: name });
+  if (!state || state.phase !== 'running')
+    throw new CliError(ExitCode.refused, `lab "${name}" is not running: start it with "ovnk lab up --name ${name}"`, {
+      lab: name,
+    });
   return statusOf(state, state.ovnRoot);
 }
 
 function statusText(status: LabStatus): string {
   const lines = [`lab ${status.name} (${status.ovn} OVN): nb ${status.nb}  sb ${status.sb}`];
-  for (const n of status.nodes) lines.push(`  ${n.name}  id ${n.id}  chassis ${n.chassisId}  ssh ${n.ssh.user}@${n.ssh.host}  encap ${n.encapIp}  ${n.ssh.hostKeyFingerprint}`);
+  for (const n of status.nodes)
+    lines.push(
+      `  ${n.name}  id ${n.id}  chassis ${n.chassisId}  ssh ${n.ssh.user}@${n.ssh.host}  encap ${n.encapIp}  ${n.ssh.hostKeyFingerprint}`,
+    );
   return lines.join('\n');
 }
 
@@ -58,58 +81,91 @@ function parseCount(value: string): number {
 
 function withOutput(command: Command): Command {
   return command
-    .option('--name <name>', 'the lab\'s name (labs with different names do not collide)', DEFAULT_LAB_NAME)
+    .option('--name <name>', "the lab's name (labs with different names do not collide)", DEFAULT_LAB_NAME)
     .option('-o, --output <format>', 'json or text', 'text')
     .option('--json', 'same as -o json');
 }
 
 function registerUp(lab: Command): void {
-  withOutput(lab.command('up').description('Start the lab: central NB/SB/northd and N nodes; returns when every sshd answers and every chassis is registered'))
+  withOutput(
+    lab
+      .command('up')
+      .description(
+        'Start the lab: central NB/SB/northd and N nodes; returns when every sshd answers and every chassis is registered',
+      ),
+  )
     .option('--nodes <n>', 'how many nodes', '3')
     .option('--ovn <flavor>', 'which OVN: bookworm (host packages) or trixie (debootstrapped root)', DEFAULT_OVN)
     .option('--uplinks', 'also provision the Uplink bridges br-blue and br-red next to breth0 (lab/uplinks.ts)')
     .action((flags: OutputFlags & { nodes: string; ovn: string; uplinks?: boolean }) =>
       act(flags, async () => {
-        const options = { name: checkLabName(flags.name), nodes: parseCount(flags.nodes), ovn: checkOvnFlavor(flags.ovn), uplinks: flags.uplinks === true, progress };
+        const options = {
+          name: checkLabName(flags.name),
+          nodes: parseCount(flags.nodes),
+          ovn: checkOvnFlavor(flags.ovn),
+          uplinks: flags.uplinks === true,
+          progress,
+        };
         const result = await up(options);
         const verb = result.alreadyRunning ? 'is already running' : `is up in ${result.seconds.toFixed(2)} s`;
-        return { document: { ...result.status, alreadyRunning: result.alreadyRunning, seconds: result.seconds }, text: `lab ${options.name} ${verb}\n${statusText(result.status)}` };
-      }));
+        return {
+          document: { ...result.status, alreadyRunning: result.alreadyRunning, seconds: result.seconds },
+          text: `lab ${options.name} ${verb}\n${statusText(result.status)}`,
+        };
+      }),
+    );
 }
 
 function registerDown(lab: Command): void {
-  withOutput(lab.command('down').description('Stop exactly what the lab started (pods included) and remove its namespaces and links'))
-    .action((flags: OutputFlags) =>
-      act(flags, async () => {
-        const result = await down(checkLabName(flags.name));
-        return { document: result, text: result.stopped ? `lab ${result.name} stopped` : `lab ${result.name} was not running` };
-      }));
+  withOutput(
+    lab
+      .command('down')
+      .description('Stop exactly what the lab started (pods included) and remove its namespaces and links'),
+  ).action((flags: OutputFlags) =>
+    act(flags, async () => {
+      const result = await down(checkLabName(flags.name));
+      return {
+        document: result,
+        text: result.stopped ? `lab ${result.name} stopped` : `lab ${result.name} was not running`,
+      };
+    }),
+  );
 }
 
 function registerStatus(lab: Command): void {
-  withOutput(lab.command('status').description('Show the running lab: endpoints, nodes, SSH settings and host-key pins'))
-    .action((flags: OutputFlags) =>
-      act(flags, async () => {
-        const status = runningStatus(flags.name);
-        return { document: status, text: statusText(status) };
-      }));
-  withOutput(lab.command('inventory').description('Print the running lab as an Inventory object (ovnk/v1alpha1) with its targets'))
-    .action((flags: OutputFlags) =>
-      act(flags, async () => {
-        const inventory = inventoryOf(runningStatus(flags.name));
-        return { document: inventory, text: stringify(inventory) };
-      }));
+  withOutput(
+    lab.command('status').description('Show the running lab: endpoints, nodes, SSH settings and host-key pins'),
+  ).action((flags: OutputFlags) =>
+    act(flags, async () => {
+      const status = runningStatus(flags.name);
+      return { document: status, text: statusText(status) };
+    }),
+  );
+  withOutput(
+    lab
+      .command('inventory')
+      .description('Print the running lab as an Inventory object (ovnk/v1alpha1) with its targets'),
+  ).action((flags: OutputFlags) =>
+    act(flags, async () => {
+      const inventory = inventoryOf(runningStatus(flags.name));
+      return { document: inventory, text: stringify(inventory) };
+    }),
+  );
 }
 
 function registerPods(lab: Command): void {
-  withOutput(lab.command('pods').description('List the pods plugged into the lab\'s nodes'))
-    .action((flags: OutputFlags) =>
+  withOutput(lab.command('pods').description("List the pods plugged into the lab's nodes")).action(
+    (flags: OutputFlags) =>
       act(flags, async () => {
         runningStatus(flags.name);
         const pods = readState(flags.name)?.pods ?? [];
-        const text = pods.length === 0 ? 'no pods' : pods.map((p) => `${p.namespace}/${p.name}  node ${p.node}  netns ${p.netns}`).join('\n');
+        const text =
+          pods.length === 0
+            ? 'no pods'
+            : pods.map((p) => `${p.namespace}/${p.name}  node ${p.node}  netns ${p.netns}`).join('\n');
         return { document: { name: flags.name, pods }, text };
-      }));
+      }),
+  );
 }
 
 function runInNamespace(netns: string, argv: string[]): Promise<number> {
@@ -121,20 +177,29 @@ function runInNamespace(netns: string, argv: string[]): Promise<number> {
 }
 
 function registerExec(lab: Command): void {
-  lab.command('exec')
+  lab
+    .command('exec')
     .description('Run a command inside a pod of the lab: ovnk lab exec NAMESPACE/POD -- CMD...')
     .argument('<pod>', 'NAMESPACE/POD')
     .argument('<command...>', 'the command and its arguments (after --)')
-    .option('--name <name>', 'the lab\'s name', DEFAULT_LAB_NAME)
+    .option('--name <name>', "the lab's name", DEFAULT_LAB_NAME)
     .action(async (pod: string, argv: string[], flags: { name: string }) => {
       const [namespace, name, extra] = pod.split('/');
       const fail = (code: ExitCode, message: string) => {
         process.stderr.write(`error: ${message}\n`);
         process.exitCode = code;
       };
-      if (!namespace || !name || extra !== undefined) return fail(ExitCode.badInput, `pod "${pod}" is not NAMESPACE/POD: name it like blue/pod-a (see "ovnk lab pods")`);
+      if (!namespace || !name || extra !== undefined)
+        return fail(
+          ExitCode.badInput,
+          `pod "${pod}" is not NAMESPACE/POD: name it like blue/pod-a (see "ovnk lab pods")`,
+        );
       const found = readState(flags.name)?.pods.find((p) => p.namespace === namespace && p.name === name);
-      if (!found) return fail(ExitCode.refused, `pod ${pod} is not in lab "${flags.name}": see "ovnk lab pods --name ${flags.name}"`);
+      if (!found)
+        return fail(
+          ExitCode.refused,
+          `pod ${pod} is not in lab "${flags.name}": see "ovnk lab pods --name ${flags.name}"`,
+        );
       process.exitCode = await runInNamespace(found.netns, argv);
     });
 }

@@ -12,7 +12,10 @@ export interface PodChanges {
 }
 
 const samePlug = (record: Record<string, unknown>, plug: ZonePlan['pods'][number]) =>
-  record.node === plug.node && record.ifaceId === plug.ifaceId && record.mac === plug.mac && JSON.stringify(record.addresses) === JSON.stringify(plug.addresses);
+  record.node === plug.node &&
+  record.ifaceId === plug.ifaceId &&
+  record.mac === plug.mac &&
+  JSON.stringify(record.addresses) === JSON.stringify(plug.addresses);
 
 /** Refuses (before anything is sent) to replug a lab pod of the same name that another owner plugged. */
 export function checkLabPods(lab: LabStatus, wanted: ZonePlan['pods'], owned: string[]): void {
@@ -22,7 +25,11 @@ export function checkLabPods(lab: LabStatus, wanted: ZonePlan['pods'], owned: st
     const record = records.find((p) => p.namespace === plug.namespace && p.name === plug.name);
     const key = `${plug.namespace}/${plug.name}`;
     if (record && record.ifaceId !== plug.ifaceId && !ours.has(key)) {
-      throw new CliError(ExitCode.refused, `pod ${key} is already plugged in lab "${lab.name}" on port ${String(record.ifaceId)}, not by this owner: nothing was changed`, { path: 'spec.pods' });
+      throw new CliError(
+        ExitCode.refused,
+        `pod ${key} is already plugged in lab "${lab.name}" on port ${String(record.ifaceId)}, not by this owner: nothing was changed`,
+        { path: 'spec.pods' },
+      );
     }
   }
 }
@@ -47,9 +54,17 @@ export async function syncLabPods(lab: LabStatus, wanted: ZonePlan['pods'], owne
     const record = readLab(lab.name)?.pods.find((p) => p.namespace === plug.namespace && p.name === plug.name);
     if (record && samePlug(record, plug)) continue;
     if (record) await removePod(lab.name, plug.namespace, plug.name);
-    await addPod(lab.name, { namespace: plug.namespace, name: plug.name, node: plug.node, ifaceId: plug.ifaceId, mac: plug.mac, addresses: plug.addresses, gateways: plug.gateways, mtu: plug.mtu });
+    await addPod(lab.name, {
+      namespace: plug.namespace,
+      name: plug.name,
+      node: plug.node,
+      ifaceId: plug.ifaceId,
+      mac: plug.mac,
+      addresses: plug.addresses,
+      gateways: plug.gateways,
+      mtu: plug.mtu,
+    });
     changes.plugged.push(key);
   }
   return changes;
 }
-

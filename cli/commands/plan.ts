@@ -16,7 +16,13 @@ import { zoneTables } from '../../provider/connect/zones';
 import type { Cluster } from '../../provider/model/cluster';
 import type { Problem } from '../../provider/model/problem';
 import { inlineParents } from '../../provider/nb/parents';
-import { buildTopology, planTopology, type RuntimeState, runtimeStateVersion, type ZonePlan } from '../../provider/runtime';
+import {
+  buildTopology,
+  planTopology,
+  type RuntimeState,
+  runtimeStateVersion,
+  type ZonePlan,
+} from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode } from '../contract';
 import { fileTarget, runFileCommand } from './fileTarget';
 import { planText } from './planText';
@@ -34,9 +40,15 @@ export function registerPlan(program: Command): void {
   program
     .command('plan')
     .description('Validate and allocate offline: ids, host subnets, tunnel keys, connect subnets, problems')
-    .requiredOption('-f, --file <file>', 'YAML or JSON file with Inventory, (Cluster)UserDefinedNetwork and ClusterNetworkConnect objects')
+    .requiredOption(
+      '-f, --file <file>',
+      'YAML or JSON file with Inventory, (Cluster)UserDefinedNetwork and ClusterNetworkConnect objects',
+    )
     .option('--zone <name>', 'plan only this zone (default: every zone)')
-    .option('--lab [name]', 'plan against the running lab: nodes, targets and stored state as apply reads them; Uplinks discovered on its nodes over SSH') // uplinks: cli/commands/uplinks.ts
+    .option(
+      '--lab [name]',
+      'plan against the running lab: nodes, targets and stored state as apply reads them; Uplinks discovered on its nodes over SSH',
+    ) // uplinks: cli/commands/uplinks.ts
     .option('--previous <file>', 'an earlier `ovnk plan -o json` document (or its state) to stay stable against')
     .option('-o, --output <format>', 'json or text', 'text')
     .action((options: PlanOptions) => runFileCommand(options, () => withUplinks('plan', options, () => plan(options)))); // uplinks: cli/commands/uplinks.ts
@@ -50,18 +62,28 @@ async function sourceOf(options: PlanOptions): Promise<{ cluster: Cluster; previ
   if (withLab(options)) {
     const target = await fileTarget({ file: options.file, lab: options.lab, zone: options.zone });
     const stored = target.previous;
-    return { cluster: target.cluster, previous: allocation === undefined ? stored : { ...(stored ?? emptyRuntimeState()), allocation } };
+    return {
+      cluster: target.cluster,
+      previous: allocation === undefined ? stored : { ...(stored ?? emptyRuntimeState()), allocation },
+    };
   }
   const built = buildTopology(readInput(options.file, '-f'));
   if (!built.ok) throw inputError(options.file, built.inputProblems);
-  return { cluster: built.cluster, previous: allocation === undefined ? undefined : { ...emptyRuntimeState(), allocation } };
+  return {
+    cluster: built.cluster,
+    previous: allocation === undefined ? undefined : { ...emptyRuntimeState(), allocation },
+  };
 }
 
 const emptyRuntimeState = (): RuntimeState => ({ version: runtimeStateVersion, allocation: emptyState(), pods: {} });
 
 function inputError(file: string, problems: Problem[]): CliError {
   const first = problems[0]!;
-  return new CliError(ExitCode.badInput, `${file}: ${first.path}: ${first.message}`, { file, path: first.path, problems });
+  return new CliError(ExitCode.badInput, `${file}: ${first.path}: ${first.message}`, {
+    file,
+    path: first.path,
+    problems,
+  });
 }
 
 /** The plan is the runtime's (planTopology): exactly the rows, pods and state apply would write. */
@@ -81,7 +103,13 @@ export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[]) {
   const { networkIds, nodeIds, hostSubnets, datapathKeys } = allocation;
   const connects: Record<string, unknown> = {};
   for (const [name, c] of Object.entries(allocation.connects)) {
-    connects[name] = { accepted: c.accepted, problems: c.problems.map(({ reason, message, path }) => ({ reason, message, path })), annotations: c.annotations, tunnelKey: c.tunnelKey, networks: c.networks };
+    connects[name] = {
+      accepted: c.accepted,
+      problems: c.problems.map(({ reason, message, path }) => ({ reason, message, path })),
+      annotations: c.annotations,
+      tunnelKey: c.tunnelKey,
+      networks: c.networks,
+    };
   }
   return {
     ok: true,
@@ -111,14 +139,23 @@ function checkPodNodes(file: string, cluster: Cluster): void {
 function checkZone(cluster: Cluster, zone: string | undefined): void {
   if (zone === undefined) return;
   const zones = cluster.inventory.zones === 'central' ? ['central'] : cluster.inventory.nodes.map((n) => n.name);
-  if (!zones.includes(zone)) throw new CliError(ExitCode.badInput, `--zone "${zone}" is not a zone of this inventory (zones: ${zones.join(', ') || 'none'})`, { path: '--zone' });
+  if (!zones.includes(zone))
+    throw new CliError(
+      ExitCode.badInput,
+      `--zone "${zone}" is not a zone of this inventory (zones: ${zones.join(', ') || 'none'})`,
+      { path: '--zone' },
+    );
 }
 
 function readInput(file: string, flag: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new CliError(ExitCode.badInput, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { file, path: flag });
+    throw new CliError(
+      ExitCode.badInput,
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      { file, path: flag },
+    );
   }
 }
 
@@ -128,9 +165,13 @@ function readPrevious(file: string): AllocationState {
     value = JSON.parse(readInput(file, '--previous'));
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(ExitCode.badInput, `${file} is not JSON: ${(error as Error).message}`, { file, path: '--previous' });
+    throw new CliError(ExitCode.badInput, `${file} is not JSON: ${(error as Error).message}`, {
+      file,
+      path: '--previous',
+    });
   }
   const state = readState(value);
-  if (typeof state === 'string') throw new CliError(ExitCode.badInput, `${file} ${state}`, { file, path: '--previous' });
+  if (typeof state === 'string')
+    throw new CliError(ExitCode.badInput, `${file} ${state}`, { file, path: '--previous' });
   return state;
 }

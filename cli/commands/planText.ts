@@ -17,7 +17,9 @@ export function planText(cluster: Cluster, allocation: ClusterAllocation, zones:
     const keys = allocation.datapathKeys.networks[n.name];
     const subnets = n.subnets.map((s) => (s.hostSubnet ? `${s.cidr} (/${s.hostSubnet} per node)` : s.cidr)).join(', ');
     const key = keys ? `  keys ${keys.transitSwitch}${keys.transitRouter ? `/${keys.transitRouter}` : ''}` : '';
-    lines.push(`  ${n.name}  id ${id ?? '-'}  ${n.topology} ${n.role}  ${subnets}${key}${id === undefined ? '  (not in use: no namespace)' : ''}`);
+    lines.push(
+      `  ${n.name}  id ${id ?? '-'}  ${n.topology} ${n.role}  ${subnets}${key}${id === undefined ? '  (not in use: no namespace)' : ''}`,
+    );
   }
   lines.push('Connects');
   for (const [name, c] of Object.entries(allocation.connects)) {
@@ -30,7 +32,9 @@ export function planText(cluster: Cluster, allocation: ClusterAllocation, zones:
   }
   lines.push('Nodes');
   for (const [node, id] of Object.entries(allocation.nodeIds)) {
-    const subnets = Object.entries(allocation.hostSubnets).map(([net, byNode]) => `${net} ${(byNode[node] ?? []).join(', ')}`);
+    const subnets = Object.entries(allocation.hostSubnets).map(
+      ([net, byNode]) => `${net} ${(byNode[node] ?? []).join(', ')}`,
+    );
     lines.push(`  ${node}  id ${id}${subnets.length ? `  ${subnets.join('; ')}` : ''}`);
   }
   lines.push(...zoneLines(zones));

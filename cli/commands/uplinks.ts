@@ -19,7 +19,13 @@ import { parseRouteAdvertisementsDocuments, type RouteAdvertisements } from '../
 import { planTopology } from '../../provider/runtime/plan';
 import type { RuntimeState } from '../../provider/runtime/state';
 import { fillInventory } from '../../provider/runtime/inventoryMerge';
-import { applyUplinks, destroyUplinks, discoverUplinks, uplinkDriftLines, type UplinkRunResult } from '../../provider/runtime/uplink';
+import {
+  applyUplinks,
+  destroyUplinks,
+  discoverUplinks,
+  uplinkDriftLines,
+  type UplinkRunResult,
+} from '../../provider/runtime/uplink';
 import { planUplinks, type UplinkPlan } from '../../provider/uplink/plan';
 import { type UplinkReplacement, uplinkReplacements } from '../../provider/uplink/replace';
 import type { UplinkVrfInput } from '../../provider/uplink/vrfIntents';
@@ -55,8 +61,16 @@ function clusterOf(options: UplinkOptions): Loaded | undefined {
   if (options.lab !== undefined && options.lab !== false) {
     const name = checkLabName(typeof options.lab === 'string' ? options.lab : DEFAULT_LAB_NAME);
     const state = readLab(name);
-    if (!state) throw new CliError(ExitCode.unreachable, `lab "${name}" is not running: start it with "ovnk lab up --name ${name}"`, { lab: name });
-    documents = fillInventory(documents, inventoryOf(statusOf(state, state.ovnRoot)) as unknown as { spec: Record<string, unknown> });
+    if (!state)
+      throw new CliError(
+        ExitCode.unreachable,
+        `lab "${name}" is not running: start it with "ovnk lab up --name ${name}"`,
+        { lab: name },
+      );
+    documents = fillInventory(
+      documents,
+      inventoryOf(statusOf(state, state.ovnRoot)) as unknown as { spec: Record<string, unknown> },
+    );
   }
   const built = buildCluster(documents);
   if (built.problems.length > 0) return undefined;
@@ -64,7 +78,11 @@ function clusterOf(options: UplinkOptions): Loaded | undefined {
   const routeAdvertisements = parseRouteAdvertisementsDocuments(documents, problems);
   if (problems.length > 0) {
     const first = problems[0]!;
-    throw new CliError(ExitCode.badInput, `${options.file}: ${first.path}: ${first.message}`, { file: options.file, path: first.path, problems });
+    throw new CliError(ExitCode.badInput, `${options.file}: ${first.path}: ${first.message}`, {
+      file: options.file,
+      path: first.path,
+      problems,
+    });
   }
   return { cluster: built.cluster, routeAdvertisements };
 }
@@ -79,10 +97,19 @@ function hasZoneTargets(cluster: Cluster, options: UplinkOptions): boolean {
 }
 
 function hasTargets(cluster: Cluster): boolean {
-  return cluster.inventory.nodes.length > 0 && cluster.inventory.nodes.every((n) => cluster.inventory.targets?.nodes[n.name] !== undefined);
+  return (
+    cluster.inventory.nodes.length > 0 &&
+    cluster.inventory.nodes.every((n) => cluster.inventory.targets?.nodes[n.name] !== undefined)
+  );
 }
 
-async function run(command: UplinkCommand, cluster: Cluster, owner: string, online: boolean, vrf: UplinkVrfInput): Promise<UplinkPlan & Partial<UplinkRunResult>> {
+async function run(
+  command: UplinkCommand,
+  cluster: Cluster,
+  owner: string,
+  online: boolean,
+  vrf: UplinkVrfInput,
+): Promise<UplinkPlan & Partial<UplinkRunResult>> {
   if (command === 'apply') return applyUplinks(cluster, owner, { vrf });
   if (command === 'destroy') return destroyUplinks(cluster, owner);
   if (command === 'diff' || online) return discoverUplinks(cluster, owner, { vrf });
@@ -90,7 +117,11 @@ async function run(command: UplinkCommand, cluster: Cluster, owner: string, onli
 }
 
 /** The stored state of a command with a Northbound target (undefined offline). */
-async function previousState(command: UplinkCommand, options: UplinkOptions, online: boolean): Promise<RuntimeState | undefined> {
+async function previousState(
+  command: UplinkCommand,
+  options: UplinkOptions,
+  online: boolean,
+): Promise<RuntimeState | undefined> {
   if (command === 'plan' && !online) return undefined;
   return (await fileTarget(options)).previous;
 }
@@ -98,27 +129,40 @@ async function previousState(command: UplinkCommand, options: UplinkOptions, onl
 /** RouteAdvertisements and the network ids the topology allocates against the stored state. */
 function vrfInput(loaded: Loaded, previous: RuntimeState | undefined): UplinkVrfInput {
   const planned = planTopology(loaded.cluster, previous);
-  return { routeAdvertisements: loaded.routeAdvertisements, networkIds: planned.ok ? planned.plan.allocation.networkIds : {} };
+  return {
+    routeAdvertisements: loaded.routeAdvertisements,
+    networkIds: planned.ok ? planned.plan.allocation.networkIds : {},
+  };
 }
 
 export function uplinkLines(result: UplinkPlan & Partial<UplinkRunResult>): string[] {
   const lines = ['uplinks:'];
   for (const u of result.uplinks) {
     const selection = `selects ${u.status.selectedNodes.join(', ') || 'no node'}${u.status.overlappingNodes.length > 0 ? `; overlapping on ${u.status.overlappingNodes.join(', ')}` : ''}`;
-    lines.push(`  ${u.metadata.name}: ${[selection, ...u.status.conditions.map((c) => `${c.type}=${c.status} ${c.reason}: ${c.message}`)].join('; ')}`);
+    lines.push(
+      `  ${u.metadata.name}: ${[selection, ...u.status.conditions.map((c) => `${c.type}=${c.status} ${c.reason}: ${c.message}`)].join('; ')}`,
+    );
   }
   for (const s of result.uplinkStates) {
-    const conditions = s.status.conditions.map((c) => `${c.type}=${c.status}${c.status === 'True' ? '' : ` ${c.reason}: ${c.message}`}`).join('; ');
-    lines.push(`  state ${s.metadata.name}: ${s.status.hostInterfaceName ?? '-'}${s.status.ovsBridge ? ` on ${s.status.ovsBridge.name}` : ''}${s.status.vlanTag !== undefined ? ` vlan ${s.status.vlanTag}` : ''}${conditions ? `  ${conditions}` : ''}`);
+    const conditions = s.status.conditions
+      .map((c) => `${c.type}=${c.status}${c.status === 'True' ? '' : ` ${c.reason}: ${c.message}`}`)
+      .join('; ');
+    lines.push(
+      `  state ${s.metadata.name}: ${s.status.hostInterfaceName ?? '-'}${s.status.ovsBridge ? ` on ${s.status.ovsBridge.name}` : ''}${s.status.vlanTag !== undefined ? ` vlan ${s.status.vlanTag}` : ''}${conditions ? `  ${conditions}` : ''}`,
+    );
   }
   for (const step of result.nodes) {
     if (step.error) lines.push(`  node ${step.node}: ${step.error.reason}: ${step.error.message}`);
-    else if (step.change) lines.push(`  node ${step.node}: would write ovn-bridge-mappings=${step.change.mappings ?? '(none)'}`);
+    else if (step.change)
+      lines.push(`  node ${step.node}: would write ovn-bridge-mappings=${step.change.mappings ?? '(none)'}`);
   }
   for (const [node, w] of Object.entries(result.written ?? {})) {
-    lines.push(`  node ${node}: ${'error' in w ? `bridge mappings not written: ${w.error}` : `bridge mappings written (set ${w.set.join(', ') || 'none'}; removed ${w.removed.join(', ') || 'none'})`}`);
+    lines.push(
+      `  node ${node}: ${'error' in w ? `bridge mappings not written: ${w.error}` : `bridge mappings written (set ${w.set.join(', ') || 'none'}; removed ${w.removed.join(', ') || 'none'})`}`,
+    );
   }
-  for (const [network, n] of Object.entries(result.networks)) lines.push(...n.conditions.map((c) => `  network ${network}: ${c.type}=${c.status} ${c.reason}: ${c.message}`));
+  for (const [network, n] of Object.entries(result.networks))
+    lines.push(...n.conditions.map((c) => `  network ${network}: ${c.type}=${c.status} ${c.reason}: ${c.message}`));
   for (const [node, v] of Object.entries(result.vrf ?? {})) lines.push(...vrfLines(node, v));
   for (const p of result.problems) lines.push(`  problem ${p.reason} ${p.path}: ${p.message}`);
   return lines;
@@ -127,36 +171,71 @@ export function uplinkLines(result: UplinkPlan & Partial<UplinkRunResult>): stri
 function vrfLines(node: string, report: NonNullable<UplinkRunResult['vrf']>[string]): string[] {
   if ('error' in report) return [`  node ${node}: VRF not configured: ${report.error}`];
   const outcomes = report.outcomes.map((o) => `${o.cudn}=${o.state}${o.reason ? ` ${o.reason}: ${o.message}` : ''}`);
-  const done = report.ran.length > 0 ? `ran: ${report.ran.join('; ')}` : report.steps.length > 0 ? `would: ${report.steps.join('; ')}` : 'nothing to change';
+  const done =
+    report.ran.length > 0
+      ? `ran: ${report.ran.join('; ')}`
+      : report.steps.length > 0
+        ? `would: ${report.steps.join('; ')}`
+        : 'nothing to change';
   return [`  node ${node}: VRF ${outcomes.join(', ') || 'no Uplink CUDN'}; ${done}`];
 }
 
-function merge(command: UplinkCommand, inner: CommandResult, result: UplinkPlan & Partial<UplinkRunResult>, exitCode: ExitCode | undefined, replacements: UplinkReplacement[]): CommandResult {
+function merge(
+  command: UplinkCommand,
+  inner: CommandResult,
+  result: UplinkPlan & Partial<UplinkRunResult>,
+  exitCode: ExitCode | undefined,
+  replacements: UplinkReplacement[],
+): CommandResult {
   const document = (inner.document ?? {}) as Record<string, unknown>;
   const networks = { ...((document.networks as Record<string, unknown>) ?? {}) };
-  for (const [name, n] of Object.entries(result.networks)) networks[name] = { ...((networks[name] as object) ?? {}), uplinks: n.uplinks, conditions: n.conditions };
+  for (const [name, n] of Object.entries(result.networks))
+    networks[name] = { ...((networks[name] as object) ?? {}), uplinks: n.uplinks, conditions: n.conditions };
   const drift = command === 'diff' ? uplinkDriftLines(result) : [];
   return {
     exitCode,
-    text: [inner.text ?? '', ...uplinkLines(result), ...replacements.map((r) => `  replace ${r.network}: ${r.message}`), ...drift.map((l) => `  drift: ${l}`)].filter((l) => l !== '').join('\n'),
+    text: [
+      inner.text ?? '',
+      ...uplinkLines(result),
+      ...replacements.map((r) => `  replace ${r.network}: ${r.message}`),
+      ...drift.map((l) => `  drift: ${l}`),
+    ]
+      .filter((l) => l !== '')
+      .join('\n'),
     document: {
-      ...document, uplinks: result.uplinks, uplinkStates: result.uplinkStates, networks, uplinkNodes: result.nodes, uplinkProblems: result.problems, uplinkReplacements: replacements,
-      ...(result.vrf ? { uplinkVrf: result.vrf } : {}), ...(command === 'diff' ? { uplinkDrift: drift } : {}), ...(result.roundTrips !== undefined ? { uplinkRoundTrips: result.roundTrips } : {}),
+      ...document,
+      uplinks: result.uplinks,
+      uplinkStates: result.uplinkStates,
+      networks,
+      uplinkNodes: result.nodes,
+      uplinkProblems: result.problems,
+      uplinkReplacements: replacements,
+      ...(result.vrf ? { uplinkVrf: result.vrf } : {}),
+      ...(command === 'diff' ? { uplinkDrift: drift } : {}),
+      ...(result.roundTrips !== undefined ? { uplinkRoundTrips: result.roundTrips } : {}),
     },
   };
 }
 
 /** Run `inner` (the command) with the Uplink section around it. */
-export async function withUplinks(command: UplinkCommand, options: UplinkOptions, inner: () => CommandResult | Promise<CommandResult>): Promise<CommandResult> {
+export async function withUplinks(
+  command: UplinkCommand,
+  options: UplinkOptions,
+  inner: () => CommandResult | Promise<CommandResult>,
+): Promise<CommandResult> {
   const loaded = clusterOf(options);
   if (!loaded || !hasUplinks(loaded.cluster)) return inner();
   const { cluster } = loaded;
   const owner = options.owner ?? cluster.inventory.name;
   const offline = planUplinks({ cluster, owner });
   if (offline.problems.length > 0 && command !== 'plan' && command !== 'destroy') {
-    throw new CliError(ExitCode.refused, `${options.file}: refused, nothing was changed: ${offline.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { file: options.file, problems: offline.problems });
+    throw new CliError(
+      ExitCode.refused,
+      `${options.file}: refused, nothing was changed: ${offline.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+      { file: options.file, problems: offline.problems },
+    );
   }
-  const online = command !== 'plan' || ((options.lab !== undefined && options.lab !== false) || hasTargets(cluster));
+  const online = command !== 'plan' || (options.lab !== undefined && options.lab !== false) || hasTargets(cluster);
   const previous = await previousState(command, options, online && hasZoneTargets(cluster, options));
   const replacements = command === 'destroy' ? [] : uplinkReplacements(previous?.uplinks, cluster.networks);
   const result = await inner();
@@ -167,6 +246,10 @@ export async function withUplinks(command: UplinkCommand, options: UplinkOptions
 function exitCodeOf(command: UplinkCommand, inner: ExitCode | undefined, result: UplinkPlan): ExitCode | undefined {
   if (command === 'plan' && result.problems.length > 0) return ExitCode.refused;
   if (command === 'diff' && uplinkDriftLines(result).some((l) => !l.includes('not discovered'))) return ExitCode.drift;
-  if (result.nodes.some((n) => n.error) || Object.values((result as Partial<UplinkRunResult>).vrf ?? {}).some((v) => 'error' in v)) return ExitCode.unreachable;
+  if (
+    result.nodes.some((n) => n.error) ||
+    Object.values((result as Partial<UplinkRunResult>).vrf ?? {}).some((v) => 'error' in v)
+  )
+    return ExitCode.unreachable;
   return inner;
 }

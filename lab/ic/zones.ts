@@ -49,13 +49,23 @@ export function zoneDaemons(layout: LabLayout, node: NodeLayout): DaemonRecord[]
 }
 
 const daemonFlags = (dir: string, name: string): string[] => [
-  `--pidfile=${path.join(dir, `${name}.pid`)}`, `--unixctl=${path.join(dir, `${name}.ctl`)}`,
-  `--log-file=${path.join(dir, `${name}.log`)}`, '--detach', '--no-chdir',
+  `--pidfile=${path.join(dir, `${name}.pid`)}`,
+  `--unixctl=${path.join(dir, `${name}.ctl`)}`,
+  `--log-file=${path.join(dir, `${name}.log`)}`,
+  '--detach',
+  '--no-chdir',
 ];
 
 async function startDb(root: string, dir: string, db: 'nb' | 'sb'): Promise<void> {
   await exec(inRoot(root, ['ovsdb-tool', 'create', path.join(dir, `${db}.db`), `/usr/share/ovn/ovn-${db}.ovsschema`]));
-  await exec(inRoot(root, ['ovsdb-server', path.join(dir, `${db}.db`), `--remote=punix:${socket(dir, db)}`, ...daemonFlags(dir, db)]));
+  await exec(
+    inRoot(root, [
+      'ovsdb-server',
+      path.join(dir, `${db}.db`),
+      `--remote=punix:${socket(dir, db)}`,
+      ...daemonFlags(dir, db),
+    ]),
+  );
 }
 
 /** NB and SB of one zone, NB_Global named after the zone, then its northd. */
@@ -64,24 +74,58 @@ async function startZone(root: string, layout: LabLayout, node: NodeLayout): Pro
   const zone = zoneOf(layout, node);
   mkdirSync(dir, { recursive: true });
   await Promise.all([startDb(root, dir, 'nb'), startDb(root, dir, 'sb')]);
-  await exec(inRoot(root, ['ovn-nbctl', `--db=${zone.nb}`, '--no-wait', 'init', '--', 'set', 'NB_Global', '.', `name=${node.name}`]));
-  await exec(inRoot(root, ['ovn-northd', `--ovnnb-db=${zone.nb}`, `--ovnsb-db=${zone.sb}`, ...daemonFlags(dir, 'northd')]));
+  await exec(
+    inRoot(root, [
+      'ovn-nbctl',
+      `--db=${zone.nb}`,
+      '--no-wait',
+      'init',
+      '--',
+      'set',
+      'NB_Global',
+      '.',
+      `name=${node.name}`,
+    ]),
+  );
+  await exec(
+    inRoot(root, ['ovn-northd', `--ovnnb-db=${zone.nb}`, `--ovnsb-db=${zone.sb}`, ...daemonFlags(dir, 'northd')]),
+  );
 }
 
 /** The other nodes as remote chassis of this zone (upstream: zone_ic_handler's remote chassis). */
 async function addRemoteChassis(root: string, layout: LabLayout, node: NodeLayout): Promise<void> {
   const sb = zoneOf(layout, node).sb;
   for (const other of layout.nodes.filter((n) => n !== node)) {
-    await exec(inRoot(root, [
-      'ovn-sbctl', `--db=${sb}`, 'chassis-add', other.chassisId, 'geneve', other.encapIp,
-      '--', 'set', 'Chassis', other.chassisId, `hostname=${other.name}`, 'other_config:is-remote=true',
-    ]));
+    await exec(
+      inRoot(root, [
+        'ovn-sbctl',
+        `--db=${sb}`,
+        'chassis-add',
+        other.chassisId,
+        'geneve',
+        other.encapIp,
+        '--',
+        'set',
+        'Chassis',
+        other.chassisId,
+        `hostname=${other.name}`,
+        'other_config:is-remote=true',
+      ]),
+    );
   }
 }
 
 /** ovn-controller tunnels to remote chassis only from a chassis marked as interconnect. */
 async function moveController(root: string, layout: LabLayout, node: NodeLayout): Promise<void> {
-  const vsctl = ['ovs-vsctl', `--db=unix:${nodeDbSocket(node)}`, 'set', 'Open_vSwitch', '.', `external_ids:ovn-remote=${zoneOf(layout, node).sb}`, 'external_ids:ovn-is-interconn=true'];
+  const vsctl = [
+    'ovs-vsctl',
+    `--db=unix:${nodeDbSocket(node)}`,
+    'set',
+    'Open_vSwitch',
+    '.',
+    `external_ids:ovn-remote=${zoneOf(layout, node).sb}`,
+    'external_ids:ovn-is-interconn=true',
+  ];
   await exec(inNamespace(node.namespace, inRoot(root, vsctl)));
 }
 
@@ -90,7 +134,10 @@ async function waitForLocalChassis(root: string, layout: LabLayout, node: NodeLa
   for (;;) {
     const present = await registeredChassis(sb, root);
     if (present.has(node.chassisId) && present.size === layout.nodes.length) return;
-    if (Date.now() > deadline) throw failing(`zone ${node.name}: chassis ${node.chassisId} did not register in its Southbound; see ${path.join(node.logDir, 'ovn-controller.log')}`);
+    if (Date.now() > deadline)
+      throw failing(
+        `zone ${node.name}: chassis ${node.chassisId} did not register in its Southbound; see ${path.join(node.logDir, 'ovn-controller.log')}`,
+      );
     await sleep(20);
   }
 }
@@ -98,12 +145,19 @@ async function waitForLocalChassis(root: string, layout: LabLayout, node: NodeLa
 /** Turn the running trixie lab `labName` into the per-node layout; returns each zone's endpoints. */
 export async function startInterconnect(labName: string, timeoutMs = 30_000): Promise<InterconnectZone[]> {
   const state = readState(labName);
-  if (!state || state.phase !== 'running') throw failing(`lab "${labName}" is not running: start it with "ovnk lab up --name ${labName}"`);
+  if (!state || state.phase !== 'running')
+    throw failing(`lab "${labName}" is not running: start it with "ovnk lab up --name ${labName}"`);
   const root = state.ovnRoot;
-  if (!root) throw failing(`lab "${labName}" runs the bookworm OVN: the per-node layout needs the trixie OVN (remote router ports)`);
+  if (!root)
+    throw failing(
+      `lab "${labName}" runs the bookworm OVN: the per-node layout needs the trixie OVN (remote router ports)`,
+    );
   const { layout } = state;
   await updateState(labName, (s) => {
-    s.daemons = [...layout.nodes.flatMap((n) => zoneDaemons(layout, n)), ...s.daemons.filter((d) => !d.name.startsWith('ic/'))];
+    s.daemons = [
+      ...layout.nodes.flatMap((n) => zoneDaemons(layout, n)),
+      ...s.daemons.filter((d) => !d.name.startsWith('ic/')),
+    ];
   });
   await Promise.all(layout.nodes.map((node) => startZone(root, layout, node)));
   await Promise.all(layout.nodes.map((node) => addRemoteChassis(root, layout, node)));

@@ -32,20 +32,51 @@ export function freeLoopbackPort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
 export function qemuArgv(boot: GuestBoot): string[] {
-  const append = ['console=ttyS0', 'panic=-1', 'quiet', `node=${boot.name}`, ...(boot.data ? [`ip1=${boot.data.address}`] : [])];
+  const append = [
+    'console=ttyS0',
+    'panic=-1',
+    'quiet',
+    `node=${boot.name}`,
+    ...(boot.data ? [`ip1=${boot.data.address}`] : []),
+  ];
   const data = boot.data
-    ? ['-netdev', `tap,id=d0,ifname=${boot.data.tap},script=no,downscript=no`, '-device', `virtio-net-pci,netdev=d0,romfile=,mac=${boot.data.mac}`]
+    ? [
+        '-netdev',
+        `tap,id=d0,ifname=${boot.data.tap},script=no,downscript=no`,
+        '-device',
+        `virtio-net-pci,netdev=d0,romfile=,mac=${boot.data.mac}`,
+      ]
     : [];
   return [
-    QEMU, '-accel', 'tcg,thread=multi', '-cpu', 'max', '-m', '1024', '-smp', '2', '-nographic', '-no-reboot',
-    '-kernel', boot.vmlinux, '-initrd', boot.initrd, '-append', append.join(' '),
-    '-netdev', `user,id=mgmt,hostfwd=tcp:127.0.0.1:${boot.sshPort}-:22`, '-device', 'virtio-net-pci,netdev=mgmt,romfile=',
+    QEMU,
+    '-accel',
+    'tcg,thread=multi',
+    '-cpu',
+    'max',
+    '-m',
+    '1024',
+    '-smp',
+    '2',
+    '-nographic',
+    '-no-reboot',
+    '-kernel',
+    boot.vmlinux,
+    '-initrd',
+    boot.initrd,
+    '-append',
+    append.join(' '),
+    '-netdev',
+    `user,id=mgmt,hostfwd=tcp:127.0.0.1:${boot.sshPort}-:22`,
+    '-device',
+    'virtio-net-pci,netdev=mgmt,romfile=',
     ...data,
   ];
 }
@@ -56,7 +87,8 @@ export function startGuest(boot: GuestBoot): number {
   try {
     const argv = qemuArgv(boot);
     const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', out, out] });
-    if (child.pid === undefined) throw failing(`${QEMU} did not start for ${boot.name}: is qemu-system-x86 installed ("npm run setup")?`);
+    if (child.pid === undefined)
+      throw failing(`${QEMU} did not start for ${boot.name}: is qemu-system-x86 installed ("npm run setup")?`);
     child.on('error', () => undefined);
     child.unref();
     writeFileSync(boot.pidFile, `${child.pid}\n`);
@@ -89,7 +121,8 @@ export async function waitForSsh(target: SshTarget, pid: number, timeoutMs: numb
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
-    if (!isRunning(pid)) throw failing(`the guest (qemu pid ${pid}) exited during boot; see its console log ${console}`);
+    if (!isRunning(pid))
+      throw failing(`the guest (qemu pid ${pid}) exited during boot; see its console log ${console}`);
     if (!(await sshBanner(target.host, target.port ?? 22))) {
       await sleep(250);
       continue;
@@ -105,5 +138,7 @@ export async function waitForSsh(target: SshTarget, pid: number, timeoutMs: numb
     }
     await sleep(250);
   }
-  throw failing(`the guest at ${target.host}:${target.port} did not answer SSH within ${timeoutMs / 1000} s (last: ${last}); see ${console}`);
+  throw failing(
+    `the guest at ${target.host}:${target.port} did not answer SSH within ${timeoutMs / 1000} s (last: ${last}); see ${console}`,
+  );
 }

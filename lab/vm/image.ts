@@ -21,11 +21,22 @@ const COMPLETE = '.ovnk-vm-complete-2';
 export const GUEST_MODULES = ['virtio_pci', 'virtio_net', 'vrf', '8021q', 'dummy', 'veth', 'bridge'];
 /** Paths left out of the cpio: documentation, locales and perl are not needed to run sshd and ip. */
 const PRUNED = [
-  './var/cache/apt/archives', './var/lib/apt/lists', './usr/share/doc', './usr/share/man', './usr/share/locale',
-  './usr/share/zoneinfo', './usr/lib/x86_64-linux-gnu/gconv', './usr/lib/x86_64-linux-gnu/perl-base',
-  './usr/share/perl5', './usr/bin/perl', './usr/bin/perl5.36.0', './usr/share/info',
+  './var/cache/apt/archives',
+  './var/lib/apt/lists',
+  './usr/share/doc',
+  './usr/share/man',
+  './usr/share/locale',
+  './usr/share/zoneinfo',
+  './usr/lib/x86_64-linux-gnu/gconv',
+  './usr/lib/x86_64-linux-gnu/perl-base',
+  './usr/share/perl5',
+  './usr/bin/perl',
+  './usr/bin/perl5.36.0',
+  './usr/share/info',
   // python comes with openvswitch-common; nothing the guest runs needs it
-  './usr/lib/python3', './usr/lib/python3.11', './usr/share/python3',
+  './usr/lib/python3',
+  './usr/lib/python3.11',
+  './usr/share/python3',
 ];
 
 export interface VmImage {
@@ -40,7 +51,12 @@ export function vmCacheDir(): string {
 }
 
 function imageOf(dir: string): VmImage {
-  return { dir, vmlinux: path.join(dir, 'vmlinux'), baseCpio: path.join(dir, 'base.cpio'), kernelVersion: KERNEL_VERSION };
+  return {
+    dir,
+    vmlinux: path.join(dir, 'vmlinux'),
+    baseCpio: path.join(dir, 'base.cpio'),
+    kernelVersion: KERNEL_VERSION,
+  };
 }
 
 /** The cached image, building it first when missing or incomplete. */
@@ -62,7 +78,8 @@ async function withBuildLock<T>(dir: string, body: () => Promise<T>): Promise<T>
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (waited > 15 * 60_000) throw failing(`the guest image build lock ${lock} is held for 15 minutes; remove it if no build runs`);
+      if (waited > 15 * 60_000)
+        throw failing(`the guest image build lock ${lock} is held for 15 minutes; remove it if no build runs`);
       await sleep(500);
     }
   }
@@ -75,7 +92,8 @@ async function withBuildLock<T>(dir: string, body: () => Promise<T>): Promise<T>
 
 async function build(dir: string, progress?: (message: string) => void): Promise<void> {
   for (const tool of ['/usr/sbin/debootstrap', '/usr/bin/cpio', '/usr/bin/xz']) {
-    if (!existsSync(tool)) throw failing(`building the guest image needs ${path.basename(tool)}: run "npm run setup" as root`);
+    if (!existsSync(tool))
+      throw failing(`building the guest image needs ${path.basename(tool)}: run "npm run setup" as root`);
   }
   progress?.(`building the QEMU guest image in ${dir} (once; about a minute and 1 GB)`);
   rmSync(dir, { recursive: true, force: true });
@@ -95,7 +113,9 @@ async function fetchKernel(dir: string): Promise<void> {
   try {
     await exec(['sh', '-c', 'cd "$1" && apt-get download "$2"', 'sh', dir, pkg], { timeoutMs: 10 * 60_000 });
   } catch (error) {
-    throw failing(`downloading ${pkg} failed (${(error as Error).message.slice(0, 300)}); run "apt-get update" and retry`);
+    throw failing(
+      `downloading ${pkg} failed (${(error as Error).message.slice(0, 300)}); run "apt-get update" and retry`,
+    );
   }
   const deb = readdirSync(dir).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
   if (!deb) throw failing(`apt-get download ${pkg} left no .deb in ${dir}`);
@@ -111,16 +131,30 @@ async function extractVmlinux(dir: string): Promise<void> {
   if (start < 0) throw failing(`vmlinuz-${KERNEL_VERSION} holds no xz stream; the kernel format changed`);
   writeFileSync(path.join(dir, 'vmlinuz.xz'), image.subarray(start));
   // xz reports the bzImage's trailing bytes after the stream (exit 1 or 2); the ELF is complete.
-  await exec(['sh', '-c', 'xz -dc "$1" > "$2" 2>/dev/null; test -s "$2"', 'sh', path.join(dir, 'vmlinuz.xz'), path.join(dir, 'vmlinux')], { timeoutMs: 120_000 });
+  await exec(
+    [
+      'sh',
+      '-c',
+      'xz -dc "$1" > "$2" 2>/dev/null; test -s "$2"',
+      'sh',
+      path.join(dir, 'vmlinuz.xz'),
+      path.join(dir, 'vmlinux'),
+    ],
+    { timeoutMs: 120_000 },
+  );
   rmSync(path.join(dir, 'vmlinuz.xz'));
 }
 
 async function bootstrapRoot(dir: string): Promise<void> {
   const root = path.join(dir, 'root');
   try {
-    await exec(['debootstrap', '--variant=minbase', `--include=${PACKAGES}`, 'bookworm', root, MIRROR], { timeoutMs: 20 * 60_000 });
+    await exec(['debootstrap', '--variant=minbase', `--include=${PACKAGES}`, 'bookworm', root, MIRROR], {
+      timeoutMs: 20 * 60_000,
+    });
   } catch (error) {
-    throw failing(`debootstrap of the guest root failed (${(error as Error).message.slice(0, 300)}); check access to ${MIRROR} and retry`);
+    throw failing(
+      `debootstrap of the guest root failed (${(error as Error).message.slice(0, 300)}); check access to ${MIRROR} and retry`,
+    );
   }
   // debootstrap generated host keys here; every lab generates its own, so none ship in the base.
   await exec(['sh', '-c', 'rm -f "$1"/etc/ssh/ssh_host_*', 'sh', root]);
@@ -148,5 +182,7 @@ async function installModules(dir: string): Promise<void> {
 async function packBase(dir: string): Promise<void> {
   const prune = PRUNED.flatMap((p, i) => (i === 0 ? ['-path', p] : ['-o', '-path', p]));
   const script = 'cd "$1" && shift 2 && find . \\( "$@" \\) -prune -o -print | cpio -o -H newc --quiet > "$0"';
-  await exec(['sh', '-c', script, path.join(dir, 'base.cpio'), path.join(dir, 'root'), '-', ...prune], { timeoutMs: 5 * 60_000 });
+  await exec(['sh', '-c', script, path.join(dir, 'base.cpio'), path.join(dir, 'root'), '-', ...prune], {
+    timeoutMs: 5 * 60_000,
+  });
 }

@@ -15,7 +15,15 @@ import { ensureImage } from './image';
 import { buildOverlay, composeInitrd } from './overlay';
 import { freeLoopbackPort, QEMU, startGuest, waitForSsh } from './guest';
 import { createSegment, dataAddress, dataMac, deleteLinks, tapName } from './segment';
-import { checkVmLabName, checkVmNodeCount, readVmState, type VmLabState, type VmNodeRecord, vmLabDir, writeVmState } from './state';
+import {
+  checkVmLabName,
+  checkVmNodeCount,
+  readVmState,
+  type VmLabState,
+  type VmNodeRecord,
+  vmLabDir,
+  writeVmState,
+} from './state';
 
 export interface VmUpOptions {
   name?: string;
@@ -50,7 +58,16 @@ export async function vmUp(options: VmUpOptions): Promise<VmLabStatus> {
   const image = await ensureImage(options.progress);
   const dir = vmLabDir(name);
   mkdirSync(dir, { recursive: true });
-  const state: VmLabState = { version: 1, name, startedAt: new Date().toISOString(), dir, clientKeyPath: path.join(dir, 'client_key'), kernelVersion: image.kernelVersion, nodes: [], links: [] };
+  const state: VmLabState = {
+    version: 1,
+    name,
+    startedAt: new Date().toISOString(),
+    dir,
+    clientKeyPath: path.join(dir, 'client_key'),
+    kernelVersion: image.kernelVersion,
+    nodes: [],
+    links: [],
+  };
   writeVmState(state);
   try {
     await generateKey(state.clientKeyPath, `ovnk-vm-${name}`);
@@ -58,7 +75,11 @@ export async function vmUp(options: VmUpOptions): Promise<VmLabStatus> {
     writeVmState(state);
     for (let i = 1; i <= count; i++) await bootNode(state, image, i, options.data === true);
     options.progress?.(`waiting for ${count} guest(s) to answer SSH`);
-    await Promise.all(state.nodes.map((node) => waitForSsh(vmTarget(state, node), node.pid, options.bootTimeoutMs ?? 90_000, node.console)));
+    await Promise.all(
+      state.nodes.map((node) =>
+        waitForSsh(vmTarget(state, node), node.pid, options.bootTimeoutMs ?? 90_000, node.console),
+      ),
+    );
   } catch (error) {
     await vmDown(name);
     throw error;
@@ -67,7 +88,12 @@ export async function vmUp(options: VmUpOptions): Promise<VmLabStatus> {
 }
 
 /** Build the node's initrd, start its qemu and record it at once (so a failure later still stops it). */
-async function bootNode(state: VmLabState, image: { vmlinux: string; baseCpio: string }, index: number, data: boolean): Promise<void> {
+async function bootNode(
+  state: VmLabState,
+  image: { vmlinux: string; baseCpio: string },
+  index: number,
+  data: boolean,
+): Promise<void> {
   const name = vmNodeName(state.name, index);
   const nodeDir = path.join(state.dir, name);
   mkdirSync(nodeDir, { recursive: true });
@@ -77,18 +103,40 @@ async function bootNode(state: VmLabState, image: { vmlinux: string; baseCpio: s
   rmSync(overlay.cpio);
   const sshPort = await freeLoopbackPort();
   const boot = {
-    name, vmlinux: image.vmlinux, initrd, sshPort, console: path.join(nodeDir, 'console.log'), pidFile: path.join(nodeDir, 'qemu.pid'),
+    name,
+    vmlinux: image.vmlinux,
+    initrd,
+    sshPort,
+    console: path.join(nodeDir, 'console.log'),
+    pidFile: path.join(nodeDir, 'qemu.pid'),
     ...(data ? { data: { tap: tapName(state.name, index), mac: dataMac(index), address: dataAddress(index) } } : {}),
   };
   const pid = startGuest(boot);
-  const record: VmNodeRecord = { name, pid, pidFile: boot.pidFile, console: boot.console, sshPort, hostKeyFingerprint: overlay.fingerprint, ...(data ? { dataAddress: dataAddress(index) } : {}) };
+  const record: VmNodeRecord = {
+    name,
+    pid,
+    pidFile: boot.pidFile,
+    console: boot.console,
+    sshPort,
+    hostKeyFingerprint: overlay.fingerprint,
+    ...(data ? { dataAddress: dataAddress(index) } : {}),
+  };
   state.nodes.push(record);
   writeVmState(state);
 }
 
 /** The SSH target of a guest node: loopback port, root, the lab's key, the pinned host key. */
-export function vmTarget(state: { clientKeyPath: string }, node: { sshPort: number; hostKeyFingerprint: string }): SshTarget {
-  return { host: '127.0.0.1', port: node.sshPort, user: 'root', keyPath: state.clientKeyPath, hostKey: { fingerprint: node.hostKeyFingerprint } };
+export function vmTarget(
+  state: { clientKeyPath: string },
+  node: { sshPort: number; hostKeyFingerprint: string },
+): SshTarget {
+  return {
+    host: '127.0.0.1',
+    port: node.sshPort,
+    user: 'root',
+    keyPath: state.clientKeyPath,
+    hostKey: { fingerprint: node.hostKeyFingerprint },
+  };
 }
 
 export function vmStatusOf(state: VmLabState): VmLabStatus {
@@ -98,7 +146,13 @@ export function vmStatusOf(state: VmLabState): VmLabStatus {
     dir: state.dir,
     nodes: state.nodes.map((node) => ({
       name: node.name,
-      ssh: { host: '127.0.0.1', port: node.sshPort, user: 'root', keyPath: state.clientKeyPath, hostKeyFingerprint: node.hostKeyFingerprint },
+      ssh: {
+        host: '127.0.0.1',
+        port: node.sshPort,
+        user: 'root',
+        keyPath: state.clientKeyPath,
+        hostKeyFingerprint: node.hostKeyFingerprint,
+      },
       pid: node.pid,
       console: node.console,
       ...(node.dataAddress ? { dataAddress: node.dataAddress } : {}),
@@ -115,7 +169,9 @@ export function vmStatus(name = 'vm'): VmLabStatus | undefined {
 export async function vmDown(name = 'vm'): Promise<{ stopped: number }> {
   const state = readVmState(checkVmLabName(name));
   if (!state) return { stopped: 0 };
-  await stopDaemons(state.nodes.map((node) => ({ name: node.name, program: QEMU, pidFile: node.pidFile, pid: node.pid })));
+  await stopDaemons(
+    state.nodes.map((node) => ({ name: node.name, program: QEMU, pidFile: node.pidFile, pid: node.pid })),
+  );
   await deleteLinks(state.links);
   rmSync(state.dir, { recursive: true, force: true });
   return { stopped: state.nodes.length };

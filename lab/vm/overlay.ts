@@ -51,7 +51,11 @@ const SSHD_DROP_IN = [
 ].join('\n');
 
 /** Build the node's overlay tree and cpio; returns the host key's fingerprint for pinning. */
-export async function buildOverlay(nodeDir: string, clientPublicKey: string, nodeName: string): Promise<{ cpio: string; fingerprint: string }> {
+export async function buildOverlay(
+  nodeDir: string,
+  clientPublicKey: string,
+  nodeName: string,
+): Promise<{ cpio: string; fingerprint: string }> {
   const tree = path.join(nodeDir, 'overlay');
   const sshDir = path.join(tree, 'etc', 'ssh');
   mkdirSync(path.join(sshDir, 'sshd_config.d'), { recursive: true });

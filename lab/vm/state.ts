@@ -35,12 +35,14 @@ export const DEFAULT_VM_LAB = 'vm';
 
 /** Lab names become link names (`ovm-<name>-t<i>` must fit 15 characters). */
 export function checkVmLabName(name: string): string {
-  if (!/^[a-z][a-z0-9]{0,6}$/.test(name)) throw badInput(`vm lab name "${name}" is invalid: use 1 to 7 lowercase letters or digits, starting with a letter`);
+  if (!/^[a-z][a-z0-9]{0,6}$/.test(name))
+    throw badInput(`vm lab name "${name}" is invalid: use 1 to 7 lowercase letters or digits, starting with a letter`);
   return name;
 }
 
 export function checkVmNodeCount(count: number): number {
-  if (!Number.isInteger(count) || count < 1 || count > 8) throw badInput(`--vm-nodes ${count} is invalid: give a whole number from 1 to 8 (each guest takes about 800 MB)`);
+  if (!Number.isInteger(count) || count < 1 || count > 8)
+    throw badInput(`--vm-nodes ${count} is invalid: give a whole number from 1 to 8 (each guest takes about 800 MB)`);
   return count;
 }
 

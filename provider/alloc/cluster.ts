@@ -9,7 +9,12 @@ import { compare, inUse } from '../model/cluster';
 import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from '../model/cnc';
 import type { Network } from '../model/network';
 import { type Problem, problem } from '../model/problem';
-import { allocateConnectSubnets, type ConnectNetworkAllocation, type ConnectRequest, subnetAnnotationText } from './connects';
+import {
+  allocateConnectSubnets,
+  type ConnectNetworkAllocation,
+  type ConnectRequest,
+  subnetAnnotationText,
+} from './connects';
 import { TunnelKeyAllocator, transitSwitchKey } from './datapathKeys';
 import { allocateHostSubnets } from './hostSubnets';
 import { assignNetworkIds, assignNodeIds } from './ids';
@@ -52,34 +57,63 @@ export interface ClusterAllocation {
 export function allocateCluster(input: AllocationInput, previous: AllocationState = emptyState()): ClusterAllocation {
   const { cluster } = input;
   const problems: Problem[] = [];
-  const nodeResult = assignNodeIds(cluster.inventory.nodes.map((n) => ({ name: n.name, pinned: n.id, ref: 'Inventory' })), previous.nodeIds);
+  const nodeResult = assignNodeIds(
+    cluster.inventory.nodes.map((n) => ({ name: n.name, pinned: n.id, ref: 'Inventory' })),
+    previous.nodeIds,
+  );
   const networks = cluster.networks.filter(inUse);
-  const networkResult = assignNetworkIds(networks.map((n) => ({ name: n.name, pinned: n.pinnedId, ref: n.ref })), previous.networkIds);
+  const networkResult = assignNetworkIds(
+    networks.map((n) => ({ name: n.name, pinned: n.pinnedId, ref: n.ref })),
+    previous.networkIds,
+  );
   problems.push(...nodeResult.problems, ...networkResult.problems);
   const { ids: nodeIds } = nodeResult;
   const { ids: networkIds } = networkResult;
-  const nodes = Object.entries(nodeIds).map(([name, id]) => ({ name, id })).sort((a, b) => a.id - b.id);
+  const nodes = Object.entries(nodeIds)
+    .map(([name, id]) => ({ name, id }))
+    .sort((a, b) => a.id - b.id);
   const hostState = allocateAllHostSubnets(cluster, networks, nodes, previous, problems);
   const keys = new TunnelKeyAllocator(previous.tunnelKeys);
   // Copies: adopting a tunnel key may add a problem to a request, and inputs stay untouched.
-  const connects = input.connects.map((c) => ({ ...c, problems: [...c.problems] })).sort((a, b) => compare(a.name, b.name));
+  const connects = input.connects
+    .map((c) => ({ ...c, problems: [...c.problems] }))
+    .sort((a, b) => compare(a.name, b.name));
   const datapathKeys = allocateKeys(keys, networks, networkIds, connects, previous, problems);
-  const topologyOf = (name: string) => (networks.find((n) => n.name === name)?.topology === 'Layer2' ? 'layer2' : 'layer3') as 'layer2' | 'layer3';
+  const topologyOf = (name: string) =>
+    (networks.find((n) => n.name === name)?.topology === 'Layer2' ? 'layer2' : 'layer3') as 'layer2' | 'layer3';
   const context = { families: cluster.inventory.ipFamilies, networkIds, topologyOf, nodes };
   const results: Record<string, ConnectAllocation> = {};
   const connectStates: AllocationState['connects'] = {};
   for (const request of connects) {
     const result = allocateConnectSubnets(request, context, previous.connects[request.name]);
     if (result.state) connectStates[request.name] = result.state;
-    results[request.name] = connectResult(request, result.problems, result.networks, datapathKeys.connects[request.name]);
+    results[request.name] = connectResult(
+      request,
+      result.problems,
+      result.networks,
+      datapathKeys.connects[request.name],
+    );
   }
   const hostSubnets: ClusterAllocation['hostSubnets'] = {};
   for (const [name, state] of Object.entries(hostState)) hostSubnets[name] = state.owners;
-  const state: AllocationState = { version: stateVersion, networkIds, nodeIds, hostSubnets: hostState, tunnelKeys: keys.toState(), connects: connectStates };
+  const state: AllocationState = {
+    version: stateVersion,
+    networkIds,
+    nodeIds,
+    hostSubnets: hostState,
+    tunnelKeys: keys.toState(),
+    connects: connectStates,
+  };
   return { networkIds, nodeIds, hostSubnets, datapathKeys, connects: results, problems, state };
 }
 
-function allocateAllHostSubnets(cluster: Cluster, networks: Network[], nodes: { name: string; id: number }[], previous: AllocationState, problems: Problem[]): AllocationState['hostSubnets'] {
+function allocateAllHostSubnets(
+  cluster: Cluster,
+  networks: Network[],
+  nodes: { name: string; id: number }[],
+  previous: AllocationState,
+  problems: Problem[],
+): AllocationState['hostSubnets'] {
   const pins = new Map(cluster.inventory.nodes.map((n) => [n.name, n.hostSubnets]));
   const pinned = new Set(cluster.inventory.nodes.flatMap((n) => Object.keys(n.hostSubnets)));
   const out: AllocationState['hostSubnets'] = {};
@@ -92,9 +126,21 @@ function allocateAllHostSubnets(cluster: Cluster, networks: Network[], nodes: { 
   return out;
 }
 
-function allocateKeys(keys: TunnelKeyAllocator, networks: Network[], networkIds: Record<string, number>, connects: ConnectRequest[], previous: AllocationState, problems: Problem[]): DatapathKeys {
-  const l2 = networks.filter((n) => n.topology === 'Layer2' && n.role === 'Primary' && networkIds[n.name] !== undefined).sort((a, b) => networkIds[a.name]! - networkIds[b.name]!);
-  const wanted = new Set([...l2.map((n) => `transit-router/${n.name}`), ...connects.map((c) => `connect-router/${c.name}`)]);
+function allocateKeys(
+  keys: TunnelKeyAllocator,
+  networks: Network[],
+  networkIds: Record<string, number>,
+  connects: ConnectRequest[],
+  previous: AllocationState,
+  problems: Problem[],
+): DatapathKeys {
+  const l2 = networks
+    .filter((n) => n.topology === 'Layer2' && n.role === 'Primary' && networkIds[n.name] !== undefined)
+    .sort((a, b) => networkIds[a.name]! - networkIds[b.name]!);
+  const wanted = new Set([
+    ...l2.map((n) => `transit-router/${n.name}`),
+    ...connects.map((c) => `connect-router/${c.name}`),
+  ]);
   for (const owner of keys.owners()) if (!wanted.has(owner)) keys.release(owner);
   for (const c of connects) adoptKey(keys, c, previous, problems);
   const out: DatapathKeys = { networks: {}, connects: {} };
@@ -103,31 +149,51 @@ function allocateKeys(keys: TunnelKeyAllocator, networks: Network[], networkIds:
   }
   for (const n of l2) {
     const key = keys.allocate(`transit-router/${n.name}`);
-    if (key === undefined) problems.push(problem('TunnelKeysExhausted', n.ref, '', `no datapath tunnel key is left for the transit router of ${n.name}`));
+    if (key === undefined)
+      problems.push(
+        problem('TunnelKeysExhausted', n.ref, '', `no datapath tunnel key is left for the transit router of ${n.name}`),
+      );
     else out.networks[n.name]!.transitRouter = key;
   }
   for (const c of connects) {
-    const key = c.problems.length === 0 ? keys.allocate(`connect-router/${c.name}`) : keys.keyOf(`connect-router/${c.name}`);
+    const key =
+      c.problems.length === 0 ? keys.allocate(`connect-router/${c.name}`) : keys.keyOf(`connect-router/${c.name}`);
     if (key !== undefined) out.connects[c.name] = key;
-    else if (c.problems.length === 0) problems.push(problem('TunnelKeysExhausted', c.ref, '', `no datapath tunnel key is left for the connect router of ${c.name}`));
+    else if (c.problems.length === 0)
+      problems.push(
+        problem('TunnelKeysExhausted', c.ref, '', `no datapath tunnel key is left for the connect router of ${c.name}`),
+      );
   }
   return out;
 }
 
 /** Upstream's tunnel-key annotation is reserved when the previous state does not know the connect. */
-function adoptKey(keys: TunnelKeyAllocator, request: ConnectRequest, previous: AllocationState, problems: Problem[]): void {
+function adoptKey(
+  keys: TunnelKeyAllocator,
+  request: ConnectRequest,
+  previous: AllocationState,
+  problems: Problem[],
+): void {
   const owner = `connect-router/${request.name}`;
   if (request.tunnelKeyAnnotation === undefined || previous.tunnelKeys.keys[owner] !== undefined) return;
   const field = `metadata.annotations["${connectTunnelKeyAnnotation}"]`;
   const key = /^\d+$/.test(request.tunnelKeyAnnotation) ? Number(request.tunnelKeyAnnotation) : NaN;
-  const error = Number.isNaN(key) ? `"${request.tunnelKeyAnnotation}" is not a decimal number` : keys.reserve(owner, key);
+  const error = Number.isNaN(key)
+    ? `"${request.tunnelKeyAnnotation}" is not a decimal number`
+    : keys.reserve(owner, key);
   if (error) request.problems.push(problem('InvalidSpec', request.ref, field, `${field} cannot be adopted: ${error}`));
 }
 
-function connectResult(request: ConnectRequest, allocationProblems: Problem[], networks: Record<string, ConnectNetworkAllocation>, tunnelKey: number | undefined): ConnectAllocation {
+function connectResult(
+  request: ConnectRequest,
+  allocationProblems: Problem[],
+  networks: Record<string, ConnectNetworkAllocation>,
+  tunnelKey: number | undefined,
+): ConnectAllocation {
   const problems = [...request.problems, ...allocationProblems];
   const annotations: Record<string, string> = {};
-  if (Object.keys(networks).length > 0 || tunnelKey !== undefined) annotations[connectSubnetAnnotation] = subnetAnnotationText(networks);
+  if (Object.keys(networks).length > 0 || tunnelKey !== undefined)
+    annotations[connectSubnetAnnotation] = subnetAnnotationText(networks);
   if (tunnelKey !== undefined) annotations[connectTunnelKeyAnnotation] = String(tunnelKey);
   return { accepted: problems.length === 0, problems, tunnelKey, networks, annotations };
 }

@@ -58,7 +58,12 @@ export class ConnectSubnetAllocator {
     const l3 = SubnetAllocator.fromState(state.l3);
     const prefixes: Partial<Record<Family, number>> = {};
     for (const range of l3.ranges) prefixes[range.cidr.family] = range.childPrefix;
-    return new ConnectSubnetAllocator(l3, SubnetAllocator.fromState(state.l2), new Map(Object.entries(state.blocks)), prefixes);
+    return new ConnectSubnetAllocator(
+      l3,
+      SubnetAllocator.fromState(state.l2),
+      new Map(Object.entries(state.blocks)),
+      prefixes,
+    );
   }
 
   has(owner: string): boolean {
@@ -67,7 +72,10 @@ export class ConnectSubnetAllocator {
 
   /** Owners of network allocations (not blocks). */
   owners(): string[] {
-    return [...Object.keys(this.l3.toState().owners).filter((o) => ownerTopology(o)), ...Object.keys(this.l2.toState().owners)];
+    return [
+      ...Object.keys(this.l3.toState().owners).filter((o) => ownerTopology(o)),
+      ...Object.keys(this.l2.toState().owners),
+    ];
   }
 
   subnetsOf(owner: string): Cidr[] {
@@ -101,7 +109,8 @@ export class ConnectSubnetAllocator {
   /** Restore an allocation found in upstream's annotation (cursor untouched); a string says why not. */
   adopt(owner: string, subnets: Cidr[]): string | undefined {
     if (ownerTopology(owner) !== 'layer2') return this.l3.mark(owner, subnets);
-    if (subnets.some((s) => this.prefixes[s.family] === undefined)) return `${owner} has a subnet of a family the connect subnets do not cover`;
+    if (subnets.some((s) => this.prefixes[s.family] === undefined))
+      return `${owner} has a subnet of a family the connect subnets do not cover`;
     const blocks = subnets.map((s) => this.blockOf(s));
     const key = blocks.map(formatCidr).join(',');
     if (!this.blocks.has(key)) {

@@ -48,15 +48,24 @@ export interface ConnectSubnets {
   state?: ConnectState;
 }
 
-export function allocateConnectSubnets(request: ConnectRequest, context: ConnectContext, previous?: ConnectState): ConnectSubnets {
+export function allocateConnectSubnets(
+  request: ConnectRequest,
+  context: ConnectContext,
+  previous?: ConnectState,
+): ConnectSubnets {
   const problems: Problem[] = [];
   const subnets = request.connectSubnets.map((s) => ({ cidr: mustParseCidr(s.cidr), networkPrefix: s.networkPrefix }));
   if (previous && subnets.length > 0 && !sameSubnets(previous.connectSubnets, request.connectSubnets)) {
     problems.push(problem('InvalidSpec', request.ref, 'spec.connectSubnets', 'connectSubnets is immutable'));
   }
-  const allocator = previous ? ConnectSubnetAllocator.fromState(previous) : subnets.length > 0 ? adopted(request, subnets, context.families, problems) : undefined;
+  const allocator = previous
+    ? ConnectSubnetAllocator.fromState(previous)
+    : subnets.length > 0
+      ? adopted(request, subnets, context.families, problems)
+      : undefined;
   if (!allocator) return { problems, networks: {} };
-  if (request.problems.length === 0 && problems.length === 0) allocateNetworks(request, context, allocator, subnets, problems);
+  if (request.problems.length === 0 && problems.length === 0)
+    allocateNetworks(request, context, allocator, subnets, problems);
   const connectSubnets = previous?.connectSubnets ?? request.connectSubnets;
   return { problems, networks: describe(allocator, context), state: { connectSubnets, ...allocator.toState() } };
 }
@@ -65,26 +74,57 @@ function sameSubnets(a: ConnectState['connectSubnets'], b: ConnectState['connect
   return a.length === b.length && a.every((s, i) => s.cidr === b[i]!.cidr && s.networkPrefix === b[i]!.networkPrefix);
 }
 
-function allocateNetworks(request: ConnectRequest, context: ConnectContext, allocator: ConnectSubnetAllocator, subnets: ConnectSubnet[], problems: Problem[]): void {
+function allocateNetworks(
+  request: ConnectRequest,
+  context: ConnectContext,
+  allocator: ConnectSubnetAllocator,
+  subnets: ConnectSubnet[],
+  problems: Problem[],
+): void {
   const wanted = request.networks
     .filter((n) => context.networkIds[n] !== undefined)
-    .map((n) => ({ network: n, id: context.networkIds[n]!, owner: ownerKey(context.topologyOf(n), context.networkIds[n]!) }))
+    .map((n) => ({
+      network: n,
+      id: context.networkIds[n]!,
+      owner: ownerKey(context.topologyOf(n), context.networkIds[n]!),
+    }))
     .sort((a, b) => a.id - b.id);
   for (const w of wanted) {
     const result = allocator.allocate(w.owner);
     if (typeof result === 'string') {
       const kind = ownerTopology(w.owner) === 'layer3' ? 'Layer3' : 'Layer2';
-      problems.push(problem('ConnectSubnetExhausted', request.ref, 'spec.connectSubnets', `failed to allocate subnets for CNC ${request.name}: failed to allocate ${kind} subnet for network ${w.network}: ${result}`));
+      problems.push(
+        problem(
+          'ConnectSubnetExhausted',
+          request.ref,
+          'spec.connectSubnets',
+          `failed to allocate subnets for CNC ${request.name}: failed to allocate ${kind} subnet for network ${w.network}: ${result}`,
+        ),
+      );
       continue;
     }
-    problems.push(...checkPorts({ ref: request.ref, network: w.network, topology: ownerTopology(w.owner)!, subnets: result, connectSubnets: subnets, nodes: context.nodes }));
+    problems.push(
+      ...checkPorts({
+        ref: request.ref,
+        network: w.network,
+        topology: ownerTopology(w.owner)!,
+        subnets: result,
+        connectSubnets: subnets,
+        nodes: context.nodes,
+      }),
+    );
   }
   const keep = new Set(wanted.map((w) => w.owner));
   for (const owner of allocator.owners()) if (!keep.has(owner)) allocator.release(owner);
 }
 
 /** A fresh allocator holding what upstream's annotation records. */
-function adopted(request: ConnectRequest, subnets: ConnectSubnet[], families: Family[], problems: Problem[]): ConnectSubnetAllocator {
+function adopted(
+  request: ConnectRequest,
+  subnets: ConnectSubnet[],
+  families: Family[],
+  problems: Problem[],
+): ConnectSubnetAllocator {
   const allocator = ConnectSubnetAllocator.create(subnets, families);
   if (request.subnetAnnotation === undefined) return allocator;
   const field = `metadata.annotations["${connectSubnetAnnotation}"]`;
@@ -95,7 +135,8 @@ function adopted(request: ConnectRequest, subnets: ConnectSubnet[], families: Fa
   }
   for (const [owner, cidrs] of entries) {
     const error = allocator.adopt(owner, cidrs);
-    if (error) problems.push(problem('InvalidSpec', request.ref, field, `${field} cannot be adopted: ${owner}: ${error}`));
+    if (error)
+      problems.push(problem('InvalidSpec', request.ref, field, `${field} cannot be adopted: ${owner}: ${error}`));
   }
   return allocator;
 }
@@ -108,11 +149,14 @@ function parseAnnotation(text: string): [string, Cidr[]][] | string {
   } catch {
     return 'is not JSON';
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'is not a JSON object of owner -> {ipv4, ipv6}';
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'is not a JSON object of owner -> {ipv4, ipv6}';
   const entries: [string, Cidr[]][] = [];
   for (const [owner, families] of Object.entries(value as Record<string, Record<string, unknown>>)) {
     if (!ownerTopology(owner)) continue;
-    const cidrs = ['ipv4', 'ipv6'].flatMap((f) => (typeof families?.[f] === 'string' ? [parseCidr(families[f] as string)] : []));
+    const cidrs = ['ipv4', 'ipv6'].flatMap((f) =>
+      typeof families?.[f] === 'string' ? [parseCidr(families[f] as string)] : [],
+    );
     const bad = cidrs.find((c) => typeof c === 'string');
     if (bad !== undefined) return `has an invalid subnet for ${owner}: ${bad}`;
     entries.push([owner, cidrs as Cidr[]]);
@@ -120,7 +164,10 @@ function parseAnnotation(text: string): [string, Cidr[]][] | string {
   return entries;
 }
 
-function describe(allocator: ConnectSubnetAllocator, context: ConnectContext): Record<string, ConnectNetworkAllocation> {
+function describe(
+  allocator: ConnectSubnetAllocator,
+  context: ConnectContext,
+): Record<string, ConnectNetworkAllocation> {
   const byId = new Map(Object.entries(context.networkIds).map(([name, id]) => [id, name]));
   const out: Record<string, ConnectNetworkAllocation> = {};
   for (const owner of allocator.owners().sort()) {

@@ -36,7 +36,8 @@ export class TunnelKeyAllocator {
 
   /** Reserve a known key (adoption); a string says why not. Does not move the cursor. */
   reserve(owner: string, key: number): string | undefined {
-    if (!Number.isInteger(key) || key < dynamicKeyStart || key > maxDatapathKey) return `tunnel key ${key} is outside ${dynamicKeyStart}..${maxDatapathKey}`;
+    if (!Number.isInteger(key) || key < dynamicKeyStart || key > maxDatapathKey)
+      return `tunnel key ${key} is outside ${dynamicKeyStart}..${maxDatapathKey}`;
     const holder = this.byKey.get(key);
     if (holder !== undefined && holder !== owner) return `tunnel key ${key} is already used by ${holder}`;
     this.release(owner);

@@ -18,7 +18,12 @@ export interface HostNode {
 export type PinsOf = (node: string) => string[] | undefined;
 
 /** `nodes` must be in node-id order. */
-export function allocateHostSubnets(network: Network, nodes: HostNode[], pinsOf: PinsOf, previous?: AllocatorState): { state: AllocatorState; problems: Problem[] } {
+export function allocateHostSubnets(
+  network: Network,
+  nodes: HostNode[],
+  pinsOf: PinsOf,
+  previous?: AllocatorState,
+): { state: AllocatorState; problems: Problem[] } {
   if (previous && unchanged(network, nodes, pinsOf, previous)) return { state: previous, problems: [] };
   const allocator = new SubnetAllocator();
   for (const subnet of network.subnets) {
@@ -31,7 +36,15 @@ export function allocateHostSubnets(network: Network, nodes: HostNode[], pinsOf:
     const pins = pinsOf(node.name);
     if (!pins) continue;
     const error = allocator.mark(node.name, pins.map(mustParseCidr));
-    if (error) problems.push(problem('HostSubnetConflict', 'Inventory', `spec.nodes[${node.name}].hostSubnets.${network.name}`, `host subnet pin of node ${node.name} for network ${network.name}: ${error}`));
+    if (error)
+      problems.push(
+        problem(
+          'HostSubnetConflict',
+          'Inventory',
+          `spec.nodes[${node.name}].hostSubnets.${network.name}`,
+          `host subnet pin of node ${node.name} for network ${network.name}: ${error}`,
+        ),
+      );
   }
   for (const node of nodes) {
     const old = previous?.owners[node.name];
@@ -40,14 +53,24 @@ export function allocateHostSubnets(network: Network, nodes: HostNode[], pinsOf:
   for (const node of nodes) {
     if (allocator.has(node.name)) continue;
     const result = allocator.allocate(node.name);
-    if (typeof result === 'string') problems.push(problem('HostSubnetsExhausted', network.ref, 'spec', `no host subnet left for node ${node.name} in network ${network.name}: ${result}`));
+    if (typeof result === 'string')
+      problems.push(
+        problem(
+          'HostSubnetsExhausted',
+          network.ref,
+          'spec',
+          `no host subnet left for node ${node.name} in network ${network.name}: ${result}`,
+        ),
+      );
   }
   return { state: allocator.toState(), problems };
 }
 
 function unchanged(network: Network, nodes: HostNode[], pinsOf: PinsOf, previous: AllocatorState): boolean {
   if (previous.ranges.length !== network.subnets.length) return false;
-  const sameRanges = network.subnets.every((s, i) => previous.ranges[i]!.cidr === s.cidr && previous.ranges[i]!.prefix === s.hostSubnet);
+  const sameRanges = network.subnets.every(
+    (s, i) => previous.ranges[i]!.cidr === s.cidr && previous.ranges[i]!.prefix === s.hostSubnet,
+  );
   if (!sameRanges || Object.keys(previous.owners).length !== nodes.length) return false;
   return nodes.every((n) => {
     const held = previous.owners[n.name];

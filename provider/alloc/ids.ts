@@ -17,7 +17,13 @@ export interface IdRequest {
 }
 
 /** Assign ids in [min, max]; previous ids are kept unless a pin now holds them. */
-export function assignIds(requests: IdRequest[], previous: Record<string, number>, min: number, max: number, what: string): { ids: Record<string, number>; problems: Problem[] } {
+export function assignIds(
+  requests: IdRequest[],
+  previous: Record<string, number>,
+  min: number,
+  max: number,
+  what: string,
+): { ids: Record<string, number>; problems: Problem[] } {
   const ids: Record<string, number> = {};
   const taken = new Set<number>();
   const problems: Problem[] = [];
@@ -25,13 +31,17 @@ export function assignIds(requests: IdRequest[], previous: Record<string, number
   for (const r of sorted) if (r.pinned !== undefined) take(r.name, r.pinned);
   for (const r of sorted) {
     const old = previous[r.name];
-    if (ids[r.name] === undefined && old !== undefined && !taken.has(old) && old >= min && old <= max) take(r.name, old);
+    if (ids[r.name] === undefined && old !== undefined && !taken.has(old) && old >= min && old <= max)
+      take(r.name, old);
   }
   let candidate = min;
   for (const r of sorted) {
     if (ids[r.name] !== undefined) continue;
     while (taken.has(candidate)) candidate++;
-    if (candidate > max) problems.push(problem('IdsExhausted', r.ref, '', `no ${what} id is left for ${r.name}: all of ${min}..${max} are in use`));
+    if (candidate > max)
+      problems.push(
+        problem('IdsExhausted', r.ref, '', `no ${what} id is left for ${r.name}: all of ${min}..${max} are in use`),
+      );
     else take(r.name, candidate);
   }
   return { ids: sortedRecord(ids), problems };

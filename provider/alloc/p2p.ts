@@ -25,7 +25,10 @@ export function p2pPair(subnet: Cidr, idx: number): P2PPair | string {
   if (!containsAddress(subnet, subnet.family, first + 1n)) {
     return `failed to generate P2P subnet for node ID ${idx}: generated ip ${formatAddress(subnet.family, first)} from the idx ${idx} is out of range in the network ${formatCidr(subnet)}`;
   }
-  return { first: { family: subnet.family, base: first, prefix }, second: { family: subnet.family, base: first + 1n, prefix } };
+  return {
+    first: { family: subnet.family, base: first, prefix },
+    second: { family: subnet.family, base: first + 1n, prefix },
+  };
 }
 
 /** min(2^(bits - p), 5000). */

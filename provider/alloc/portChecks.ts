@@ -40,12 +40,22 @@ function checkLayer3(input: PortCheckInput, first: Cidr, connect: ConnectSubnet)
   for (const node of input.nodes) {
     if (node.id >= pairs) {
       const misfit = input.subnets.map((s) => p2pPair(s, node.id)).find((p) => typeof p === 'string');
-      problems.push(exhausted(input, `node ${node.name} (id ${node.id}) does not fit the slice ${formatCidr(first)} of network ${input.network}: ${misfit}; use a shorter networkPrefix`));
+      problems.push(
+        exhausted(
+          input,
+          `node ${node.name} (id ${node.id}) does not fit the slice ${formatCidr(first)} of network ${input.network}: ${misfit}; use a shorter networkPrefix`,
+        ),
+      );
     } else if (!highest || node.id > highest.id) highest = { id: node.id, node: node.name };
   }
   const key = highest && layer3PortKey(first, connect, highest.id);
   if (highest && key! > maxPortKey) {
-    problems.push(exhausted(input, `port tunnel key ${key} of network ${input.network} on node ${highest.node} exceeds OVN's limit of ${maxPortKey} per router (slice ${formatCidr(first)}); use fewer, larger slices (a longer connect CIDR prefix or a shorter networkPrefix)`));
+    problems.push(
+      exhausted(
+        input,
+        `port tunnel key ${key} of network ${input.network} on node ${highest.node} exceeds OVN's limit of ${maxPortKey} per router (slice ${formatCidr(first)}); use fewer, larger slices (a longer connect CIDR prefix or a shorter networkPrefix)`,
+      ),
+    );
   }
   return problems;
 }
@@ -54,11 +64,21 @@ function checkLayer2(input: PortCheckInput, first: Cidr, connect: ConnectSubnet)
   const problems: Problem[] = [];
   const sub = layer2SubIndex(first, connect);
   if (sub >= maxNodes(connect)) {
-    problems.push(exhausted(input, `port tunnel key of network ${input.network} (${formatCidr(first)}, /31 number ${sub} of its block) collides with the next block's keys because upstream caps each block's key window at 5000; use a longer networkPrefix`));
+    problems.push(
+      exhausted(
+        input,
+        `port tunnel key of network ${input.network} (${formatCidr(first)}, /31 number ${sub} of its block) collides with the next block's keys because upstream caps each block's key window at 5000; use a longer networkPrefix`,
+      ),
+    );
   }
   const key = layer2PortKey(first, connect);
   if (key > maxPortKey) {
-    problems.push(exhausted(input, `port tunnel key ${key} of network ${input.network} (${formatCidr(first)}) exceeds OVN's limit of ${maxPortKey} per router`));
+    problems.push(
+      exhausted(
+        input,
+        `port tunnel key ${key} of network ${input.network} (${formatCidr(first)}) exceeds OVN's limit of ${maxPortKey} per router`,
+      ),
+    );
   }
   return problems;
 }

@@ -26,7 +26,14 @@ export interface AllocationState {
 }
 
 export function emptyState(): AllocationState {
-  return { version: stateVersion, networkIds: {}, nodeIds: {}, hostSubnets: {}, tunnelKeys: { next: 16715779, keys: {} }, connects: {} };
+  return {
+    version: stateVersion,
+    networkIds: {},
+    nodeIds: {},
+    hostSubnets: {},
+    tunnelKeys: { next: 16715779, keys: {} },
+    connects: {},
+  };
 }
 
 /**
@@ -36,7 +43,8 @@ export function emptyState(): AllocationState {
 export function readState(value: unknown): AllocationState | string {
   const candidate = isRecord(value) && isRecord(value.state) ? value.state : value;
   if (!isRecord(candidate)) return 'is not a JSON object (expected an `ovnk plan -o json` document or its "state")';
-  if (candidate.version !== stateVersion) return `has state version ${JSON.stringify(candidate.version)}; this ovnk reads version ${stateVersion}`;
+  if (candidate.version !== stateVersion)
+    return `has state version ${JSON.stringify(candidate.version)}; this ovnk reads version ${stateVersion}`;
   for (const key of ['networkIds', 'nodeIds', 'hostSubnets', 'tunnelKeys', 'connects']) {
     if (!isRecord(candidate[key])) return `has no "${key}" object in its state`;
   }

@@ -110,7 +110,10 @@ export class SubnetAllocator {
   toState(): AllocatorState {
     const owners: Record<string, string[]> = {};
     for (const owner of [...this.slots.keys()].sort()) owners[owner] = this.subnetsOf(owner).map(formatCidr);
-    return { ranges: this.ranges.map((r) => ({ cidr: formatCidr(r.cidr), prefix: r.childPrefix, next: r.next })), owners };
+    return {
+      ranges: this.ranges.map((r) => ({ cidr: formatCidr(r.cidr), prefix: r.childPrefix, next: r.next })),
+      owners,
+    };
   }
 
   private locate(subnet: Cidr): Slot | undefined {

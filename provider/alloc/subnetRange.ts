@@ -50,7 +50,11 @@ export class SubnetRange {
 
   subnetAt(index: number): Cidr {
     const slot = this.rotation > 0 ? rotateLeft(index, this.rotation, this.subnetBits) : index;
-    return { family: this.cidr.family, base: this.cidr.base + (BigInt(slot) << BigInt(this.hostBits)), prefix: this.childPrefix };
+    return {
+      family: this.cidr.family,
+      base: this.cidr.base + (BigInt(slot) << BigInt(this.hostBits)),
+      prefix: this.childPrefix,
+    };
   }
 
   /** The index of a child subnet, or undefined when it is not one this range enumerates. */

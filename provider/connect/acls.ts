@@ -8,7 +8,15 @@
 import { type Cidr, type Family, formatCidr } from '../model/cidr';
 import type { DesiredRow } from '../nb/desired';
 import { ACL_LOGGING_METER } from '../topology/names';
-import { aclIds, addressSetIds, addressSetName, addressSetPrimaryId, DROP_POD_PRIORITY, PASS_SAME_NETWORK_PRIORITY, PASS_SERVICE_PRIORITY } from './ids';
+import {
+  aclIds,
+  addressSetIds,
+  addressSetName,
+  addressSetPrimaryId,
+  DROP_POD_PRIORITY,
+  PASS_SAME_NETWORK_PRIORITY,
+  PASS_SERVICE_PRIORITY,
+} from './ids';
 import type { ConnectedNetwork, ConnectInput } from './input';
 import { podSwitches } from './networkNames';
 
@@ -19,7 +27,16 @@ function dst(cidrs: Cidr[]): string[] {
 function acl(cnc: string, type: string, priority: number, action: string, match: string): DesiredRow {
   return {
     table: 'ACL',
-    columns: { direction: 'from-lport', tier: 0, priority, action, match, meter: ACL_LOGGING_METER, log: false, external_ids: aclIds(cnc, type) },
+    columns: {
+      direction: 'from-lport',
+      tier: 0,
+      priority,
+      action,
+      match,
+      meter: ACL_LOGGING_METER,
+      log: false,
+      external_ids: aclIds(cnc, type),
+    },
   };
 }
 
@@ -36,19 +53,30 @@ export function addressSetRows(input: ConnectInput): DesiredRow[] {
 }
 
 function dropMatch(input: ConnectInput): string {
-  const terms = input.ipFamilies.map((f: Family) => `ip${f}.dst == $${addressSetName(addressSetPrimaryId(input.name, f))}`);
+  const terms = input.ipFamilies.map(
+    (f: Family) => `ip${f}.dst == $${addressSetName(addressSetPrimaryId(input.name, f))}`,
+  );
   return `${terms.length > 1 ? `(${terms.join(' || ')})` : terms[0]} && ct.new`;
 }
 
 function sharedAcls(input: ConnectInput): DesiredRow[] {
   const rows: DesiredRow[] = [];
-  if (input.serviceCIDRs.length > 0) rows.push(acl(input.name, 'pass-service', PASS_SERVICE_PRIORITY, 'pass', `(${dst(input.serviceCIDRs).join(' || ')})`));
+  if (input.serviceCIDRs.length > 0)
+    rows.push(
+      acl(input.name, 'pass-service', PASS_SERVICE_PRIORITY, 'pass', `(${dst(input.serviceCIDRs).join(' || ')})`),
+    );
   if (input.ipFamilies.length > 0) rows.push(acl(input.name, 'drop-pod', DROP_POD_PRIORITY, 'drop', dropMatch(input)));
   return rows;
 }
 
 function networkAcl(input: ConnectInput, network: ConnectedNetwork): DesiredRow {
-  return acl(input.name, `pass-same-network-${network.id}`, PASS_SAME_NETWORK_PRIORITY, 'pass', dst(network.subnets).join(' || '));
+  return acl(
+    input.name,
+    `pass-same-network-${network.id}`,
+    PASS_SAME_NETWORK_PRIORITY,
+    'pass',
+    dst(network.subnets).join(' || '),
+  );
 }
 
 function onSwitches(row: DesiredRow, switches: string[]): DesiredRow {

@@ -26,7 +26,11 @@ export function connectInputs(cluster: Cluster, allocation: ClusterAllocation): 
   });
 }
 
-function connectInput(cluster: Cluster, allocation: ClusterAllocation, cnc: ClusterNetworkConnect): ConnectInput | undefined {
+function connectInput(
+  cluster: Cluster,
+  allocation: ClusterAllocation,
+  cnc: ClusterNetworkConnect,
+): ConnectInput | undefined {
   const result = allocation.connects[cnc.name];
   const state = allocation.state.connects[cnc.name];
   if (!result?.accepted || result.tunnelKey === undefined || !state) return undefined;
@@ -51,9 +55,16 @@ function connectInput(cluster: Cluster, allocation: ClusterAllocation, cnc: Clus
   };
 }
 
-function connectedNetwork(cluster: Cluster, allocation: ClusterAllocation, network: Network, id: number, connectSubnets: Cidr[]): ConnectedNetwork {
+function connectedNetwork(
+  cluster: Cluster,
+  allocation: ClusterAllocation,
+  network: Network,
+  id: number,
+  connectSubnets: Cidr[],
+): ConnectedNetwork {
   const hostSubnets: Record<string, Cidr[]> = {};
-  for (const [node, cidrs] of Object.entries(allocation.hostSubnets[network.name] ?? {})) hostSubnets[node] = cidrs.map(mustParseCidr);
+  for (const [node, cidrs] of Object.entries(allocation.hostSubnets[network.name] ?? {}))
+    hostSubnets[node] = cidrs.map(mustParseCidr);
   const balancers = loadBalancerRows(network.name, network.namespaces, cluster.inventory.services);
   return {
     name: network.name,

@@ -40,7 +40,11 @@ function primaryId(cnc: string, ...parts: (string | number)[]): string {
 
 /** Upstream's owner keys, the row's own keys, then its id (hot: one object per row, no spreads). */
 function owned(cnc: string, id: string, extra: Ids): Ids {
-  const ids: Ids = { 'k8s.ovn.org/owner-controller': CONTROLLER, 'k8s.ovn.org/owner-type': OWNER_TYPE, 'k8s.ovn.org/name': cnc };
+  const ids: Ids = {
+    'k8s.ovn.org/owner-controller': CONTROLLER,
+    'k8s.ovn.org/owner-type': OWNER_TYPE,
+    'k8s.ovn.org/name': cnc,
+  };
   for (const key in extra) ids[key] = extra[key]!;
   ids['k8s.ovn.org/id'] = id;
   return ids;
@@ -59,7 +63,12 @@ export function portIds(cnc: string, networkId: number, nodeId: number, router: 
 
 /** A reroute policy; `node` is given only in the central layout (our `:<node>` extension). */
 export function policyIds(cnc: string, src: number, dst: number, family: Family, router: string, node?: string): Ids {
-  const keys = { 'source-network-id': String(src), 'destination-network-id': String(dst), 'ip-family': familyTag(family), 'router-name': router };
+  const keys = {
+    'source-network-id': String(src),
+    'destination-network-id': String(dst),
+    'ip-family': familyTag(family),
+    'router-name': router,
+  };
   const id = primaryId(cnc, src, dst, familyTag(family), router);
   return owned(cnc, node === undefined ? id : `${id}:${node}`, keys);
 }

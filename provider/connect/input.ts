@@ -53,4 +53,3 @@ export interface ZoneSpec {
   layout: 'per-node' | 'central';
   localNodes: string[];
 }
-

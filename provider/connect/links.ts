@@ -42,14 +42,18 @@ function side(c: Cidr): Side {
 
 function connectSubnetFor(input: ConnectInput, family: Family): ConnectSubnet {
   const found = input.connectSubnets.find((c) => c.cidr.family === family);
-  if (!found) throw new ConnectRenderError(`connect ${input.name}: no connect subnet of IP family IPv${family} for the network's allocation`);
+  if (!found)
+    throw new ConnectRenderError(
+      `connect ${input.name}: no connect subnet of IP family IPv${family} for the network's allocation`,
+    );
   return found;
 }
 
 function pairs(network: ConnectedNetwork, idx: number, input: ConnectInput): P2PPair[] {
   return network.connectSubnets.map((subnet) => {
     const pair = p2pPair(subnet, idx);
-    if (typeof pair === 'string') throw new ConnectRenderError(`connect ${input.name}, network ${network.name}: ${pair}`);
+    if (typeof pair === 'string')
+      throw new ConnectRenderError(`connect ${input.name}, network ${network.name}: ${pair}`);
     return pair;
   });
 }
@@ -60,7 +64,8 @@ export function linkOf(input: ConnectInput, network: ConnectedNetwork, node?: Co
   if (!first) throw new ConnectRenderError(`connect ${input.name}: network ${network.name} has no connect subnet`);
   const connect = connectSubnetFor(input, first.family);
   const layer3 = network.topology === 'layer3';
-  if (layer3 && !node) throw new ConnectRenderError(`connect ${input.name}: a Layer3 link of ${network.name} needs a node`);
+  if (layer3 && !node)
+    throw new ConnectRenderError(`connect ${input.name}: a Layer3 link of ${network.name} needs a node`);
   const nodeId = layer3 ? node!.id : 0;
   const found = pairs(network, nodeId, input);
   const key = layer3 ? layer3PortKey(first, connect, nodeId) : layer2PortKey(first, connect);

@@ -11,8 +11,7 @@ import type { Problem } from '../model/problem';
 import { validateConnects } from './validate';
 
 export type PlanOutcome =
-  | { ok: false; inputProblems: Problem[] }
-  | { ok: true; cluster: Cluster; allocation: ClusterAllocation };
+  { ok: false; inputProblems: Problem[] } | { ok: true; cluster: Cluster; allocation: ClusterAllocation };
 
 export function planCluster(text: string, previous?: AllocationState): PlanOutcome {
   const loaded = loadDocuments(text);

@@ -23,7 +23,12 @@ export function destinationMatch(subnets: Cidr[], family: Family): string | unde
  * connected network. `centralNode` is set in the central layout for Layer3 sources, where one
  * policy per node lands on the same router: its id gets `:<node>` (ids.ts).
  */
-export function policyRows(cnc: string, source: Link, networks: ConnectedNetwork[], centralNode?: string): DesiredRow[] {
+export function policyRows(
+  cnc: string,
+  source: Link,
+  networks: ConnectedNetwork[],
+  centralNode?: string,
+): DesiredRow[] {
   const router = networkRouter(source.network);
   const inport = podInport(source.network, source.node?.name ?? '');
   const rows: DesiredRow[] = [];

@@ -15,7 +15,10 @@ const PORT = 'Logical_Router_Port';
 
 function names(cnc: string, link: Link): { connect: string; network: string } {
   const node = link.node?.name;
-  return { connect: connectPortName(cnc, link.network.name, node), network: networkPortName(cnc, link.network.name, node) };
+  return {
+    connect: connectPortName(cnc, link.network.name, node),
+    network: networkPortName(cnc, link.network.name, node),
+  };
 }
 
 /** Both ports of a link whose node is local to the zone. */

@@ -48,11 +48,21 @@ export function renderConnect(input: ConnectInput, nodes: ConnectNode[], zone: Z
     rows.push(serviceGroup(sorted, localNodes));
     if (!input.podNetwork) rows.push(...partialIsolation(sorted, localNodes));
   }
-  const notes = [...parts.unbound].map((node) => `zone ${zone.name}: connect ${input.name}: node ${node} has no chassisId, so its remote connect-router ports and their routes are not rendered (upstream skips them too)`);
+  const notes = [...parts.unbound].map(
+    (node) =>
+      `zone ${zone.name}: connect ${input.name}: node ${node} has no chassisId, so its remote connect-router ports and their routes are not rendered (upstream skips them too)`,
+  );
   return { rows, notes };
 }
 
-function addLayer3Node(input: ConnectInput, network: ConnectedNetwork, node: ConnectNode, isLocal: boolean, zone: ZoneSpec, parts: Parts): void {
+function addLayer3Node(
+  input: ConnectInput,
+  network: ConnectedNetwork,
+  node: ConnectNode,
+  isLocal: boolean,
+  zone: ZoneSpec,
+  parts: Parts,
+): void {
   const link = linkOf(input, network, node);
   if (isLocal) return addLink(input, link, parts, zone.layout === 'central' ? node.name : undefined);
   if (zone.layout === 'central') return;

@@ -10,7 +10,7 @@ import { type Link, sideOf } from './links';
 
 /** The routes of a link: host subnets of its node (Layer3) or the network's subnets (Layer2). */
 export function routeRows(cnc: string, link: Link): DesiredRow[] {
-  const prefixes = link.node ? link.network.hostSubnets[link.node.name] ?? [] : link.network.subnets;
+  const prefixes = link.node ? (link.network.hostSubnets[link.node.name] ?? []) : link.network.subnets;
   const seen = new Set<number>();
   const rows: DesiredRow[] = [];
   for (const prefix of prefixes) {

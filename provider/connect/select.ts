@@ -26,13 +26,23 @@ export function selectNetworks(cnc: ClusterNetworkConnect, cluster: Cluster): Se
     const at = `spec.networkSelectors[${i}]`;
     if (selector.networkSelectionType === 'ClusterUserDefinedNetworks') {
       const wanted = selector.clusterUserDefinedNetworkSelector?.networkSelector ?? {};
-      for (const n of cluster.networks) if (n.kind === 'ClusterUserDefinedNetwork' && inUse(n) && matchesSelector(wanted, n.labels)) found.set(n.name, n);
+      for (const n of cluster.networks)
+        if (n.kind === 'ClusterUserDefinedNetwork' && inUse(n) && matchesSelector(wanted, n.labels))
+          found.set(n.name, n);
     }
     if (selector.networkSelectionType === 'PrimaryUserDefinedNetworks') {
       const wanted = selector.primaryUserDefinedNetworkSelector?.namespaceSelector ?? {};
       for (const ns of cluster.inventory.namespaces.filter((ns) => matchesSelector(wanted, ns.labels))) {
         const primaries = cluster.networks.filter((n) => n.role === 'Primary' && n.namespaces.includes(ns.name));
-        if (primaries.length > 1) problems.push(problem('InvalidSpec', cnc.ref, at, `namespace ${ns.name} has more than one primary network: ${primaries.map((n) => n.name).join(', ')}`));
+        if (primaries.length > 1)
+          problems.push(
+            problem(
+              'InvalidSpec',
+              cnc.ref,
+              at,
+              `namespace ${ns.name} has more than one primary network: ${primaries.map((n) => n.name).join(', ')}`,
+            ),
+          );
         else if (primaries.length === 1) found.set(primaries[0]!.name, primaries[0]!);
       }
     }
@@ -49,7 +59,9 @@ export function selectNetworks(cnc: ClusterNetworkConnect, cluster: Cluster): Se
 /** Why a network cannot be connected (OKEP texts; upstream's for transport), if it cannot. */
 export function unsupported(n: Network): string | undefined {
   if (n.topology === 'Localnet') return `Network '${n.name}' has type 'localnet'. Localnet networks are not supported`;
-  if (n.role !== 'Primary') return `Network '${n.name}' has role '${n.role}'. Only 'Primary' role networks are supported`;
-  if (n.transport !== 'Geneve') return `network ${n.name} has transport type ${n.transport} that is not supported for networkConnect`;
+  if (n.role !== 'Primary')
+    return `Network '${n.name}' has role '${n.role}'. Only 'Primary' role networks are supported`;
+  if (n.transport !== 'Geneve')
+    return `network ${n.name} has transport type ${n.transport} that is not supported for networkConnect`;
   return undefined;
 }

@@ -44,7 +44,12 @@ export function loadBalancerRows(network: string, namespaces: string[], services
           name: loadBalancerName(network, service, protocol),
           protocol: protocol.toLowerCase(),
           vips,
-          external_ids: { 'k8s.ovn.org/kind': 'Service', 'k8s.ovn.org/owner': `${service.namespace}/${service.name}`, 'k8s.ovn.org/network': network, 'k8s.ovn.org/role': 'primary' },
+          external_ids: {
+            'k8s.ovn.org/kind': 'Service',
+            'k8s.ovn.org/owner': `${service.namespace}/${service.name}`,
+            'k8s.ovn.org/network': network,
+            'k8s.ovn.org/role': 'primary',
+          },
         },
       });
     }
@@ -57,9 +62,15 @@ export function loadBalancerRows(network: string, namespaces: string[], services
  * reference set; the group has no external_ids and is owned through nb's ledger).
  */
 export function serviceGroup(input: ConnectInput, localNodes: string[]): DesiredRow {
-  const parents = input.networks.flatMap((n) => podSwitches(n, localNodes).map((sw) => ({ table: 'Logical_Switch', identity: sw, column: 'load_balancer_group' })));
+  const parents = input.networks.flatMap((n) =>
+    podSwitches(n, localNodes).map((sw) => ({ table: 'Logical_Switch', identity: sw, column: 'load_balancer_group' })),
+  );
   const balancers = [...new Set(input.networks.flatMap((n) => n.loadBalancers))].sort();
-  return { table: 'Load_Balancer_Group', columns: { name: serviceGroupName(input.name), load_balancer: balancers }, parents };
+  return {
+    table: 'Load_Balancer_Group',
+    columns: { name: serviceGroupName(input.name), load_balancer: balancers },
+    parents,
+  };
 }
 
 /** Upstream's network-scoped cluster-wide load-balancer group (types.ClusterLBGroupName). */
@@ -68,12 +79,20 @@ export const clusterLBGroupName = (network: string): string => `${networkPrefix(
 /** The network's node switches, Layer2 switch and gateway routers among a zone's rows, as group parents. */
 function groupParents(network: string, nodes: string[], rows: DesiredRow[]): ParentRef[] {
   const p = networkPrefix(network);
-  const present = new Set(rows.filter((r) => r.table === 'Logical_Switch' || r.table === 'Logical_Router').map((r) => `${r.table}\u0000${String(r.columns.name)}`));
+  const present = new Set(
+    rows
+      .filter((r) => r.table === 'Logical_Switch' || r.table === 'Logical_Router')
+      .map((r) => `${r.table}\u0000${String(r.columns.name)}`),
+  );
   const wanted = [
-    ...[...nodes.map((n) => nodeSwitchName(p, n)), layer2SwitchName(p)].map((name) => ['Logical_Switch', name] as const),
+    ...[...nodes.map((n) => nodeSwitchName(p, n)), layer2SwitchName(p)].map(
+      (name) => ['Logical_Switch', name] as const,
+    ),
     ...nodes.map((n) => ['Logical_Router', gatewayRouterName(p, n)] as const),
   ];
-  return wanted.filter(([table, name]) => present.has(`${table}\u0000${name}`)).map(([table, identity]) => ({ table, identity, column: 'load_balancer_group' }));
+  return wanted
+    .filter(([table, name]) => present.has(`${table}\u0000${name}`))
+    .map(([table, identity]) => ({ table, identity, column: 'load_balancer_group' }));
 }
 
 /**
@@ -82,14 +101,25 @@ function groupParents(network: string, nodes: string[], rows: DesiredRow[]): Par
  * attached where upstream attaches that group. Load balancers already in `rows` (a ServiceNetwork
  * connect rendered them) are not repeated. `nodes`: every node name of the cluster.
  */
-export function networkServiceRows(networks: Network[], services: Service[], nodes: string[], rows: DesiredRow[]): DesiredRow[] {
+export function networkServiceRows(
+  networks: Network[],
+  services: Service[],
+  nodes: string[],
+  rows: DesiredRow[],
+): DesiredRow[] {
   const rendered = new Set(rows.filter((r) => r.table === 'Load_Balancer').map((r) => String(r.columns.name)));
-  return networks.filter((n) => n.role === 'Primary').flatMap((network) => {
-    const balancers = loadBalancerRows(network.name, network.namespaces, services);
-    const parents = balancers.length === 0 ? [] : groupParents(network.name, nodes, rows);
-    if (parents.length === 0) return [];
-    const names = balancers.map((r) => r.columns.name as string);
-    const group: DesiredRow = { table: 'Load_Balancer_Group', columns: { name: clusterLBGroupName(network.name), load_balancer: names }, parents };
-    return [...balancers.filter((r) => !rendered.has(r.columns.name as string)), group];
-  });
+  return networks
+    .filter((n) => n.role === 'Primary')
+    .flatMap((network) => {
+      const balancers = loadBalancerRows(network.name, network.namespaces, services);
+      const parents = balancers.length === 0 ? [] : groupParents(network.name, nodes, rows);
+      if (parents.length === 0) return [];
+      const names = balancers.map((r) => r.columns.name as string);
+      const group: DesiredRow = {
+        table: 'Load_Balancer_Group',
+        columns: { name: clusterLBGroupName(network.name), load_balancer: names },
+        parents,
+      };
+      return [...balancers.filter((r) => !rendered.has(r.columns.name as string)), group];
+    });
 }

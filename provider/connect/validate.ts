@@ -37,10 +37,16 @@ export function validateConnect(cnc: ClusterNetworkConnect, cluster: Cluster): C
   if (spec.problems.length > 0) return request;
   const selection = selectNetworks(cnc, cluster);
   request.networks = selection.networks.map((n) => n.name);
-  const add = (reason: Problem['reason'], field: string, message: string) => request.problems.push(problem(reason, cnc.ref, field, message));
+  const add = (reason: Problem['reason'], field: string, message: string) =>
+    request.problems.push(problem(reason, cnc.ref, field, message));
   request.problems.push(...selection.problems);
   const count = selection.networks.length;
-  if (count < 2) add('InsufficientNetworks', 'spec.networkSelectors', `Only ${count} network${count === 1 ? '' : 's'} selected, minimum 2 networks required for connection`);
+  if (count < 2)
+    add(
+      'InsufficientNetworks',
+      'spec.networkSelectors',
+      `Only ${count} network${count === 1 ? '' : 's'} selected, minimum 2 networks required for connection`,
+    );
   checkConflicts(cnc, spec.connectSubnets, selection.networks, cluster, add);
   checkNetworkOverlaps(selection.networks, add);
   checkFamilies(selection.networks, spec.connectSubnets, add);
@@ -49,12 +55,22 @@ export function validateConnect(cnc: ClusterNetworkConnect, cluster: Cluster): C
 
 type Add = (reason: Problem['reason'], field: string, message: string) => void;
 
-function checkConflicts(cnc: ClusterNetworkConnect, subnets: ValidConnectSubnet[], networks: Network[], cluster: Cluster, add: Add): void {
+function checkConflicts(
+  cnc: ClusterNetworkConnect,
+  subnets: ValidConnectSubnet[],
+  networks: Network[],
+  cluster: Cluster,
+  add: Add,
+): void {
   const connectText = `ClusterNetworkConnect.connectSubnets with subnets [${subnets.map((s) => s.cidr).join(' ')}]`;
   const connect = subnets.map((s) => s.parsed);
   const check = (prefix: string, what: string, cidrs: string[], shown = cidrs, kind = '') => {
     if (cidrs.some((c) => connect.some((k) => overlaps(k, mustParseCidr(c))))) {
-      add('ConnectSubnetConflict', 'spec.connectSubnets', `validation failed for CNC ${cnc.name}: ${prefix} overlap with cluster network connect subnets: ${what} with ${kind}subnets [${shown.join(' ')}] and ${connectText}`);
+      add(
+        'ConnectSubnetConflict',
+        'spec.connectSubnets',
+        `validation failed for CNC ${cnc.name}: ${prefix} overlap with cluster network connect subnets: ${what} with ${kind}subnets [${shown.join(' ')}] and ${connectText}`,
+      );
     }
   };
   const inv = cluster.inventory;
@@ -62,13 +78,21 @@ function checkConflicts(cnc: ClusterNetworkConnect, subnets: ValidConnectSubnet[
   check('cluster subnets', 'masquerade subnet', inv.masqueradeSubnets);
   check('cluster subnets', 'default network cluster subnet', inv.clusterSubnets);
   check('cluster subnets', 'default network join subnet', inv.defaultJoinSubnets);
-  for (const node of inv.nodes) for (const [net, pins] of Object.entries(node.hostSubnets)) check('cluster subnets', `node ${node.name} host subnet of ${net}`, pins);
+  for (const node of inv.nodes)
+    for (const [net, pins] of Object.entries(node.hostSubnets))
+      check('cluster subnets', `node ${node.name} host subnet of ${net}`, pins);
   for (const n of networks) {
-    check('selected networks', `network ${n.name}`, n.subnets.map((s) => s.cidr), n.subnets.map(showSubnet));
+    check(
+      'selected networks',
+      `network ${n.name}`,
+      n.subnets.map((s) => s.cidr),
+      n.subnets.map(showSubnet),
+    );
     check('selected networks', `network ${n.name}`, n.transitSubnets, n.transitSubnets, 'transit ');
     check('selected networks', `network ${n.name}`, n.joinSubnets, n.joinSubnets, 'join ');
     const l3Transit = layer3TransitSubnets.filter((c) => inv.ipFamilies.includes(mustParseCidr(c).family));
-    if (n.topology === 'Layer3') check('selected networks', `network ${n.name}`, l3Transit, l3Transit, 'Layer3 transit ');
+    if (n.topology === 'Layer3')
+      check('selected networks', `network ${n.name}`, l3Transit, l3Transit, 'Layer3 transit ');
   }
 }
 
@@ -79,10 +103,16 @@ function showSubnet(s: { cidr: string; hostSubnet?: number }): string {
 function checkNetworkOverlaps(networks: Network[], add: Add): void {
   networks.forEach((a, i) => {
     for (const b of networks.slice(i + 1)) {
-      const clash = a.subnets.some((x) => b.subnets.some((y) => overlaps(mustParseCidr(x.cidr), mustParseCidr(y.cidr))));
+      const clash = a.subnets.some((x) =>
+        b.subnets.some((y) => overlaps(mustParseCidr(x.cidr), mustParseCidr(y.cidr))),
+      );
       if (!clash) continue;
       const list = (n: Network) => `[${n.subnets.map(showSubnet).join(' ')}]`;
-      add('OverlappingNetworkSubnets', 'spec.networkSelectors', `can not connect selected networks: selected networks have overlapping subnets: network ${a.name} with subnets ${list(a)} and network ${b.name} with subnets ${list(b)}`);
+      add(
+        'OverlappingNetworkSubnets',
+        'spec.networkSelectors',
+        `can not connect selected networks: selected networks have overlapping subnets: network ${a.name} with subnets ${list(a)} and network ${b.name} with subnets ${list(b)}`,
+      );
     }
   });
 }
@@ -94,11 +124,20 @@ function checkFamilies(networks: Network[], subnets: ValidConnectSubnet[], add: 
   };
   const v4 = networks.find((n) => single(n) === 4);
   const v6 = networks.find((n) => single(n) === 6);
-  if (v4 && v6) add('IPFamilyMismatch', 'spec.networkSelectors', `IP family conflict: connected network ${v4.name} has only ipv4 subnets, but another connected network ${v6.name} has only ipv6 subnets`);
+  if (v4 && v6)
+    add(
+      'IPFamilyMismatch',
+      'spec.networkSelectors',
+      `IP family conflict: connected network ${v4.name} has only ipv4 subnets, but another connected network ${v6.name} has only ipv6 subnets`,
+    );
   for (const n of [v4, v6]) {
     const family = n && single(n);
     if (family && !subnets.some((s) => s.parsed.family === family)) {
-      add('IPFamilyMismatch', 'spec.connectSubnets', `IP family conflict: connected network ${n.name} is ${familyName(family)}-only but connectSubnets do not contain an ${familyName(family)} subnet`);
+      add(
+        'IPFamilyMismatch',
+        'spec.connectSubnets',
+        `IP family conflict: connected network ${n.name} is ${familyName(family)}-only but connectSubnets do not contain an ${familyName(family)} subnet`,
+      );
     }
   }
 }
@@ -111,7 +150,14 @@ function crossValidate(requests: ConnectRequest[]): void {
       if (i === j) return;
       const shared = a.networks.filter((n) => b.networks.includes(n));
       if (shared.length === 0 || !anyOverlap(parsed[i]!, parsed[j]!)) return;
-      a.problems.push(problem('ConnectSubnetOverlap', a.ref, 'spec.connectSubnets', `cross-validation failed for CNC ${a.name}: connectSubnets overlap detected between CNC ${a.name} and CNC ${b.name} which both select networks [${shared.join(' ')}]`));
+      a.problems.push(
+        problem(
+          'ConnectSubnetOverlap',
+          a.ref,
+          'spec.connectSubnets',
+          `cross-validation failed for CNC ${a.name}: connectSubnets overlap detected between CNC ${a.name} and CNC ${b.name} which both select networks [${shared.join(' ')}]`,
+        ),
+      );
     });
   });
 }

@@ -46,7 +46,9 @@ export function prepareZones(cluster: Cluster, allocation: ClusterAllocation): Z
   const nodes = connectNodes(cluster, allocation);
   const connects = connectInputs(cluster, allocation);
   const served = new Set(connects.filter((c) => c.serviceNetwork).flatMap((c) => c.networks.map((n) => n.name)));
-  const loadBalancers = cluster.networks.filter((n) => served.has(n.name)).flatMap((n) => loadBalancerRows(n.name, n.namespaces, cluster.inventory.services));
+  const loadBalancers = cluster.networks
+    .filter((n) => served.has(n.name))
+    .flatMap((n) => loadBalancerRows(n.name, n.namespaces, cluster.inventory.services));
   return { nodes, connects, loadBalancers, zones: zoneSpecs(cluster, nodes) };
 }
 

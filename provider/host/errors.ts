@@ -18,7 +18,11 @@ export class HostError extends Error {
 
 /** The server's host key is unknown, or differs from the pinned one. */
 export class HostKeyRejectedError extends HostError {
-  constructor(host: string, message: string, readonly presentedFingerprint: string) {
+  constructor(
+    host: string,
+    message: string,
+    readonly presentedFingerprint: string,
+  ) {
     super(host, 'host-key', message);
     this.name = 'HostKeyRejectedError';
   }
@@ -47,7 +51,11 @@ export class HostTimeoutError extends HostError {
 
 /** Bad argv from the caller: `field` names the element, e.g. argv[2]. */
 export class HostArgvError extends HostError {
-  constructor(host: string, readonly field: string, message: string) {
+  constructor(
+    host: string,
+    readonly field: string,
+    message: string,
+  ) {
     super(host, 'argv', message);
     this.name = 'HostArgvError';
   }

@@ -44,7 +44,12 @@ export function knownKeysFor(knownHosts: string, host: string, port: number): st
     .map((words) => words[2]);
 }
 
-export function verifyHostKey(keyBlob: Buffer, pin: HostKeyPin | undefined, host: string, port: number): HostKeyVerdict {
+export function verifyHostKey(
+  keyBlob: Buffer,
+  pin: HostKeyPin | undefined,
+  host: string,
+  port: number,
+): HostKeyVerdict {
   if (!pin) return { ok: false, kind: 'unknown' };
   if ('fingerprint' in pin) {
     const expected = normalizeFingerprint(pin.fingerprint);
@@ -53,5 +58,7 @@ export function verifyHostKey(keyBlob: Buffer, pin: HostKeyPin | undefined, host
   const known = knownKeysFor(pin.knownHosts, host, port);
   if (known.length === 0) return { ok: false, kind: 'unknown' };
   const presented = keyBlob.toString('base64');
-  return known.includes(presented) ? { ok: true } : { ok: false, kind: 'changed', expected: known.map((k) => fingerprintOf(Buffer.from(k, 'base64'))).join(' or ') };
+  return known.includes(presented)
+    ? { ok: true }
+    : { ok: false, kind: 'changed', expected: known.map((k) => fingerprintOf(Buffer.from(k, 'base64'))).join(' or ') };
 }

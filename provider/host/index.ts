@@ -8,6 +8,11 @@ export { fingerprintOf, knownKeysFor, verifyHostKey } from './hostkey';
 export type { HostKeyPin, HostKeyVerdict } from './hostkey';
 export { argvProblem, quoteArgv, quoteWord } from './quote';
 export {
-  HostArgvError, HostAuthError, HostError, HostKeyRejectedError, HostTimeoutError, HostUnreachableError,
+  HostArgvError,
+  HostAuthError,
+  HostError,
+  HostKeyRejectedError,
+  HostTimeoutError,
+  HostUnreachableError,
 } from './errors';
 export type { HostFailure } from './errors';

@@ -17,10 +17,12 @@ export function quoteArgv(argv: readonly string[]): string {
 
 /** Why argv cannot be run, with the offending element; undefined when it is fine. */
 export function argvProblem(argv: unknown): { field: string; reason: string } | undefined {
-  if (!Array.isArray(argv) || argv.length === 0) return { field: 'argv', reason: 'must be a non-empty list of strings' };
+  if (!Array.isArray(argv) || argv.length === 0)
+    return { field: 'argv', reason: 'must be a non-empty list of strings' };
   for (const [i, word] of argv.entries()) {
     if (typeof word !== 'string') return { field: `argv[${i}]`, reason: `is ${typeof word}, not a string` };
-    if (word.includes('\0')) return { field: `argv[${i}]`, reason: 'contains a NUL byte, which no command line can carry' };
+    if (word.includes('\0'))
+      return { field: `argv[${i}]`, reason: 'contains a NUL byte, which no command line can carry' };
   }
   if (argv[0] === '') return { field: 'argv[0]', reason: 'names no program' };
   return undefined;

@@ -8,7 +8,12 @@ import { readFile } from 'node:fs/promises';
 import type { Duplex } from 'node:stream';
 import { Client, type ClientChannel } from 'ssh2';
 import {
-  HostArgvError, HostAuthError, HostError, HostKeyRejectedError, HostTimeoutError, HostUnreachableError,
+  HostArgvError,
+  HostAuthError,
+  HostError,
+  HostKeyRejectedError,
+  HostTimeoutError,
+  HostUnreachableError,
 } from './errors';
 import { fingerprintOf, type HostKeyPin, verifyHostKey } from './hostkey';
 import { argvProblem, quoteArgv } from './quote';
@@ -52,7 +57,10 @@ export class SshHostRunner implements HostRunner {
 
   run(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
     const problem = argvProblem(argv);
-    if (problem) return Promise.reject(new HostArgvError(this.describe, problem.field, `${problem.field} ${problem.reason} (host ${this.describe})`));
+    if (problem)
+      return Promise.reject(
+        new HostArgvError(this.describe, problem.field, `${problem.field} ${problem.reason} (host ${this.describe})`),
+      );
     const job = this.queue.then(() => this.execute(argv, opts));
     this.queue = job.catch(() => undefined);
     return job;
@@ -63,7 +71,13 @@ export class SshHostRunner implements HostRunner {
     const client = await this.connect();
     return new Promise((resolve, reject) => {
       client.openssh_forwardOutStreamLocal(socketPath, (error, channel) => {
-        if (error) reject(new HostUnreachableError(this.describe, `cannot open unix socket ${socketPath} on ${this.describe} through SSH: ${error.message} (the server must allow AllowStreamLocalForwarding)`));
+        if (error)
+          reject(
+            new HostUnreachableError(
+              this.describe,
+              `cannot open unix socket ${socketPath} on ${this.describe} through SSH: ${error.message} (the server must allow AllowStreamLocalForwarding)`,
+            ),
+          );
         else resolve(channel);
       });
     });
@@ -83,7 +97,8 @@ export class SshHostRunner implements HostRunner {
   }
 
   private connect(): Promise<Client> {
-    if (this.closed) return Promise.reject(new HostError(this.describe, 'closed', `the runner for ${this.describe} is closed`));
+    if (this.closed)
+      return Promise.reject(new HostError(this.describe, 'closed', `the runner for ${this.describe} is closed`));
     if (!this.connection) {
       this.connection = this.openConnection();
       this.connection.catch(() => {
@@ -95,59 +110,92 @@ export class SshHostRunner implements HostRunner {
 
   private async privateKey(): Promise<string | Buffer> {
     if (this.target.privateKey !== undefined) return this.target.privateKey;
-    if (!this.target.keyPath) throw new HostAuthError(this.describe, `no private key for ${this.describe}: give keyPath or privateKey (key authentication only)`);
+    if (!this.target.keyPath)
+      throw new HostAuthError(
+        this.describe,
+        `no private key for ${this.describe}: give keyPath or privateKey (key authentication only)`,
+      );
     try {
       return await readFile(this.target.keyPath);
     } catch (error) {
-      throw new HostAuthError(this.describe, `cannot read the private key file ${this.target.keyPath} for ${this.describe}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+      throw new HostAuthError(
+        this.describe,
+        `cannot read the private key file ${this.target.keyPath} for ${this.describe}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      );
     }
   }
 
   private openConnection(): Promise<Client> {
-    return this.privateKey().then((privateKey) => new Promise<Client>((resolve, reject) => {
-      const client = new Client();
-      let rejection: HostError | undefined;
-      const timeoutMs = this.target.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-      const timer = setTimeout(() => fail(new HostUnreachableError(this.describe, `${this.describe} did not complete an SSH handshake within ${timeoutMs} ms`)), timeoutMs);
-      const fail = (error: HostError) => {
-        clearTimeout(timer);
-        client.destroy();
-        reject(error);
-      };
-      client.once('ready', () => {
-        clearTimeout(timer);
-        client.on('error', () => undefined);
-        client.once('close', () => this.forget(client));
-        resolve(client);
-      });
-      // `on`, not `once`: ssh2 may emit a second error (a server that accepts and closes before its
-      // banner, as QEMU's user networking does while the guest boots); a missing listener would crash.
-      client.on('error', (error: Error & { level?: string; code?: string }) => fail(rejection ?? this.connectError(error, timeoutMs)));
-      const config = {
-        host: this.target.host,
-        port: this.target.port ?? 22,
-        username: this.target.user,
-        authHandler: ['publickey' as const],
-        readyTimeout: timeoutMs,
-        keepaliveInterval: 15_000,
-        hostVerifier: (key: Buffer) => {
-          rejection = this.checkHostKey(key);
-          return rejection === undefined;
-        },
-      };
-      try {
-        client.connect({ ...config, privateKey, ...(this.target.passphrase ? { passphrase: this.target.passphrase } : {}) });
-      } catch (error) {
-        // ssh2 throws synchronously for unparsable keys; its message names the format, not the key
-        fail(new HostAuthError(this.describe, `the private key for ${this.describe}${this.target.keyPath ? ` (${this.target.keyPath})` : ''} is not usable: ${(error as Error).message}`));
-      }
-    }));
+    return this.privateKey().then(
+      (privateKey) =>
+        new Promise<Client>((resolve, reject) => {
+          const client = new Client();
+          let rejection: HostError | undefined;
+          const timeoutMs = this.target.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+          const timer = setTimeout(
+            () =>
+              fail(
+                new HostUnreachableError(
+                  this.describe,
+                  `${this.describe} did not complete an SSH handshake within ${timeoutMs} ms`,
+                ),
+              ),
+            timeoutMs,
+          );
+          const fail = (error: HostError) => {
+            clearTimeout(timer);
+            client.destroy();
+            reject(error);
+          };
+          client.once('ready', () => {
+            clearTimeout(timer);
+            client.on('error', () => undefined);
+            client.once('close', () => this.forget(client));
+            resolve(client);
+          });
+          // `on`, not `once`: ssh2 may emit a second error (a server that accepts and closes before its
+          // banner, as QEMU's user networking does while the guest boots); a missing listener would crash.
+          client.on('error', (error: Error & { level?: string; code?: string }) =>
+            fail(rejection ?? this.connectError(error, timeoutMs)),
+          );
+          const config = {
+            host: this.target.host,
+            port: this.target.port ?? 22,
+            username: this.target.user,
+            authHandler: ['publickey' as const],
+            readyTimeout: timeoutMs,
+            keepaliveInterval: 15_000,
+            hostVerifier: (key: Buffer) => {
+              rejection = this.checkHostKey(key);
+              return rejection === undefined;
+            },
+          };
+          try {
+            client.connect({
+              ...config,
+              privateKey,
+              ...(this.target.passphrase ? { passphrase: this.target.passphrase } : {}),
+            });
+          } catch (error) {
+            // ssh2 throws synchronously for unparsable keys; its message names the format, not the key
+            fail(
+              new HostAuthError(
+                this.describe,
+                `the private key for ${this.describe}${this.target.keyPath ? ` (${this.target.keyPath})` : ''} is not usable: ${(error as Error).message}`,
+              ),
+            );
+          }
+        }),
+    );
   }
 
   private forget(client: Client): void {
-    void this.connection?.then((current) => {
-      if (current === client) this.connection = undefined;
-    }, () => undefined);
+    void this.connection?.then(
+      (current) => {
+        if (current === client) this.connection = undefined;
+      },
+      () => undefined,
+    );
   }
 
   private checkHostKey(key: Buffer): HostError | undefined {
@@ -157,17 +205,32 @@ export class SshHostRunner implements HostRunner {
     const verdict = verifyHostKey(key, hostKey, host, port);
     if (verdict.ok) return undefined;
     if (verdict.kind === 'changed') {
-      return new HostKeyRejectedError(this.describe, `${this.describe} presented host key ${presented}, but ${verdict.expected} is pinned: refusing to connect (the key changed, or this is another machine); update the pin only if you know why it changed`, presented);
+      return new HostKeyRejectedError(
+        this.describe,
+        `${this.describe} presented host key ${presented}, but ${verdict.expected} is pinned: refusing to connect (the key changed, or this is another machine); update the pin only if you know why it changed`,
+        presented,
+      );
     }
     if (acceptUnknownHostKey) return undefined;
-    return new HostKeyRejectedError(this.describe, `${this.describe} presented host key ${presented}, which no pin covers: refusing to connect; pin it (hostKey: { fingerprint: "${presented}" }) or opt in with acceptUnknownHostKey: true`, presented);
+    return new HostKeyRejectedError(
+      this.describe,
+      `${this.describe} presented host key ${presented}, which no pin covers: refusing to connect; pin it (hostKey: { fingerprint: "${presented}" }) or opt in with acceptUnknownHostKey: true`,
+      presented,
+    );
   }
 
   private connectError(error: Error & { level?: string; code?: string }, timeoutMs: number): HostError {
     if (error.level === 'client-authentication') {
-      return new HostAuthError(this.describe, `${this.describe} refused public-key authentication for user ${this.target.user}${this.target.keyPath ? ` with ${this.target.keyPath}` : ''}: check that its public key is in the user's authorized_keys`);
+      return new HostAuthError(
+        this.describe,
+        `${this.describe} refused public-key authentication for user ${this.target.user}${this.target.keyPath ? ` with ${this.target.keyPath}` : ''}: check that its public key is in the user's authorized_keys`,
+      );
     }
-    if (error.level === 'client-timeout') return new HostUnreachableError(this.describe, `${this.describe} did not complete an SSH handshake within ${timeoutMs} ms`);
+    if (error.level === 'client-timeout')
+      return new HostUnreachableError(
+        this.describe,
+        `${this.describe} did not complete an SSH handshake within ${timeoutMs} ms`,
+      );
     return new HostUnreachableError(this.describe, `cannot reach ${this.describe}: ${error.code ?? error.message}`);
   }
 
@@ -175,7 +238,10 @@ export class SshHostRunner implements HostRunner {
     const client = await this.connect();
     return new Promise<RunResult>((resolve, reject) => {
       client.exec(quoteArgv(argv), (error, channel) => {
-        if (error) return reject(new HostUnreachableError(this.describe, `${this.describe} refused to run a command: ${error.message}`));
+        if (error)
+          return reject(
+            new HostUnreachableError(this.describe, `${this.describe} refused to run a command: ${error.message}`),
+          );
         // listen at once: ssh2 may emit 'exit' while parsing the same packet batch, before any await resumes
         this.collect(channel, argv, opts).then(resolve, reject);
       });
@@ -191,7 +257,12 @@ export class SshHostRunner implements HostRunner {
       const timer = setTimeout(() => {
         channel.signal('KILL');
         channel.close();
-        reject(new HostTimeoutError(this.describe, `${argv[0]} on ${this.describe} did not finish within ${timeoutMs} ms; it was killed`));
+        reject(
+          new HostTimeoutError(
+            this.describe,
+            `${argv[0]} on ${this.describe} did not finish within ${timeoutMs} ms; it was killed`,
+          ),
+        );
       }, timeoutMs);
       channel.on('data', (chunk: Buffer) => stdout.push(chunk));
       channel.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
@@ -200,7 +271,11 @@ export class SshHostRunner implements HostRunner {
       });
       channel.on('close', () => {
         clearTimeout(timer);
-        const result = { exitCode: exit?.code ?? -1, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') };
+        const result = {
+          exitCode: exit?.code ?? -1,
+          stdout: Buffer.concat(stdout).toString('utf8'),
+          stderr: Buffer.concat(stderr).toString('utf8'),
+        };
         resolve(exit?.signal ? { ...result, signal: exit.signal } : result);
       });
       channel.end(opts.stdin);

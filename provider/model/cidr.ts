@@ -79,7 +79,11 @@ export function lastAddress(cidr: Cidr): bigint {
 
 /** Whether `outer` contains every address of `inner`. */
 export function contains(outer: Cidr, inner: Cidr): boolean {
-  return outer.family === inner.family && outer.prefix <= inner.prefix && mask(inner.base, outer.family, outer.prefix) === outer.base;
+  return (
+    outer.family === inner.family &&
+    outer.prefix <= inner.prefix &&
+    mask(inner.base, outer.family, outer.prefix) === outer.base
+  );
 }
 
 export function containsAddress(cidr: Cidr, family: Family, value: bigint): boolean {

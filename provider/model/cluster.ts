@@ -43,8 +43,10 @@ export function buildCluster(documents: LoadedDocument[]): { cluster: Cluster; p
   const uplinks: Uplink[] = [];
   for (const doc of usable) {
     if (doc.kind === 'Uplink') uplinks.push(...optional(parseUplink(doc, problems)));
-    if (doc.kind === 'ClusterUserDefinedNetwork') networks.push(...optional(parseClusterUserDefinedNetwork(doc, problems, inventory.mtu)));
-    if (doc.kind === 'UserDefinedNetwork') networks.push(...optional(parseUserDefinedNetwork(doc, problems, inventory.mtu)));
+    if (doc.kind === 'ClusterUserDefinedNetwork')
+      networks.push(...optional(parseClusterUserDefinedNetwork(doc, problems, inventory.mtu)));
+    if (doc.kind === 'UserDefinedNetwork')
+      networks.push(...optional(parseUserDefinedNetwork(doc, problems, inventory.mtu)));
     if (doc.kind === 'ClusterNetworkConnect') connects.push(parseClusterNetworkConnect(doc, problems));
   }
   const unique = uniqueNetworks(networks, problems).map((n) => completeNetwork(n, inventory));
@@ -69,11 +71,22 @@ function checkDocuments(documents: LoadedDocument[], problems: Problem[]): Loade
   return documents.filter((doc) => {
     const apiVersion = (kinds as Record<string, string>)[doc.kind];
     if (apiVersion === undefined) {
-      problems.push(problem('UnknownKind', doc.ref, 'kind', `kind "${doc.kind}" is not one of ${Object.keys(kinds).join(', ')}`));
+      problems.push(
+        problem('UnknownKind', doc.ref, 'kind', `kind "${doc.kind}" is not one of ${Object.keys(kinds).join(', ')}`),
+      );
     } else if (doc.apiVersion !== apiVersion) {
-      problems.push(problem('InvalidField', doc.ref, 'apiVersion', `apiVersion "${doc.apiVersion}" of ${doc.kind} must be ${apiVersion}`));
+      problems.push(
+        problem(
+          'InvalidField',
+          doc.ref,
+          'apiVersion',
+          `apiVersion "${doc.apiVersion}" of ${doc.kind} must be ${apiVersion}`,
+        ),
+      );
     } else if (seen.has(doc.ref)) {
-      problems.push(problem('DuplicateObject', doc.ref, '', `${doc.ref} appears more than once (document ${doc.index})`));
+      problems.push(
+        problem('DuplicateObject', doc.ref, '', `${doc.ref} appears more than once (document ${doc.index})`),
+      );
     } else {
       seen.add(doc.ref);
       return true;
@@ -84,10 +97,30 @@ function checkDocuments(documents: LoadedDocument[], problems: Problem[]): Loade
 
 function findInventory(documents: LoadedDocument[], problems: Problem[]): Inventory {
   const found = documents.filter((d) => d.kind === 'Inventory');
-  for (const extra of found.slice(1)) problems.push(problem('DuplicateObject', extra.ref, '', `only one Inventory is allowed; ${found[0]!.ref} came first`));
+  for (const extra of found.slice(1))
+    problems.push(
+      problem('DuplicateObject', extra.ref, '', `only one Inventory is allowed; ${found[0]!.ref} came first`),
+    );
   if (found.length === 0) {
-    problems.push(problem('MissingInventory', 'Inventory', '', 'the file has no Inventory (kind: Inventory, apiVersion: ovnk/v1alpha1)'));
-    return parseInventory({ index: -1, apiVersion: kinds.Inventory, kind: 'Inventory', metadata: { name: 'default', labels: {}, annotations: {} }, ref: 'Inventory/default', body: {} }, problems);
+    problems.push(
+      problem(
+        'MissingInventory',
+        'Inventory',
+        '',
+        'the file has no Inventory (kind: Inventory, apiVersion: ovnk/v1alpha1)',
+      ),
+    );
+    return parseInventory(
+      {
+        index: -1,
+        apiVersion: kinds.Inventory,
+        kind: 'Inventory',
+        metadata: { name: 'default', labels: {}, annotations: {} },
+        ref: 'Inventory/default',
+        body: {},
+      },
+      problems,
+    );
   }
   return parseInventory(found[0]!, problems);
 }
@@ -98,8 +131,19 @@ function uniqueNetworks(networks: Network[], problems: Problem[]): Network[] {
   const byId = new Map<number, Network>();
   return networks.filter((n) => {
     const sameId = n.pinnedId === undefined ? undefined : byId.get(n.pinnedId);
-    if (byName.has(n.name)) problems.push(problem('DuplicateObject', n.ref, '', `network name ${n.name} is also used by ${byName.get(n.name)!.ref}`));
-    else if (sameId) problems.push(problem('InvalidField', n.ref, 'metadata.annotations["k8s.ovn.org/network-id"]', `network id ${n.pinnedId} is also pinned by ${sameId.ref}`));
+    if (byName.has(n.name))
+      problems.push(
+        problem('DuplicateObject', n.ref, '', `network name ${n.name} is also used by ${byName.get(n.name)!.ref}`),
+      );
+    else if (sameId)
+      problems.push(
+        problem(
+          'InvalidField',
+          n.ref,
+          'metadata.annotations["k8s.ovn.org/network-id"]',
+          `network id ${n.pinnedId} is also pinned by ${sameId.ref}`,
+        ),
+      );
     else {
       byName.set(n.name, n);
       if (n.pinnedId !== undefined) byId.set(n.pinnedId, n);
@@ -112,12 +156,19 @@ function uniqueNetworks(networks: Network[], problems: Problem[]): Network[] {
 /** Fill in what depends on the inventory: served namespaces and Layer2 transit subnets. */
 function completeNetwork(network: Network, inventory: Inventory): Network {
   const namespaces = inventory.namespaces
-    .filter((ns) => (network.namespaceSelector ? matchesSelector(network.namespaceSelector, ns.labels) : ns.name === network.namespace))
+    .filter((ns) =>
+      network.namespaceSelector ? matchesSelector(network.namespaceSelector, ns.labels) : ns.name === network.namespace,
+    )
     .map((ns) => ns.name)
     .sort(compare);
   const transitSubnets =
     network.topology === 'Layer2' && network.role === 'Primary'
-      ? transitSubnetsFor(inventory.ipFamilies, [...network.subnets.map((s) => s.cidr), ...network.joinSubnets, ...inventory.masqueradeSubnets, ...inventory.serviceCIDRs])
+      ? transitSubnetsFor(inventory.ipFamilies, [
+          ...network.subnets.map((s) => s.cidr),
+          ...network.joinSubnets,
+          ...inventory.masqueradeSubnets,
+          ...inventory.serviceCIDRs,
+        ])
       : [];
   return { ...network, namespaces, transitSubnets };
 }

@@ -67,7 +67,10 @@ function parseSelector(r: FieldReader, value: Json, field: string): NetworkSelec
       networkSelector: r.selector(cudn.networkSelector, `${field}.clusterUserDefinedNetworkSelector.networkSelector`),
     },
     primaryUserDefinedNetworkSelector: pudn && {
-      namespaceSelector: r.selector(pudn.namespaceSelector, `${field}.primaryUserDefinedNetworkSelector.namespaceSelector`),
+      namespaceSelector: r.selector(
+        pudn.namespaceSelector,
+        `${field}.primaryUserDefinedNetworkSelector.namespaceSelector`,
+      ),
     },
     otherMembers: otherSelectorFields.filter((f) => map[f] !== undefined && map[f] !== null),
   };
@@ -75,5 +78,8 @@ function parseSelector(r: FieldReader, value: Json, field: string): NetworkSelec
 
 function parseConnectSubnet(r: FieldReader, value: Json, field: string): ConnectSubnetSpec {
   const map = r.record(value, field) ?? {};
-  return { cidr: r.string(map.cidr, `${field}.cidr`), networkPrefix: r.integer(map.networkPrefix, `${field}.networkPrefix`) };
+  return {
+    cidr: r.string(map.cidr, `${field}.cidr`),
+    networkPrefix: r.integer(map.networkPrefix, `${field}.networkPrefix`),
+  };
 }

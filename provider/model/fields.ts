@@ -17,7 +17,9 @@ export class FieldReader {
   ) {}
 
   wrong(field: string, value: unknown, expected: string): undefined {
-    this.problems.push(problem('InvalidField', this.object, field, `${field || 'the document'} is ${show(value)}: expected ${expected}`));
+    this.problems.push(
+      problem('InvalidField', this.object, field, `${field || 'the document'} is ${show(value)}: expected ${expected}`),
+    );
     return undefined;
   }
 
@@ -72,7 +74,8 @@ export class FieldReader {
     const map = this.record(value, field) ?? {};
     const out: Record<string, string> = {};
     for (const [key, item] of Object.entries(map)) {
-      const text = typeof item === 'number' || typeof item === 'boolean' ? String(item) : this.string(item, `${field}.${key}`);
+      const text =
+        typeof item === 'number' || typeof item === 'boolean' ? String(item) : this.string(item, `${field}.${key}`);
       if (text !== undefined) out[key] = text;
     }
     return out;

@@ -105,9 +105,13 @@ export function parseInventory(doc: LoadedDocument, problems: Problem[]): Invent
     gatewayMode: r.oneOf(spec.gatewayMode, 'spec.gatewayMode', ['shared', 'local'] as const) ?? 'shared',
     mtu: r.integer(spec.mtu, 'spec.mtu') ?? inventoryDefaults.mtu,
     ipFamilies: families(r, spec.ipFamilies, [...clusterSubnets, ...serviceCIDRs]),
-    namespaces: (r.list(spec.namespaces, 'spec.namespaces') ?? []).flatMap((n, i) => parseNamespace(r, n, `spec.namespaces[${i}]`)),
+    namespaces: (r.list(spec.namespaces, 'spec.namespaces') ?? []).flatMap((n, i) =>
+      parseNamespace(r, n, `spec.namespaces[${i}]`),
+    ),
     nodes: parseNodes(r, r.list(spec.nodes, 'spec.nodes') ?? []),
-    services: (r.list(spec.services, 'spec.services') ?? []).flatMap((s, i) => parseService(r, s, `spec.services[${i}]`)),
+    services: (r.list(spec.services, 'spec.services') ?? []).flatMap((s, i) =>
+      parseService(r, s, `spec.services[${i}]`),
+    ),
     pods: (r.list(spec.pods, 'spec.pods') ?? []).flatMap((p, i) => parsePod(r, p, `spec.pods[${i}]`)),
     targets: parseTargets(r, spec.targets),
   };
@@ -127,7 +131,14 @@ export function cidrList(r: FieldReader, value: Json, field: string, fallback: r
 
 function families(r: FieldReader, value: Json, cidrs: string[]): Family[] {
   const given = r.strings(value, 'spec.ipFamilies');
-  if (given) return given.flatMap((f, i) => (f === 'IPv4' ? [4 as const] : f === 'IPv6' ? [6 as const] : (r.wrong(`spec.ipFamilies[${i}]`, f, 'IPv4 or IPv6') ?? [])));
+  if (given)
+    return given.flatMap((f, i) =>
+      f === 'IPv4'
+        ? [4 as const]
+        : f === 'IPv6'
+          ? [6 as const]
+          : (r.wrong(`spec.ipFamilies[${i}]`, f, 'IPv4 or IPv6') ?? []),
+    );
   const found = new Set(cidrs.map((c) => (c.includes(':') ? 6 : 4) as Family));
   return ([4, 6] as const).filter((f) => found.has(f));
 }
@@ -146,7 +157,15 @@ function parseNodes(r: FieldReader, items: Json[]): InventoryNode[] {
     for (const key of [node.name, node.id]) {
       if (key === undefined) continue;
       const first = seen.get(key);
-      if (first !== undefined) r.problems.push(problem('DuplicateObject', r.object, `spec.nodes[${i}]`, `spec.nodes[${i}] repeats ${typeof key === 'number' ? 'node id' : 'node name'} ${JSON.stringify(key)} of spec.nodes[${first}]`));
+      if (first !== undefined)
+        r.problems.push(
+          problem(
+            'DuplicateObject',
+            r.object,
+            `spec.nodes[${i}]`,
+            `spec.nodes[${i}] repeats ${typeof key === 'number' ? 'node id' : 'node name'} ${JSON.stringify(key)} of spec.nodes[${first}]`,
+          ),
+        );
       else seen.set(key, i);
     }
   });
@@ -158,22 +177,26 @@ function parseNode(r: FieldReader, value: Json, field: string): InventoryNode[] 
   const name = map && (r.string(map.name, `${field}.name`) ?? r.missing(`${field}.name`));
   if (!map || name === undefined) return [];
   let id = r.integer(map.id, `${field}.id`);
-  if (id !== undefined && (id < minNodeId || id > maxNodeId)) id = r.wrong(`${field}.id`, id, `a node id from ${minNodeId} to ${maxNodeId} (0 and 1 are reserved)`);
+  if (id !== undefined && (id < minNodeId || id > maxNodeId))
+    id = r.wrong(`${field}.id`, id, `a node id from ${minNodeId} to ${maxNodeId} (0 and 1 are reserved)`);
   const pins = r.record(map.hostSubnets, `${field}.hostSubnets`) ?? {};
   const hostSubnets: Record<string, string[]> = {};
-  for (const [network, list] of Object.entries(pins)) hostSubnets[network] = cidrList(r, list, `${field}.hostSubnets.${network}`);
-  return [{
-    name,
-    id,
-    chassisId: r.string(map.chassisId, `${field}.chassisId`),
-    labels: r.labels(map.labels, `${field}.labels`),
-    gatewayBridge: r.string(map.gatewayBridge, `${field}.gatewayBridge`),
-    hostSubnets,
-    nodeIPs: interfaceAddresses(r, map.nodeIPs, `${field}.nodeIPs`),
-    gatewayMac: r.string(map.gatewayMac, `${field}.gatewayMac`),
-    gatewayNextHops: r.strings(map.gatewayNextHops, `${field}.gatewayNextHops`) ?? [],
-    ...(map.networks !== undefined ? { networks: r.strings(map.networks, `${field}.networks`) ?? [] } : {}),
-  }];
+  for (const [network, list] of Object.entries(pins))
+    hostSubnets[network] = cidrList(r, list, `${field}.hostSubnets.${network}`);
+  return [
+    {
+      name,
+      id,
+      chassisId: r.string(map.chassisId, `${field}.chassisId`),
+      labels: r.labels(map.labels, `${field}.labels`),
+      gatewayBridge: r.string(map.gatewayBridge, `${field}.gatewayBridge`),
+      hostSubnets,
+      nodeIPs: interfaceAddresses(r, map.nodeIPs, `${field}.nodeIPs`),
+      gatewayMac: r.string(map.gatewayMac, `${field}.gatewayMac`),
+      gatewayNextHops: r.strings(map.gatewayNextHops, `${field}.gatewayNextHops`) ?? [],
+      ...(map.networks !== undefined ? { networks: r.strings(map.networks, `${field}.networks`) ?? [] } : {}),
+    },
+  ];
 }
 
 /** Interface addresses with prefix (`172.18.0.2/16`): host bits are expected here. */
@@ -203,7 +226,9 @@ function parseService(r: FieldReader, value: Json, field: string): Service[] {
   const ports = (r.list(map.ports, `${field}.ports`) ?? []).flatMap((p, i) => {
     const port = r.record(p, `${field}.ports[${i}]`);
     const number = port && r.integer(port.port, `${field}.ports[${i}].port`);
-    return port && number !== undefined ? [{ protocol: r.string(port.protocol, `${field}.ports[${i}].protocol`) ?? 'TCP', port: number }] : [];
+    return port && number !== undefined
+      ? [{ protocol: r.string(port.protocol, `${field}.ports[${i}].protocol`) ?? 'TCP', port: number }]
+      : [];
   });
   if (namespace === undefined || name === undefined) return [];
   return [{ namespace, name, clusterIPs: r.strings(map.clusterIPs, `${field}.clusterIPs`) ?? [], ports }];

@@ -38,7 +38,9 @@ export function loadDocuments(text: string): Loaded {
     const where = `document[${i}]`;
     if ('errors' in doc && doc.errors.length > 0) {
       const first = doc.errors[0]!;
-      problems.push(problem('InvalidDocument', where, '', `${where} is not valid YAML: ${first.message.split('\n')[0]}`));
+      problems.push(
+        problem('InvalidDocument', where, '', `${where} is not valid YAML: ${first.message.split('\n')[0]}`),
+      );
       return;
     }
     const value: Json = doc.toJS();
@@ -55,7 +57,8 @@ export function loadDocuments(text: string): Loaded {
 function readDocument(value: Json, index: number, where: string, problems: Problem[]): LoadedDocument | undefined {
   const reader = new FieldReader(where, problems);
   const body = reader.record(value, '');
-  if (!body) return value === undefined ? undefined : reader.wrong('', value, 'a mapping with apiVersion, kind and metadata');
+  if (!body)
+    return value === undefined ? undefined : reader.wrong('', value, 'a mapping with apiVersion, kind and metadata');
   const kind = reader.string(body.kind, 'kind') ?? reader.missing('kind');
   const apiVersion = reader.string(body.apiVersion, 'apiVersion') ?? reader.missing('apiVersion');
   const meta = reader.record(body.metadata, 'metadata') ?? {};

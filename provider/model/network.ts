@@ -60,8 +60,17 @@ export interface NetworkIdentity {
 }
 
 /** Parse the `{topology, layer3|layer2|localnet, transport}` spec found at `field`. */
-export function parseNetworkSpec(doc: LoadedDocument, r: FieldReader, spec: Record<string, Json>, field: string, identity: NetworkIdentity, mtu: number): Network | undefined {
-  const topology = r.oneOf(spec.topology, `${field}topology`, ['Layer3', 'Layer2', 'Localnet'] as const) ?? r.missing(`${field}topology`);
+export function parseNetworkSpec(
+  doc: LoadedDocument,
+  r: FieldReader,
+  spec: Record<string, Json>,
+  field: string,
+  identity: NetworkIdentity,
+  mtu: number,
+): Network | undefined {
+  const topology =
+    r.oneOf(spec.topology, `${field}topology`, ['Layer3', 'Layer2', 'Localnet'] as const) ??
+    r.missing(`${field}topology`);
   if (!topology) return undefined;
   const key = topology === 'Layer3' ? 'layer3' : topology === 'Layer2' ? 'layer2' : 'localnet';
   const config = r.record(spec[key], `${field}${key}`) ?? r.missing(`${field}${key}`);
@@ -124,9 +133,13 @@ export function networkFamilies(network: Network): Family[] {
  */
 export function transitSubnetsFor(families: Family[], avoid: string[]): string[] {
   const taken = avoid.map(mustParseCidr);
-  return defaultTransitSubnets.map(mustParseCidr).filter((c) => families.includes(c.family)).map((start) => {
-    let candidate: Cidr = start;
-    while (taken.some((t) => overlaps(t, candidate))) candidate = { ...candidate, base: candidate.base + cidrSize(candidate) };
-    return formatCidr(candidate);
-  });
+  return defaultTransitSubnets
+    .map(mustParseCidr)
+    .filter((c) => families.includes(c.family))
+    .map((start) => {
+      let candidate: Cidr = start;
+      while (taken.some((t) => overlaps(t, candidate)))
+        candidate = { ...candidate, base: candidate.base + cidrSize(candidate) };
+      return formatCidr(candidate);
+    });
 }

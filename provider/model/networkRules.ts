@@ -25,18 +25,49 @@ function configPath(n: Network): string {
 function subnetRules(n: Network, at: string): Problem[] {
   const out: Problem[] = [];
   const path = `${at}subnets`;
-  if (n.subnets.length === 0 && n.topology !== 'Localnet') out.push(problem('InvalidSpec', n.ref, path, `${path}: Subnets is required for ${n.role} ${n.topology} topology`));
-  if (n.subnets.length > 2) out.push(problem('InvalidSpec', n.ref, path, `${path}: must have at most 2 items (one per IP family), has ${n.subnets.length}`));
-  const pairs = [[n.subnets.map((s) => s.cidr), path], [n.joinSubnets, `${at}joinSubnets`]] as const;
+  if (n.subnets.length === 0 && n.topology !== 'Localnet')
+    out.push(problem('InvalidSpec', n.ref, path, `${path}: Subnets is required for ${n.role} ${n.topology} topology`));
+  if (n.subnets.length > 2)
+    out.push(
+      problem(
+        'InvalidSpec',
+        n.ref,
+        path,
+        `${path}: must have at most 2 items (one per IP family), has ${n.subnets.length}`,
+      ),
+    );
+  const pairs = [
+    [n.subnets.map((s) => s.cidr), path],
+    [n.joinSubnets, `${at}joinSubnets`],
+  ] as const;
   for (const [list, field] of pairs) {
-    if (list.length === 2 && familyOf(list[0]!) === familyOf(list[1]!)) out.push(problem('InvalidSpec', n.ref, field, `${field}: When 2 CIDRs are set, they must be from different IP families`));
+    if (list.length === 2 && familyOf(list[0]!) === familyOf(list[1]!))
+      out.push(
+        problem('InvalidSpec', n.ref, field, `${field}: When 2 CIDRs are set, they must be from different IP families`),
+      );
   }
   n.subnets.forEach((s, i) => {
-    if (s.hostSubnet === 32 && familyOf(s.cidr) === 4) out.push(problem('InvalidSpec', n.ref, `${path}[${i}].hostSubnet`, `${path}[${i}].hostSubnet: HostSubnet must < 32 for ipv4 CIDR (got 32 for ${s.cidr})`));
+    if (s.hostSubnet === 32 && familyOf(s.cidr) === 4)
+      out.push(
+        problem(
+          'InvalidSpec',
+          n.ref,
+          `${path}[${i}].hostSubnet`,
+          `${path}[${i}].hostSubnet: HostSubnet must < 32 for ipv4 CIDR (got 32 for ${s.cidr})`,
+        ),
+      );
   });
-  if (n.mtu < 576 || n.mtu > 65536) out.push(problem('InvalidSpec', n.ref, `${at}mtu`, `${at}mtu: ${n.mtu} must be from 576 to 65536`));
+  if (n.mtu < 576 || n.mtu > 65536)
+    out.push(problem('InvalidSpec', n.ref, `${at}mtu`, `${at}mtu: ${n.mtu} must be from 576 to 65536`));
   else if (n.mtu < 1280 && n.subnets.some((s) => familyOf(s.cidr) === 6)) {
-    out.push(problem('InvalidSpec', n.ref, `${at}mtu`, `${at}mtu: MTU should be greater than or equal to 1280 when IPv6 subnet is used (got ${n.mtu})`));
+    out.push(
+      problem(
+        'InvalidSpec',
+        n.ref,
+        `${at}mtu`,
+        `${at}mtu: MTU should be greater than or equal to 1280 when IPv6 subnet is used (got ${n.mtu})`,
+      ),
+    );
   }
   return out;
 }
@@ -45,14 +76,26 @@ function familyRules(n: Network, cluster: Cluster, at: string): Problem[] {
   const families = cluster.inventory.ipFamilies;
   return ([4, 6] as const)
     .filter((f) => !families.includes(f) && n.subnets.some((s) => familyOf(s.cidr) === f))
-    .map((f) => problem('InvalidSpec', n.ref, `${at}subnets`, `network ${n.name} is attempting to use ipv${f} subnets but the cluster does not support ipv${f}`));
+    .map((f) =>
+      problem(
+        'InvalidSpec',
+        n.ref,
+        `${at}subnets`,
+        `network ${n.name} is attempting to use ipv${f} subnets but the cluster does not support ipv${f}`,
+      ),
+    );
 }
 
 /** Upstream's internal subnets a network's subnets and join subnets must not overlap. */
 function internalSubnets(cluster: Cluster): { label: string; cidr: Cidr; text: string }[] {
   const inv = cluster.inventory;
   const tag = (label: string, list: string[]) => list.map((text) => ({ label, text, cidr: mustParseCidr(text) }));
-  return [...tag('cluster subnet', inv.clusterSubnets), ...tag('service subnet', inv.serviceCIDRs), ...tag('built-in join subnet', inv.defaultJoinSubnets), ...tag('masquerade subnet', inv.masqueradeSubnets)];
+  return [
+    ...tag('cluster subnet', inv.clusterSubnets),
+    ...tag('service subnet', inv.serviceCIDRs),
+    ...tag('built-in join subnet', inv.defaultJoinSubnets),
+    ...tag('masquerade subnet', inv.masqueradeSubnets),
+  ];
 }
 
 function overlapRules(n: Network, cluster: Cluster, at: string): Problem[] {
@@ -60,12 +103,22 @@ function overlapRules(n: Network, cluster: Cluster, at: string): Problem[] {
   const internal = internalSubnets(cluster);
   const check = (kind: string, field: string, text: string, others: { label: string; cidr: Cidr; text: string }[]) => {
     const hit = others.find((o) => overlaps(o.cidr, mustParseCidr(text)));
-    if (hit) out.push(problem('InvalidSpec', n.ref, field, `illegal network configuration: ${kind} "${text}" overlaps ${hit.label} "${hit.text}"`));
+    if (hit)
+      out.push(
+        problem(
+          'InvalidSpec',
+          n.ref,
+          field,
+          `illegal network configuration: ${kind} "${text}" overlaps ${hit.label} "${hit.text}"`,
+        ),
+      );
   };
   n.subnets.forEach((s, i) => check('user defined subnet', `${at}subnets[${i}]`, s.cidr, internal));
   if (n.role !== 'Primary') return out;
   const own = n.subnets.map((s) => ({ label: 'user defined subnet', text: s.cidr, cidr: mustParseCidr(s.cidr) }));
-  n.joinSubnets.forEach((j, i) => check('user defined join subnet', `${at}joinSubnets[${i}]`, j, [...own, ...internal]));
+  n.joinSubnets.forEach((j, i) =>
+    check('user defined join subnet', `${at}joinSubnets[${i}]`, j, [...own, ...internal]),
+  );
   return out;
 }
 
@@ -76,7 +129,15 @@ function primaryPerNamespace(cluster: Cluster): Problem[] {
   for (const n of cluster.networks.filter((x) => x.role === 'Primary' && x.topology !== 'Localnet')) {
     for (const ns of n.namespaces) {
       const before = first.get(ns);
-      if (before) out.push(problem('InvalidSpec', n.ref, '', `namespace ${ns} already has primary network ${before.name} (${before.ref}); ${n.name} cannot be a second primary network there`));
+      if (before)
+        out.push(
+          problem(
+            'InvalidSpec',
+            n.ref,
+            '',
+            `namespace ${ns} already has primary network ${before.name} (${before.ref}); ${n.name} cannot be a second primary network there`,
+          ),
+        );
       else first.set(ns, n);
     }
   }
@@ -86,7 +147,9 @@ function primaryPerNamespace(cluster: Cluster): Problem[] {
 function podRules(cluster: Cluster): Problem[] {
   const { inventory } = cluster;
   const nodes = new Set(inventory.nodes.map((n) => n.name));
-  const served = new Set(cluster.networks.filter((n) => n.role === 'Primary' && n.topology !== 'Localnet').flatMap((n) => n.namespaces));
+  const served = new Set(
+    cluster.networks.filter((n) => n.role === 'Primary' && n.topology !== 'Localnet').flatMap((n) => n.namespaces),
+  );
   const seen = new Set<string>();
   const ref = `Inventory/${inventory.name}`;
   return inventory.pods.flatMap((pod, i): Problem[] => {
@@ -96,8 +159,24 @@ function podRules(cluster: Cluster): Problem[] {
     if (seen.has(key)) found.push(problem('DuplicateObject', ref, at, `${at}: pod ${key} is listed twice`));
     seen.add(key);
     // an inventory without nodes gets them later (`--lab`); only a listed set can be checked
-    if (nodes.size > 0 && !nodes.has(pod.node)) found.push(problem('InvalidField', ref, `${at}.node`, `${at}.node "${pod.node}" is not a node of the inventory (nodes: ${[...nodes].join(', ') || 'none'})`));
-    if (!served.has(pod.namespace)) found.push(problem('InvalidField', ref, `${at}.namespace`, `${at}.namespace "${pod.namespace}" has no primary network (no UserDefinedNetwork in it, no ClusterUserDefinedNetwork selecting it)`));
+    if (nodes.size > 0 && !nodes.has(pod.node))
+      found.push(
+        problem(
+          'InvalidField',
+          ref,
+          `${at}.node`,
+          `${at}.node "${pod.node}" is not a node of the inventory (nodes: ${[...nodes].join(', ') || 'none'})`,
+        ),
+      );
+    if (!served.has(pod.namespace))
+      found.push(
+        problem(
+          'InvalidField',
+          ref,
+          `${at}.namespace`,
+          `${at}.namespace "${pod.namespace}" has no primary network (no UserDefinedNetwork in it, no ClusterUserDefinedNetwork selecting it)`,
+        ),
+      );
     return found;
   });
 }
@@ -125,5 +204,12 @@ export function renderRefusals(cluster: Cluster): Problem[] {
 function unsupportedNetworks(cluster: Cluster): Problem[] {
   return cluster.networks
     .filter((n) => n.namespaces.length > 0 && (n.topology === 'Localnet' || n.role !== 'Primary'))
-    .map((n) => problem('UnsupportedNetworkType', n.ref, `${configPath(n)}${n.topology === 'Localnet' ? '' : 'role'}`.replace(/\.$/, ''), `${n.name}: ${n.topology === 'Localnet' ? 'Localnet' : `${n.role} ${n.topology}`} networks are not supported yet (only primary Layer3 and Layer2 networks are rendered)`));
+    .map((n) =>
+      problem(
+        'UnsupportedNetworkType',
+        n.ref,
+        `${configPath(n)}${n.topology === 'Localnet' ? '' : 'role'}`.replace(/\.$/, ''),
+        `${n.name}: ${n.topology === 'Localnet' ? 'Localnet' : `${n.role} ${n.topology}`} networks are not supported yet (only primary Layer3 and Layer2 networks are rendered)`,
+      ),
+    );
 }

@@ -16,7 +16,11 @@ export const advertisementTypes = ['PodNetwork', 'EgressIP'] as const;
 export type AdvertisementType = (typeof advertisementTypes)[number];
 
 export const networkSelectionTypes = [
-  'DefaultNetwork', 'ClusterUserDefinedNetworks', 'PrimaryUserDefinedNetworks', 'SecondaryUserDefinedNetworks', 'NetworkAttachmentDefinitions',
+  'DefaultNetwork',
+  'ClusterUserDefinedNetworks',
+  'PrimaryUserDefinedNetworks',
+  'SecondaryUserDefinedNetworks',
+  'NetworkAttachmentDefinitions',
 ] as const;
 export type NetworkSelectionType = (typeof networkSelectionTypes)[number];
 
@@ -38,7 +42,10 @@ export interface RouteAdvertisements {
 }
 
 /** Every RouteAdvertisements among the loaded documents, sorted by name; problems collected. */
-export function parseRouteAdvertisementsDocuments(documents: LoadedDocument[], problems: Problem[]): RouteAdvertisements[] {
+export function parseRouteAdvertisementsDocuments(
+  documents: LoadedDocument[],
+  problems: Problem[],
+): RouteAdvertisements[] {
   return documents
     .filter((doc) => doc.kind === 'RouteAdvertisements' && doc.apiVersion === routeAdvertisementsApiVersion)
     .flatMap((doc) => {
@@ -58,7 +65,15 @@ export function parseRouteAdvertisements(doc: LoadedDocument, problems: Problem[
   const nodeSelector = selectorField(r, spec.nodeSelector, 'spec.nodeSelector');
   const frrConfigurationSelector = selectorField(r, spec.frrConfigurationSelector, 'spec.frrConfigurationSelector');
   if (!advertisements || !networkSelectors || !nodeSelector || !frrConfigurationSelector) return undefined;
-  const ra: RouteAdvertisements = { ref: doc.ref, name: doc.metadata.name, ...(targetVRF ? { targetVRF } : {}), advertisements, networkSelectors, nodeSelector, frrConfigurationSelector };
+  const ra: RouteAdvertisements = {
+    ref: doc.ref,
+    name: doc.metadata.name,
+    ...(targetVRF ? { targetVRF } : {}),
+    advertisements,
+    networkSelectors,
+    nodeSelector,
+    frrConfigurationSelector,
+  };
   checkRules(ra, problems);
   return ra;
 }
@@ -90,8 +105,11 @@ function parseNetworkSelector(r: FieldReader, value: Json, at: string): NetworkS
   const type = r.oneOf(map.networkSelectionType, `${at}.networkSelectionType`, networkSelectionTypes);
   if (!type) return [];
   if (type !== 'ClusterUserDefinedNetworks') return [{ networkSelectionType: type }];
-  const inner = r.record(map.clusterUserDefinedNetworkSelector, `${at}.clusterUserDefinedNetworkSelector`) ?? r.missing(`${at}.clusterUserDefinedNetworkSelector`);
-  const cudnSelector = inner && selectorField(r, inner.networkSelector, `${at}.clusterUserDefinedNetworkSelector.networkSelector`);
+  const inner =
+    r.record(map.clusterUserDefinedNetworkSelector, `${at}.clusterUserDefinedNetworkSelector`) ??
+    r.missing(`${at}.clusterUserDefinedNetworkSelector`);
+  const cudnSelector =
+    inner && selectorField(r, inner.networkSelector, `${at}.clusterUserDefinedNetworkSelector.networkSelector`);
   return cudnSelector ? [{ networkSelectionType: type, cudnSelector }] : [];
 }
 
@@ -100,19 +118,41 @@ function selectorField(r: FieldReader, value: Json, at: string): LabelSelector |
   const selector = r.selector(value, at) ?? r.missing(at);
   if (!selector) return undefined;
   for (const error of selectorShapeErrors(selector)) {
-    r.problems.push(problem('InvalidField', r.object, `${at}.matchExpressions[${error.index}]`, `${at}.matchExpressions[${error.index}] ${error.message}`));
+    r.problems.push(
+      problem(
+        'InvalidField',
+        r.object,
+        `${at}.matchExpressions[${error.index}]`,
+        `${at}.matchExpressions[${error.index}] ${error.message}`,
+      ),
+    );
   }
   return selector;
 }
 
-const isEmpty = (s: LabelSelector): boolean => Object.keys(s.matchLabels ?? {}).length === 0 && (s.matchExpressions ?? []).length === 0;
+const isEmpty = (s: LabelSelector): boolean =>
+  Object.keys(s.matchLabels ?? {}).length === 0 && (s.matchExpressions ?? []).length === 0;
 
 /** The CRD's CEL rules the apiserver enforces. */
 function checkRules(ra: RouteAdvertisements, problems: Problem[]): void {
   if (ra.advertisements.includes('PodNetwork') && !isEmpty(ra.nodeSelector)) {
-    problems.push(problem('InvalidSpec', ra.ref, 'spec.nodeSelector', "If 'PodNetwork' is selected for advertisement, a 'nodeSelector' can't be specified as it needs to be advertised on all nodes"));
+    problems.push(
+      problem(
+        'InvalidSpec',
+        ra.ref,
+        'spec.nodeSelector',
+        "If 'PodNetwork' is selected for advertisement, a 'nodeSelector' can't be specified as it needs to be advertised on all nodes",
+      ),
+    );
   }
   if (ra.targetVRF !== undefined && !/^[^/\s]{1,15}$/.test(ra.targetVRF)) {
-    problems.push(problem('InvalidField', ra.ref, 'spec.targetVRF', `spec.targetVRF "${ra.targetVRF}" is not a VRF name: use auto, default, or a device name of 1 to 15 characters without "/" or white space`));
+    problems.push(
+      problem(
+        'InvalidField',
+        ra.ref,
+        'spec.targetVRF',
+        `spec.targetVRF "${ra.targetVRF}" is not a VRF name: use auto, default, or a device name of 1 to 15 characters without "/" or white space`,
+      ),
+    );
   }
 }

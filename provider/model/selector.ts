@@ -52,7 +52,8 @@ export function selectorShapeErrors(selector: LabelSelector): { index: number; m
   (selector.matchExpressions ?? []).forEach((requirement, index) => {
     const count = requirement.values?.length ?? 0;
     const needsValues = requirement.operator === 'In' || requirement.operator === 'NotIn';
-    if (needsValues && count === 0) errors.push({ index, message: `operator ${requirement.operator} needs at least one value` });
+    if (needsValues && count === 0)
+      errors.push({ index, message: `operator ${requirement.operator} needs at least one value` });
     if (!needsValues && count > 0) errors.push({ index, message: `operator ${requirement.operator} takes no values` });
   });
   return errors;

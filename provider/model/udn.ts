@@ -12,6 +12,11 @@ export function parseUserDefinedNetwork(doc: LoadedDocument, problems: Problem[]
   const namespace = doc.metadata.namespace ?? r.missing('metadata.namespace');
   const spec = r.record(doc.body.spec, 'spec') ?? r.missing('spec');
   if (!spec || namespace === undefined) return undefined;
-  const identity = { kind: 'UserDefinedNetwork' as const, name: `${namespace}_${doc.metadata.name}`, namespace, labels: doc.metadata.labels };
+  const identity = {
+    kind: 'UserDefinedNetwork' as const,
+    name: `${namespace}_${doc.metadata.name}`,
+    namespace,
+    labels: doc.metadata.labels,
+  };
   return parseNetworkSpec(doc, r, spec, 'spec.', identity, mtu);
 }

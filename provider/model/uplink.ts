@@ -40,7 +40,8 @@ function parseNodeConfig(r: FieldReader, value: Json, at: string): UplinkNodeCon
   if (!map) return [];
   const type = r.string(map.type, `${at}.type`) ?? r.missing(`${at}.type`);
   const nodeSelector = r.selector(map.nodeSelector, `${at}.nodeSelector`) ?? r.missing(`${at}.nodeSelector`);
-  const hostInterfaceName = r.string(map.hostInterfaceName, `${at}.hostInterfaceName`) ?? r.missing(`${at}.hostInterfaceName`);
+  const hostInterfaceName =
+    r.string(map.hostInterfaceName, `${at}.hostInterfaceName`) ?? r.missing(`${at}.hostInterfaceName`);
   if (type === undefined || nodeSelector === undefined || hostInterfaceName === undefined) return [];
   return [{ type, nodeSelector, hostInterfaceName }];
 }

@@ -29,7 +29,9 @@ export class SchemaAdaptationError extends Error {
 /** ` (needs OVN_Northbound >= 7.0.4 for the ACL "pass" action; server has 7.0.0)`. */
 function needs(server: DatabaseSchema, key: string): string {
   const feature = featureFor(server.name, key);
-  const wanted = feature ? `needs ${server.name} >= ${feature.since} for ${feature.feature}` : 'not in the server schema';
+  const wanted = feature
+    ? `needs ${server.name} >= ${feature.since} for ${feature.feature}`
+    : 'not in the server schema';
   return ` (${wanted}; server has ${server.version})`;
 }
 
@@ -46,14 +48,21 @@ function compareBase(where: string, part: 'key' | 'value', ours: Base, theirs: B
   const found: string[] = [];
   const theirEnum = enumValues(theirs);
   for (const value of enumValues(ours) ?? []) {
-    if (theirEnum !== undefined && !theirEnum.includes(value)) found.push(`${where} lacks enum value ${JSON.stringify(value)}${needs(server, `${where}=${value}`)}`);
+    if (theirEnum !== undefined && !theirEnum.includes(value))
+      found.push(`${where} lacks enum value ${JSON.stringify(value)}${needs(server, `${where}=${value}`)}`);
   }
-  if (theirEnum !== undefined && enumValues(ours) === undefined) found.push(`${where}: the server restricts ${part} to ${JSON.stringify(theirEnum)}`);
+  if (theirEnum !== undefined && enumValues(ours) === undefined)
+    found.push(`${where}: the server restricts ${part} to ${JSON.stringify(theirEnum)}`);
   for (const bound of BOUNDS) {
-    if (ours[bound] !== theirs[bound]) found.push(`${where}: ${part} ${bound} is ${ours[bound] ?? 'unset'} in ours, ${theirs[bound] ?? 'unset'} on the server${hint(server, `${where}#${bound}`)}`);
+    if (ours[bound] !== theirs[bound])
+      found.push(
+        `${where}: ${part} ${bound} is ${ours[bound] ?? 'unset'} in ours, ${theirs[bound] ?? 'unset'} on the server${hint(server, `${where}#${bound}`)}`,
+      );
   }
   if (ours.refTable !== theirs.refTable || (ours.refType ?? 'strong') !== (theirs.refType ?? 'strong')) {
-    found.push(`${where}: ${part} references ${ours.refTable ?? 'nothing'} (${ours.refType ?? 'strong'}) in ours, ${theirs.refTable ?? 'nothing'} (${theirs.refType ?? 'strong'}) on the server`);
+    found.push(
+      `${where}: ${part} references ${ours.refTable ?? 'nothing'} (${ours.refType ?? 'strong'}) in ours, ${theirs.refTable ?? 'nothing'} (${theirs.refType ?? 'strong'}) on the server`,
+    );
   }
   return found;
 }
@@ -62,9 +71,11 @@ function compareColumn(where: string, ours: ColumnType, theirs: ColumnType, serv
   const a = normalizeColumnType(ours);
   const b = normalizeColumnType(theirs);
   const found = compareBase(where, 'key', a.key, b.key, server);
-  if ((a.value === undefined) !== (b.value === undefined)) found.push(`${where}: a ${a.value ? 'map' : 'set'} in ours, not on the server`);
+  if ((a.value === undefined) !== (b.value === undefined))
+    found.push(`${where}: a ${a.value ? 'map' : 'set'} in ours, not on the server`);
   else if (a.value && b.value) found.push(...compareBase(where, 'value', a.value, b.value, server));
-  if (a.min !== b.min) found.push(`${where}: at least ${a.min} value(s) in ours, ${b.min} on the server${hint(server, `${where}#min`)}`);
+  if (a.min !== b.min)
+    found.push(`${where}: at least ${a.min} value(s) in ours, ${b.min} on the server${hint(server, `${where}#min`)}`);
   if (a.max !== b.max) found.push(`${where}: at most ${a.max} value(s) in ours, ${b.max} on the server`);
   return found;
 }
@@ -79,12 +90,20 @@ export function compareSchemas(ours: DatabaseSchema, server: DatabaseSchema): Sc
       found.push({ table, message: `table ${table} is missing${needs(server, table)}` });
       continue;
     }
-    if ((ours.tables[table].isRoot === true) !== (theirs.isRoot === true)) found.push({ table, message: `table ${table}: isRoot differs` });
+    if ((ours.tables[table].isRoot === true) !== (theirs.isRoot === true))
+      found.push({ table, message: `table ${table}: isRoot differs` });
     for (const column of Object.keys(ours.tables[table].columns).sort()) {
       const where = `${table}.${column}`;
       const spec = theirs.columns[column];
       if (spec === undefined) found.push({ table, column, message: `${where} is missing${needs(server, where)}` });
-      else found.push(...compareColumn(where, ours.tables[table].columns[column].type, spec.type, server).map((message) => ({ table, column, message })));
+      else
+        found.push(
+          ...compareColumn(where, ours.tables[table].columns[column].type, spec.type, server).map((message) => ({
+            table,
+            column,
+            message,
+          })),
+        );
     }
   }
   return found;
@@ -121,7 +140,9 @@ function adaptRow(row: DesiredRow, ours: DatabaseSchema, server: DatabaseSchema,
     delete columns[column];
     const ourType = ours.tables[row.table]?.columns[column]?.type;
     if (ourType === undefined || !isDefault(value, ourType)) {
-      problems.push(`${who()}: ${row.table}.${column}=${describeValue(value)} cannot be written${needs(server, `${row.table}.${column}`)}`);
+      problems.push(
+        `${who()}: ${row.table}.${column}=${describeValue(value)} cannot be written${needs(server, `${row.table}.${column}`)}`,
+      );
     }
   }
   return columns === undefined ? row : { ...row, columns };
@@ -134,14 +155,26 @@ function elementsOf(value: unknown, isMap: boolean): { keys: unknown[]; values: 
 }
 
 /** A value against the server's type for its column: count, enum values, ranges, lengths. */
-function checkValue(who: () => string, column: string, value: unknown, type: ColumnType, server: DatabaseSchema, found: string[]): void {
+function checkValue(
+  who: () => string,
+  column: string,
+  value: unknown,
+  type: ColumnType,
+  server: DatabaseSchema,
+  found: string[],
+): void {
   const t = normalizeColumnType(type);
   const where = () => `${who()}: ${column}`;
   const { keys, values } = elementsOf(value, t.value !== undefined);
-  if (keys.length < t.min) found.push(`${where()}=${describeValue(value)}: the server needs at least ${t.min} value(s)${hint(server, `${column}#min`)}`);
-  if (t.max !== 'unlimited' && keys.length > t.max) found.push(`${where()}=${describeValue(value)}: the server allows at most ${t.max} value(s)`);
+  if (keys.length < t.min)
+    found.push(
+      `${where()}=${describeValue(value)}: the server needs at least ${t.min} value(s)${hint(server, `${column}#min`)}`,
+    );
+  if (t.max !== 'unlimited' && keys.length > t.max)
+    found.push(`${where()}=${describeValue(value)}: the server allows at most ${t.max} value(s)`);
   if (constrained(t.key)) for (const key of keys) found.push(...checkAtom(where, column, key, t.key, server));
-  if (t.value && constrained(t.value)) for (const v of values) found.push(...checkAtom(where, column, v, t.value, server));
+  if (t.value && constrained(t.value))
+    for (const v of values) found.push(...checkAtom(where, column, v, t.value, server));
 }
 
 /** Whether a base type restricts its atoms at all (most columns do not). */
@@ -152,18 +185,26 @@ function constrained(base: Base): boolean {
 function checkAtom(where: () => string, column: string, atom: unknown, base: Base, server: DatabaseSchema): string[] {
   const shown = () => `${where()}=${describeValue(atom)}`;
   const allowed = enumValues(base);
-  if (allowed !== undefined && !allowed.includes(atom as string)) return [`${shown()} is not allowed${needs(server, `${column}=${String(atom)}`)}`];
+  if (allowed !== undefined && !allowed.includes(atom as string))
+    return [`${shown()} is not allowed${needs(server, `${column}=${String(atom)}`)}`];
   if (typeof atom === 'number') {
     const low = base.minInteger ?? base.minReal;
     const high = base.maxInteger ?? base.maxReal;
     if ((low !== undefined && atom < low) || (high !== undefined && atom > high)) {
-      return [`${shown()} is outside the server's range [${low ?? '-inf'}, ${high ?? 'inf'}]${hint(server, `${column}#maxInteger`)}`];
+      return [
+        `${shown()} is outside the server's range [${low ?? '-inf'}, ${high ?? 'inf'}]${hint(server, `${column}#maxInteger`)}`,
+      ];
     }
   }
   if (typeof atom === 'string' && (base.minLength !== undefined || base.maxLength !== undefined)) {
     const bytes = Buffer.byteLength(atom);
-    if ((base.minLength !== undefined && bytes < base.minLength) || (base.maxLength !== undefined && bytes > base.maxLength)) {
-      return [`${shown()} has ${bytes} bytes; the server allows ${base.minLength ?? 0} to ${base.maxLength ?? 'unlimited'}`];
+    if (
+      (base.minLength !== undefined && bytes < base.minLength) ||
+      (base.maxLength !== undefined && bytes > base.maxLength)
+    ) {
+      return [
+        `${shown()} has ${bytes} bytes; the server allows ${base.minLength ?? 0} to ${base.maxLength ?? 'unlimited'}`,
+      ];
     }
   }
   return [];

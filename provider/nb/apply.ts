@@ -48,8 +48,13 @@ export interface ApplyResult {
 /** A `wait` guard failed: someone changed a row between our read and our write; nothing was written. */
 export class ConcurrentChangeError extends Error {
   override name = 'ConcurrentChangeError';
-  constructor(readonly guard: string, override readonly cause: TimedOut) {
-    super(`nb: another writer changed the database since it was read: expected ${guard}; nothing was written (apply again to re-read)`);
+  constructor(
+    readonly guard: string,
+    override readonly cause: TimedOut,
+  ) {
+    super(
+      `nb: another writer changed the database since it was read: expected ${guard}; nothing was written (apply again to re-read)`,
+    );
   }
 }
 
@@ -69,7 +74,8 @@ function managedColumns(request: ApplyRequest, server: DatabaseSchema): Map<stri
     const spec = server.tables[table];
     if (spec === undefined || (spec.columns[column] === undefined && column !== '_uuid')) return;
     let set = columns.get(table);
-    if (set === undefined) columns.set(table, (set = new Set(['_uuid', 'external_ids', ...(spec.columns.name ? ['name'] : [])])));
+    if (set === undefined)
+      columns.set(table, (set = new Set(['_uuid', 'external_ids', ...(spec.columns.name ? ['name'] : [])])));
     set.add(column);
   };
   for (const row of request.desired) {
@@ -80,7 +86,8 @@ function managedColumns(request: ApplyRequest, server: DatabaseSchema): Map<stri
 }
 
 function selectedColumns(managed: Map<string, Set<string>>, server: DatabaseSchema, table: string): string[] {
-  const columns = managed.get(table) ?? new Set(['_uuid', 'external_ids', ...(server.tables[table]!.columns.name ? ['name'] : [])]);
+  const columns =
+    managed.get(table) ?? new Set(['_uuid', 'external_ids', ...(server.tables[table]!.columns.name ? ['name'] : [])]);
   return [...columns].sort();
 }
 
@@ -110,39 +117,62 @@ function foreignWanted(request: ApplyRequest): Map<string, Set<string>> {
 function identitySelects(server: DatabaseSchema, table: string, identity: string): Operation[] {
   const columns = server.tables[table]?.columns;
   if (columns === undefined) return [];
-  const where: Condition[][] = [UPSTREAM_ID_KEY, KEY_KEY].map((key) => [['external_ids', 'includes', ['map', [[key, identity]]]]]);
+  const where: Condition[][] = [UPSTREAM_ID_KEY, KEY_KEY].map((key) => [
+    ['external_ids', 'includes', ['map', [[key, identity]]]],
+  ]);
   if (columns.name !== undefined) where.unshift([['name', '==', identity]]);
   return where.map((w) => ({ op: 'select', table, where: w }));
 }
 
 type Row = Record<string, unknown>;
-const toRow = (table: string) => (row: Row): ObservedRow => ({ table, uuid: (row._uuid as { uuid: string }).uuid, columns: row });
+const toRow =
+  (table: string) =>
+  (row: Row): ObservedRow => ({ table, uuid: (row._uuid as { uuid: string }).uuid, columns: row });
 
 /** One round trip (two when our rows have parents): see the header. */
 export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise<Observation> {
   const server = await db.getSchema(request.schema.name);
-  const known = Object.keys(request.schema.tables).filter((t) => server.tables[t] !== undefined).sort();
+  const known = Object.keys(request.schema.tables)
+    .filter((t) => server.tables[t] !== undefined)
+    .sort();
   const tables = known.filter((t) => server.tables[t]!.columns.external_ids !== undefined);
   const ledgerTables = known.filter((t) => isLedgerTable(server, t));
   const home = ledgerHome(server.name);
   const lookups: { table: string; identity: string; op: Operation }[] = [];
   for (const [table, identities] of foreignWanted(request)) {
-    for (const identity of identities) for (const op of identitySelects(server, table, identity)) lookups.push({ table, identity, op });
+    for (const identity of identities)
+      for (const op of identitySelects(server, table, identity)) lookups.push({ table, identity, op });
   }
   const managed = managedColumns(request, server);
-  const ops = [...tables.map((t) => ownedSelect(t, request.owner, selectedColumns(managed, server, t))), ...ledgerTables.map((table): Operation => ({ op: 'select', table, where: [] })), ...lookups.map((l) => l.op)];
-  const results = await db.transact(request.schema.name, home && server.tables[home.table] ? [...ops, ledgerSelect(home)] : ops);
+  const ops = [
+    ...tables.map((t) => ownedSelect(t, request.owner, selectedColumns(managed, server, t))),
+    ...ledgerTables.map((table): Operation => ({ op: 'select', table, where: [] })),
+    ...lookups.map((l) => l.op),
+  ];
+  const results = await db.transact(
+    request.schema.name,
+    home && server.tables[home.table] ? [...ops, ledgerSelect(home)] : ops,
+  );
   const owned = tables.flatMap((table, i) => (results[i]!.rows ?? []).map(toRow(table)));
   const ownedUuids = new Set(owned.map((r) => r.uuid));
   const foreign = new Map<string, ObservedRow>();
-  ledgerTables.forEach((table, i) => (results[tables.length + i]!.rows ?? []).map(toRow(table)).forEach((row) => foreign.set(row.uuid, row)));
+  ledgerTables.forEach((table, i) =>
+    (results[tables.length + i]!.rows ?? []).map(toRow(table)).forEach((row) => foreign.set(row.uuid, row)),
+  );
   lookups.forEach((lookup, i) => {
     for (const row of (results[tables.length + ledgerTables.length + i]!.rows ?? []).map(toRow(lookup.table))) {
-      if (!ownedUuids.has(row.uuid) && rowIdentity(row.table, row.columns) === lookup.identity) foreign.set(row.uuid, row);
+      if (!ownedUuids.has(row.uuid) && rowIdentity(row.table, row.columns) === lookup.identity)
+        foreign.set(row.uuid, row);
     }
   });
-  for (const row of await holders(db, request, server, [...owned, ...foreign.values()])) if (!ownedUuids.has(row.uuid)) foreign.set(row.uuid, row);
-  return { server, owned, foreign: [...foreign.values()], ledger: home && ledgerState(results[ops.length], home, request.owner) };
+  for (const row of await holders(db, request, server, [...owned, ...foreign.values()]))
+    if (!ownedUuids.has(row.uuid)) foreign.set(row.uuid, row);
+  return {
+    server,
+    owned,
+    foreign: [...foreign.values()],
+    ledger: home && ledgerState(results[ops.length], home, request.owner),
+  };
 }
 
 function ledgerState(result: { rows?: Row[] } | undefined, home: { column: string }, owner: string): LedgerState {
@@ -157,16 +187,30 @@ function ledgerState(result: { rows?: Row[] } | undefined, home: { column: strin
  * select per parent table, filtered here: a select per child returned the parent row once per
  * child (a connect router with 600 ports and routes, 600 times), quadratic in the rows.
  */
-async function holders(db: OvsdbDatabase, request: ApplyRequest, server: DatabaseSchema, observed: ObservedRow[]): Promise<ObservedRow[]> {
+async function holders(
+  db: OvsdbDatabase,
+  request: ApplyRequest,
+  server: DatabaseSchema,
+  observed: ObservedRow[],
+): Promise<ObservedRow[]> {
   const children = heldChildren(request, server, observed);
   if (children.size === 0) return [];
   const tables = [...new Set([...children.keys()].map((key) => key.split('\u0000')[0]!))].sort();
-  const results = await db.transact(request.schema.name, tables.map((table): Operation => ({ op: 'select', table, where: [] })));
-  return tables.flatMap((table, i) => (results[i]!.rows ?? []).filter((row) => holdsAny(table, row, children)).map(toRow(table)));
+  const results = await db.transact(
+    request.schema.name,
+    tables.map((table): Operation => ({ op: 'select', table, where: [] })),
+  );
+  return tables.flatMap((table, i) =>
+    (results[i]!.rows ?? []).filter((row) => holdsAny(table, row, children)).map(toRow(table)),
+  );
 }
 
 /** `table\0column` of each declared parent column -> the uuids of our observed rows it should be searched for. */
-function heldChildren(request: ApplyRequest, server: DatabaseSchema, observed: ObservedRow[]): Map<string, Set<string>> {
+function heldChildren(
+  request: ApplyRequest,
+  server: DatabaseSchema,
+  observed: ObservedRow[],
+): Map<string, Set<string>> {
   const children = new Map<string, Set<string>>();
   const withParents = request.desired.filter((r) => (r.parents ?? []).length > 0);
   if (withParents.length === 0) return children;
@@ -198,20 +242,35 @@ function uuidsOf(value: unknown): string[] {
 }
 
 /** The plan for an observation (pure): desired rows adapted to the server's schema, then reconciled. */
-export function planApply(request: ApplyRequest, observation: Observation): { plan: Plan; mismatches: SchemaMismatch[] } {
+export function planApply(
+  request: ApplyRequest,
+  observation: Observation,
+): { plan: Plan; mismatches: SchemaMismatch[] } {
   const desired = adaptRows(request.desired, request.schema, observation.server);
-  const plan = reconcile({ owner: request.owner, schema: observation.server, desired, observed: observation.owned, foreign: observation.foreign, ledger: observation.ledger });
+  const plan = reconcile({
+    owner: request.owner,
+    schema: observation.server,
+    desired,
+    observed: observation.owned,
+    foreign: observation.foreign,
+    ledger: observation.ledger,
+  });
   return { plan, mismatches: compareSchemas(request.schema, observation.server) };
 }
 
 /** Sends a plan as one transaction (nothing when it is empty). */
-export async function transactPlan(db: OvsdbDatabase, database: string, plan: Plan): Promise<{ sent: boolean; created: Record<string, string> }> {
+export async function transactPlan(
+  db: OvsdbDatabase,
+  database: string,
+  plan: Plan,
+): Promise<{ sent: boolean; created: Record<string, string> }> {
   if (plan.operations.length === 0) return { sent: false, created: {} };
   try {
     const results = await db.transact(database, plan.operations);
     return { sent: true, created: createdUuids(plan, results) };
   } catch (error) {
-    if (error instanceof TimedOut && plan.operations[error.index]?.op === 'wait') throw new ConcurrentChangeError(plan.guards[error.index], error);
+    if (error instanceof TimedOut && plan.operations[error.index]?.op === 'wait')
+      throw new ConcurrentChangeError(plan.guards[error.index], error);
     throw error;
   }
 }

@@ -53,7 +53,12 @@ export function ledgerKey(owner: string): string {
 /** A table whose rows are owned through the ledger: no external_ids, a unique index, a home. */
 export function isLedgerTable(schema: DatabaseSchema, table: string): boolean {
   const spec = schema.tables[table];
-  return spec !== undefined && spec.columns.external_ids === undefined && (spec.indexes?.length ?? 0) > 0 && ledgerHome(schema.name) !== undefined;
+  return (
+    spec !== undefined &&
+    spec.columns.external_ids === undefined &&
+    (spec.indexes?.length ?? 0) > 0 &&
+    ledgerHome(schema.name) !== undefined
+  );
 }
 
 /** The stored text as a ledger; `where` names the key in errors. */
@@ -63,9 +68,14 @@ export function parseLedger(text: string | undefined, where: string): Ledger {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new LedgerError(`nb: ${where} is not JSON (${(error as Error).message}); refusing to guess which rows are ours`);
+    throw new LedgerError(
+      `nb: ${where} is not JSON (${(error as Error).message}); refusing to guess which rows are ours`,
+    );
   }
-  const ok = value !== null && typeof value === 'object' && !Array.isArray(value) &&
+  const ok =
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
     Object.values(value).every((ids) => Array.isArray(ids) && ids.every((id) => typeof id === 'string'));
   if (!ok) throw new LedgerError(`nb: ${where} = ${text} is not an object of table -> list of identity strings`);
   return value as Ledger;
@@ -73,7 +83,9 @@ export function parseLedger(text: string | undefined, where: string): Ledger {
 
 /** The canonical text (tables and identities sorted), or undefined for an empty ledger. */
 export function serializeLedger(ledger: Ledger): string | undefined {
-  const tables = Object.keys(ledger).filter((t) => ledger[t]!.length > 0).sort();
+  const tables = Object.keys(ledger)
+    .filter((t) => ledger[t]!.length > 0)
+    .sort();
   if (tables.length === 0) return undefined;
   return JSON.stringify(Object.fromEntries(tables.map((t) => [t, [...new Set(ledger[t])].sort()])));
 }
@@ -84,12 +96,28 @@ export function ledgerSelect(home: LedgerHome): Operation {
 }
 
 /** The operations that store `text` (or remove the key when undefined) as the owner's ledger. */
-export function ledgerOperations(home: LedgerHome, owner: string, text: string | undefined, homeExists: boolean): Operation[] {
+export function ledgerOperations(
+  home: LedgerHome,
+  owner: string,
+  text: string | undefined,
+  homeExists: boolean,
+): Operation[] {
   const key = ledgerKey(owner);
-  if (!homeExists) return text === undefined ? [] : [{ op: 'insert', table: home.table, row: { [home.column]: ['map', [[key, text]]] } }];
-  const remove: Operation = { op: 'mutate', table: home.table, where: [], mutations: [[home.column, 'delete', ['set', [key]]]] };
+  if (!homeExists)
+    return text === undefined
+      ? []
+      : [{ op: 'insert', table: home.table, row: { [home.column]: ['map', [[key, text]]] } }];
+  const remove: Operation = {
+    op: 'mutate',
+    table: home.table,
+    where: [],
+    mutations: [[home.column, 'delete', ['set', [key]]]],
+  };
   if (text === undefined) return [remove];
-  return [remove, { op: 'mutate', table: home.table, where: [], mutations: [[home.column, 'insert', ['map', [[key, text]]]]] }];
+  return [
+    remove,
+    { op: 'mutate', table: home.table, where: [], mutations: [[home.column, 'insert', ['map', [[key, text]]]]] },
+  ];
 }
 
 /** The ledger operations and their line in words, when the owner's ledger must change; else nothing. */

@@ -18,11 +18,21 @@ function encodeColumns(table: string, schema: TableSchema, columns: Record<strin
   return row;
 }
 
-export function insertOp(table: string, schema: TableSchema, namedUuid: string, columns: Record<string, unknown>): Operation {
+export function insertOp(
+  table: string,
+  schema: TableSchema,
+  namedUuid: string,
+  columns: Record<string, unknown>,
+): Operation {
   return { op: 'insert', table, 'uuid-name': namedUuid, row: encodeColumns(table, schema, columns) };
 }
 
-export function updateOp(table: string, schema: TableSchema, uuid: string, columns: Record<string, unknown>): Operation {
+export function updateOp(
+  table: string,
+  schema: TableSchema,
+  uuid: string,
+  columns: Record<string, unknown>,
+): Operation {
   return { op: 'update', table, where: byUuid(uuid), row: encodeColumns(table, schema, columns) };
 }
 
@@ -45,7 +55,12 @@ export function deleteOp(table: string, uuid: string): Operation {
  * A guard: the transaction fails ("timed out", at once) unless the row still holds exactly the
  * values we observed in `columns`, so a concurrent writer's change is never clobbered.
  */
-export function waitUnchangedOp(table: string, schema: TableSchema, uuid: string, observed: Record<string, unknown>): Operation {
+export function waitUnchangedOp(
+  table: string,
+  schema: TableSchema,
+  uuid: string,
+  observed: Record<string, unknown>,
+): Operation {
   const columns = Object.keys(observed).sort();
   const row = encodeColumns(table, schema, Object.fromEntries(columns.map((c) => [c, observed[c]])));
   return { op: 'wait', table, where: byUuid(uuid), columns, until: '==', rows: [row], timeout: 0 };
@@ -53,5 +68,13 @@ export function waitUnchangedOp(table: string, schema: TableSchema, uuid: string
 
 /** A guard that a row (e.g. a foreign parent we attach to) still exists. */
 export function waitExistsOp(table: string, uuid: string): Operation {
-  return { op: 'wait', table, where: byUuid(uuid), columns: ['_uuid'], until: '==', rows: [{ _uuid: ['uuid', uuid] }], timeout: 0 };
+  return {
+    op: 'wait',
+    table,
+    where: byUuid(uuid),
+    columns: ['_uuid'],
+    until: '==',
+    rows: [{ _uuid: ['uuid', uuid] }],
+    timeout: 0,
+  };
 }

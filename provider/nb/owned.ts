@@ -12,7 +12,9 @@ import { RowIndex } from './references';
 /** The owner's stored ledger (empty when the database has no ledger home or none is stored). */
 export function storedLedger(input: ReconcileInput): Ledger {
   const home = ledgerHome(input.schema.name);
-  return home === undefined ? {} : parseLedger(input.ledger?.text, `${home.table}.${home.column}["${ledgerKey(input.owner)}"]`);
+  return home === undefined
+    ? {}
+    : parseLedger(input.ledger?.text, `${home.table}.${home.column}["${ledgerKey(input.owner)}"]`);
 }
 
 export interface Split {
@@ -29,11 +31,15 @@ export function splitObserved(input: ReconcileInput, ledger: Ledger): Split {
   const owned = new RowIndex<ObservedRow>();
   const foreign = new RowIndex<ObservedRow>();
   const inLedger = (row: ObservedRow) =>
-    isLedgerTable(input.schema, row.table) && (ledger[row.table] ?? []).includes(rowIdentity(row.table, row.columns) ?? '');
+    isLedgerTable(input.schema, row.table) &&
+    (ledger[row.table] ?? []).includes(rowIdentity(row.table, row.columns) ?? '');
   const byUuid = new Map([...input.observed, ...(input.foreign ?? [])].map((row) => [row.uuid, row]));
   const observed = new Set(input.observed);
   const mine = [...byUuid.values()].filter((row) =>
-    isLedgerTable(input.schema, row.table) ? inLedger(row) : observed.has(row) && isOwnedBy(row.columns.external_ids as Record<string, unknown>, input.owner));
+    isLedgerTable(input.schema, row.table)
+      ? inLedger(row)
+      : observed.has(row) && isOwnedBy(row.columns.external_ids as Record<string, unknown>, input.owner),
+  );
   const mineSet = new Set(mine);
   const others = [...byUuid.values()].filter((row) => !mineSet.has(row));
   for (const row of [...mine].sort((a, b) => (a.uuid < b.uuid ? -1 : 1))) {
@@ -51,12 +57,19 @@ export function splitObserved(input: ReconcileInput, ledger: Ledger): Split {
  * A desired row of a ledger table whose identity a row of someone else already has: that row is
  * never taken over, and inserting ours would violate the table's unique index, so refuse.
  */
-export function checkForeignTwins(input: ReconcileInput, entries: Entry[], foreign: RowIndex<ObservedRow>, problems: string[]): void {
+export function checkForeignTwins(
+  input: ReconcileInput,
+  entries: Entry[],
+  foreign: RowIndex<ObservedRow>,
+  problems: string[],
+): void {
   const home = ledgerHome(input.schema.name);
   for (const entry of entries) {
     if (entry.observed !== undefined || !isLedgerTable(input.schema, entry.row.table)) continue;
     const twins = foreign.get(entry.row.table, entry.identity);
     if (twins.length === 0) continue;
-    problems.push(`${describeRow(entry.row.table, entry.identity)}: a row with this identity already exists (${twins.map((t) => t.uuid).join(', ')}) and is not ours (not in ${home!.table}.${home!.column}["${ledgerKey(input.owner)}"]); it is left alone and ours cannot be inserted beside it (unique index ${JSON.stringify(input.schema.tables[entry.row.table]!.indexes)})`);
+    problems.push(
+      `${describeRow(entry.row.table, entry.identity)}: a row with this identity already exists (${twins.map((t) => t.uuid).join(', ')}) and is not ours (not in ${home!.table}.${home!.column}["${ledgerKey(input.owner)}"]); it is left alone and ours cannot be inserted beside it (unique index ${JSON.stringify(input.schema.tables[entry.row.table]!.indexes)})`,
+    );
   }
 }

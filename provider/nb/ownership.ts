@@ -88,6 +88,7 @@ export function rowKey(kind: RowKind, values: Record<string, string>): string {
     return value.replace(/%/g, '%25').replace(/:/g, '%3A');
   });
   const extra = Object.keys(values).filter((key) => !kind.keys.includes(key));
-  if (extra.length > 0) throw new OwnershipError(`nb: ${kind.table}/${kind.ownerType} has no key(s) [${extra.join(', ')}]`);
+  if (extra.length > 0)
+    throw new OwnershipError(`nb: ${kind.table}/${kind.ownerType} has no key(s) [${extra.join(', ')}]`);
   return [kind.ownerType, ...parts].join(':');
 }

@@ -17,7 +17,9 @@ export function checkParentColumns(schema: DatabaseSchema, row: DesiredRow, iden
   return (row.parents ?? []).flatMap((parent) => {
     const type = schema.tables[parent.table]?.columns[parent.column]?.type;
     if (type !== undefined && isReferenceSet(type) && referencedTable(type) === row.table) return [];
-    return [`${describeRow(row.table, identity)}: parent column ${parent.table}.${parent.column} is not a set of references to ${row.table}`];
+    return [
+      `${describeRow(row.table, identity)}: parent column ${parent.table}.${parent.column} is not a set of references to ${row.table}`,
+    ];
   });
 }
 
@@ -62,7 +64,8 @@ export function formerParents(entry: Entry, others: ObservedRow[]): Holder[] {
   for (const row of others) {
     for (const column of Object.keys(row.columns)) {
       if (!declared.has(`${row.table}\u0000${column}`) || current.has(`${row.uuid}\u0000${column}`)) continue;
-      if (refsAsList(row.columns[column]).some((ref) => (ref as { uuid?: string })?.uuid === uuid)) holders.push({ row, column });
+      if (refsAsList(row.columns[column]).some((ref) => (ref as { uuid?: string })?.uuid === uuid))
+        holders.push({ row, column });
     }
   }
   return holders;

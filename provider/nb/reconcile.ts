@@ -100,7 +100,9 @@ export function reconcile(input: ReconcileInput): Plan {
   const planned = emptyPlan();
   for (const entry of entries) planRow(context, entry, planned);
   for (const row of stale) planDeletion(context, row, planned);
-  const owned = entries.filter((e) => isLedgerTable(input.schema, e.row.table)).map((e) => ({ table: e.row.table, identity: e.identity }));
+  const owned = entries
+    .filter((e) => isLedgerTable(input.schema, e.row.table))
+    .map((e) => ({ table: e.row.table, identity: e.identity }));
   addLedger(planned, planLedger(input.schema, input.owner, input.ledger ?? { homeExists: true }, ledger, owned));
   return assemble(planned, input.schema);
 }
@@ -120,20 +122,28 @@ function checkDesired(input: ReconcileInput, problems: string[]): Identified[] {
     const table = input.schema.tables[row.table];
     const identity = rowIdentity(row.table, row.columns);
     const where = () => `desired row ${index} (${describeRow(row.table, identity)})`;
-    if (table === undefined) return void problems.push(`${where()}: table ${row.table} is not in ${input.schema.name} ${input.schema.version}`);
+    if (table === undefined)
+      return void problems.push(
+        `${where()}: table ${row.table} is not in ${input.schema.name} ${input.schema.version}`,
+      );
     if (table.columns.external_ids === undefined && !isLedgerTable(input.schema, row.table)) {
-      return void problems.push(`${where()}: ${row.table} has no external_ids column to carry our owner marker, and no unique index to record its rows by in a ledger`);
+      return void problems.push(
+        `${where()}: ${row.table} has no external_ids column to carry our owner marker, and no unique index to record its rows by in a ledger`,
+      );
     }
     const unknown = Object.keys(row.columns).filter((c) => table.columns[c] === undefined);
     if (unknown.length > 0) problems.push(`${where()}: ${row.table} has no column(s) ${unknown.join(', ')}`);
-    if (identity === undefined) return void problems.push(`${where()}: has no identity (name, external_ids k8s.ovn.org/id or ovnk.io/key)`);
+    if (identity === undefined)
+      return void problems.push(`${where()}: has no identity (name, external_ids k8s.ovn.org/id or ovnk.io/key)`);
     const key = rowKeyOf(row.table, identity);
     if (seen.has(key)) return void problems.push(`${where()}: another desired ${row.table} row has the same identity`);
     seen.add(key);
     if (unknown.length === 0) identified.push({ row, identity, key });
   });
   // `<table>\0<identity>` orders as (table, identity) does
-  return identified.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ row, identity }) => ({ row, identity }));
+  return identified
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ row, identity }) => ({ row, identity }));
 }
 
 function compareKeys(tableA: string, idA: string, tableB: string, idB: string): number {
@@ -161,7 +171,9 @@ function match(desired: Identified[], owned: RowIndex<ObservedRow>): Entry[] {
 /** Our observed rows no entry claims, in a stable order: these are deleted. */
 function staleRows(split: Split, entries: Entry[]): ObservedRow[] {
   const claimed = new Set(entries.map((e) => e.observed?.uuid));
-  return split.mine.filter((row) => !claimed.has(row.uuid)).sort((a, b) => compareKeys(a.table, a.uuid, b.table, b.uuid));
+  return split.mine
+    .filter((row) => !claimed.has(row.uuid))
+    .sort((a, b) => compareKeys(a.table, a.uuid, b.table, b.uuid));
 }
 
 function buildScope(entries: Entry[], foreign: RowIndex<ObservedRow>): ReferenceScope {
@@ -170,13 +182,21 @@ function buildScope(entries: Entry[], foreign: RowIndex<ObservedRow>): Reference
   return { desired, foreign };
 }
 
-function resolveEntry(input: ReconcileInput, scope: ReferenceScope, entry: Entry, problems: string[]): Record<string, unknown> {
+function resolveEntry(
+  input: ReconcileInput,
+  scope: ReferenceScope,
+  entry: Entry,
+  problems: string[],
+): Record<string, unknown> {
   const table = input.schema.tables[entry.row.table];
   const resolved: Record<string, unknown> = {};
   let column = '';
-  const problem = (message: string) => problems.push(`${describeRow(entry.row.table, entry.identity)} column ${column}: ${message}`);
-  for (column in entry.row.columns) resolved[column] = resolveColumn(scope, table.columns[column].type, entry.row.columns[column], problem);
-  if (table.columns.external_ids !== undefined) resolved.external_ids = withOwner(resolved.external_ids as Record<string, unknown> | undefined, input.owner);
+  const problem = (message: string) =>
+    problems.push(`${describeRow(entry.row.table, entry.identity)} column ${column}: ${message}`);
+  for (column in entry.row.columns)
+    resolved[column] = resolveColumn(scope, table.columns[column].type, entry.row.columns[column], problem);
+  if (table.columns.external_ids !== undefined)
+    resolved.external_ids = withOwner(resolved.external_ids as Record<string, unknown> | undefined, input.owner);
   return resolved;
 }
 
@@ -188,12 +208,18 @@ function checkParents(schema: DatabaseSchema, scope: ReferenceScope, entries: En
     for (const parent of entry.row.parents ?? []) {
       const rows = scope.foreign.get(parent.table, parent.identity);
       if (rows.length === 1) entry.parentRows.push({ row: rows[0]!, column: parent.column });
-      else problems.push(`${where()}: parent ${describeRow(parent.table, parent.identity)} ${rows.length === 0 ? 'is neither desired nor observed' : `is ambiguous (${rows.length} rows)`}`);
+      else
+        problems.push(
+          `${where()}: parent ${describeRow(parent.table, parent.identity)} ${rows.length === 0 ? 'is neither desired nor observed' : `is ambiguous (${rows.length} rows)`}`,
+        );
     }
     const target = entry.target;
-    const held = entry.parentRows.length > 0 || referenced.has(target) || ('uuid' in target && referenced.has(target.uuid));
+    const held =
+      entry.parentRows.length > 0 || referenced.has(target) || ('uuid' in target && referenced.has(target.uuid));
     if (schema.tables[entry.row.table].isRoot !== true && !held) {
-      problems.push(`${where()}: ${entry.row.table} is not a root table and no desired row references it (give it parents)`);
+      problems.push(
+        `${where()}: ${entry.row.table} is not a root table and no desired row references it (give it parents)`,
+      );
     }
   }
 }
@@ -225,7 +251,9 @@ function labeller(entries: Entry[], observed: ObservedRow[]): (id: string) => st
   return (id) => {
     const row = rows.get(id);
     if (row === undefined) return id;
-    return 'row' in row ? describeRow(row.row.table, row.identity) : describeRow(row.table, rowIdentity(row.table, row.columns));
+    return 'row' in row
+      ? describeRow(row.row.table, row.identity)
+      : describeRow(row.table, rowIdentity(row.table, row.columns));
   };
 }
 
@@ -249,5 +277,7 @@ function assemble(planned: PlannedRow, schema: DatabaseSchema): Plan {
 
 export function describeChange(change: RowChange): string {
   const row = describeRow(change.table, change.identity);
-  return change.details.length === 0 ? `${change.action} ${row}` : `${change.action} ${row}: ${change.details.join('; ')}`;
+  return change.details.length === 0
+    ? `${change.action} ${row}`
+    : `${change.action} ${row}: ${change.details.join('; ')}`;
 }

@@ -36,7 +36,8 @@ export function parentColumns(schema: DatabaseSchema, child: string): { table: s
   for (const table of Object.keys(schema.tables).sort()) {
     for (const [column, spec] of Object.entries(schema.tables[table].columns)) {
       const key = normalizeColumnType(spec.type).key;
-      if (isReferenceSet(spec.type) && key.refTable === child && key.refType !== 'weak') parents.push({ table, column });
+      if (isReferenceSet(spec.type) && key.refTable === child && key.refType !== 'weak')
+        parents.push({ table, column });
     }
   }
   return parents;
@@ -69,7 +70,8 @@ export interface ReferenceScope {
 
 /** One reference: an identity string (or an already resolved `{ uuid }`) -> a plain uuid atom. */
 export function resolveReference(scope: ReferenceScope, refTable: string, ref: unknown): DesiredTarget | string {
-  if (ref !== null && typeof ref === 'object' && typeof (ref as { uuid?: unknown }).uuid === 'string') return ref as DesiredTarget;
+  if (ref !== null && typeof ref === 'object' && typeof (ref as { uuid?: unknown }).uuid === 'string')
+    return ref as DesiredTarget;
   if (typeof ref !== 'string') return `is not an identity string: ${JSON.stringify(ref)}`;
   const own = scope.desired.get(refTable, ref);
   if (own.length > 0) return own[0];

@@ -66,7 +66,13 @@ function planInsert(context: RowPlanContext, entry: Entry, plan: PlannedRow): vo
   const table = context.schema.tables[entry.row.table];
   const named = (entry.target as { namedUuid: string }).namedUuid;
   plan.inserts.push(insertOp(entry.row.table, table, named, entry.columns));
-  plan.changes.push({ action: 'create', table: entry.row.table, identity: entry.identity, details: [], namedUuid: named });
+  plan.changes.push({
+    action: 'create',
+    table: entry.row.table,
+    identity: entry.identity,
+    details: [],
+    namedUuid: named,
+  });
 }
 
 function planUpdate(context: RowPlanContext, entry: Entry, observed: ObservedRow, plan: PlannedRow): void {
@@ -78,20 +84,27 @@ function planUpdate(context: RowPlanContext, entry: Entry, observed: ObservedRow
     const value = entry.columns[column];
     const type = table.columns[column].type;
     if (isReferenceSet(type)) {
-      details.push(...planReferenceSet(context, entry.row.table, observed.uuid, column, value, observed.columns[column], plan));
+      details.push(
+        ...planReferenceSet(context, entry.row.table, observed.uuid, column, value, observed.columns[column], plan),
+      );
     } else if (!sameValue(value, observed.columns[column], type)) {
       changed[column] = canonical(value, type);
       before[column] = canonical(observed.columns[column], type);
-      details.push(`${column}: ${describeValue(before[column], context.label)} -> ${describeValue(changed[column], context.label)}`);
+      details.push(
+        `${column}: ${describeValue(before[column], context.label)} -> ${describeValue(changed[column], context.label)}`,
+      );
     }
   }
   if (Object.keys(changed).length > 0) {
     for (const column of guardColumns(table)) before[column] = observed.columns[column];
     plan.waits.push(waitUnchangedOp(entry.row.table, table, observed.uuid, before));
-    plan.guards.push(`${describeRow(entry.row.table, entry.identity)} (${Object.keys(before).sort().join(', ')}) is unchanged`);
+    plan.guards.push(
+      `${describeRow(entry.row.table, entry.identity)} (${Object.keys(before).sort().join(', ')}) is unchanged`,
+    );
     plan.updates.push(updateOp(entry.row.table, table, observed.uuid, changed));
   }
-  if (details.length > 0) plan.changes.push({ action: 'update', table: entry.row.table, identity: entry.identity, details });
+  if (details.length > 0)
+    plan.changes.push({ action: 'update', table: entry.row.table, identity: entry.identity, details });
 }
 
 /** Adds missing references; removes only references to our own rows that are no longer wanted. */
@@ -109,7 +122,9 @@ function planReferenceSet(
   const wanted = new Set(desired.map(refId));
   const have = new Set(present.map(refId));
   const add = desired.filter((ref) => !have.has(refId(ref)));
-  const remove = present.filter((ref) => context.ours.has(refId(ref)) && !context.stale.has(refId(ref)) && !wanted.has(refId(ref)));
+  const remove = present.filter(
+    (ref) => context.ours.has(refId(ref)) && !context.stale.has(refId(ref)) && !wanted.has(refId(ref)),
+  );
   const details: string[] = [];
   if (add.length > 0) {
     plan.mutates.push(mutateRefsOp(table, byUuid(uuid), column, 'insert', add));
@@ -129,9 +144,15 @@ function guardColumns(table: TableSchema): string[] {
 
 /** A child of a parent another owner made: referenced through a mutate, guarded by the parent existing. */
 function planAttach(context: RowPlanContext, entry: Entry, { row: parent, column }: Holder, plan: PlannedRow): void {
-  if (entry.observed !== undefined && refList(parent.columns[column]).some((ref) => refId(ref) === entry.observed!.uuid)) return;
+  if (
+    entry.observed !== undefined &&
+    refList(parent.columns[column]).some((ref) => refId(ref) === entry.observed!.uuid)
+  )
+    return;
   plan.waits.push(waitExistsOp(parent.table, parent.uuid));
-  plan.guards.push(`${describeRow(parent.table, rowIdentity(parent.table, parent.columns))} (${parent.uuid}) still exists`);
+  plan.guards.push(
+    `${describeRow(parent.table, rowIdentity(parent.table, parent.columns))} (${parent.uuid}) still exists`,
+  );
   plan.mutates.push(mutateRefsOp(parent.table, byUuid(parent.uuid), column, 'insert', [entry.target]));
   const to = `${describeRow(parent.table, rowIdentity(parent.table, parent.columns))} ${column}`;
   plan.changes.push({ action: 'attach', table: entry.row.table, identity: entry.identity, details: [`to ${to}`] });
@@ -157,13 +178,25 @@ function planDetach(entry: Entry, { row, column }: Holder, plan: PlannedRow): vo
  */
 export function planDeletion(context: RowPlanContext, row: ObservedRow, plan: PlannedRow): void {
   const table = context.schema.tables[row.table];
-  const guarded = table.columns.external_ids !== undefined ? ['external_ids'] : Object.keys(table.columns).filter((c) => c in row.columns);
-  plan.waits.push(waitUnchangedOp(row.table, table, row.uuid, Object.fromEntries(guarded.map((c) => [c, row.columns[c]]))));
-  plan.guards.push(`${describeRow(row.table, rowIdentity(row.table, row.columns))} (${guarded.join(', ')}) is unchanged`);
+  const guarded =
+    table.columns.external_ids !== undefined
+      ? ['external_ids']
+      : Object.keys(table.columns).filter((c) => c in row.columns);
+  plan.waits.push(
+    waitUnchangedOp(row.table, table, row.uuid, Object.fromEntries(guarded.map((c) => [c, row.columns[c]]))),
+  );
+  plan.guards.push(
+    `${describeRow(row.table, rowIdentity(row.table, row.columns))} (${guarded.join(', ')}) is unchanged`,
+  );
   for (const parent of parentColumns(context.schema, row.table)) {
     const where: Condition[] = [[parent.column, 'includes', ['uuid', row.uuid]]];
     plan.detaches.push(mutateRefsOp(parent.table, where, parent.column, 'delete', [{ uuid: row.uuid }]));
   }
   plan.deletes.push(deleteOp(row.table, row.uuid));
-  plan.changes.push({ action: 'delete', table: row.table, identity: rowIdentity(row.table, row.columns) ?? row.uuid, details: [] });
+  plan.changes.push({
+    action: 'delete',
+    table: row.table,
+    identity: rowIdentity(row.table, row.columns) ?? row.uuid,
+    details: [],
+  });
 }

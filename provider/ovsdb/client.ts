@@ -7,7 +7,15 @@
 import { decodeRow, type PlainRow } from './codec';
 import { describeEndpoint, parseEndpoint, type Endpoint } from './endpoint';
 import { checkResults, OvsdbTransportError } from './errors';
-import { checkRequests, decodeTableUpdates, type MonitorMethod, type MonitorRequest, type MonitorUpdate, type TableUpdates, type WireTableUpdates } from './monitor';
+import {
+  checkRequests,
+  decodeTableUpdates,
+  type MonitorMethod,
+  type MonitorRequest,
+  type MonitorUpdate,
+  type TableUpdates,
+  type WireTableUpdates,
+} from './monitor';
 import type { Operation, OperationResult } from './notation';
 import { RpcConnection, type RpcOptions } from './rpc';
 import type { DatabaseSchema } from './schema';
@@ -96,8 +104,14 @@ export class OvsdbClient implements OvsdbDatabase {
   async transact(db: string, operations: Operation[], options: TransactOptions = {}): Promise<TransactResult[]> {
     const needsSchema = operations.some((op) => op.op === 'select');
     const schema = needsSchema ? await this.getSchema(db) : undefined;
-    const results = await this.rpc.request<(OperationResult | null)[]>('transact', [db, ...operations], options.timeoutMs);
-    return checkResults(operations, results, this.endpoint).map((result, index) => decodeResult(result, schema, operations[index]));
+    const results = await this.rpc.request<(OperationResult | null)[]>(
+      'transact',
+      [db, ...operations],
+      options.timeoutMs,
+    );
+    return checkResults(operations, results, this.endpoint).map((result, index) =>
+      decodeResult(result, schema, operations[index]),
+    );
   }
 
   /** Sends our own echo; resolves when the server answers. */
@@ -109,7 +123,12 @@ export class OvsdbClient implements OvsdbDatabase {
    * Starts a monitor; `listener` gets every later update (including ones caused by our own
    * transactions, which may arrive before the transact reply).
    */
-  async monitor(db: string, requests: Record<string, MonitorRequest>, listener: (update: MonitorUpdate) => void, options: MonitorOptions = {}): Promise<Monitor> {
+  async monitor(
+    db: string,
+    requests: Record<string, MonitorRequest>,
+    listener: (update: MonitorUpdate) => void,
+    options: MonitorOptions = {},
+  ): Promise<Monitor> {
     const method = options.method ?? 'monitor';
     checkRequests(method, requests);
     const schema = await this.getSchema(db);
@@ -118,8 +137,10 @@ export class OvsdbClient implements OvsdbDatabase {
       const update = decodeNotification(name, params, id, schema);
       if (update) listener(update);
     });
-    const wireRequests = method === 'monitor' ? requests : Object.fromEntries(Object.entries(requests).map(([t, r]) => [t, [r]]));
-    const params = method === 'monitor_cond_since' ? [db, id, wireRequests, options.lastTxnId ?? ZERO_TXN] : [db, id, wireRequests];
+    const wireRequests =
+      method === 'monitor' ? requests : Object.fromEntries(Object.entries(requests).map(([t, r]) => [t, [r]]));
+    const params =
+      method === 'monitor_cond_since' ? [db, id, wireRequests, options.lastTxnId ?? ZERO_TXN] : [db, id, wireRequests];
     const cancel = async () => {
       unsubscribe();
       if (this.rpc.isOpen) await this.rpc.request('monitor_cancel', [id]);
@@ -142,7 +163,11 @@ export class OvsdbClient implements OvsdbDatabase {
   }
 }
 
-function decodeResult(result: OperationResult, schema: DatabaseSchema | undefined, operation: Operation): TransactResult {
+function decodeResult(
+  result: OperationResult,
+  schema: DatabaseSchema | undefined,
+  operation: Operation,
+): TransactResult {
   const decoded: TransactResult = {};
   if (result.uuid) decoded.uuid = result.uuid[1];
   if (result.count !== undefined) decoded.count = result.count;
@@ -153,7 +178,11 @@ function decodeResult(result: OperationResult, schema: DatabaseSchema | undefine
   return decoded;
 }
 
-function decodeMonitorReply(method: MonitorMethod, reply: unknown, schema: DatabaseSchema): Pick<Monitor, 'initial' | 'found' | 'lastTxnId'> {
+function decodeMonitorReply(
+  method: MonitorMethod,
+  reply: unknown,
+  schema: DatabaseSchema,
+): Pick<Monitor, 'initial' | 'found' | 'lastTxnId'> {
   if (method !== 'monitor_cond_since') {
     return { initial: decodeTableUpdates(reply as WireTableUpdates, schema, method === 'monitor' ? 'v1' : 'v2', true) };
   }
@@ -162,10 +191,16 @@ function decodeMonitorReply(method: MonitorMethod, reply: unknown, schema: Datab
 }
 
 /** update [id, tables], update2 [id, tables], update3 [id, txnId, tables]; others are not ours. */
-function decodeNotification(name: string, params: unknown[], id: string, schema: DatabaseSchema): MonitorUpdate | undefined {
+function decodeNotification(
+  name: string,
+  params: unknown[],
+  id: string,
+  schema: DatabaseSchema,
+): MonitorUpdate | undefined {
   if (params[0] !== id) return undefined;
   if (name === 'update') return { tables: decodeTableUpdates(params[1] as WireTableUpdates, schema, 'v1') };
   if (name === 'update2') return { tables: decodeTableUpdates(params[1] as WireTableUpdates, schema, 'v2') };
-  if (name === 'update3') return { lastTxnId: params[1] as string, tables: decodeTableUpdates(params[2] as WireTableUpdates, schema, 'v2') };
+  if (name === 'update3')
+    return { lastTxnId: params[1] as string, tables: decodeTableUpdates(params[2] as WireTableUpdates, schema, 'v2') };
   return undefined;
 }

@@ -6,7 +6,13 @@
  * are the server's answer and are thrown as they are. A transaction whose connection broke before
  * its reply may have committed; callers guard writes with `wait` operations (the reconcile does).
  */
-import { OvsdbClient, type ClientOptions, type OvsdbDatabase, type TransactOptions, type TransactResult } from './client';
+import {
+  OvsdbClient,
+  type ClientOptions,
+  type OvsdbDatabase,
+  type TransactOptions,
+  type TransactResult,
+} from './client';
 import { describeEndpoint, parseEndpoints, type Endpoint } from './endpoint';
 import { OvsdbRpcError, OvsdbTransportError } from './errors';
 import type { Operation } from './notation';
@@ -23,7 +29,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `_Server.Database` (ovsdb-server(5)): is this member the leader and connected to its cluster? */
 async function isLeader(client: OvsdbClient, db: string): Promise<boolean> {
-  const [result] = await client.transact('_Server', [{ op: 'select', table: 'Database', where: [['name', '==', db]], columns: ['leader', 'connected'] }]);
+  const [result] = await client.transact('_Server', [
+    { op: 'select', table: 'Database', where: [['name', '==', db]], columns: ['leader', 'connected'] },
+  ]);
   const row = result.rows?.[0];
   return row?.leader === true && row?.connected === true;
 }
@@ -42,7 +50,11 @@ export class OvsdbClusterClient implements OvsdbDatabase {
    * @param remotes comma-separated `unix:`/`tcp:`/`ssl:` remotes or endpoints (stream openers too)
    * @param db the database whose leader we write to, e.g. `OVN_Northbound`
    */
-  constructor(remotes: string | Endpoint[], readonly db: string, private readonly options: ClusterOptions = {}) {
+  constructor(
+    remotes: string | Endpoint[],
+    readonly db: string,
+    private readonly options: ClusterOptions = {},
+  ) {
     this.endpoints = typeof remotes === 'string' ? parseEndpoints(remotes) : remotes;
   }
 
@@ -112,7 +124,11 @@ export class OvsdbClusterClient implements OvsdbDatabase {
         }
       }
       if (Date.now() >= deadline) {
-        throw new OvsdbTransportError(this.endpoint, 'unreachable', `no leader for ${this.db}: ${failures.slice(-this.endpoints.length).join('; ')}`);
+        throw new OvsdbTransportError(
+          this.endpoint,
+          'unreachable',
+          `no leader for ${this.db}: ${failures.slice(-this.endpoints.length).join('; ')}`,
+        );
       }
       await sleep(this.options.retryDelayMs ?? 200);
     }

@@ -7,7 +7,14 @@
  */
 import { OvsdbValueError } from './errors';
 import type { WireAtom, WireRow, WireValue } from './notation';
-import { columnShape, normalizeColumnType, type AtomicType, type BaseType, type ColumnType, type TableSchema } from './schema';
+import {
+  columnShape,
+  normalizeColumnType,
+  type AtomicType,
+  type BaseType,
+  type ColumnType,
+  type TableSchema,
+} from './schema';
 
 export type PlainUuid = { uuid: string };
 export type PlainNamedUuid = { namedUuid: string };
@@ -17,11 +24,21 @@ export type PlainValue = PlainAtom | PlainAtom[] | PlainMap | undefined;
 export type PlainRow = Record<string, PlainValue>;
 
 export function isUuid(value: unknown): value is PlainUuid {
-  return typeof value === 'object' && value !== null && typeof (value as PlainUuid).uuid === 'string' && Object.keys(value).length === 1;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as PlainUuid).uuid === 'string' &&
+    Object.keys(value).length === 1
+  );
 }
 
 export function isNamedUuid(value: unknown): value is PlainNamedUuid {
-  return typeof value === 'object' && value !== null && typeof (value as PlainNamedUuid).namedUuid === 'string' && Object.keys(value).length === 1;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as PlainNamedUuid).namedUuid === 'string' &&
+    Object.keys(value).length === 1
+  );
 }
 
 function atomicTypeOf(base: BaseType | undefined): AtomicType | undefined {
@@ -44,7 +61,8 @@ export function encodeAtom(atom: PlainAtom, type?: AtomicType, field = 'value'):
   checkAtomType(atom, type, field);
   if (isUuid(atom)) return ['uuid', atom.uuid];
   if (isNamedUuid(atom)) return ['named-uuid', atom.namedUuid];
-  if (typeof atom === 'number' && !Number.isFinite(atom)) throw new OvsdbValueError(field, atom, 'is not a finite number');
+  if (typeof atom === 'number' && !Number.isFinite(atom))
+    throw new OvsdbValueError(field, atom, 'is not a finite number');
   if (typeof atom !== 'number' && typeof atom !== 'boolean' && typeof atom !== 'string') {
     throw new OvsdbValueError(field, atom, 'is not an atom (number, boolean, string, {uuid} or {namedUuid})');
   }
@@ -60,7 +78,8 @@ export function encodeSet(values: PlainAtom[], type?: AtomicType, field = 'value
 function encodeKey(key: string, type: AtomicType | undefined, field: string): WireAtom {
   if (type === 'integer' || type === 'real') {
     const n = Number(key);
-    if (key.trim() === '' || !Number.isFinite(n)) throw new OvsdbValueError(field, key, `key is not ${type === 'integer' ? 'an' : 'a'} ${type}`);
+    if (key.trim() === '' || !Number.isFinite(n))
+      throw new OvsdbValueError(field, key, `key is not ${type === 'integer' ? 'an' : 'a'} ${type}`);
     return encodeAtom(n, type, field);
   }
   if (type === 'boolean') {
@@ -70,11 +89,21 @@ function encodeKey(key: string, type: AtomicType | undefined, field: string): Wi
   return type === 'uuid' ? ['uuid', key] : key;
 }
 
-export function encodeMap(map: Record<string, PlainAtom>, type?: ColumnType, field = 'value'): ['map', [WireAtom, WireAtom][]] {
+export function encodeMap(
+  map: Record<string, PlainAtom>,
+  type?: ColumnType,
+  field = 'value',
+): ['map', [WireAtom, WireAtom][]] {
   const t = type === undefined ? undefined : normalizeColumnType(type);
   const keyType = atomicTypeOf(t?.key);
   const valueType = atomicTypeOf(t?.value);
-  return ['map', Object.entries(map).map(([k, v]) => [encodeKey(k, keyType, `${field}.${k}`), encodeAtom(v, valueType, `${field}.${k}`)])];
+  return [
+    'map',
+    Object.entries(map).map(([k, v]) => [
+      encodeKey(k, keyType, `${field}.${k}`),
+      encodeAtom(v, valueType, `${field}.${k}`),
+    ]),
+  ];
 }
 
 function isPlainObject(value: unknown): value is Record<string, PlainAtom> {
@@ -91,12 +120,14 @@ export function encodeValue(value: PlainValue, type?: ColumnType, field = 'value
   }
   if (Array.isArray(value)) {
     if (shape === 'map') throw new OvsdbValueError(field, value, 'is a list but the column is a map');
-    if (shape === 'scalar' && value.length !== 1) throw new OvsdbValueError(field, value, 'must hold exactly one value');
+    if (shape === 'scalar' && value.length !== 1)
+      throw new OvsdbValueError(field, value, 'must hold exactly one value');
     checkMax(value, type, field);
     return encodeSet(value, keyType, field);
   }
   if (isPlainObject(value)) {
-    if (shape !== undefined && shape !== 'map') throw new OvsdbValueError(field, value, 'is an object but the column is not a map');
+    if (shape !== undefined && shape !== 'map')
+      throw new OvsdbValueError(field, value, 'is an object but the column is not a map');
     return encodeMap(value, type, field);
   }
   if (shape === 'map') throw new OvsdbValueError(field, value, 'is an atom but the column is a map');
@@ -105,7 +136,8 @@ export function encodeValue(value: PlainValue, type?: ColumnType, field = 'value
 
 function checkMax(values: unknown[], type: ColumnType | undefined, field: string): void {
   const max = type === undefined ? 'unlimited' : normalizeColumnType(type).max;
-  if (max !== 'unlimited' && values.length > max) throw new OvsdbValueError(field, values, `holds ${values.length} values; the column allows at most ${max}`);
+  if (max !== 'unlimited' && values.length > max)
+    throw new OvsdbValueError(field, values, `holds ${values.length} values; the column allows at most ${max}`);
 }
 
 export function encodeRow(row: PlainRow, table?: TableSchema, tableName = 'row'): WireRow {
@@ -173,7 +205,8 @@ const UUID_COLUMN: ColumnType = 'uuid';
 export function decodeRow(wire: WireRow, table?: TableSchema): PlainRow {
   const row: PlainRow = {};
   for (const [column, value] of Object.entries(wire)) {
-    const type = table?.columns[column]?.type ?? (column === '_uuid' || column === '_version' ? UUID_COLUMN : undefined);
+    const type =
+      table?.columns[column]?.type ?? (column === '_uuid' || column === '_version' ? UUID_COLUMN : undefined);
     row[column] = type === undefined ? decodeUntyped(value) : decodeValue(value, type);
   }
   return row;

@@ -13,13 +13,17 @@ export class OvsdbError extends Error {
 /** A value that cannot be written in OVSDB notation (bad input, found before anything is sent). */
 export class OvsdbValueError extends OvsdbError {
   override name = 'OvsdbValueError';
-  constructor(readonly field: string, readonly value: unknown, readonly reason: string) {
+  constructor(
+    readonly field: string,
+    readonly value: unknown,
+    readonly reason: string,
+  ) {
     super(`ovsdb: [${field}] ${describeValue(value)}: ${reason}`);
   }
 }
 
 function describeValue(value: unknown): string {
-  const text = value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value);
+  const text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
@@ -28,7 +32,12 @@ export type TransportReason = 'refused' | 'closed' | 'timeout' | 'protocol' | 'n
 /** The connection failed, closed, or a request got no answer in time. Safe to retry elsewhere. */
 export class OvsdbTransportError extends OvsdbError {
   override name = 'OvsdbTransportError';
-  constructor(readonly endpoint: string, readonly reason: TransportReason, detail: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly endpoint: string,
+    readonly reason: TransportReason,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
     super(`ovsdb: ${endpoint}: ${detail}`, options);
   }
 }
@@ -36,7 +45,11 @@ export class OvsdbTransportError extends OvsdbError {
 /** The server answered a request with a JSON-RPC `error` (e.g. "unknown database"). Not retried. */
 export class OvsdbRpcError extends OvsdbError {
   override name = 'OvsdbRpcError';
-  constructor(readonly endpoint: string, readonly method: string, readonly error: unknown) {
+  constructor(
+    readonly endpoint: string,
+    readonly method: string,
+    readonly error: unknown,
+  ) {
     super(`ovsdb: ${endpoint}: ${method} failed: ${typeof error === 'string' ? error : JSON.stringify(error)}`);
   }
 }
@@ -73,19 +86,43 @@ export class OvsdbOperationError extends OvsdbError {
   }
 }
 
-export class ReferentialIntegrityViolation extends OvsdbOperationError { override name = 'ReferentialIntegrityViolation'; }
-export class ConstraintViolation extends OvsdbOperationError { override name = 'ConstraintViolation'; }
-export class ResourcesExhausted extends OvsdbOperationError { override name = 'ResourcesExhausted'; }
-export class IoError extends OvsdbOperationError { override name = 'IoError'; }
-export class DuplicateUuidName extends OvsdbOperationError { override name = 'DuplicateUuidName'; }
-export class DomainError extends OvsdbOperationError { override name = 'DomainError'; }
-export class OvsdbRangeError extends OvsdbOperationError { override name = 'OvsdbRangeError'; }
-export class TimedOut extends OvsdbOperationError { override name = 'TimedOut'; }
-export class NotSupported extends OvsdbOperationError { override name = 'NotSupported'; }
-export class Aborted extends OvsdbOperationError { override name = 'Aborted'; }
-export class NotOwner extends OvsdbOperationError { override name = 'NotOwner'; }
+export class ReferentialIntegrityViolation extends OvsdbOperationError {
+  override name = 'ReferentialIntegrityViolation';
+}
+export class ConstraintViolation extends OvsdbOperationError {
+  override name = 'ConstraintViolation';
+}
+export class ResourcesExhausted extends OvsdbOperationError {
+  override name = 'ResourcesExhausted';
+}
+export class IoError extends OvsdbOperationError {
+  override name = 'IoError';
+}
+export class DuplicateUuidName extends OvsdbOperationError {
+  override name = 'DuplicateUuidName';
+}
+export class DomainError extends OvsdbOperationError {
+  override name = 'DomainError';
+}
+export class OvsdbRangeError extends OvsdbOperationError {
+  override name = 'OvsdbRangeError';
+}
+export class TimedOut extends OvsdbOperationError {
+  override name = 'TimedOut';
+}
+export class NotSupported extends OvsdbOperationError {
+  override name = 'NotSupported';
+}
+export class Aborted extends OvsdbOperationError {
+  override name = 'Aborted';
+}
+export class NotOwner extends OvsdbOperationError {
+  override name = 'NotOwner';
+}
 /** "syntax error" and any error string RFC 7047 does not define. */
-export class OvsdbSyntaxError extends OvsdbOperationError { override name = 'OvsdbSyntaxError'; }
+export class OvsdbSyntaxError extends OvsdbOperationError {
+  override name = 'OvsdbSyntaxError';
+}
 
 const byErrorString: Record<string, new (failure: OperationFailure) => OvsdbOperationError> = {
   'referential integrity violation': ReferentialIntegrityViolation,
@@ -111,14 +148,28 @@ export function operationError(failure: OperationFailure): OvsdbOperationError {
 
 /** Commit errors have no operation; the table is named in the server's details, when at all. */
 function tableFromDetails(details: string | undefined): string | undefined {
-  const match = /"([A-Za-z_][\w-]*)" table|[Tt]able "?([A-Z_][\w-]*)|cannot delete ([A-Z_][\w-]*) row/.exec(details ?? '');
-  return match ? match[1] ?? match[2] ?? match[3] : undefined;
+  const match = /"([A-Za-z_][\w-]*)" table|[Tt]able "?([A-Z_][\w-]*)|cannot delete ([A-Z_][\w-]*) row/.exec(
+    details ?? '',
+  );
+  return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
 }
 
-function failureAt(operations: Operation[], index: number, result: OperationResult, endpoint: string): OperationFailure {
+function failureAt(
+  operations: Operation[],
+  index: number,
+  result: OperationResult,
+  endpoint: string,
+): OperationFailure {
   const operation = operations[index];
   const table = operation && 'table' in operation ? operation.table : tableFromDetails(result.details);
-  return { endpoint, index, op: operation?.op ?? 'commit', table, error: String(result.error), details: result.details };
+  return {
+    endpoint,
+    index,
+    op: operation?.op ?? 'commit',
+    table,
+    error: String(result.error),
+    details: result.details,
+  };
 }
 
 /**
@@ -126,7 +177,11 @@ function failureAt(operations: Operation[], index: number, result: OperationResu
  * ones after it are null; a commit failure appears as one extra element after the operations.
  * Throws the typed error of the first failure; returns the per-operation results otherwise.
  */
-export function checkResults(operations: Operation[], results: (OperationResult | null)[], endpoint = 'server'): OperationResult[] {
+export function checkResults(
+  operations: Operation[],
+  results: (OperationResult | null)[],
+  endpoint = 'server',
+): OperationResult[] {
   for (let index = 0; index < results.length; index++) {
     const result = results[index];
     if (result && result.error !== undefined && result.error !== null) {
@@ -134,7 +189,11 @@ export function checkResults(operations: Operation[], results: (OperationResult 
     }
   }
   if (results.length < operations.length || results.slice(0, operations.length).some((r) => r === null)) {
-    throw new OvsdbTransportError(endpoint, 'protocol', `transact returned ${results.length} results for ${operations.length} operations without an error`);
+    throw new OvsdbTransportError(
+      endpoint,
+      'protocol',
+      `transact returned ${results.length} results for ${operations.length} operations without an error`,
+    );
   }
   return results.slice(0, operations.length) as OperationResult[];
 }

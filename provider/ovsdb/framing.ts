@@ -39,7 +39,8 @@ export class JsonSplitter {
       const byte = chunk[i];
       if (this.depth === 0) {
         if (isWhitespace(byte)) continue;
-        if (byte !== OPEN_BRACE && byte !== OPEN_BRACKET) throw new FramingError(`unexpected byte 0x${byte.toString(16)} between JSON messages`);
+        if (byte !== OPEN_BRACE && byte !== OPEN_BRACKET)
+          throw new FramingError(`unexpected byte 0x${byte.toString(16)} between JSON messages`);
         start = i;
       }
       if (this.scan(byte)) {

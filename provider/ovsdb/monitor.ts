@@ -37,18 +37,33 @@ export interface MonitorUpdate {
   lastTxnId?: string;
 }
 
-type WireRowUpdate = { old?: WireRow; new?: WireRow; initial?: WireRow; insert?: WireRow; modify?: WireRow; delete?: WireRow | null };
+type WireRowUpdate = {
+  old?: WireRow;
+  new?: WireRow;
+  initial?: WireRow;
+  insert?: WireRow;
+  modify?: WireRow;
+  delete?: WireRow | null;
+};
 export type WireTableUpdates = Record<string, Record<string, WireRowUpdate>>;
 
 export function checkRequests(method: MonitorMethod, requests: Record<string, MonitorRequest>): void {
   for (const [table, request] of Object.entries(requests)) {
-    if (method === 'monitor' && request.where) throw new OvsdbValueError(`monitor.${table}.where`, request.where, 'conditions need monitor_cond or monitor_cond_since');
+    if (method === 'monitor' && request.where)
+      throw new OvsdbValueError(
+        `monitor.${table}.where`,
+        request.where,
+        'conditions need monitor_cond or monitor_cond_since',
+      );
   }
 }
 
 /** v1 updates carry old/new; which one is present tells the kind. */
 function decodeV1(uuid: string, update: WireRowUpdate, decode: (r: WireRow) => PlainRow, initial: boolean): RowUpdate {
-  const row: RowUpdate = { uuid, kind: initial ? 'initial' : !update.old ? 'insert' : !update.new ? 'delete' : 'modify' };
+  const row: RowUpdate = {
+    uuid,
+    kind: initial ? 'initial' : !update.old ? 'insert' : !update.new ? 'delete' : 'modify',
+  };
   if (update.old) row.old = decode(update.old);
   if (update.new) row.new = decode(update.new);
   return row;
@@ -61,7 +76,12 @@ function decodeV2(uuid: string, update: WireRowUpdate, decode: (r: WireRow) => P
   return update.delete ? { uuid, kind: 'delete', old: decode(update.delete) } : { uuid, kind: 'delete' };
 }
 
-export function decodeTableUpdates(wire: WireTableUpdates, schema: DatabaseSchema, form: 'v1' | 'v2', initial = false): TableUpdates {
+export function decodeTableUpdates(
+  wire: WireTableUpdates,
+  schema: DatabaseSchema,
+  form: 'v1' | 'v2',
+  initial = false,
+): TableUpdates {
   const tables: TableUpdates = {};
   for (const [table, rows] of Object.entries(wire ?? {})) {
     const decode = (row: WireRow) => decodeRow(row, schema.tables[table]);

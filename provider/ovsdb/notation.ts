@@ -25,7 +25,15 @@ export type Operation =
   | { op: 'update'; table: string; where: Condition[]; row: WireRow }
   | { op: 'mutate'; table: string; where: Condition[]; mutations: Mutation[] }
   | { op: 'delete'; table: string; where: Condition[] }
-  | { op: 'wait'; table: string; where: Condition[]; columns: string[]; until: '==' | '!='; rows: WireRow[]; timeout?: number }
+  | {
+      op: 'wait';
+      table: string;
+      where: Condition[];
+      columns: string[];
+      until: '==' | '!=';
+      rows: WireRow[];
+      timeout?: number;
+    }
   | { op: 'commit'; durable: boolean }
   | { op: 'abort' }
   | { op: 'comment'; comment: string }

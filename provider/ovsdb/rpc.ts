@@ -49,7 +49,11 @@ export class RpcConnection {
   private probing = false;
   private failure?: OvsdbTransportError;
 
-  constructor(private readonly stream: Duplex, readonly endpoint: string, options: RpcOptions = {}) {
+  constructor(
+    private readonly stream: Duplex,
+    readonly endpoint: string,
+    options: RpcOptions = {},
+  ) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.probeMs = options.inactivityProbeMs ?? 5_000;
     stream.on('data', (chunk: Buffer) => this.receive(chunk));
@@ -75,7 +79,13 @@ export class RpcConnection {
         this.pending.delete(id);
         reject(new OvsdbTransportError(this.endpoint, 'timeout', `${method} got no reply within ${timeoutMs} ms`));
       }, timeoutMs);
-      this.pending.set(id, { method, resolve: resolve as (r: unknown) => void, reject, timer, deadline: Date.now() + timeoutMs });
+      this.pending.set(id, {
+        method,
+        resolve: resolve as (r: unknown) => void,
+        reject,
+        timer,
+        deadline: Date.now() + timeoutMs,
+      });
       this.send({ method, params, id });
     });
   }
@@ -119,7 +129,8 @@ export class RpcConnection {
     if (!pending) return; // a reply to a request that already timed out
     this.pending.delete(message.id as number);
     clearTimeout(pending.timer);
-    if (message.error !== null && message.error !== undefined) pending.reject(new OvsdbRpcError(this.endpoint, pending.method, message.error));
+    if (message.error !== null && message.error !== undefined)
+      pending.reject(new OvsdbRpcError(this.endpoint, pending.method, message.error));
     else pending.resolve(message.result);
   }
 
@@ -139,7 +150,8 @@ export class RpcConnection {
       () => (this.probing = false),
       () => {
         this.probing = false;
-        if (!this.awaitingOtherReply()) this.fail('timeout', `no answer to echo within ${this.probeMs} ms after ${this.probeMs} ms of silence`);
+        if (!this.awaitingOtherReply())
+          this.fail('timeout', `no answer to echo within ${this.probeMs} ms after ${this.probeMs} ms of silence`);
       },
     );
   }
@@ -152,7 +164,9 @@ export class RpcConnection {
 
   private closedDetail(): string {
     const cut = this.splitter.bufferedBytes;
-    return cut > 0 ? `connection closed by the server in the middle of a message (${cut} bytes)` : 'connection closed by the server';
+    return cut > 0
+      ? `connection closed by the server in the middle of a message (${cut} bytes)`
+      : 'connection closed by the server';
   }
 
   private fail(reason: 'closed' | 'timeout' | 'protocol', detail: string): void {

@@ -36,7 +36,12 @@ function connectSocket(endpoint: Endpoint, options: OpenOptions): { socket: Dupl
       return { socket: net.connect({ host: endpoint.host, port: endpoint.port }), ready: 'connect' };
     case 'ssl': {
       const material = options.tls;
-      if (!material) throw new OvsdbValueError('tls', describeEndpoint(endpoint), 'an ssl: endpoint needs TLS material (key, cert, ca)');
+      if (!material)
+        throw new OvsdbValueError(
+          'tls',
+          describeEndpoint(endpoint),
+          'an ssl: endpoint needs TLS material (key, cert, ca)',
+        );
       const socket = tls.connect({
         host: endpoint.host,
         port: endpoint.port,
@@ -59,7 +64,10 @@ function reasonOf(error: NodeJS.ErrnoException): 'refused' | 'unreachable' {
 
 function waitReady(socket: Duplex, ready: string, name: string, timeoutMs: number): Promise<Duplex> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new OvsdbTransportError(name, 'timeout', `connect timed out after ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new OvsdbTransportError(name, 'timeout', `connect timed out after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onError = (error: NodeJS.ErrnoException) =>
       fail(new OvsdbTransportError(name, reasonOf(error), `cannot connect: ${error.message}`, { cause: error }));
     const fail = (error: Error) => {
@@ -79,13 +87,18 @@ function waitReady(socket: Duplex, ready: string, name: string, timeoutMs: numbe
 async function openStream(endpoint: Extract<Endpoint, { kind: 'stream' }>, timeoutMs: number): Promise<Duplex> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new OvsdbTransportError(endpoint.describe, 'timeout', `open timed out after ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new OvsdbTransportError(endpoint.describe, 'timeout', `open timed out after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([endpoint.open(), timeout]);
   } catch (error) {
     if (error instanceof OvsdbTransportError) throw error;
-    throw new OvsdbTransportError(endpoint.describe, 'unreachable', `cannot open: ${(error as Error).message}`, { cause: error });
+    throw new OvsdbTransportError(endpoint.describe, 'unreachable', `cannot open: ${(error as Error).message}`, {
+      cause: error,
+    });
   } finally {
     clearTimeout(timer);
   }

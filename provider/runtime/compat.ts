@@ -34,22 +34,29 @@ function withoutTier(row: DesiredRow): DesiredRow {
 function dropRows(rows: DesiredRow[], drop: Set<DesiredRow>): DesiredRow[] {
   const gone = new Set([...drop].map(identityOf));
   const refersToGone = (v: unknown) => Array.isArray(v) && v.some((x) => typeof x === 'string' && gone.has(x));
-  return rows.filter((r) => !drop.has(r)).map((row) => {
-    if (!Object.values(row.columns).some(refersToGone)) return row;
-    const columns: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(row.columns)) columns[k] = Array.isArray(v) ? v.filter((x) => typeof x !== 'string' || !gone.has(x)) : v;
-    return { ...row, columns };
-  });
+  return rows
+    .filter((r) => !drop.has(r))
+    .map((row) => {
+      if (!Object.values(row.columns).some(refersToGone)) return row;
+      const columns: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(row.columns))
+        columns[k] = Array.isArray(v) ? v.filter((x) => typeof x !== 'string' || !gone.has(x)) : v;
+      return { ...row, columns };
+    });
 }
 
 export function adaptToServer(rows: DesiredRow[], server: DatabaseSchema): Adapted {
   const notes: string[] = [];
   let out = server.tables.ACL?.columns.tier === undefined ? rows.map(withoutTier) : rows;
   if (server.tables.NAT?.columns.match === undefined) {
-    const matched = new Set(out.filter((r) => r.table === 'NAT' && typeof r.columns.match === 'string' && r.columns.match !== ''));
+    const matched = new Set(
+      out.filter((r) => r.table === 'NAT' && typeof r.columns.match === 'string' && r.columns.match !== ''),
+    );
     if (matched.size > 0) {
       out = dropRows(out, matched);
-      notes.push(`${matched.size} NAT rows with a match (management-port SNAT) left out: ${server.name} ${server.version} has no NAT match (needs 7.4.0)`);
+      notes.push(
+        `${matched.size} NAT rows with a match (management-port SNAT) left out: ${server.name} ${server.version} has no NAT match (needs 7.4.0)`,
+      );
     }
   }
   return { rows: out, notes };
@@ -64,12 +71,14 @@ export interface ForeignShared {
 export function dropForeignShared(rows: DesiredRow[], foreign: ForeignShared): DesiredRow[] {
   const droppedBands = new Set<string>();
   for (const row of rows) {
-    if (row.table === 'Meter' && foreign.meters.has(row.columns.name as string)) for (const band of (row.columns.bands as string[]) ?? []) droppedBands.add(band);
+    if (row.table === 'Meter' && foreign.meters.has(row.columns.name as string))
+      for (const band of (row.columns.bands as string[]) ?? []) droppedBands.add(band);
   }
   return rows.filter((row) => {
     if (row.table === 'Copp') return !foreign.copps.has(row.columns.name as string);
     if (row.table === 'Meter') return !foreign.meters.has(row.columns.name as string);
-    if (row.table === 'Meter_Band') return !droppedBands.has((row.columns.external_ids as Record<string, string>)['ovnk.io/key']!);
+    if (row.table === 'Meter_Band')
+      return !droppedBands.has((row.columns.external_ids as Record<string, string>)['ovnk.io/key']!);
     return true;
   });
 }

@@ -12,7 +12,10 @@ export const NB_DATABASE = 'OVN_Northbound';
 /** The Northbound of a zone cannot be reached (or failed at the transport level). */
 export class TargetUnreachableError extends Error {
   override name = 'TargetUnreachableError';
-  constructor(readonly endpoint: string, detail: string) {
+  constructor(
+    readonly endpoint: string,
+    detail: string,
+  ) {
     super(`cannot reach the Northbound at ${endpoint}: ${detail}`);
   }
 }
@@ -20,7 +23,11 @@ export class TargetUnreachableError extends Error {
 /** An endpoint text that is not OVSDB syntax. */
 export class EndpointError extends Error {
   override name = 'EndpointError';
-  constructor(readonly endpoint: string, readonly field: string, reason: string) {
+  constructor(
+    readonly endpoint: string,
+    readonly field: string,
+    reason: string,
+  ) {
     super(`${field}: "${endpoint}" ${reason}`);
   }
 }
@@ -37,7 +44,11 @@ async function open(endpoint: string, options: ClientOptions): Promise<OvsdbData
 }
 
 /** The shared connection to `endpoint`; `field` names where the endpoint came from in errors. */
-export async function nbConnection(endpoint: string, field = 'endpoint', options: ClientOptions = {}): Promise<OvsdbDatabase> {
+export async function nbConnection(
+  endpoint: string,
+  field = 'endpoint',
+  options: ClientOptions = {},
+): Promise<OvsdbDatabase> {
   let connection = pool.get(endpoint);
   if (!connection) {
     connection = open(endpoint, { connectTimeoutMs: 5000, ...options });

@@ -15,13 +15,18 @@ function mergeNodes(file: unknown, other: unknown): unknown {
   if (!Array.isArray(other)) return file;
   if (!Array.isArray(file) || file.length === 0) return other;
   const byName = new Map((other as NamedRecord[]).map((n) => [n.name, n]));
-  return file.map((node: unknown) => (isRecord(node) && byName.has(node.name) ? { ...byName.get(node.name), ...node } : node));
+  return file.map((node: unknown) =>
+    isRecord(node) && byName.has(node.name) ? { ...byName.get(node.name), ...node } : node,
+  );
 }
 
 function mergeTargets(file: unknown, other: unknown): unknown {
   if (!isRecord(other)) return file;
   if (!isRecord(file)) return other;
-  const part = (key: string) => ({ ...(isRecord(other[key]) ? other[key] : {}), ...(isRecord(file[key]) ? file[key] : {}) });
+  const part = (key: string) => ({
+    ...(isRecord(other[key]) ? other[key] : {}),
+    ...(isRecord(file[key]) ? file[key] : {}),
+  });
   return { ...file, zones: part('zones'), nodes: part('nodes') };
 }
 

@@ -55,14 +55,20 @@ export interface PlanOptions {
 }
 
 /** Documents -> Cluster, or the problems that make the input unusable. */
-export function buildTopology(source: string | LoadedDocument[]): { ok: true; cluster: Cluster } | { ok: false; inputProblems: Problem[] } {
+export function buildTopology(
+  source: string | LoadedDocument[],
+): { ok: true; cluster: Cluster } | { ok: false; inputProblems: Problem[] } {
   const loaded = typeof source === 'string' ? loadDocuments(source) : { documents: source, problems: [] };
   const built = buildCluster(loaded.documents);
   const inputProblems = [...loaded.problems, ...built.problems];
   return inputProblems.length > 0 ? { ok: false, inputProblems } : { ok: true, cluster: built.cluster };
 }
 
-export function planTopology(source: string | LoadedDocument[] | Cluster, previous?: RuntimeState, options: PlanOptions = {}): PlanResult {
+export function planTopology(
+  source: string | LoadedDocument[] | Cluster,
+  previous?: RuntimeState,
+  options: PlanOptions = {},
+): PlanResult {
   let cluster: Cluster;
   if (typeof source === 'string' || Array.isArray(source)) {
     const built = buildTopology(source);
@@ -71,23 +77,38 @@ export function planTopology(source: string | LoadedDocument[] | Cluster, previo
   } else cluster = source;
   const connects = validateConnects(cluster);
   const allocation = allocateCluster({ cluster, connects }, previous?.allocation);
-  const problems = [...renderRefusals(cluster), ...allocation.problems, ...Object.values(allocation.connects).flatMap((c) => c.problems)];
+  const problems = [
+    ...renderRefusals(cluster),
+    ...allocation.problems,
+    ...Object.values(allocation.connects).flatMap((c) => c.problems),
+  ];
   try {
     const inputs = topologyInputs(cluster, allocation, previous?.pods ?? {}, options.zone, previous?.podTunnels);
     const connectPlan = prepareZones(cluster, allocation);
     const zones = inputs.zones.map((z) => zonePlan(z, connectPlan));
     const tunnels = Object.keys(inputs.tunnels).length > 0 ? { podTunnels: inputs.tunnels } : {};
-    const state: RuntimeState = { version: runtimeStateVersion, allocation: allocation.state, pods: inputs.pods, ...tunnels, uplinks: uplinksState(cluster.networks) };
+    const state: RuntimeState = {
+      version: runtimeStateVersion,
+      allocation: allocation.state,
+      pods: inputs.pods,
+      ...tunnels,
+      uplinks: uplinksState(cluster.networks),
+    };
     return { ok: true, plan: withServiceBackends({ cluster, allocation, state, zones, problems }) };
   } catch (error) {
-    if (error instanceof TopologyInputError) return { ok: false, inputProblems: [problem('InvalidField', 'render', error.field, error.message)] };
+    if (error instanceof TopologyInputError)
+      return { ok: false, inputProblems: [problem('InvalidField', 'render', error.field, error.message)] };
     throw error;
   }
 }
 
 function zonePlan(z: ZoneRenderInputs, connectPlan: ReturnType<typeof prepareZones>): ZonePlan {
   const networkRows = z.inputs.flatMap((input) => renderNetwork(input));
-  const connect = renderZone(connectPlan, { name: z.zone.name, layout: z.zone.layout ?? 'central', localNodes: z.zone.localNodes });
+  const connect = renderZone(connectPlan, {
+    name: z.zone.name,
+    layout: z.zone.layout ?? 'central',
+    localNodes: z.zone.localNodes,
+  });
   const connectRows = connect.rows;
   const shared = networkRows.length > 0 || connectRows.length > 0 ? renderSharedRows() : [];
   // Rows of different networks never share an identity (every name carries the network prefix),

@@ -25,7 +25,10 @@ export interface PodPlug {
 }
 
 function subnetsFor(input: RenderInput, node: string): Cidr[] {
-  const texts = input.network.topology === 'layer2' ? input.network.subnets.map((s) => s.cidr) : input.nodes.find((n) => n.name === node)?.hostSubnets?.[input.network.name] ?? [];
+  const texts =
+    input.network.topology === 'layer2'
+      ? input.network.subnets.map((s) => s.cidr)
+      : (input.nodes.find((n) => n.name === node)?.hostSubnets?.[input.network.name] ?? []);
   return texts.flatMap((t) => {
     const c = parseCidr(t);
     return typeof c === 'string' ? [] : [c];
@@ -35,27 +38,29 @@ function subnetsFor(input: RenderInput, node: string): Cidr[] {
 /** The pods of one RenderInput that sit on the zone's local nodes. */
 export function podPlugs(input: RenderInput): PodPlug[] {
   const local = new Set(input.zone.localNodes);
-  return (input.pods ?? []).filter((p) => local.has(p.node)).map((pod) => {
-    const subnets = subnetsFor(input, pod.node);
-    const addresses: string[] = [];
-    const gateways: string[] = [];
-    for (const ip of pod.ips) {
-      const parsed = parseAddress(ip)!;
-      const subnet = subnets.find((s) => containsAddress(s, parsed.family, parsed.value));
-      if (!subnet) continue;
-      addresses.push(`${ip}/${subnet.prefix}`);
-      gateways.push(formatAddress(subnet.family, subnet.base + 1n));
-    }
-    return {
-      namespace: pod.namespace,
-      name: pod.name,
-      node: pod.node,
-      network: input.network.name,
-      ifaceId: podPort(pod.nadKey, pod.namespace, pod.name),
-      mac: pod.mac ?? macFromIPs(pod.ips),
-      addresses,
-      gateways,
-      mtu: input.network.mtu,
-    };
-  });
+  return (input.pods ?? [])
+    .filter((p) => local.has(p.node))
+    .map((pod) => {
+      const subnets = subnetsFor(input, pod.node);
+      const addresses: string[] = [];
+      const gateways: string[] = [];
+      for (const ip of pod.ips) {
+        const parsed = parseAddress(ip)!;
+        const subnet = subnets.find((s) => containsAddress(s, parsed.family, parsed.value));
+        if (!subnet) continue;
+        addresses.push(`${ip}/${subnet.prefix}`);
+        gateways.push(formatAddress(subnet.family, subnet.base + 1n));
+      }
+      return {
+        namespace: pod.namespace,
+        name: pod.name,
+        node: pod.node,
+        network: input.network.name,
+        ifaceId: podPort(pod.nadKey, pod.namespace, pod.name),
+        mac: pod.mac ?? macFromIPs(pod.ips),
+        addresses,
+        gateways,
+        mtu: input.network.mtu,
+      };
+    });
 }

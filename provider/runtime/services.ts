@@ -25,13 +25,20 @@ export function backendsOf(vip: string, pods: PodPlug[]): string {
   const parsed = parseVip(vip);
   if (!parsed) return '';
   const v6 = parsed.ip.includes(':');
-  const ips = pods.flatMap((p) => p.addresses.map(bareAddress)).filter((ip) => ip.includes(':') === v6).sort();
+  const ips = pods
+    .flatMap((p) => p.addresses.map(bareAddress))
+    .filter((ip) => ip.includes(':') === v6)
+    .sort();
   return ips.map((ip) => (v6 ? `[${ip}]:${parsed.port}` : `${ip}:${parsed.port}`)).join(',');
 }
 
 function isServiceBalancer(row: DesiredRow): boolean {
   const ids = row.columns.external_ids as Record<string, string> | undefined;
-  return row.table === 'Load_Balancer' && ids?.['k8s.ovn.org/kind'] === 'Service' && typeof ids['k8s.ovn.org/owner'] === 'string';
+  return (
+    row.table === 'Load_Balancer' &&
+    ids?.['k8s.ovn.org/kind'] === 'Service' &&
+    typeof ids['k8s.ovn.org/owner'] === 'string'
+  );
 }
 
 /** A service load balancer with its VIPs pointing at `pods` of its namespace and network. */

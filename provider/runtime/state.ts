@@ -33,7 +33,9 @@ export const stateKey = (owner: string): string => `${STATE_KEY_PREFIX}${owner}`
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
   });
 }
 
@@ -51,13 +53,16 @@ export function parseState(text: string, where: string): RuntimeState {
   }
   const record = value as Partial<RuntimeState> | null;
   if (!record || typeof record !== 'object' || record.version !== runtimeStateVersion) {
-    throw new StateError(`${where} has state version ${JSON.stringify(record?.version)}; this ovnk reads version ${runtimeStateVersion}`);
+    throw new StateError(
+      `${where} has state version ${JSON.stringify(record?.version)}; this ovnk reads version ${runtimeStateVersion}`,
+    );
   }
   const allocation = readAllocation(record.allocation);
   if (typeof allocation === 'string') throw new StateError(`${where} ${allocation}`);
   const pods = record.pods && typeof record.pods === 'object' ? record.pods : {};
   const uplinks = record.uplinks && typeof record.uplinks === 'object' ? { uplinks: record.uplinks } : {};
-  const podTunnels = record.podTunnels && typeof record.podTunnels === 'object' ? { podTunnels: record.podTunnels } : {};
+  const podTunnels =
+    record.podTunnels && typeof record.podTunnels === 'object' ? { podTunnels: record.podTunnels } : {};
   return { version: runtimeStateVersion, allocation, pods, ...podTunnels, ...uplinks };
 }
 
@@ -72,8 +77,19 @@ export function selectGlobal(): Operation {
  */
 export function stateOperations(owner: string, text: string | undefined, hasGlobal: boolean): Operation[] {
   const key = stateKey(owner);
-  if (!hasGlobal) return text === undefined ? [] : [{ op: 'insert', table: 'NB_Global', row: { external_ids: ['map', [[key, text]]] } }];
-  const remove: Operation = { op: 'mutate', table: 'NB_Global', where: [], mutations: [['external_ids', 'delete', ['set', [key]]]] };
+  if (!hasGlobal)
+    return text === undefined
+      ? []
+      : [{ op: 'insert', table: 'NB_Global', row: { external_ids: ['map', [[key, text]]] } }];
+  const remove: Operation = {
+    op: 'mutate',
+    table: 'NB_Global',
+    where: [],
+    mutations: [['external_ids', 'delete', ['set', [key]]]],
+  };
   if (text === undefined) return [remove];
-  return [remove, { op: 'mutate', table: 'NB_Global', where: [], mutations: [['external_ids', 'insert', ['map', [[key, text]]]]] }];
+  return [
+    remove,
+    { op: 'mutate', table: 'NB_Global', where: [], mutations: [['external_ids', 'insert', ['map', [[key, text]]]]] },
+  ];
 }

@@ -44,20 +44,34 @@ async function lookup(db: OvsdbDatabase, owner: string): Promise<Lookup> {
   ];
   const [global, copps, meters] = await db.transact(NB_DATABASE, ops);
   const notOurs = (rows: Record<string, unknown>[] = []) =>
-    new Set(rows.filter((r) => !isOwnedBy((r.external_ids ?? {}) as Record<string, string>, owner)).map((r) => r.name as string));
+    new Set(
+      rows
+        .filter((r) => !isOwnedBy((r.external_ids ?? {}) as Record<string, string>, owner))
+        .map((r) => r.name as string),
+    );
   const row = global!.rows?.[0];
   const ids = (row?.external_ids ?? {}) as Record<string, string>;
-  return { hasGlobal: row !== undefined, storedState: ids[stateKey(owner)], foreign: { copps: notOurs(copps!.rows), meters: notOurs(meters!.rows) } };
+  return {
+    hasGlobal: row !== undefined,
+    storedState: ids[stateKey(owner)],
+    foreign: { copps: notOurs(copps!.rows), meters: notOurs(meters!.rows) },
+  };
 }
 
 /** The state this owner stored in the zone's Northbound, if any. */
 export async function readZoneState(db: OvsdbDatabase, owner: string): Promise<RuntimeState | undefined> {
   const [global] = await db.transact(NB_DATABASE, [selectGlobal()]);
   const text = ((global!.rows?.[0]?.external_ids ?? {}) as Record<string, string>)[stateKey(owner)];
-  return text === undefined ? undefined : parseState(text, `NB_Global.external_ids["${stateKey(owner)}"] of ${db.endpoint}`);
+  return text === undefined
+    ? undefined
+    : parseState(text, `NB_Global.external_ids["${stateKey(owner)}"] of ${db.endpoint}`);
 }
 
-async function reconcileZone(db: OvsdbDatabase, rows: DesiredRow[], owner: string): Promise<{ plan: Plan; found: Lookup; notes: string[] }> {
+async function reconcileZone(
+  db: OvsdbDatabase,
+  rows: DesiredRow[],
+  owner: string,
+): Promise<{ plan: Plan; found: Lookup; notes: string[] }> {
   const [found, server] = await Promise.all([lookup(db, owner), db.getSchema(NB_DATABASE)]);
   const adapted = adaptToServer(rows, server);
   const desired = dropForeignShared(adapted.rows, found.foreign);
@@ -66,14 +80,33 @@ async function reconcileZone(db: OvsdbDatabase, rows: DesiredRow[], owner: strin
   return { plan: planApply(request, observation).plan, found, notes: adapted.notes };
 }
 
-async function send(db: OvsdbDatabase, zone: string, plan: Plan, stateOps: Operation[], stateLine: string[], notes: string[] = []): Promise<ZoneResult> {
+async function send(
+  db: OvsdbDatabase,
+  zone: string,
+  plan: Plan,
+  stateOps: Operation[],
+  stateLine: string[],
+  notes: string[] = [],
+): Promise<ZoneResult> {
   const operations = [...plan.operations, ...stateOps];
   const { sent } = await transactPlan(db, NB_DATABASE, { ...plan, operations });
-  return { zone, endpoint: db.endpoint, sent, operations: sent ? operations.length : 0, summary: [...plan.summary, ...stateLine], notes };
+  return {
+    zone,
+    endpoint: db.endpoint,
+    sent,
+    operations: sent ? operations.length : 0,
+    summary: [...plan.summary, ...stateLine],
+    notes,
+  };
 }
 
 /** Make the zone's Northbound hold exactly `zone.rows` of `owner`, and store `state`. */
-export async function applyZone(db: OvsdbDatabase, zone: ZonePlan, owner: string, state: RuntimeState): Promise<ZoneResult> {
+export async function applyZone(
+  db: OvsdbDatabase,
+  zone: ZonePlan,
+  owner: string,
+  state: RuntimeState,
+): Promise<ZoneResult> {
   const { plan, found, notes } = await reconcileZone(db, zone.rows, owner);
   const text = serializeState(state);
   const changed = found.storedState !== text;
@@ -87,7 +120,13 @@ export async function applyZone(db: OvsdbDatabase, zone: ZonePlan, owner: string
 export async function destroyZone(db: OvsdbDatabase, zone: string, owner: string): Promise<ZoneResult> {
   const { plan, found } = await reconcileZone(db, [], owner);
   const has = found.storedState !== undefined;
-  return send(db, zone, plan, has ? stateOperations(owner, undefined, true) : [], has ? [`remove NB_Global external_ids ${stateKey(owner)}`] : []);
+  return send(
+    db,
+    zone,
+    plan,
+    has ? stateOperations(owner, undefined, true) : [],
+    has ? [`remove NB_Global external_ids ${stateKey(owner)}`] : [],
+  );
 }
 
 export interface Drift {
@@ -98,7 +137,13 @@ export interface Drift {
   changes: RowChange[];
 }
 
-const driftWords: Record<RowChange['action'], string> = { create: 'missing', update: 'changed', delete: 'extra row of ours', attach: 'not attached', detach: 'attached to a former parent' };
+const driftWords: Record<RowChange['action'], string> = {
+  create: 'missing',
+  update: 'changed',
+  delete: 'extra row of ours',
+  attach: 'not attached',
+  detach: 'attached to a former parent',
+};
 
 /**
  * The difference between the zone's rows of `owner` and `zone.rows`, row by row; nothing is
@@ -110,7 +155,9 @@ export async function diffZone(db: OvsdbDatabase, zone: ZonePlan, owner: string)
   const changes = plan.changes.filter((c) => c.table !== ledgerHome(NB_DATABASE)?.table);
   const lines = changes.map((c) => {
     const row = c.identity === undefined ? c.table : `${c.table} ${JSON.stringify(c.identity)}`;
-    return c.details.length === 0 ? `${driftWords[c.action]}: ${row}` : `${driftWords[c.action]}: ${row}: ${c.details.join('; ')}`;
+    return c.details.length === 0
+      ? `${driftWords[c.action]}: ${row}`
+      : `${driftWords[c.action]}: ${row}: ${c.details.join('; ')}`;
   });
   return { zone: zone.name, endpoint: db.endpoint, lines, changes };
 }

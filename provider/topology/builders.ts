@@ -47,8 +47,18 @@ export function switchPort(name: string, spec: SwitchPortSpec): DesiredRow {
 }
 
 /** The switch side of a router port: type router, addresses ["router"]. */
-export function routerTypePort(name: string, routerPortName: string, externalIds?: StringMap, extraOptions?: StringMap): DesiredRow {
-  return switchPort(name, { type: 'router', addresses: ['router'], options: { 'router-port': routerPortName, ...extraOptions }, externalIds });
+export function routerTypePort(
+  name: string,
+  routerPortName: string,
+  externalIds?: StringMap,
+  extraOptions?: StringMap,
+): DesiredRow {
+  return switchPort(name, {
+    type: 'router',
+    addresses: ['router'],
+    options: { 'router-port': routerPortName, ...extraOptions },
+    externalIds,
+  });
 }
 
 export function gatewayChassis(name: string, chassisId: string): DesiredRow {
@@ -68,10 +78,21 @@ export function staticRoute(router: string, spec: RouteSpec): DesiredRow {
   const columns: Record<string, unknown> = { ip_prefix: spec.prefix, nexthop: spec.nexthop };
   if (spec.srcIp) columns.policy = 'src-ip';
   if (spec.outputPort) columns.output_port = spec.outputPort;
-  return keyedRow(KINDS.route, { router, policy, prefix: spec.prefix, nexthop: spec.nexthop }, spec.externalIds, columns);
+  return keyedRow(
+    KINDS.route,
+    { router, policy, prefix: spec.prefix, nexthop: spec.nexthop },
+    spec.externalIds,
+    columns,
+  );
 }
 
-export function reroutePolicy(router: string, priority: number, match: string, nexthop: string, externalIds: StringMap): DesiredRow {
+export function reroutePolicy(
+  router: string,
+  priority: number,
+  match: string,
+  nexthop: string,
+  externalIds: StringMap,
+): DesiredRow {
   const columns = { priority, match, action: 'reroute', nexthops: [nexthop] };
   return keyedRow(KINDS.policy, { router, priority: String(priority), match }, externalIds, columns);
 }
@@ -97,5 +118,10 @@ export function snat(router: string, spec: SnatSpec): DesiredRow {
   if (spec.match) columns.match = spec.match;
   if (spec.externalPortRange) columns.external_port_range = spec.externalPortRange;
   if (spec.gatewayPort) columns.gateway_port = spec.gatewayPort;
-  return keyedRow(KINDS.nat, { router, type: 'snat', external_ip: spec.externalIp, logical_ip: spec.logicalIp }, spec.externalIds, columns);
+  return keyedRow(
+    KINDS.nat,
+    { router, type: 'snat', external_ip: spec.externalIp, logical_ip: spec.logicalIp },
+    spec.externalIds,
+    columns,
+  );
 }

@@ -63,7 +63,8 @@ function parseList(texts: unknown, field: string): Cidr[] {
 
 function clusterFamilies(cluster: ClusterInput): Family[] {
   const families = cluster.ipFamilies.map((f, i) => {
-    if (f !== 'ipv4' && f !== 'ipv6') throw new TopologyInputError(`cluster.ipFamilies[${i}]`, f, 'is not ipv4 or ipv6');
+    if (f !== 'ipv4' && f !== 'ipv6')
+      throw new TopologyInputError(`cluster.ipFamilies[${i}]`, f, 'is not ipv4 or ipv6');
     return f === 'ipv4' ? 4 : 6;
   });
   if (families.length === 0) throw new TopologyInputError('cluster.ipFamilies', [], 'names no family');
@@ -80,7 +81,8 @@ function forFamilies(cidrs: Cidr[], families: Family[], field: string, raw: unkn
 }
 
 function gatewayContext(gw: GatewayInput, field: string): GatewayContext {
-  if (!/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/i.test(gw.mac)) throw new TopologyInputError(`${field}.mac`, gw.mac, 'is not a MAC address');
+  if (!/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/i.test(gw.mac))
+    throw new TopologyInputError(`${field}.mac`, gw.mac, 'is not a MAC address');
   return {
     bridge: gw.bridge,
     mac: gw.mac.toLowerCase(),
@@ -90,9 +92,17 @@ function gatewayContext(gw: GatewayInput, field: string): GatewayContext {
   };
 }
 
-function nodeContext(node: NodeInput, index: number, net: RenderInput['network'], transitSwitches: Cidr[], families: Family[], needsHostSubnets: boolean): NodeContext {
+function nodeContext(
+  node: NodeInput,
+  index: number,
+  net: RenderInput['network'],
+  transitSwitches: Cidr[],
+  families: Family[],
+  needsHostSubnets: boolean,
+): NodeContext {
   const field = `nodes[${index}]`;
-  if (!Number.isInteger(node.id) || node.id < 1) throw new TopologyInputError(`${field}.id`, node.id, 'is not a positive integer node id');
+  if (!Number.isInteger(node.id) || node.id < 1)
+    throw new TopologyInputError(`${field}.id`, node.id, 'is not a positive integer node id');
   if (!node.chassisId) throw new TopologyInputError(`${field}.chassisId`, node.chassisId, 'is empty');
   const raw = node.hostSubnets?.[net.name];
   const hostSubnets = needsHostSubnets ? parseList(raw, `${field}.hostSubnets.${net.name}`) : [];
@@ -127,7 +137,11 @@ function checkUnique(input: RenderInput): void {
 function layoutOf(input: RenderInput): 'per-node' | 'central' {
   const layout = input.zone.layout ?? (input.zone.localNodes.length === input.nodes.length ? 'central' : 'per-node');
   if (layout === 'per-node' && input.zone.localNodes.length !== 1) {
-    throw new TopologyInputError('zone.localNodes', input.zone.localNodes, 'must name exactly one node in the per-node layout');
+    throw new TopologyInputError(
+      'zone.localNodes',
+      input.zone.localNodes,
+      'must name exactly one node in the per-node layout',
+    );
   }
   return layout;
 }
@@ -138,9 +152,15 @@ export function resolve(input: RenderInput): NetworkContext {
   const families = clusterFamilies(cluster);
   checkUnique(input);
   const layout = layoutOf(input);
-  const subnets = parseList(net.subnets?.map((s) => s.cidr), 'network.subnets');
+  const subnets = parseList(
+    net.subnets?.map((s) => s.cidr),
+    'network.subnets',
+  );
   if (subnets.length === 0) throw new TopologyInputError('network.subnets', net.subnets, 'is empty');
-  const transitSwitches = parseList(cluster.transitSwitchSubnets ?? DEFAULT_TRANSIT_SWITCH_SUBNETS, 'cluster.transitSwitchSubnets');
+  const transitSwitches = parseList(
+    cluster.transitSwitchSubnets ?? DEFAULT_TRANSIT_SWITCH_SUBNETS,
+    'cluster.transitSwitchSubnets',
+  );
   const nodes = input.nodes
     .map((n, i) => nodeContext(n, i, net, transitSwitches, families, net.topology === 'layer3'))
     .sort((a, b) => a.id - b.id);
@@ -155,8 +175,18 @@ export function resolve(input: RenderInput): NetworkContext {
     layout,
     cluster,
     subnets,
-    joins: forFamilies(parseList(net.joinSubnets, 'network.joinSubnets'), families, 'network.joinSubnets', net.joinSubnets),
-    masquerades: forFamilies(parseList(cluster.masqueradeSubnets, 'cluster.masqueradeSubnets'), families, 'cluster.masqueradeSubnets', cluster.masqueradeSubnets),
+    joins: forFamilies(
+      parseList(net.joinSubnets, 'network.joinSubnets'),
+      families,
+      'network.joinSubnets',
+      net.joinSubnets,
+    ),
+    masquerades: forFamilies(
+      parseList(cluster.masqueradeSubnets, 'cluster.masqueradeSubnets'),
+      families,
+      'cluster.masqueradeSubnets',
+      cluster.masqueradeSubnets,
+    ),
     transits: net.topology === 'layer2' ? layer2Transits(input, subnets) : [],
     tunnelKeys: net.topology === 'layer2' ? layer2Keys(input) : undefined,
     physicalNetworkName: net.physicalNetworkName ?? cluster.physicalNetworkName ?? 'physnet',
@@ -169,7 +199,12 @@ export function resolve(input: RenderInput): NetworkContext {
 
 function layer2Transits(input: RenderInput, subnets: Cidr[]): Cidr[] {
   const raw = input.network.transitSubnets;
-  if (!raw) throw new TopologyInputError('network.transitSubnets', raw, 'is required for a Layer2 network (see layer2TransitSubnets)');
+  if (!raw)
+    throw new TopologyInputError(
+      'network.transitSubnets',
+      raw,
+      'is required for a Layer2 network (see layer2TransitSubnets)',
+    );
   const families = [...new Set(subnets.map((s) => s.family))];
   return forFamilies(parseList(raw, 'network.transitSubnets'), families, 'network.transitSubnets', raw);
 }
@@ -177,7 +212,11 @@ function layer2Transits(input: RenderInput, subnets: Cidr[]): Cidr[] {
 function layer2Keys(input: RenderInput): { switch: number; transitRouter: number } {
   const keys = input.network.tunnelKeys;
   if (!keys || !Number.isInteger(keys.switch) || !Number.isInteger(keys.transitRouter)) {
-    throw new TopologyInputError('network.tunnelKeys', keys, 'must give integer switch and transitRouter datapath keys for a Layer2 network');
+    throw new TopologyInputError(
+      'network.tunnelKeys',
+      keys,
+      'must give integer switch and transitRouter datapath keys for a Layer2 network',
+    );
   }
   return keys;
 }

@@ -62,16 +62,24 @@ export function topologyInputs(
 ): TopologyInputs {
   const clusterInput = clusterInputOf(cluster);
   const nodes = nodeInputs(cluster, allocation);
-  const networks = renderedNetworks(cluster, allocation).map((n) => ({ network: n, input: networkInput(n, allocation) }));
+  const networks = renderedNetworks(cluster, allocation).map((n) => ({
+    network: n,
+    input: networkInput(n, allocation),
+  }));
   const pods: PodAssignments = {};
   const tunnels: PodTunnels = {};
   const podInputs = new Map<string, PodInput[]>();
   for (const { network } of networks) {
     const assigned = assignNetworkPods(cluster, allocation, network, previousPods[network.name] ?? {});
     pods[network.name] = assigned.ips;
-    const ids = needsTunnelIds(cluster, network) ? assignPodTunnels(network.name, assigned.inputs, previousTunnels[network.name]) : undefined;
+    const ids = needsTunnelIds(cluster, network)
+      ? assignPodTunnels(network.name, assigned.inputs, previousTunnels[network.name])
+      : undefined;
     if (ids) tunnels[network.name] = ids;
-    podInputs.set(network.name, ids ? assigned.inputs.map((p) => ({ ...p, tunnelId: ids[podKey(p)] })) : assigned.inputs);
+    podInputs.set(
+      network.name,
+      ids ? assigned.inputs.map((p) => ({ ...p, tunnelId: ids[podKey(p)] })) : assigned.inputs,
+    );
   }
   const zones = zonesOf(cluster).filter((z) => zoneName === undefined || z.name === zoneName);
   return {
@@ -79,14 +87,24 @@ export function topologyInputs(
     tunnels,
     zones: zones.map((zone) => ({
       zone,
-      inputs: networks.map(({ network, input }) => ({ cluster: clusterInput, network: input, nodes, zone, pods: podInputs.get(network.name) ?? [] })),
+      inputs: networks.map(({ network, input }) => ({
+        cluster: clusterInput,
+        network: input,
+        nodes,
+        zone,
+        pods: podInputs.get(network.name) ?? [],
+      })),
     })),
   };
 }
 
 export function clusterInputOf(cluster: Cluster): ClusterInput {
   const { inventory } = cluster;
-  return { ipFamilies: inventory.ipFamilies.map(familyName), masqueradeSubnets: inventory.masqueradeSubnets, gatewayMode: inventory.gatewayMode };
+  return {
+    ipFamilies: inventory.ipFamilies.map(familyName),
+    masqueradeSubnets: inventory.masqueradeSubnets,
+    gatewayMode: inventory.gatewayMode,
+  };
 }
 
 /** The NAD keys of a network: `<namespace>/<object name>` for each namespace it serves. */
@@ -105,7 +123,10 @@ function networkInput(network: Network, allocation: ClusterAllocation): NetworkI
     joinSubnets: network.joinSubnets,
     transitSubnets: layer2 ? network.transitSubnets : undefined,
     mtu: network.mtu,
-    tunnelKeys: layer2 && keys?.transitRouter !== undefined ? { switch: keys.transitSwitch, transitRouter: keys.transitRouter } : undefined,
+    tunnelKeys:
+      layer2 && keys?.transitRouter !== undefined
+        ? { switch: keys.transitSwitch, transitRouter: keys.transitRouter }
+        : undefined,
     nadKeys: nadKeysOf(network),
     ...(uplinksOf(network) !== undefined ? { physicalNetworkName: network.name } : {}),
   };
@@ -119,7 +140,8 @@ export function nodeInputs(cluster: Cluster, allocation: ClusterAllocation): Nod
     .map(([name, id]) => {
       const node = byName.get(name);
       const hostSubnets: Record<string, string[]> = {};
-      for (const [network, owners] of Object.entries(allocation.hostSubnets)) if (owners[name]) hostSubnets[network] = owners[name]!;
+      for (const [network, owners] of Object.entries(allocation.hostSubnets))
+        if (owners[name]) hostSubnets[network] = owners[name]!;
       const gateway = node ? gatewayOf(node) : undefined;
       return { name, id, chassisId: node?.chassisId ?? name, hostSubnets, ...(gateway ? { gateway } : {}) };
     });
@@ -131,7 +153,8 @@ function gatewayOf(node: InventoryNode): GatewayInput | undefined {
 }
 
 /** Layer2 pods need cluster-wide port keys only when each zone has its own northd. */
-const needsTunnelIds = (cluster: Cluster, network: Network): boolean => cluster.inventory.zones === 'per-node' && network.topology === 'Layer2';
+const needsTunnelIds = (cluster: Cluster, network: Network): boolean =>
+  cluster.inventory.zones === 'per-node' && network.topology === 'Layer2';
 
 /** The inventory's pods whose namespace the network serves, on nodes that have an id. */
 export function podsOf(cluster: Cluster, allocation: ClusterAllocation, network: Network): InventoryPod[] {
@@ -139,7 +162,12 @@ export function podsOf(cluster: Cluster, allocation: ClusterAllocation, network:
   return cluster.inventory.pods.filter((p) => served.has(p.namespace) && allocation.nodeIds[p.node] !== undefined);
 }
 
-function assignNetworkPods(cluster: Cluster, allocation: ClusterAllocation, network: Network, previous: Record<string, string[]>) {
+function assignNetworkPods(
+  cluster: Cluster,
+  allocation: ClusterAllocation,
+  network: Network,
+  previous: Record<string, string[]>,
+) {
   const pods = podsOf(cluster, allocation, network);
   const ips: Record<string, string[]> = {};
   if (network.topology === 'Layer2') {
@@ -153,6 +181,12 @@ function assignNetworkPods(cluster: Cluster, allocation: ClusterAllocation, netw
   }
   const inputs: PodInput[] = pods
     .filter((p) => ips[podKey(p)])
-    .map((p) => ({ name: p.name, namespace: p.namespace, node: p.node, nadKey: `${p.namespace}/${network.objectName}`, ips: ips[podKey(p)]! }));
+    .map((p) => ({
+      name: p.name,
+      namespace: p.namespace,
+      node: p.node,
+      nadKey: `${p.namespace}/${network.objectName}`,
+      ips: ips[podKey(p)]!,
+    }));
   return { ips, inputs };
 }

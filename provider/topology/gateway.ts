@@ -36,12 +36,17 @@ function masqueradeNats(ctx: NetworkContext, node: NodeContext, gr: string): Des
     const family = masq.gatewayRouter.family;
     const join = ofFamily(gatewayJoinIPs(ctx, node), family);
     const sources = [...(join ? [join.ip] : []), ...ctx.subnets.filter((s) => s.family === family).map(formatCidr)];
-    for (const logicalIp of sources) nats.push(snat(gr, { externalIp: masq.gatewayRouter.ip, logicalIp, externalIds: ctx.e2 }));
+    for (const logicalIp of sources)
+      nats.push(snat(gr, { externalIp: masq.gatewayRouter.ip, logicalIp, externalIds: ctx.e2 }));
   }
   return nats;
 }
 
-function externalSide(ctx: NetworkContext, node: NodeContext, gr: string): { port: DesiredRow; routes: DesiredRow[]; rows: DesiredRow[] } {
+function externalSide(
+  ctx: NetworkContext,
+  node: NodeContext,
+  gr: string,
+): { port: DesiredRow; routes: DesiredRow[]; rows: DesiredRow[] } {
   const gw = node.gateway!;
   const rtoe = names.routerToExternalPort(gr);
   const masqs = networkMasqueradeIPs(ctx);
@@ -52,12 +57,40 @@ function externalSide(ctx: NetworkContext, node: NodeContext, gr: string): { por
   });
   const localnetOptions: Record<string, string> = { network_name: ctx.physicalNetworkName };
   if (gw.vlan !== 0) localnetOptions.tag_request = String(gw.vlan);
-  const localnet = switchPort(names.localnetPort(gw.bridge, ctx.p, node.name), { type: 'localnet', addresses: ['unknown'], options: localnetOptions, externalIds: ctx.e2 });
-  const etor = switchPort(names.externalToRouterPort(gr), { type: 'router', addresses: [gw.mac], options: { 'router-port': rtoe }, externalIds: ctx.e2 });
-  const ext = row('Logical_Switch', { name: names.externalSwitchName(ctx.p, node.name), external_ids: ctx.e3, ports: refs([localnet, etor]) });
+  const localnet = switchPort(names.localnetPort(gw.bridge, ctx.p, node.name), {
+    type: 'localnet',
+    addresses: ['unknown'],
+    options: localnetOptions,
+    externalIds: ctx.e2,
+  });
+  const etor = switchPort(names.externalToRouterPort(gr), {
+    type: 'router',
+    addresses: [gw.mac],
+    options: { 'router-port': rtoe },
+    externalIds: ctx.e2,
+  });
+  const ext = row('Logical_Switch', {
+    name: names.externalSwitchName(ctx.p, node.name),
+    external_ids: ctx.e3,
+    ports: refs([localnet, etor]),
+  });
   const routes = [
-    ...ctx.masquerades.map((m, i) => staticRoute(gr, { prefix: formatCidr(m), nexthop: masqs[i]!.dummyNextHop.ip, outputPort: rtoe, externalIds: ctx.e2 })),
-    ...gw.nextHops.map((h) => staticRoute(gr, { prefix: h.family === 4 ? '0.0.0.0/0' : '::/0', nexthop: h.ip, outputPort: rtoe, externalIds: ctx.e2 })),
+    ...ctx.masquerades.map((m, i) =>
+      staticRoute(gr, {
+        prefix: formatCidr(m),
+        nexthop: masqs[i]!.dummyNextHop.ip,
+        outputPort: rtoe,
+        externalIds: ctx.e2,
+      }),
+    ),
+    ...gw.nextHops.map((h) =>
+      staticRoute(gr, {
+        prefix: h.family === 4 ? '0.0.0.0/0' : '::/0',
+        nexthop: h.ip,
+        outputPort: rtoe,
+        externalIds: ctx.e2,
+      }),
+    ),
   ];
   return { port, routes, rows: [ext, localnet, etor] };
 }
@@ -70,8 +103,11 @@ function externalSide(ctx: NetworkContext, node: NodeContext, gr: string): { por
 export function staticMacBindings(ctx: NetworkContext, node: NodeContext): DesiredRow[] {
   if (!node.gateway) return [];
   const rtoe = names.routerToExternalPort(names.gatewayRouterName(ctx.p, node.name));
-  return networkMasqueradeIPs(ctx).flatMap((m) => [m.dummyNextHop, m.host]).map((a) =>
-    row('Static_MAC_Binding', { logical_port: rtoe, ip: a.ip, mac: macFromIP(a.ip), override_dynamic_mac: true }));
+  return networkMasqueradeIPs(ctx)
+    .flatMap((m) => [m.dummyNextHop, m.host])
+    .map((a) =>
+      row('Static_MAC_Binding', { logical_port: rtoe, ip: a.ip, mac: macFromIP(a.ip), override_dynamic_mac: true }),
+    );
 }
 
 function gatewayRouterOptions(node: NodeContext, lbForceSnatIp: string): Record<string, string> {

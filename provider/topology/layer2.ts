@@ -50,17 +50,26 @@ function switchAttachment(ctx: NetworkContext, tr: RouterParts, sw: SwitchParts)
   const local = ctx.layout === 'per-node' ? ctx.local[0] : undefined;
   const gc = local ? [gatewayChassis(names.gatewayChassisName(trtos, local.chassisId), local.chassisId)] : [];
   const v6 = ctx.subnets.some((s) => s.family === 6);
-  tr.ports.push(routerPort(trtos, {
-    networks: ctx.subnets.map(gatewayIP),
-    options: { ...mtuOption(ctx, ctx.local), 'requested-tnl-key': '1' },
-    gatewayChassis: gc.length > 0 ? gc.map((g) => g.columns.name as string) : undefined,
-    ipv6RaConfigs: v6 ? raConfigs(ctx) : undefined,
-  }));
+  tr.ports.push(
+    routerPort(trtos, {
+      networks: ctx.subnets.map(gatewayIP),
+      options: { ...mtuOption(ctx, ctx.local), 'requested-tnl-key': '1' },
+      gatewayChassis: gc.length > 0 ? gc.map((g) => g.columns.name as string) : undefined,
+      ipv6RaConfigs: v6 ? raConfigs(ctx) : undefined,
+    }),
+  );
   return gc;
 }
 
 function raConfigs(ctx: NetworkContext): Record<string, string> {
-  return { address_mode: 'dhcpv6_stateful', send_periodic: 'true', max_interval: '900', min_interval: '300', router_preference: 'LOW', mtu: String(ctx.mtu) };
+  return {
+    address_mode: 'dhcpv6_stateful',
+    send_periodic: 'true',
+    max_interval: '900',
+    min_interval: '300',
+    router_preference: 'LOW',
+    mtu: String(ctx.mtu),
+  };
 }
 
 function management(ctx: NetworkContext, tr: RouterParts, sw: SwitchParts): void {
@@ -68,7 +77,10 @@ function management(ctx: NetworkContext, tr: RouterParts, sw: SwitchParts): void
   if (!owner) return;
   sw.ports.push(managementPortRow(names.managementPort(ctx.p, owner.name), ctx.subnets));
   sw.acls.push(...managementAcls(ctx, names.layer2SwitchName(ctx.p), ctx.subnets));
-  if (ctx.layout === 'per-node') tr.nats.push(...managementSnats(ctx, names.transitRouterName(ctx.p), names.transitRouterToSwitchPort(ctx.p), ctx.subnets, {}));
+  if (ctx.layout === 'per-node')
+    tr.nats.push(
+      ...managementSnats(ctx, names.transitRouterName(ctx.p), names.transitRouterToSwitchPort(ctx.p), ctx.subnets, {}),
+    );
 }
 
 /** A local node: its trtor/rtotr pair, gateway router, egress and join routes, 1004 policies. */
@@ -78,14 +90,33 @@ function localNode(ctx: NetworkContext, node: NodeContext, tr: RouterParts): Des
   const rtotr = names.gatewayToTransitRouterPort(ctx.p, node.name);
   const { router, gateway } = pairs(ctx, node);
   const joins = gatewayJoinIPs(ctx, node);
-  tr.ports.push(routerPort(trtor, { networks: router, options: { 'requested-tnl-key': String(TRANSIT_ROUTER_PORT_FIRST_KEY + node.id) }, peer: rtotr, externalIds: ctx.e2 }));
+  tr.ports.push(
+    routerPort(trtor, {
+      networks: router,
+      options: { 'requested-tnl-key': String(TRANSIT_ROUTER_PORT_FIRST_KEY + node.id) },
+      peer: rtotr,
+      externalIds: ctx.e2,
+    }),
+  );
   for (const s of ctx.subnets) {
     const nexthop = ctx.cluster.gatewayMode === 'local' ? managementIP(s) : ofFamily(gateway, s.family);
-    if (nexthop) tr.routes.push(staticRoute(trName, { prefix: formatCidr(s), nexthop: nexthop.ip, srcIp: true, externalIds: ctx.e2 }));
+    if (nexthop)
+      tr.routes.push(
+        staticRoute(trName, { prefix: formatCidr(s), nexthop: nexthop.ip, srcIp: true, externalIds: ctx.e2 }),
+      );
   }
   tr.routes.push(...joinRoutes(ctx, node, trName, ctx.e2));
   const switchName = names.layer2SwitchName(ctx.p);
-  tr.policies.push(...hostAddressPolicies(ctx, trName, names.transitRouterToSwitchPort(ctx.p), switchName, node.gateway?.ips ?? [], ctx.subnets));
+  tr.policies.push(
+    ...hostAddressPolicies(
+      ctx,
+      trName,
+      names.transitRouterToSwitchPort(ctx.p),
+      switchName,
+      node.gateway?.ips ?? [],
+      ctx.subnets,
+    ),
+  );
   const uplink = routerPort(rtotr, {
     networks: [...joins, ...gateway],
     mac: macFromIPs((joins.length > 0 ? joins : gateway).map((a) => a.ip)),
@@ -96,13 +127,24 @@ function localNode(ctx: NetworkContext, node: NodeContext, tr: RouterParts): Des
   const gr = names.gatewayRouterName(ctx.p, node.name);
   const podRoutes = ctx.subnets.flatMap((s) => {
     const via = ofFamily(router, s.family);
-    return via ? [staticRoute(gr, { prefix: formatCidr(s), nexthop: via.ip, outputPort: rtotr, externalIds: ctx.e2 })] : [];
+    return via
+      ? [staticRoute(gr, { prefix: formatCidr(s), nexthop: via.ip, outputPort: rtotr, externalIds: ctx.e2 })]
+      : [];
   });
-  return renderGatewayRouter(ctx, node, { uplinkPorts: [uplink], podRoutes, lbForceSnatIp: joins.map((j) => j.ip).join(' ') });
+  return renderGatewayRouter(ctx, node, {
+    uplinkPorts: [uplink],
+    podRoutes,
+    lbForceSnatIp: joins.map((j) => j.ip).join(' '),
+  });
 }
 
 /** Transit-router routes to a node's GR join IPs through the GR side of its transit pair. */
-function joinRoutes(ctx: NetworkContext, node: NodeContext, trName: string, externalIds: Record<string, string>): DesiredRow[] {
+function joinRoutes(
+  ctx: NetworkContext,
+  node: NodeContext,
+  trName: string,
+  externalIds: Record<string, string>,
+): DesiredRow[] {
   const { gateway } = pairs(ctx, node);
   return gatewayJoinIPs(ctx, node).flatMap((j) => {
     const via = ofFamily(gateway, j.family);
@@ -113,24 +155,38 @@ function joinRoutes(ctx: NetworkContext, node: NodeContext, trName: string, exte
 /** A remote node in the per-node layout: its `trtor-` port bound to its chassis, its join route. */
 function remoteNode(ctx: NetworkContext, node: NodeContext, tr: RouterParts): void {
   const externalIds = { ...ctx.e2, 'k8s.ovn.org/node': node.name };
-  tr.ports.push(routerPort(names.transitRouterToGatewayPort(ctx.p, node.name), {
-    networks: pairs(ctx, node).router,
-    options: { 'requested-tnl-key': String(TRANSIT_ROUTER_PORT_FIRST_KEY + node.id), 'requested-chassis': node.chassisId },
-    externalIds,
-  }));
-  tr.routes.push(...joinRoutes(ctx, node, names.transitRouterName(ctx.p), { 'k8s.ovn.org/node': node.name, ...ctx.e2 }));
+  tr.ports.push(
+    routerPort(names.transitRouterToGatewayPort(ctx.p, node.name), {
+      networks: pairs(ctx, node).router,
+      options: {
+        'requested-tnl-key': String(TRANSIT_ROUTER_PORT_FIRST_KEY + node.id),
+        'requested-chassis': node.chassisId,
+      },
+      externalIds,
+    }),
+  );
+  tr.routes.push(
+    ...joinRoutes(ctx, node, names.transitRouterName(ctx.p), { 'k8s.ovn.org/node': node.name, ...ctx.e2 }),
+  );
 }
 
 function switchConfig(ctx: NetworkContext): Record<string, string> {
   const config = { ...subnetConfig(ctx.subnets) };
   if (ctx.layout === 'per-node') config['interconn-ts'] = names.layer2SwitchName(ctx.p);
-  return { ...config, 'requested-tnl-key': String(ctx.tunnelKeys!.switch), mcast_snoop: 'true', mcast_querier: 'false', mcast_flood_unregistered: 'true' };
+  return {
+    ...config,
+    'requested-tnl-key': String(ctx.tunnelKeys!.switch),
+    mcast_snoop: 'true',
+    mcast_querier: 'false',
+    mcast_flood_unregistered: 'true',
+  };
 }
 
 function transitRouterOptions(ctx: NetworkContext): Record<string, string> {
-  const options: Record<string, string> = ctx.layout === 'per-node'
-    ? { 'requested-tnl-key': String(ctx.tunnelKeys!.transitRouter) }
-    : { always_learn_from_arp_request: 'false' };
+  const options: Record<string, string> =
+    ctx.layout === 'per-node'
+      ? { 'requested-tnl-key': String(ctx.tunnelKeys!.transitRouter) }
+      : { always_learn_from_arp_request: 'false' };
   if (ctx.cluster.gatewayMode === 'local') options['ct-commit-all'] = 'true';
   return options;
 }
@@ -144,7 +200,16 @@ export function renderLayer2(ctx: NetworkContext, podPorts: DesiredRow[]): Desir
   sw.ports.push(...podPorts);
   for (const node of ctx.local) rows.push(...localNode(ctx, node, tr));
   for (const node of ctx.remote) remoteNode(ctx, node, tr);
-  rows.push(...tr.build({ name: names.transitRouterName(ctx.p), options: transitRouterOptions(ctx), external_ids: { 'k8s-cluster-router': 'yes', ...ctx.e2 }, copp: names.DEFAULT_COPP }));
-  rows.push(...sw.build({ name: names.layer2SwitchName(ctx.p), other_config: switchConfig(ctx), external_ids: ctx.e3 }));
+  rows.push(
+    ...tr.build({
+      name: names.transitRouterName(ctx.p),
+      options: transitRouterOptions(ctx),
+      external_ids: { 'k8s-cluster-router': 'yes', ...ctx.e2 },
+      copp: names.DEFAULT_COPP,
+    }),
+  );
+  rows.push(
+    ...sw.build({ name: names.layer2SwitchName(ctx.p), other_config: switchConfig(ctx), external_ids: ctx.e3 }),
+  );
   return rows;
 }

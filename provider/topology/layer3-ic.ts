@@ -33,8 +33,10 @@ function remoteTransitPort(ctx: NetworkContext, node: NodeContext): DesiredRow {
 /** Routes to a remote node: its host subnets and its GR join IPs, via its transit-switch IP. */
 function remoteRoutes(ctx: NetworkContext, node: NodeContext, cr: string): DesiredRow[] {
   const externalIds = { 'ic-node': node.name, 'k8s.ovn.org/network': ctx.name };
-  const prefixes = [...node.hostSubnets.map((s) => ({ family: s.family, prefix: formatCidr(s) })),
-    ...gatewayJoinIPs(ctx, node).map((j) => ({ family: j.family, prefix: hostCidr(j) }))];
+  const prefixes = [
+    ...node.hostSubnets.map((s) => ({ family: s.family, prefix: formatCidr(s) })),
+    ...gatewayJoinIPs(ctx, node).map((j) => ({ family: j.family, prefix: hostCidr(j) })),
+  ];
   return prefixes.flatMap(({ family, prefix }) => {
     const via = ofFamily(node.transitSwitchIPs, family);
     return via ? [staticRoute(cr, { prefix, nexthop: via.ip, externalIds })] : [];
@@ -47,7 +49,14 @@ export function renderLayer3Interconnect(ctx: NetworkContext, cr: RouterParts): 
   for (const node of ctx.local) {
     const rtots = names.routerToTransitSwitchPort(ctx.p, node.name);
     cr.ports.push(routerPort(rtots, { networks: node.transitSwitchIPs, options: { mcast_flood: 'true' } }));
-    ts.ports.push(routerTypePort(names.transitSwitchToRouterPort(ctx.p, node.name), rtots, { node: node.name }, { 'requested-tnl-key': String(node.id) }));
+    ts.ports.push(
+      routerTypePort(
+        names.transitSwitchToRouterPort(ctx.p, node.name),
+        rtots,
+        { node: node.name },
+        { 'requested-tnl-key': String(node.id) },
+      ),
+    );
   }
   for (const node of ctx.remote) {
     ts.ports.push(remoteTransitPort(ctx, node));

@@ -42,7 +42,9 @@ function clusterRouterNodeRoutes(ctx: NetworkContext, node: NodeContext, cr: str
   const joins = gatewayJoinIPs(ctx, node);
   const egress = node.hostSubnets.flatMap((s) => {
     const nexthop = ctx.cluster.gatewayMode === 'local' ? managementIP(s) : ofFamily(joins, s.family);
-    return nexthop ? [staticRoute(cr, { prefix: formatCidr(s), nexthop: nexthop.ip, srcIp: true, externalIds: ctx.e2 })] : [];
+    return nexthop
+      ? [staticRoute(cr, { prefix: formatCidr(s), nexthop: nexthop.ip, srcIp: true, externalIds: ctx.e2 })]
+      : [];
   });
   const back = joins.map((j) => staticRoute(cr, { prefix: j.ip, nexthop: j.ip, externalIds: ctx.e2 }));
   return [...egress, ...back];
@@ -56,7 +58,13 @@ function nodeSwitch(ctx: NetworkContext, node: NodeContext, cr: RouterParts, pod
   sw.ports.push(managementPortRow(names.managementPort(ctx.p, node.name), node.hostSubnets), ...pods);
   sw.acls.push(...managementAcls(ctx, name, node.hostSubnets));
   const gc = gatewayChassis(names.gatewayChassisName(rtos, node.chassisId), node.chassisId);
-  cr.ports.push(routerPort(rtos, { networks: node.hostSubnets.map(gatewayIP), options: gatewayMtu(ctx, node), gatewayChassis: [gc.columns.name as string] }));
+  cr.ports.push(
+    routerPort(rtos, {
+      networks: node.hostSubnets.map(gatewayIP),
+      options: gatewayMtu(ctx, node),
+      gatewayChassis: [gc.columns.name as string],
+    }),
+  );
   return [...sw.build({ name, other_config: subnetConfig(node.hostSubnets), external_ids: ctx.e3 }), gc];
 }
 
@@ -65,15 +73,26 @@ function nodeRouting(ctx: NetworkContext, node: NodeContext, cr: RouterParts): v
   const rtos = names.routerToSwitchPort(ctx.p, node.name);
   const hostIPs = [...(node.gateway?.ips ?? []), ...networkMasqueradeIPs(ctx).map((m) => m.gatewayRouter)];
   cr.routes.push(...clusterRouterNodeRoutes(ctx, node, crName));
-  cr.policies.push(...hostAddressPolicies(ctx, crName, rtos, names.nodeSwitchName(ctx.p, node.name), hostIPs, node.hostSubnets));
+  cr.policies.push(
+    ...hostAddressPolicies(ctx, crName, rtos, names.nodeSwitchName(ctx.p, node.name), hostIPs, node.hostSubnets),
+  );
   const gatewayPort = ctx.layout === 'central' ? rtos : undefined;
-  cr.nats.push(...managementSnats(ctx, crName, rtos, node.hostSubnets, { portRange: ctx.cluster.ephemeralPortRange ?? DEFAULT_PORT_RANGE, gatewayPort }));
+  cr.nats.push(
+    ...managementSnats(ctx, crName, rtos, node.hostSubnets, {
+      portRange: ctx.cluster.ephemeralPortRange ?? DEFAULT_PORT_RANGE,
+      gatewayPort,
+    }),
+  );
 }
 
 function nodeGateway(ctx: NetworkContext, node: NodeContext, joinPorts: DesiredRow[]): DesiredRow[] {
   const gr = names.gatewayRouterName(ctx.p, node.name);
   const joins = gatewayJoinIPs(ctx, node);
-  const rtoj = routerPort(names.routerToJoinPort(gr), { networks: joins, options: gatewayMtu(ctx, node), externalIds: ctx.e2 });
+  const rtoj = routerPort(names.routerToJoinPort(gr), {
+    networks: joins,
+    options: gatewayMtu(ctx, node),
+    externalIds: ctx.e2,
+  });
   joinPorts.push(routerTypePort(names.joinToRouterPort(gr), names.routerToJoinPort(gr), ctx.e2));
   const crJoins = ctx.joins.map(clusterRouterJoinIP);
   const podRoutes = ctx.subnets.flatMap((s) => {
@@ -95,7 +114,9 @@ export function renderLayer3(ctx: NetworkContext, podPorts: Map<string, DesiredR
   const join = new SwitchParts();
   const crName = names.clusterRouterName(ctx.p);
   const rows: DesiredRow[] = [];
-  cr.ports.push(routerPort(names.routerToJoinPort(crName), { networks: ctx.joins.map(clusterRouterJoinIP), externalIds: ctx.e2 }));
+  cr.ports.push(
+    routerPort(names.routerToJoinPort(crName), { networks: ctx.joins.map(clusterRouterJoinIP), externalIds: ctx.e2 }),
+  );
   join.ports.push(routerTypePort(names.joinToRouterPort(crName), names.routerToJoinPort(crName)));
   for (const node of ctx.local) {
     rows.push(...nodeSwitch(ctx, node, cr, podPorts.get(node.name) ?? []));
@@ -103,7 +124,14 @@ export function renderLayer3(ctx: NetworkContext, podPorts: Map<string, DesiredR
     rows.push(...nodeGateway(ctx, node, join.ports));
   }
   if (ctx.layout === 'per-node') rows.push(...renderLayer3Interconnect(ctx, cr));
-  rows.push(...cr.build({ name: crName, options: clusterRouterOptions(ctx), external_ids: { 'k8s-cluster-router': 'yes', ...ctx.e2 }, copp: names.DEFAULT_COPP }));
+  rows.push(
+    ...cr.build({
+      name: crName,
+      options: clusterRouterOptions(ctx),
+      external_ids: { 'k8s-cluster-router': 'yes', ...ctx.e2 },
+      copp: names.DEFAULT_COPP,
+    }),
+  );
   rows.push(...join.build({ name: names.joinSwitchName(ctx.p), external_ids: ctx.e2 }));
   return rows;
 }

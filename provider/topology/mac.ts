@@ -13,9 +13,10 @@ function hex(byte: number): string {
 /** The MAC upstream derives from one IP address (bare, no prefix). */
 export function macFromIP(ip: string): string {
   const parsed = parseIP(ip, 'ip');
-  const bytes = parsed.family === 4
-    ? parsed.ip.split('.').map(Number)
-    : [...createHash('sha256').update(parsed.ip).digest().subarray(0, 4)];
+  const bytes =
+    parsed.family === 4
+      ? parsed.ip.split('.').map(Number)
+      : [...createHash('sha256').update(parsed.ip).digest().subarray(0, 4)];
   return ['0a', '58', ...bytes.map(hex)].join(':');
 }
 

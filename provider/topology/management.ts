@@ -48,7 +48,14 @@ export function managementAcls(ctx: NetworkContext, switchName: string, subnets:
 }
 
 /** 1004 reroute policies: traffic from `inport` to the node's own addresses goes to the management IP. */
-export function hostAddressPolicies(ctx: NetworkContext, router: string, inport: string, comment: string, hostIPs: readonly { family: 4 | 6; ip: string }[], subnets: readonly Cidr[]): DesiredRow[] {
+export function hostAddressPolicies(
+  ctx: NetworkContext,
+  router: string,
+  inport: string,
+  comment: string,
+  hostIPs: readonly { family: 4 | 6; ip: string }[],
+  subnets: readonly Cidr[],
+): DesiredRow[] {
   return hostIPs.flatMap((host) => {
     const subnet = ofFamily(subnets, host.family);
     if (!subnet) return [];
@@ -63,17 +70,27 @@ export interface ManagementSnatOptions {
 }
 
 /** SNAT of traffic towards the management port to the network's management masquerade IP. */
-export function managementSnats(ctx: NetworkContext, router: string, logicalPort: string, subnets: readonly Cidr[], options: ManagementSnatOptions): DesiredRow[] {
+export function managementSnats(
+  ctx: NetworkContext,
+  router: string,
+  logicalPort: string,
+  subnets: readonly Cidr[],
+  options: ManagementSnatOptions,
+): DesiredRow[] {
   const match = `eth.dst == ${macFromIPs(subnets.map((s) => managementIP(s).ip))}`;
   return networkMasqueradeIPs(ctx).flatMap((masq) =>
-    subnets.filter((s) => s.family === masq.management.family).map((s) =>
-      snat(router, {
-        externalIp: masq.management.ip,
-        logicalIp: formatCidr(s),
-        logicalPort,
-        match,
-        externalPortRange: options.portRange,
-        gatewayPort: options.gatewayPort,
-        externalIds: ctx.e2,
-      })));
+    subnets
+      .filter((s) => s.family === masq.management.family)
+      .map((s) =>
+        snat(router, {
+          externalIp: masq.management.ip,
+          logicalIp: formatCidr(s),
+          logicalPort,
+          match,
+          externalPortRange: options.portRange,
+          gatewayPort: options.gatewayPort,
+          externalIds: ctx.e2,
+        }),
+      ),
+  );
 }

@@ -49,7 +49,11 @@ function assignFamily(subnet: Cidr, pods: PodRef[], previous: Record<string, str
   for (const pod of pods.filter((p) => !result.has(podKey(p)))) {
     while (taken.has(cursor) || !usable(subnet, cursor)) {
       if (cursor - subnet.base >= cidrSize(subnet)) {
-        throw new TopologyInputError('pods', podKey(pod), `cannot get an address: subnet ${formatAddress(subnet.family, subnet.base)}/${subnet.prefix} is full`);
+        throw new TopologyInputError(
+          'pods',
+          podKey(pod),
+          `cannot get an address: subnet ${formatAddress(subnet.family, subnet.base)}/${subnet.prefix} is full`,
+        );
       }
       cursor += 1n;
     }

@@ -14,7 +14,8 @@ export const MAX_POD_TUNNEL_ID = 32766;
 /** Tunnel ids per OVN network name, then per `namespace/name`. */
 export type PodTunnels = Record<string, Record<string, number>>;
 
-const inRange = (id: unknown): id is number => Number.isInteger(id) && (id as number) >= MIN_POD_TUNNEL_ID && (id as number) <= MAX_POD_TUNNEL_ID;
+const inRange = (id: unknown): id is number =>
+  Number.isInteger(id) && (id as number) >= MIN_POD_TUNNEL_ID && (id as number) <= MAX_POD_TUNNEL_ID;
 
 function keepPrevious(keys: string[], previous: Record<string, number>): Map<string, number> {
   const taken = new Set<number>();
@@ -33,7 +34,11 @@ function keepPrevious(keys: string[], previous: Record<string, number>): Map<str
  * Tunnel ids (`namespace/name` -> id) for the pods of one Layer2 network. Throws a
  * TopologyInputError naming the network when more pods than ids are asked for.
  */
-export function assignPodTunnels(network: string, pods: PodRef[], previous: Record<string, number> = {}): Record<string, number> {
+export function assignPodTunnels(
+  network: string,
+  pods: PodRef[],
+  previous: Record<string, number> = {},
+): Record<string, number> {
   const keys = [...new Set(pods.map(podKey))].sort();
   const assigned = keepPrevious(keys, previous);
   const taken = new Set(assigned.values());
@@ -41,7 +46,11 @@ export function assignPodTunnels(network: string, pods: PodRef[], previous: Reco
   for (const key of keys.filter((k) => !assigned.has(k))) {
     while (taken.has(cursor)) cursor += 1;
     if (cursor > MAX_POD_TUNNEL_ID) {
-      throw new TopologyInputError(`networks.${network}.pods`, key, `cannot get a tunnel id: the ${MAX_POD_TUNNEL_ID} ids of network ${network} are all taken`);
+      throw new TopologyInputError(
+        `networks.${network}.pods`,
+        key,
+        `cannot get a tunnel id: the ${MAX_POD_TUNNEL_ID} ids of network ${network} are all taken`,
+      );
     }
     taken.add(cursor);
     assigned.set(key, cursor);

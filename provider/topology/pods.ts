@@ -19,7 +19,8 @@ function checkPod(pod: PodInput, index: number, input: RenderInput): void {
   if (!input.network.nadKeys.includes(pod.nadKey)) {
     throw new TopologyInputError(`${field}.nadKey`, pod.nadKey, `is not a NAD of network ${input.network.name}`);
   }
-  if (!Array.isArray(pod.ips) || pod.ips.length === 0) throw new TopologyInputError(`${field}.ips`, pod.ips, 'names no address');
+  if (!Array.isArray(pod.ips) || pod.ips.length === 0)
+    throw new TopologyInputError(`${field}.ips`, pod.ips, 'names no address');
   pod.ips.forEach((ip, i) => parseIP(ip, `${field}.ips[${i}]`));
 }
 
@@ -52,7 +53,8 @@ export function renderPodPorts(ctx: NetworkContext, input: RenderInput): Map<str
   (input.pods ?? []).forEach((pod, index) => {
     checkPod(pod, index, input);
     const node = nodes.get(pod.node);
-    if (!input.nodes.some((n) => n.name === pod.node)) throw new TopologyInputError(`pods[${index}].node`, pod.node, 'is not a node of the input');
+    if (!input.nodes.some((n) => n.name === pod.node))
+      throw new TopologyInputError(`pods[${index}].node`, pod.node, 'is not a node of the input');
     const remote = !local.has(pod.node);
     if (!node || (remote && ctx.topology === 'layer3')) return;
     const list = byNode.get(pod.node) ?? [];

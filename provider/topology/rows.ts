@@ -13,8 +13,16 @@ export type StringMap = Record<string, string>;
 
 /** Kinds of rows upstream gives no id; the key values are listed in order. */
 export const KINDS = {
-  route: rowKinds.register({ table: 'Logical_Router_Static_Route', ownerType: 'udn-route', keys: ['router', 'policy', 'prefix', 'nexthop'] }),
-  policy: rowKinds.register({ table: 'Logical_Router_Policy', ownerType: 'udn-policy', keys: ['router', 'priority', 'match'] }),
+  route: rowKinds.register({
+    table: 'Logical_Router_Static_Route',
+    ownerType: 'udn-route',
+    keys: ['router', 'policy', 'prefix', 'nexthop'],
+  }),
+  policy: rowKinds.register({
+    table: 'Logical_Router_Policy',
+    ownerType: 'udn-policy',
+    keys: ['router', 'priority', 'match'],
+  }),
   nat: rowKinds.register({ table: 'NAT', ownerType: 'udn-nat', keys: ['router', 'type', 'external_ip', 'logical_ip'] }),
   meterBand: rowKinds.register({ table: 'Meter_Band', ownerType: 'meter-band', keys: ['meter'] }),
 } satisfies Record<string, RowKind>;
@@ -25,7 +33,10 @@ export function row(table: string, columns: Columns): DesiredRow {
 
 /** A row upstream gives no id: `ovnk.io/key` joins upstream's external_ids. */
 export function keyedRow(kind: RowKind, values: StringMap, externalIds: StringMap, columns: Columns): DesiredRow {
-  return { table: kind.table, columns: { ...columns, external_ids: { ...externalIds, [KEY_KEY]: rowKey(kind, values) } } };
+  return {
+    table: kind.table,
+    columns: { ...columns, external_ids: { ...externalIds, [KEY_KEY]: rowKey(kind, values) } },
+  };
 }
 
 /**

@@ -10,7 +10,17 @@ import { ACL_LOGGING_METER, DEFAULT_COPP } from './names';
 import { identityOf, KINDS, keyedRow, row, type DesiredRow } from './rows';
 
 /** The protocols upstream rate-limits in `ovnkube-default`, each with meter `<protocol>-rate-limiter`. */
-export const COPP_PROTOCOLS = ['arp', 'arp-resolve', 'bfd', 'event-elb', 'icmp4-error', 'icmp6-error', 'reject', 'tcp-reset', 'svc-monitor'] as const;
+export const COPP_PROTOCOLS = [
+  'arp',
+  'arp-resolve',
+  'bfd',
+  'event-elb',
+  'icmp4-error',
+  'icmp6-error',
+  'reject',
+  'tcp-reset',
+  'svc-monitor',
+] as const;
 
 const DEFAULT_RATE = 25;
 const ACL_LOGGING_RATE = 20;

@@ -22,7 +22,12 @@ export function shiftPastOverlaps(start: Cidr, avoid: readonly Cidr[]): Cidr {
   const limit = 1n << BigInt(addressBits(start.family));
   while (avoid.some((a) => overlaps(a, candidate))) {
     const base = candidate.base + cidrSize(candidate);
-    if (base >= limit) throw new TopologyInputError('network.transitSubnets', formatCidr(start), 'has no free same-size subnet after it');
+    if (base >= limit)
+      throw new TopologyInputError(
+        'network.transitSubnets',
+        formatCidr(start),
+        'has no free same-size subnet after it',
+      );
     candidate = { ...candidate, base };
   }
   return candidate;
@@ -32,8 +37,12 @@ export function shiftPastOverlaps(start: Cidr, avoid: readonly Cidr[]): Cidr {
  * Transit subnets of a primary Layer2 network: one per family of its subnets, the default
  * (or `defaults`) shifted past every overlapping subnet.
  */
-export function layer2TransitSubnets(avoid: TransitAvoid, defaults: readonly string[] = DEFAULT_TRANSIT_SWITCH_SUBNETS): string[] {
-  const parse = (list: string[] | undefined, field: string): Cidr[] => (list ?? []).map((t, i) => parseNetwork(t, `${field}[${i}]`));
+export function layer2TransitSubnets(
+  avoid: TransitAvoid,
+  defaults: readonly string[] = DEFAULT_TRANSIT_SWITCH_SUBNETS,
+): string[] {
+  const parse = (list: string[] | undefined, field: string): Cidr[] =>
+    (list ?? []).map((t, i) => parseNetwork(t, `${field}[${i}]`));
   const network = parse(avoid.networkSubnets, 'networkSubnets');
   const others = [
     ...network,

@@ -21,11 +21,22 @@ export function activeNodesOf(cluster: Cluster, network: Network): InventoryNode
 
 /** A name in `spec.nodes[].networks` that is no CUDN of the file is a mistake worth naming. */
 export function activeNetworkProblems(cluster: Cluster): UplinkProblem[] {
-  const cudns = new Set(cluster.networks.filter((n) => n.kind === 'ClusterUserDefinedNetwork').map((n) => n.objectName));
+  const cudns = new Set(
+    cluster.networks.filter((n) => n.kind === 'ClusterUserDefinedNetwork').map((n) => n.objectName),
+  );
   const ref = `Inventory/${cluster.inventory.name}`;
-  return cluster.inventory.nodes.flatMap((node, i) => (node.networks ?? []).flatMap((name, j) => {
-    if (cudns.has(name)) return [];
-    const field = `spec.nodes[${i}].networks[${j}]`;
-    return [uplinkProblem('InvalidSpec', ref, field, `${field} "${name}" is not a ClusterUserDefinedNetwork of this file (node ${node.name} lists the CUDNs active on it)`)];
-  }));
+  return cluster.inventory.nodes.flatMap((node, i) =>
+    (node.networks ?? []).flatMap((name, j) => {
+      if (cudns.has(name)) return [];
+      const field = `spec.nodes[${i}].networks[${j}]`;
+      return [
+        uplinkProblem(
+          'InvalidSpec',
+          ref,
+          field,
+          `${field} "${name}" is not a ClusterUserDefinedNetwork of this file (node ${node.name} lists the CUDNs active on it)`,
+        ),
+      ];
+    }),
+  );
 }

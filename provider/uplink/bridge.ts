@@ -15,7 +15,10 @@ export function bridgeOf(ovs: OvsFacts, name: string): Found<string> {
   const bridge = ovs.bridges.find((b) => ports.some((p) => b.ports.includes(p.name)));
   if (bridge) return { ok: true, value: bridge.name };
   // upstream then tries a SmartNIC representor; a plain netdev has none, so it reports step 2
-  return { ok: false, message: `failed to resolve OVS bridge for ${name}: ${step2 ?? `OVS port or interface ${name} is not attached to a bridge`}` };
+  return {
+    ok: false,
+    message: `failed to resolve OVS bridge for ${name}: ${step2 ?? `OVS port or interface ${name} is not attached to a bridge`}`,
+  };
 }
 
 const isSystem = (type: string) => type === '' || type === 'system';
@@ -23,13 +26,21 @@ const isSystem = (type: string) => type === '' || type === 'system';
 export function physicalUplinkOf(ovs: OvsFacts, bridgeName: string): Found<string> {
   const bridge = ovs.bridges.find((b) => b.name === bridgeName);
   if (!bridge) return { ok: false, message: `failed to get OVS bridge ${bridgeName}: object not found` };
-  const ports = bridge.ports.map((n) => ovs.ports.find((p) => p.name === n)).filter((p): p is OvsPort => p !== undefined);
-  const systemPorts = ports.filter((p) => p.name !== bridgeName && p.interfaces.some((i) => isSystem(ovs.interfaces.find((x) => x.name === i)?.type ?? 'missing')));
-  let candidate = systemPorts.length === 1 && ovs.interfaces.some((i) => i.name === systemPorts[0]!.name) ? systemPorts[0]!.name : '';
+  const ports = bridge.ports
+    .map((n) => ovs.ports.find((p) => p.name === n))
+    .filter((p): p is OvsPort => p !== undefined);
+  const systemPorts = ports.filter(
+    (p) =>
+      p.name !== bridgeName &&
+      p.interfaces.some((i) => isSystem(ovs.interfaces.find((x) => x.name === i)?.type ?? 'missing')),
+  );
+  let candidate =
+    systemPorts.length === 1 && ovs.interfaces.some((i) => i.name === systemPorts[0]!.name) ? systemPorts[0]!.name : '';
   if (candidate === '') candidate = bridge.externalIds['bridge-uplink'] ?? '';
   if (candidate === '' && bridgeName.startsWith('br')) candidate = bridgeName.slice(2);
   if (candidate === '') return { ok: false, message: `failed to resolve physical uplink for OVS bridge ${bridgeName}` };
-  if (!ovs.interfaces.some((i) => i.name === candidate)) return { ok: false, message: `failed to find interface for bridge ${bridgeName} physical uplink ${candidate}` };
+  if (!ovs.interfaces.some((i) => i.name === candidate))
+    return { ok: false, message: `failed to find interface for bridge ${bridgeName} physical uplink ${candidate}` };
   return { ok: true, value: candidate };
 }
 

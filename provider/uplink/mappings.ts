@@ -37,7 +37,9 @@ export function mergeMapping(text: string | undefined, mapping: BridgeMapping): 
 /** Every entry of these physical networks removed; the rest verbatim, in order. */
 export function removeMappings(text: string | undefined, networks: Iterable<string>): string {
   const drop = new Set(networks);
-  return entries(text).filter((e) => !drop.has(entryNetwork(e))).join(',');
+  return entries(text)
+    .filter((e) => !drop.has(entryNetwork(e)))
+    .join(',');
 }
 
 /** The bridge each physical network maps to (the first entry of a network wins, as in ovn-controller). */
@@ -68,11 +70,18 @@ export interface MappingChange {
  * What a node's two keys become when `owner` wants exactly `desired` of its mappings there.
  * Undefined when nothing changes.
  */
-export function planMappings(current: string | undefined, ownedText: string | undefined, desired: BridgeMapping[]): MappingChange | undefined {
+export function planMappings(
+  current: string | undefined,
+  ownedText: string | undefined,
+  desired: BridgeMapping[],
+): MappingChange | undefined {
   const existing = parseMappings(current);
   const wanted = new Set(desired.map((d) => d.network));
   const removed = parseOwnedList(ownedText).filter((n) => !wanted.has(n) && existing.has(n));
-  const set = desired.filter((d) => existing.get(d.network) !== d.bridge || entries(current).filter((e) => entryNetwork(e) === d.network).length > 1);
+  const set = desired.filter(
+    (d) =>
+      existing.get(d.network) !== d.bridge || entries(current).filter((e) => entryNetwork(e) === d.network).length > 1,
+  );
   const ownedNext = [...wanted].sort().join(',');
   if (set.length === 0 && removed.length === 0 && ownedNext === (ownedText ?? '')) return undefined;
   let text = removeMappings(current, removed);

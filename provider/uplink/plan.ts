@@ -16,13 +16,27 @@ import { uplinkReady, uplinksReady } from './aggregate';
 import { type Condition, findCondition, type UplinkState } from './conditions';
 import type { NodeFacts } from './facts';
 import { type GatewayPhase, gatewayReady } from './gateway';
-import { type BridgeMapping, bridgeMappingsKey, type MappingChange, ownedMappingsKey, parseMappings, planMappings } from './mappings';
+import {
+  type BridgeMapping,
+  bridgeMappingsKey,
+  type MappingChange,
+  ownedMappingsKey,
+  parseMappings,
+  planMappings,
+} from './mappings';
 import { physicalNetworkOf } from './names';
 import type { UplinkProblem } from './problems';
 import { stateObject, resolveUplinkState } from './resolve';
 import { selectNodes, type UplinkSelection } from './select';
 import { validateNetworkUplinks, validateUplink } from './validate';
-import { conflictsOf, type NodeVrfResult, nodeVrfIntents, type ResolvedUse, type UplinkVrfInput, vrfPhase } from './vrfIntents';
+import {
+  conflictsOf,
+  type NodeVrfResult,
+  nodeVrfIntents,
+  type ResolvedUse,
+  type UplinkVrfInput,
+  vrfPhase,
+} from './vrfIntents';
 import type { VrfIntent } from './vrfPlan';
 
 export type NodeDiscovery = { ok: true; facts: NodeFacts } | { ok: false; reason: string; message: string };
@@ -85,9 +99,17 @@ function uplinkNetworks(cluster: Cluster, problems: UplinkProblem[]): { network:
   });
 }
 
-function requiredMtu(cluster: Cluster, users: { network: Network; uplink: string }[], uplink: string): { mtu: number; network: string } {
-  const mine = users.filter((u) => u.uplink === uplink).sort((a, b) => b.network.mtu - a.network.mtu || compare(a.network.name, b.network.name));
-  return mine[0] ? { mtu: mine[0].network.mtu, network: mine[0].network.name } : { mtu: cluster.inventory.mtu, network: 'default (Inventory spec.mtu)' };
+function requiredMtu(
+  cluster: Cluster,
+  users: { network: Network; uplink: string }[],
+  uplink: string,
+): { mtu: number; network: string } {
+  const mine = users
+    .filter((u) => u.uplink === uplink)
+    .sort((a, b) => b.network.mtu - a.network.mtu || compare(a.network.name, b.network.name));
+  return mine[0]
+    ? { mtu: mine[0].network.mtu, network: mine[0].network.name }
+    : { mtu: cluster.inventory.mtu, network: 'default (Inventory spec.mtu)' };
 }
 
 export function planUplinks(input: UplinkPlanInput): UplinkPlan {
@@ -101,7 +123,11 @@ export function planUplinks(input: UplinkPlanInput): UplinkPlan {
     if (selector) invalid.set(uplink.name, selector.message);
   }
   const users = uplinkNetworks(cluster, problems);
-  const selections = new Map((cluster.uplinks ?? []).filter((u) => !invalid.has(u.name)).map((u) => [u.name, selectNodes(u, activeNodes(cluster))]));
+  const selections = new Map(
+    (cluster.uplinks ?? [])
+      .filter((u) => !invalid.has(u.name))
+      .map((u) => [u.name, selectNodes(u, activeNodes(cluster))]),
+  );
   const resolved = resolveStates(input, selections, users);
   const steps = nodeSteps(input, resolved, users);
   const states = withGateway(input, resolved, users, steps);
@@ -117,28 +143,70 @@ export function planUplinks(input: UplinkPlanInput): UplinkPlan {
 }
 
 /** Reasons a plan can know without looking at a node; conditions that need discovery are left out offline. */
-const offlineReasons = new Set(['InvalidSpec', 'NoMatchingNodes', 'NodeSelectorOverlap', 'UplinkNotFound', 'UplinkUnsupportedGatewayMode', 'UplinkUnsupportedTransport', 'UplinkNotFoundForNode', 'UplinkOverlapOnNode']);
+const offlineReasons = new Set([
+  'InvalidSpec',
+  'NoMatchingNodes',
+  'NodeSelectorOverlap',
+  'UplinkNotFound',
+  'UplinkUnsupportedGatewayMode',
+  'UplinkUnsupportedTransport',
+  'UplinkNotFoundForNode',
+  'UplinkOverlapOnNode',
+]);
 
 function offlineOnly(plan: UplinkPlan): UplinkPlan {
-  const known = (conditions: Condition[]) => conditions.filter((c) => offlineReasons.has(c.reason) || (c.reason === 'UplinksReady' && c.message === 'CUDN does not reference an Uplink'));
+  const known = (conditions: Condition[]) =>
+    conditions.filter(
+      (c) =>
+        offlineReasons.has(c.reason) ||
+        (c.reason === 'UplinksReady' && c.message === 'CUDN does not reference an Uplink'),
+    );
   return {
     ...plan,
     uplinks: plan.uplinks.map((u) => ({ ...u, status: { ...u.status, conditions: known(u.status.conditions) } })),
-    networks: Object.fromEntries(Object.entries(plan.networks).map(([name, n]) => [name, { ...n, conditions: known(n.conditions) }])),
+    networks: Object.fromEntries(
+      Object.entries(plan.networks).map(([name, n]) => [name, { ...n, conditions: known(n.conditions) }]),
+    ),
   };
 }
 
-function resolveStates(input: UplinkPlanInput, selections: Map<string, UplinkSelection>, users: { network: Network; uplink: string }[]): UplinkState[] {
+function resolveStates(
+  input: UplinkPlanInput,
+  selections: Map<string, UplinkSelection>,
+  users: { network: Network; uplink: string }[],
+): UplinkState[] {
   const { cluster, discovery } = input;
   const states: UplinkState[] = [];
   for (const [name, selection] of selections) {
     const uplink = cluster.uplinks!.find((u) => u.name === name)!;
-    for (const node of activeNodes(cluster).filter((n) => selection.selected.has(n.name) || selection.conflicts.includes(n.name))) {
-      const choice = { config: selection.selected.get(node.name), overlapping: selection.conflicts.includes(node.name) };
+    for (const node of activeNodes(cluster).filter(
+      (n) => selection.selected.has(n.name) || selection.conflicts.includes(n.name),
+    )) {
+      const choice = {
+        config: selection.selected.get(node.name),
+        overlapping: selection.conflicts.includes(node.name),
+      };
       const found = discovery?.get(node.name);
-      if (!discovery) states.push(stateObject(name, node.name, { type: 'OVSBridge', ...(choice.config ? { hostInterfaceName: choice.config.hostInterfaceName } : {}), conditions: [] }));
+      if (!discovery)
+        states.push(
+          stateObject(name, node.name, {
+            type: 'OVSBridge',
+            ...(choice.config ? { hostInterfaceName: choice.config.hostInterfaceName } : {}),
+            conditions: [],
+          }),
+        );
       else if (found?.ok) {
-        states.push(resolveUplinkState({ uplink: uplink.name, node: node.name, selection: choice, facts: found.facts, families: cluster.inventory.ipFamilies, gatewayBridge: node.gatewayBridge, requiredMtu: requiredMtu(cluster, users, name) }));
+        states.push(
+          resolveUplinkState({
+            uplink: uplink.name,
+            node: node.name,
+            selection: choice,
+            facts: found.facts,
+            families: cluster.inventory.ipFamilies,
+            gatewayBridge: node.gatewayBridge,
+            requiredMtu: requiredMtu(cluster, users, name),
+          }),
+        );
       }
     }
   }
@@ -146,16 +214,28 @@ function resolveStates(input: UplinkPlanInput, selections: Map<string, UplinkSel
 }
 
 /** The CUDNs active on `node` whose UplinkState there resolved, with its host interface and bridge. */
-function resolvedUses(states: UplinkState[], users: { network: Network; uplink: string }[], node: InventoryNode): ResolvedUse[] {
-  return users.filter(({ network }) => isActiveOn(node, network)).flatMap(({ network, uplink }) => {
-    const state = states.find((s) => s.spec.uplinkName === uplink && s.spec.nodeName === node.name);
-    if (findCondition(state?.status.conditions, 'Resolved')?.status !== 'True' || !state?.status.ovsBridge) return [];
-    return [{ network, hostInterface: state.status.hostInterfaceName!, bridge: state.status.ovsBridge.name }];
-  });
+function resolvedUses(
+  states: UplinkState[],
+  users: { network: Network; uplink: string }[],
+  node: InventoryNode,
+): ResolvedUse[] {
+  return users
+    .filter(({ network }) => isActiveOn(node, network))
+    .flatMap(({ network, uplink }) => {
+      const state = states.find((s) => s.spec.uplinkName === uplink && s.spec.nodeName === node.name);
+      if (findCondition(state?.status.conditions, 'Resolved')?.status !== 'True' || !state?.status.ovsBridge) return [];
+      return [{ network, hostInterface: state.status.hostInterfaceName!, bridge: state.status.ovsBridge.name }];
+    });
 }
 
-function nodeSteps(input: UplinkPlanInput, states: UplinkState[], users: { network: Network; uplink: string }[]): NodeStep[] {
-  return activeNodes(input.cluster).map((node) => nodeStep(input, node, resolvedUses(states, users, node))).sort((a, b) => compare(a.node, b.node));
+function nodeSteps(
+  input: UplinkPlanInput,
+  states: UplinkState[],
+  users: { network: Network; uplink: string }[],
+): NodeStep[] {
+  return activeNodes(input.cluster)
+    .map((node) => nodeStep(input, node, resolvedUses(states, users, node)))
+    .sort((a, b) => compare(a.node, b.node));
 }
 
 function nodeStep(input: UplinkPlanInput, node: InventoryNode, uses: ResolvedUse[]): NodeStep {
@@ -168,7 +248,9 @@ function nodeStep(input: UplinkPlanInput, node: InventoryNode, uses: ResolvedUse
     .filter((u) => !conflicts.has(u.network.objectName) || live.get(u.network.name) === u.bridge)
     .map((u) => ({ network: u.network.name, bridge: u.bridge }))
     .sort((a, b) => compare(a.network, b.network));
-  const vrf = intents ? { vrf: intents, ...(conflicts.size > 0 ? { conflicts: Object.fromEntries(conflicts) } : {}) } : {};
+  const vrf = intents
+    ? { vrf: intents, ...(conflicts.size > 0 ? { conflicts: Object.fromEntries(conflicts) } : {}) }
+    : {};
   if (!found) return { node: node.name, desired, ...vrf };
   if (!found.ok) return { node: node.name, desired, error: { reason: found.reason, message: found.message } };
   const ids = found.facts.ovs.externalIds;
@@ -177,23 +259,38 @@ function nodeStep(input: UplinkPlanInput, node: InventoryNode, uses: ResolvedUse
 }
 
 /** GatewayReady of each discovered state: every CUDN on its Uplink is active on every node. */
-function withGateway(input: UplinkPlanInput, states: UplinkState[], users: { network: Network; uplink: string }[], steps: NodeStep[]): UplinkState[] {
+function withGateway(
+  input: UplinkPlanInput,
+  states: UplinkState[],
+  users: { network: Network; uplink: string }[],
+  steps: NodeStep[],
+): UplinkState[] {
   if (!input.discovery) return states;
   return states.map((state) => {
     const { uplinkName, nodeName } = state.spec;
     const step = steps.find((s) => s.node === nodeName);
     const node = activeNodes(input.cluster).find((n) => n.name === nodeName)!;
     const phases = new Map<string, GatewayPhase>();
-    for (const { network } of users.filter((u) => u.uplink === uplinkName && isActiveOn(node, u.network))) phases.set(network.name, gatewayPhase(input, state, step, network));
+    for (const { network } of users.filter((u) => u.uplink === uplinkName && isActiveOn(node, u.network)))
+      phases.set(network.name, gatewayPhase(input, state, step, network));
     return { ...state, status: { ...state.status, conditions: [...state.status.conditions, gatewayReady(phases)] } };
   });
 }
 
-function gatewayPhase(input: UplinkPlanInput, state: UplinkState, step: NodeStep | undefined, cudn: Network): GatewayPhase {
+function gatewayPhase(
+  input: UplinkPlanInput,
+  state: UplinkState,
+  step: NodeStep | undefined,
+  cudn: Network,
+): GatewayPhase {
   const network = cudn.name;
   const { uplinkName, nodeName } = state.spec;
   if (findCondition(state.status.conditions, 'Resolved')?.status !== 'True') {
-    return { phase: 'failed', reason: 'UplinkGatewayProgrammingFailed', message: `uplink "${uplinkName}" on node "${nodeName}" is not resolved` };
+    return {
+      phase: 'failed',
+      reason: 'UplinkGatewayProgrammingFailed',
+      message: `uplink "${uplinkName}" on node "${nodeName}" is not resolved`,
+    };
   }
   const conflict = step?.conflicts?.[cudn.objectName];
   if (conflict !== undefined) return { phase: 'failed', reason: 'UplinkConfigurationConflict', message: conflict };
@@ -208,7 +305,12 @@ function gatewayPhase(input: UplinkPlanInput, state: UplinkState, step: NodeStep
   return vrf ?? { phase: 'ready' };
 }
 
-function uplinkObject(uplink: Uplink, selection: UplinkSelection | undefined, states: Map<string, UplinkState>, invalid: string | undefined): UplinkObjectStatus {
+function uplinkObject(
+  uplink: Uplink,
+  selection: UplinkSelection | undefined,
+  states: Map<string, UplinkState>,
+  invalid: string | undefined,
+): UplinkObjectStatus {
   const empty: UplinkSelection = { selected: new Map(), conflicts: [] };
   const chosen = selection ?? empty;
   return {
@@ -216,19 +318,37 @@ function uplinkObject(uplink: Uplink, selection: UplinkSelection | undefined, st
     kind: 'Uplink',
     metadata: { name: uplink.name },
     spec: { nodeConfigs: uplink.nodeConfigs },
-    status: { conditions: [uplinkReady(uplink, chosen, states, invalid)], selectedNodes: [...chosen.selected.keys()].sort(compare), overlappingNodes: chosen.conflicts },
+    status: {
+      conditions: [uplinkReady(uplink, chosen, states, invalid)],
+      selectedNodes: [...chosen.selected.keys()].sort(compare),
+      overlappingNodes: chosen.conflicts,
+    },
   };
 }
 
 /** Every CUDN the apiserver would have accepted gets UplinksReady (refusals included, as upstream reports them). */
-function networkConditions(cluster: Cluster, problems: UplinkProblem[], invalid: Map<string, string>, states: Map<string, UplinkState>): UplinkPlan['networks'] {
+function networkConditions(
+  cluster: Cluster,
+  problems: UplinkProblem[],
+  invalid: Map<string, string>,
+  states: Map<string, UplinkState>,
+): UplinkPlan['networks'] {
   const uplinkObjects = new Map((cluster.uplinks ?? []).map((u) => [u.name, u]));
   const out: UplinkPlan['networks'] = {};
   for (const network of cluster.networks) {
     const names = uplinksOf(network);
     if (names === undefined) continue;
     const accepted = !problems.some((p) => p.object === network.ref && p.reason === 'InvalidSpec');
-    const ready = uplinksReady({ cudn: network.objectName, uplinks: names, gatewayMode: cluster.inventory.gatewayMode, transport: network.transport, activeNodes: activeNodesOf(cluster, network), uplinkObjects, invalidUplinks: invalid, states });
+    const ready = uplinksReady({
+      cudn: network.objectName,
+      uplinks: names,
+      gatewayMode: cluster.inventory.gatewayMode,
+      transport: network.transport,
+      activeNodes: activeNodesOf(cluster, network),
+      uplinkObjects,
+      invalidUplinks: invalid,
+      states,
+    });
     out[network.name] = { uplinks: names, conditions: accepted ? [ready] : [] };
   }
   return out;

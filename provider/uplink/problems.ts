@@ -4,7 +4,8 @@
  */
 import { fieldPath } from '../model/problem';
 
-export type UplinkProblemReason = 'InvalidSpec' | 'UplinkNotFound' | 'UplinkUnsupportedGatewayMode' | 'UplinkUnsupportedTransport';
+export type UplinkProblemReason =
+  'InvalidSpec' | 'UplinkNotFound' | 'UplinkUnsupportedGatewayMode' | 'UplinkUnsupportedTransport';
 
 export interface UplinkProblem {
   reason: UplinkProblemReason;
@@ -13,6 +14,11 @@ export interface UplinkProblem {
   object: string;
 }
 
-export function uplinkProblem(reason: UplinkProblemReason, object: string, field: string, message: string): UplinkProblem {
+export function uplinkProblem(
+  reason: UplinkProblemReason,
+  object: string,
+  field: string,
+  message: string,
+): UplinkProblem {
   return { reason, message, path: fieldPath(object, field), object };
 }

@@ -20,11 +20,16 @@ export interface UplinkReplacement {
 
 /** What the state keeps: every CUDN's uplinks (`[]` for none, so a later addition is seen), by OVN network name. */
 export function uplinksState(networks: readonly Network[]): Record<string, string[]> {
-  return Object.fromEntries(networks.filter((n) => n.kind === 'ClusterUserDefinedNetwork').map((n) => [n.name, [...(uplinksOf(n) ?? [])]]));
+  return Object.fromEntries(
+    networks.filter((n) => n.kind === 'ClusterUserDefinedNetwork').map((n) => [n.name, [...(uplinksOf(n) ?? [])]]),
+  );
 }
 
 /** CUDNs present before and now whose uplinks differ. A network new or gone is no replacement. */
-export function uplinkReplacements(previous: Readonly<Record<string, string[]>> | undefined, networks: readonly Network[]): UplinkReplacement[] {
+export function uplinkReplacements(
+  previous: Readonly<Record<string, string[]>> | undefined,
+  networks: readonly Network[],
+): UplinkReplacement[] {
   if (!previous) return [];
   return networks.flatMap((n) => {
     if (n.kind !== 'ClusterUserDefinedNetwork') return [];

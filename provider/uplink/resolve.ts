@@ -26,11 +26,20 @@ export interface ResolveInput {
 }
 
 class Failure {
-  constructor(readonly reason: ResolvedFailure, readonly message: string) {}
+  constructor(
+    readonly reason: ResolvedFailure,
+    readonly message: string,
+  ) {}
 }
 
 export function stateObject(uplink: string, node: string, status: UplinkStateStatus): UplinkState {
-  return { apiVersion: 'k8s.ovn.org/v1alpha1', kind: 'UplinkState', metadata: { name: uplinkStateName(uplink, node) }, spec: { uplinkName: uplink, nodeName: node }, status };
+  return {
+    apiVersion: 'k8s.ovn.org/v1alpha1',
+    kind: 'UplinkState',
+    metadata: { name: uplinkStateName(uplink, node) },
+    spec: { uplinkName: uplink, nodeName: node },
+    status,
+  };
 }
 
 export function resolveUplinkState(input: ResolveInput): UplinkState {
@@ -47,16 +56,19 @@ export function resolveUplinkState(input: ResolveInput): UplinkState {
 
 function discover(input: ResolveInput, status: UplinkStateStatus): void {
   const { selection, uplink, node, facts } = input;
-  if (selection.overlapping || !selection.config) throw new Failure('NodeSelectorOverlap', `multiple Uplink "${uplink}" nodeConfigs select node "${node}"`);
+  if (selection.overlapping || !selection.config)
+    throw new Failure('NodeSelectorOverlap', `multiple Uplink "${uplink}" nodeConfigs select node "${node}"`);
   const name = selection.config.hostInterfaceName;
   status.hostInterfaceName = name;
   const link = facts.links.find((l) => l.name === name);
   if (!link) throw new Failure('HostInterfaceNotFound', `host interface ${name} was not found: Link not found`);
-  if (!usableMac(link.mac)) throw new Failure('InvalidHostInterface', `host interface ${name} has no usable MAC address`);
+  if (!usableMac(link.mac))
+    throw new Failure('InvalidHostInterface', `host interface ${name} has no usable MAC address`);
   status.macAddress = link.mac;
   status.ipAddresses = hostAddresses(link, input.families);
   status.defaultGateways = defaultGateways(facts.routes, name);
-  if (!input.gatewayBridge) throw new Failure('GatewayInfoUnavailable', `default shared gateway bridge is not available for node "${node}"`);
+  if (!input.gatewayBridge)
+    throw new Failure('GatewayInfoUnavailable', `default shared gateway bridge is not available for node "${node}"`);
   resolveBridge(input, name, link, status);
 }
 
@@ -67,16 +79,30 @@ function resolveBridge(input: ResolveInput, name: string, link: HostLink, status
   status.ovsBridge = { name: bridge.value };
   const tag = vlanTagOf(ovs, name);
   if (tag !== undefined) status.vlanTag = tag;
-  if (bridge.value === 'br-int') throw new Failure('BridgeInvalid', 'OVN integration bridge br-int cannot be used as an Uplink bridge');
-  if (bridge.value === input.gatewayBridge) throw new Failure('DefaultGatewayBridgeUnsupported', `default shared gateway bridge ${bridge.value} cannot be used as an Uplink bridge`);
+  if (bridge.value === 'br-int')
+    throw new Failure('BridgeInvalid', 'OVN integration bridge br-int cannot be used as an Uplink bridge');
+  if (bridge.value === input.gatewayBridge)
+    throw new Failure(
+      'DefaultGatewayBridgeUnsupported',
+      `default shared gateway bridge ${bridge.value} cannot be used as an Uplink bridge`,
+    );
   const uplinkPort = physicalUplinkOf(ovs, bridge.value);
   if (!uplinkPort.ok) throw new Failure('BridgeUplinkNotFound', uplinkPort.message);
-  if (uplinkPort.value === name) throw new Failure('InvalidHostInterface', `host interface ${name} is the physical uplink port for OVS bridge ${bridge.value}`);
-  const physical = input.facts.links.find((l) => l.name === uplinkPort.value)?.mtu ?? ovs.interfaces.find((i) => i.name === uplinkPort.value)?.mtu;
+  if (uplinkPort.value === name)
+    throw new Failure(
+      'InvalidHostInterface',
+      `host interface ${name} is the physical uplink port for OVS bridge ${bridge.value}`,
+    );
+  const physical =
+    input.facts.links.find((l) => l.name === uplinkPort.value)?.mtu ??
+    ovs.interfaces.find((i) => i.name === uplinkPort.value)?.mtu;
   status.pathMtu = Math.min(link.mtu, physical ?? link.mtu);
   const { mtu, network } = input.requiredMtu;
   if (status.pathMtu < mtu) {
-    throw new Failure('MTUInvalid', `the path MTU ${status.pathMtu} through host interface ${name} (MTU ${link.mtu}) and physical uplink ${uplinkPort.value} (MTU ${physical ?? 'unknown'}) of OVS bridge ${bridge.value} is below the MTU ${mtu} of network ${network}`);
+    throw new Failure(
+      'MTUInvalid',
+      `the path MTU ${status.pathMtu} through host interface ${name} (MTU ${link.mtu}) and physical uplink ${uplinkPort.value} (MTU ${physical ?? 'unknown'}) of OVS bridge ${bridge.value} is below the MTU ${mtu} of network ${network}`,
+    );
   }
 }
 
@@ -93,8 +119,20 @@ const reservedPrefixes = ['169.254.', 'fe80:', 'fd69::'];
 export function hostAddresses(link: HostLink, families: readonly Family[]): string[] {
   const out: string[] = [];
   for (const family of families) {
-    const found = link.addresses.find((a) => a.family === family && a.scope !== 'link' && a.scope !== 'host' && !a.secondary && !a.deprecated && !reservedPrefixes.some((p) => a.address.toLowerCase().startsWith(p)));
-    if (!found) throw new Failure('GatewayInfoUnavailable', `failed to read IP addresses from ${link.name}: failed to find IPv${family} address on interface ${link.name}`);
+    const found = link.addresses.find(
+      (a) =>
+        a.family === family &&
+        a.scope !== 'link' &&
+        a.scope !== 'host' &&
+        !a.secondary &&
+        !a.deprecated &&
+        !reservedPrefixes.some((p) => a.address.toLowerCase().startsWith(p)),
+    );
+    if (!found)
+      throw new Failure(
+        'GatewayInfoUnavailable',
+        `failed to read IP addresses from ${link.name}: failed to find IPv${family} address on interface ${link.name}`,
+      );
     out.push(`${found.address}/${found.prefix}`);
   }
   return out.sort();
@@ -103,5 +141,11 @@ export function hostAddresses(link: HostLink, families: readonly Family[]): stri
 /** Next hops of the link's single-gateway default routes, sorted. */
 export function defaultGateways(routes: readonly HostRoute[], dev: string): string[] {
   const isDefault = (dst: string) => dst === 'default' || dst.endsWith('/0');
-  return [...new Set(routes.filter((r) => r.dev === dev && isDefault(r.dst) && r.gateway !== undefined && !r.multipath).map((r) => r.gateway!))].sort();
+  return [
+    ...new Set(
+      routes
+        .filter((r) => r.dev === dev && isDefault(r.dst) && r.gateway !== undefined && !r.multipath)
+        .map((r) => r.gateway!),
+    ),
+  ].sort();
 }

@@ -26,7 +26,9 @@ export function selectForNode(uplink: Uplink, labels: Readonly<Record<string, st
     if (found !== undefined) return { overlapping: true };
     found = i;
   }
-  return found === undefined ? { overlapping: false } : { config: uplink.nodeConfigs[found], index: found, overlapping: false };
+  return found === undefined
+    ? { overlapping: false }
+    : { config: uplink.nodeConfigs[found], index: found, overlapping: false };
 }
 
 export interface UplinkSelection {

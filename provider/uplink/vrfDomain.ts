@@ -38,14 +38,21 @@ export const managementPortName = (networkId: number): string => `ovn-k8s-mp${ne
  * management port, the DPU route-import VRF), so it never depends on interface numbering we cannot see.
  */
 export function vrfTableFor(networkId: number, managementPortIndex: number | undefined): number {
-  return managementPortIndex === undefined ? ROUTE_IMPORT_TABLE_BASE + networkId : ROUTING_TABLE_ID_START + managementPortIndex;
+  return managementPortIndex === undefined
+    ? ROUTE_IMPORT_TABLE_BASE + networkId
+    : ROUTING_TABLE_ID_START + managementPortIndex;
 }
 
 /** Does this RouteAdvertisements advertise the CUDN's pod network on this node? */
 export function advertisesCudn(ra: RouteAdvertisements, cudn: VrfCudn, nodeLabels: Labels): boolean {
   if (!ra.advertisements.includes('PodNetwork')) return false;
   if (!matchesSelector(ra.nodeSelector, nodeLabels)) return false;
-  return ra.networkSelectors.some((s) => s.networkSelectionType === 'ClusterUserDefinedNetworks' && s.cudnSelector !== undefined && matchesSelector(s.cudnSelector, cudn.labels));
+  return ra.networkSelectors.some(
+    (s) =>
+      s.networkSelectionType === 'ClusterUserDefinedNetworks' &&
+      s.cudnSelector !== undefined &&
+      matchesSelector(s.cudnSelector, cudn.labels),
+  );
 }
 
 export function effectiveDomain(cudn: VrfCudn, nodeLabels: Labels, ras: RouteAdvertisements[]): RoutingDomain {

@@ -75,7 +75,12 @@ export function parseRoutes(json: string, family: 4 | 6): RouteFact[] {
 }
 
 function parseNexthop(n: Json): { gateway?: string; dev: string; weight?: number; onlink: boolean } {
-  return { ...(n.gateway ? { gateway: String(n.gateway) } : {}), dev: String(n.dev), ...(n.weight !== undefined ? { weight: Number(n.weight) } : {}), onlink: ((n.flags ?? []) as string[]).includes('onlink') };
+  return {
+    ...(n.gateway ? { gateway: String(n.gateway) } : {}),
+    dev: String(n.dev),
+    ...(n.weight !== undefined ? { weight: Number(n.weight) } : {}),
+    onlink: ((n.flags ?? []) as string[]).includes('onlink'),
+  };
 }
 
 /** Routes of `table` through `dev` (multipath routes with any hop through it included) that upstream moves. */
@@ -86,13 +91,22 @@ export function movableRoutes(routes: RouteFact[], table: number, dev: string): 
   return [...moved.filter((r) => !hasGateway(r)), ...moved.filter(hasGateway)];
 }
 
-const hasGateway = (r: RouteFact): boolean => r.gateway !== undefined || (r.nexthops ?? []).some((h) => h.gateway !== undefined);
+const hasGateway = (r: RouteFact): boolean =>
+  r.gateway !== undefined || (r.nexthops ?? []).some((h) => h.gateway !== undefined);
 
 /** `ip route add` of a captured route into `table` (the caller tolerates "File exists", as upstream ignores EEXIST). */
 export function routeAddArgv(route: RouteFact, table: number): string[] {
   const argv = ['ip', `-${route.family}`, 'route', 'add', route.dst];
   if (route.nexthops) {
-    for (const hop of route.nexthops) argv.push('nexthop', ...(hop.gateway ? ['via', hop.gateway] : []), 'dev', hop.dev, ...(hop.weight ? ['weight', String(hop.weight)] : []), ...(hop.onlink ? ['onlink'] : []));
+    for (const hop of route.nexthops)
+      argv.push(
+        'nexthop',
+        ...(hop.gateway ? ['via', hop.gateway] : []),
+        'dev',
+        hop.dev,
+        ...(hop.weight ? ['weight', String(hop.weight)] : []),
+        ...(hop.onlink ? ['onlink'] : []),
+      );
   } else {
     if (route.gateway) argv.push('via', route.gateway);
     if (route.dev) argv.push('dev', route.dev);
@@ -108,7 +122,19 @@ export function routeAddArgv(route: RouteFact, table: number): string[] {
 
 /** `ip route del` of a route in its table (upstream's removal of managed default routes before enslaving). */
 export function routeDelArgv(route: RouteFact): string[] {
-  return ['ip', `-${route.family}`, 'route', 'del', route.dst, ...(route.gateway ? ['via', route.gateway] : []), ...(route.dev ? ['dev', route.dev] : []), 'proto', String(route.protocol), 'table', String(route.table)];
+  return [
+    'ip',
+    `-${route.family}`,
+    'route',
+    'del',
+    route.dst,
+    ...(route.gateway ? ['via', route.gateway] : []),
+    ...(route.dev ? ['dev', route.dev] : []),
+    'proto',
+    String(route.protocol),
+    'table',
+    String(route.table),
+  ];
 }
 
 /** The interface a `ip -j route get` answer leaves through. */

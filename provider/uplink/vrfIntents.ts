@@ -31,12 +31,18 @@ export interface ResolvedUse {
 
 /** Intents of one node, sorted by CUDN name; networks without an allocated id are left out (nothing renders them). */
 export function nodeVrfIntents(node: InventoryNode, uses: ResolvedUse[], vrf: UplinkVrfInput): VrfIntent[] {
-  return uses.flatMap(({ network, hostInterface, bridge }): VrfIntent[] => {
-    const networkId = vrf.networkIds[network.name];
-    if (networkId === undefined) return [];
-    const domain = effectiveDomain({ name: network.objectName, networkId, labels: network.labels }, node.labels, vrf.routeAdvertisements);
-    return [{ cudn: network.objectName, networkId, hostInterface, bridge, domain }];
-  }).sort((a, b) => (a.cudn < b.cudn ? -1 : a.cudn > b.cudn ? 1 : 0));
+  return uses
+    .flatMap(({ network, hostInterface, bridge }): VrfIntent[] => {
+      const networkId = vrf.networkIds[network.name];
+      if (networkId === undefined) return [];
+      const domain = effectiveDomain(
+        { name: network.objectName, networkId, labels: network.labels },
+        node.labels,
+        vrf.routeAdvertisements,
+      );
+      return [{ cudn: network.objectName, networkId, hostInterface, bridge, domain }];
+    })
+    .sort((a, b) => (a.cudn < b.cudn ? -1 : a.cudn > b.cudn ? 1 : 0));
 }
 
 /** CUDN names in a bridge conflict on this node, with the message they share. */
@@ -50,6 +56,7 @@ export function vrfPhase(result: NodeVrfResult | undefined, cudn: string): Gatew
   if (!result.ok) return { phase: 'failed', reason: 'UplinkVRFAttachmentFailed', message: result.message };
   const outcome = result.outcomes.find((o) => o.cudn === cudn);
   if (!outcome) return undefined;
-  if (outcome.state === 'conflict' || outcome.state === 'refused') return { phase: 'failed', reason: outcome.reason ?? 'UplinkVRFAttachmentFailed', message: outcome.message ?? '' };
+  if (outcome.state === 'conflict' || outcome.state === 'refused')
+    return { phase: 'failed', reason: outcome.reason ?? 'UplinkVRFAttachmentFailed', message: outcome.message ?? '' };
   return outcome.changed && !result.applied ? { phase: 'pending' } : undefined;
 }

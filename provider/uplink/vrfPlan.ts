@@ -14,7 +14,15 @@
  */
 import { bridgeConflicts, type VrfConflict } from './vrfConflict';
 import { managementPortName, type RoutingDomain, vrfTableFor } from './vrfDomain';
-import { type LinkFact, MAIN_TABLE, movableRoutes, OVNK_PROTOCOL, type RouteFact, routeAddArgv, routeDelArgv } from './vrfHost';
+import {
+  type LinkFact,
+  MAIN_TABLE,
+  movableRoutes,
+  OVNK_PROTOCOL,
+  type RouteFact,
+  routeAddArgv,
+  routeDelArgv,
+} from './vrfHost';
 
 export interface VrfIntent {
   cudn: string;
@@ -81,7 +89,13 @@ interface Context {
 }
 
 export function planVrf(facts: VrfHostFacts, intents: VrfIntent[], owner: string): VrfPlan {
-  const ctx: Context = { facts, owner, links: new Map(facts.links.map((l) => [l.name, l])), steps: [], slaves: slavesOf(facts.links) };
+  const ctx: Context = {
+    facts,
+    owner,
+    links: new Map(facts.links.map((l) => [l.name, l])),
+    steps: [],
+    slaves: slavesOf(facts.links),
+  };
   const conflicts = new Map<string, VrfConflict>(bridgeConflicts(facts.node, intents).map((c) => [c.cudn, c]));
   const outcomes = intents.map((intent): VrfOutcome => {
     const conflict = conflicts.get(intent.cudn);
@@ -96,7 +110,8 @@ export function planVrf(facts: VrfHostFacts, intents: VrfIntent[], owner: string
 
 function slavesOf(links: LinkFact[]): Map<string, Set<string>> {
   const slaves = new Map<string, Set<string>>();
-  for (const link of links) if (link.master) slaves.set(link.master, new Set([...(slaves.get(link.master) ?? []), link.name]));
+  for (const link of links)
+    if (link.master) slaves.set(link.master, new Set([...(slaves.get(link.master) ?? []), link.name]));
   return slaves;
 }
 
@@ -109,16 +124,41 @@ function attach(ctx: Context, intent: VrfIntent, vrf: string): VrfOutcome {
   const link = ctx.links.get(iface);
   const vrfLink = ctx.links.get(vrf);
   if (iface === ctx.facts.managementInterface) {
-    return refuse(intent, 'UplinkVRFAttachmentFailed', `refusing to enslave ${iface} into VRF ${vrf} on node ${ctx.facts.node}: it is the node's management interface (this SSH session reaches the node through it), and enslaving it would cut the node off`);
+    return refuse(
+      intent,
+      'UplinkVRFAttachmentFailed',
+      `refusing to enslave ${iface} into VRF ${vrf} on node ${ctx.facts.node}: it is the node's management interface (this SSH session reaches the node through it), and enslaving it would cut the node off`,
+    );
   }
-  if (!link) return refuse(intent, 'UplinkVRFAttachmentFailed', `host interface ${iface} does not exist on node ${ctx.facts.node}`);
-  if (vrfLink && vrfLink.kind !== 'vrf') return refuse(intent, 'UplinkVRFAttachmentFailed', `cannot use ${vrf} as the VRF of CUDN ${intent.cudn} on node ${ctx.facts.node}: a ${vrfLink.kind ?? 'non-VRF'} device of that name exists`);
+  if (!link)
+    return refuse(
+      intent,
+      'UplinkVRFAttachmentFailed',
+      `host interface ${iface} does not exist on node ${ctx.facts.node}`,
+    );
+  if (vrfLink && vrfLink.kind !== 'vrf')
+    return refuse(
+      intent,
+      'UplinkVRFAttachmentFailed',
+      `cannot use ${vrf} as the VRF of CUDN ${intent.cudn} on node ${ctx.facts.node}: a ${vrfLink.kind ?? 'non-VRF'} device of that name exists`,
+    );
   if (link.master === vrf) return { cudn: intent.cudn, state: 'enslaved' };
-  if (link.master) return { cudn: intent.cudn, state: 'conflict', reason: 'UplinkConfigurationConflict', message: `interface ${iface} is already assigned to VRF ${link.master} and cannot be assigned to VRF ${vrf}` };
+  if (link.master)
+    return {
+      cudn: intent.cudn,
+      state: 'conflict',
+      reason: 'UplinkConfigurationConflict',
+      message: `interface ${iface} is already assigned to VRF ${link.master} and cannot be assigned to VRF ${vrf}`,
+    };
   if (!vrfLink && ctx.facts.vrfSupport === 'absent') {
-    return refuse(intent, 'UplinkVRFAttachmentFailed', `node ${ctx.facts.node} cannot create VRF ${vrf} for CUDN ${intent.cudn}: its kernel has no VRF support (no vrf module loaded or loadable); VRF-Lite needs a kernel with CONFIG_NET_VRF`);
+    return refuse(
+      intent,
+      'UplinkVRFAttachmentFailed',
+      `node ${ctx.facts.node} cannot create VRF ${vrf} for CUDN ${intent.cudn}: its kernel has no VRF support (no vrf module loaded or loadable); VRF-Lite needs a kernel with CONFIG_NET_VRF`,
+    );
   }
-  const table = vrfLink?.table ?? vrfTableFor(intent.networkId, ctx.links.get(managementPortName(intent.networkId))?.index);
+  const table =
+    vrfLink?.table ?? vrfTableFor(intent.networkId, ctx.links.get(managementPortName(intent.networkId))?.index);
   if (!vrfLink) createVrf(ctx, vrf, table);
   enslave(ctx, iface, vrf, table, intent.cudn);
   return { cudn: intent.cudn, state: 'enslaved', changed: true };
@@ -126,7 +166,10 @@ function attach(ctx: Context, intent: VrfIntent, vrf: string): VrfOutcome {
 
 function createVrf(ctx: Context, vrf: string, table: number): void {
   ctx.steps.push(
-    { summary: `create VRF ${vrf} (table ${table})`, argv: ['ip', 'link', 'add', vrf, 'type', 'vrf', 'table', String(table)] },
+    {
+      summary: `create VRF ${vrf} (table ${table})`,
+      argv: ['ip', 'link', 'add', vrf, 'type', 'vrf', 'table', String(table)],
+    },
     { summary: `mark VRF ${vrf} as ours`, argv: ['ip', 'link', 'set', 'dev', vrf, 'alias', ownerAlias(ctx.owner)] },
     { summary: `bring VRF ${vrf} up`, argv: ['ip', 'link', 'set', 'dev', vrf, 'up'] },
   );
@@ -134,18 +177,40 @@ function createVrf(ctx: Context, vrf: string, table: number): void {
 }
 
 function enslave(ctx: Context, iface: string, vrf: string, table: number, cudn: string): void {
-  const managedDefaults = ctx.facts.routes.filter((r) => r.table === table && r.dst === 'default' && r.protocol === OVNK_PROTOCOL && r.gateway);
-  for (const route of managedDefaults) ctx.steps.push({ summary: `remove managed default route via ${route.gateway} from VRF ${vrf}`, argv: routeDelArgv(route) });
-  if (ctx.facts.ipv6) ctx.steps.push({ summary: `keep ${iface}'s IPv6 addresses across the enslave`, argv: ['sysctl', '-w', `net.ipv6.conf.${iface}.keep_addr_on_down=1`] });
-  ctx.steps.push({ summary: `enslave ${iface} into VRF ${vrf}`, argv: ['ip', 'link', 'set', 'dev', iface, 'master', vrf] });
+  const managedDefaults = ctx.facts.routes.filter(
+    (r) => r.table === table && r.dst === 'default' && r.protocol === OVNK_PROTOCOL && r.gateway,
+  );
+  for (const route of managedDefaults)
+    ctx.steps.push({
+      summary: `remove managed default route via ${route.gateway} from VRF ${vrf}`,
+      argv: routeDelArgv(route),
+    });
+  if (ctx.facts.ipv6)
+    ctx.steps.push({
+      summary: `keep ${iface}'s IPv6 addresses across the enslave`,
+      argv: ['sysctl', '-w', `net.ipv6.conf.${iface}.keep_addr_on_down=1`],
+    });
+  ctx.steps.push({
+    summary: `enslave ${iface} into VRF ${vrf}`,
+    argv: ['ip', 'link', 'set', 'dev', iface, 'master', vrf],
+  });
   moveRoutes(ctx, movableRoutes(ctx.facts.routes, MAIN_TABLE, iface), table, `VRF ${vrf}`);
   const record: OwnedMembership = { interface: iface, vrf, cudn, owner: ctx.owner };
-  ctx.steps.push({ summary: `record that we made ${iface}'s membership of ${vrf}`, argv: ['sh', '-c', 'mkdir -p "$1" && cat > "$2"', 'sh', MEMBERSHIP_DIR, membershipFile(iface)], stdin: `${JSON.stringify(record)}\n` });
+  ctx.steps.push({
+    summary: `record that we made ${iface}'s membership of ${vrf}`,
+    argv: ['sh', '-c', 'mkdir -p "$1" && cat > "$2"', 'sh', MEMBERSHIP_DIR, membershipFile(iface)],
+    stdin: `${JSON.stringify(record)}\n`,
+  });
   ctx.slaves.get(vrf)?.add(iface) ?? ctx.slaves.set(vrf, new Set([iface]));
 }
 
 function moveRoutes(ctx: Context, routes: RouteFact[], table: number, where: string): void {
-  for (const route of routes) ctx.steps.push({ summary: `restore route ${route.dst}${route.gateway ? ` via ${route.gateway}` : ''} into ${where}`, argv: routeAddArgv(route, table), tolerate: 'exists' });
+  for (const route of routes)
+    ctx.steps.push({
+      summary: `restore route ${route.dst}${route.gateway ? ` via ${route.gateway}` : ''} into ${where}`,
+      argv: routeAddArgv(route, table),
+      tolerate: 'exists',
+    });
 }
 
 /** Default domain: release the interface only when we made its membership and it is still in that VRF. */
@@ -160,17 +225,24 @@ function release(ctx: Context, owned: OwnedMembership): void {
   const link = ctx.links.get(owned.interface);
   const table = ctx.links.get(owned.vrf)?.table;
   if (link?.master === owned.vrf && table !== undefined) {
-    ctx.steps.push({ summary: `release ${owned.interface} from VRF ${owned.vrf}`, argv: ['ip', 'link', 'set', 'dev', owned.interface, 'nomaster'] });
+    ctx.steps.push({
+      summary: `release ${owned.interface} from VRF ${owned.vrf}`,
+      argv: ['ip', 'link', 'set', 'dev', owned.interface, 'nomaster'],
+    });
     moveRoutes(ctx, movableRoutes(ctx.facts.routes, table, owned.interface), MAIN_TABLE, 'the main table');
     ctx.slaves.get(owned.vrf)?.delete(owned.interface);
   }
-  ctx.steps.push({ summary: `forget the membership record of ${owned.interface}`, argv: ['rm', '-f', membershipFile(owned.interface)] });
+  ctx.steps.push({
+    summary: `forget the membership record of ${owned.interface}`,
+    argv: ['rm', '-f', membershipFile(owned.interface)],
+  });
 }
 
 /** Memberships we made for CUDNs no longer active here (or on another interface now): release them. */
 function releaseOrphans(ctx: Context, intents: VrfIntent[]): void {
   const claimed = new Set(intents.map((i) => i.hostInterface));
-  for (const owned of ctx.facts.memberships) if (owned.owner === ctx.owner && !claimed.has(owned.interface)) release(ctx, owned);
+  for (const owned of ctx.facts.memberships)
+    if (owned.owner === ctx.owner && !claimed.has(owned.interface)) release(ctx, owned);
 }
 
 /** Delete VRF devices we created that no intent needs and no interface uses after the plan. */
@@ -178,6 +250,9 @@ function deleteUnusedVrfs(ctx: Context, kept: Set<string>): void {
   for (const link of ctx.facts.links) {
     if (link.kind !== 'vrf' || link.alias !== ownerAlias(ctx.owner) || kept.has(link.name)) continue;
     if ((ctx.slaves.get(link.name)?.size ?? 0) > 0) continue;
-    ctx.steps.push({ summary: `delete VRF ${link.name}, which we created and nothing uses`, argv: ['ip', 'link', 'del', 'dev', link.name] });
+    ctx.steps.push({
+      summary: `delete VRF ${link.name}, which we created and nothing uses`,
+      argv: ['ip', 'link', 'del', 'dev', link.name],
+    });
   }
 }

@@ -46,7 +46,11 @@ describe('ovnk lab', () => {
   it('rejects an unknown OVN with exit 3 and a JSON error document naming the value', async () => {
     const result = await ovnk('lab', 'up', '--ovn', 'focal', '-o', 'json');
     expect(result.code).toBe(3);
-    expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, exitCode: 3, error: expect.stringContaining('--ovn focal is not known') });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      ok: false,
+      exitCode: 3,
+      error: expect.stringContaining('--ovn focal is not known'),
+    });
   });
 
   it('rejects a node count that is not a whole number from 1 (exit 3)', async () => {
@@ -63,7 +67,9 @@ describe('ovnk lab', () => {
   it('refuses status of a lab that is not running, saying how to start it (exit 1)', async () => {
     const result = await ovnk('lab', 'status', '--name', 'nothing-here', '-o', 'json');
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout).error).toBe('lab "nothing-here" is not running: start it with "ovnk lab up --name nothing-here"');
+    expect(JSON.parse(result.stdout).error).toBe(
+      'lab "nothing-here" is not running: start it with "ovnk lab up --name nothing-here"',
+    );
   });
 
   it('refuses exec into a pod that is not in the lab (exit 1) and a malformed pod name (exit 3)', async () => {

@@ -6,8 +6,14 @@ import { ovnk, ownedRowCounts } from './networks-helpers';
 
 const lab = inject('lab');
 const file = stack('connect-chain.yaml');
-const pairs = (from: string[], to: string[]) => probes(lab, [...from, ...to]).filter((p) => from.includes(p.from) !== from.includes(p.to));
-const [alpha, beta, gamma, delta] = ['alpha', 'beta', 'gamma', 'delta'].map((ns) => [`${ns}/a`, `${ns}/b`]) as [string[], string[], string[], string[]];
+const pairs = (from: string[], to: string[]) =>
+  probes(lab, [...from, ...to]).filter((p) => from.includes(p.from) !== from.includes(p.to));
+const [alpha, beta, gamma, delta] = ['alpha', 'beta', 'gamma', 'delta'].map((ns) => [`${ns}/a`, `${ns}/b`]) as [
+  string[],
+  string[],
+  string[],
+  string[],
+];
 
 beforeAll(() => {
   const applied = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');

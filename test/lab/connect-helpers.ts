@@ -54,7 +54,8 @@ function run(argv: string[]): Promise<{ status: number; stdout: string }> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const pingOnce = async (netns: string, address: string): Promise<boolean> => (await run(['ip', 'netns', 'exec', netns, 'ping', '-c1', '-W1', address])).status === 0;
+const pingOnce = async (netns: string, address: string): Promise<boolean> =>
+  (await run(['ip', 'netns', 'exec', netns, 'ping', '-c1', '-W1', address])).status === 0;
 
 /** How long one probe may take in all; attempts repeat until it is decided (a loaded machine delays, it does not lose). */
 const PROBE_BUDGET_MS = 20_000;
@@ -75,7 +76,12 @@ export async function pingFrom(netns: string, address: string, budgetMs = PROBE_
  * True when `settled` pings in a row go unanswered within `budgetMs`: a datapath flow cached
  * from before the change may answer once right after `--wait=hv sync`, an open path keeps answering.
  */
-export async function blockedFrom(netns: string, address: string, settled = 2, budgetMs = PROBE_BUDGET_MS): Promise<boolean> {
+export async function blockedFrom(
+  netns: string,
+  address: string,
+  settled = 2,
+  budgetMs = PROBE_BUDGET_MS,
+): Promise<boolean> {
   const deadline = Date.now() + budgetMs;
   let unanswered = 0;
   do {
@@ -88,8 +94,16 @@ export async function blockedFrom(netns: string, address: string, settled = 2, b
 /** Waits until northd saw the ports of these `ns/pod`s up (ovn-controller claimed them), then for every chassis's flows. */
 export function ready(lab: LabStatus, pods: string[]): void {
   const wanted = new Set(pods);
-  const ports = (readState(lab.name)?.pods ?? []).filter((p) => wanted.has(`${p.namespace}/${p.name}`)).map((p) => String(p.ifaceId));
-  const waits = ports.flatMap((port, i) => [...(i > 0 ? ['--'] : []), 'wait-until', 'Logical_Switch_Port', port, 'up=true']);
+  const ports = (readState(lab.name)?.pods ?? [])
+    .filter((p) => wanted.has(`${p.namespace}/${p.name}`))
+    .map((p) => String(p.ifaceId));
+  const waits = ports.flatMap((port, i) => [
+    ...(i > 0 ? ['--'] : []),
+    'wait-until',
+    'Logical_Switch_Port',
+    port,
+    'up=true',
+  ]);
   if (waits.length > 0) nbctl(lab, '--timeout=30', ...waits);
   sync(lab);
 }
@@ -120,7 +134,10 @@ export function probes(lab: LabStatus, pods: string[], family?: 4 | 6): Probe[] 
   for (const from of pods) {
     for (const to of pods.filter((p) => p !== from)) {
       const [ns, name] = to.split('/') as [string, string];
-      for (const address of podIPs(lab, ns, name).filter((a) => family === undefined || a.includes(':') === (family === 6))) out.push({ from, to, address });
+      for (const address of podIPs(lab, ns, name).filter(
+        (a) => family === undefined || a.includes(':') === (family === 6),
+      ))
+        out.push({ from, to, address });
     }
   }
   return out;
@@ -132,13 +149,18 @@ export function probes(lab: LabStatus, pods: string[], family?: 4 | 6): Probe[] 
  * needs one answer, an expected block two unanswered pings in a row.
  */
 export async function misbehaving(lab: LabStatus, list: Probe[], expected: boolean): Promise<string[]> {
-  ready(lab, list.flatMap((p) => [p.from, p.to]));
+  ready(
+    lab,
+    list.flatMap((p) => [p.from, p.to]),
+  );
   const outcomes = await pooled(list, PROBES_AT_ONCE, (p) => {
     const [ns, name] = p.from.split('/') as [string, string];
     const netns = podNetns(lab, ns, name);
     return expected ? pingFrom(netns, p.address) : blockedFrom(netns, p.address).then((blocked) => !blocked);
   });
-  return list.filter((_, i) => outcomes[i] !== expected).map((p) => `${p.from} -> ${p.to} ${p.address} ${expected ? 'blocked' : 'answered'}`);
+  return list
+    .filter((_, i) => outcomes[i] !== expected)
+    .map((p) => `${p.from} -> ${p.to} ${p.address} ${expected ? 'blocked' : 'answered'}`);
 }
 
 /** A TCP server in a pod that answers every connection with `reply` (a child of this process). */
@@ -149,7 +171,13 @@ export function listen(lab: LabStatus, pod: string, port: number, reply: string)
 }
 
 /** What a TCP connection from a pod to `address:port` reads (undefined when none answered). */
-export async function request(lab: LabStatus, pod: string, address: string, port: number, tries = 6): Promise<string | undefined> {
+export async function request(
+  lab: LabStatus,
+  pod: string,
+  address: string,
+  port: number,
+  tries = 6,
+): Promise<string | undefined> {
   const [ns, name] = pod.split('/') as [string, string];
   for (let i = 0; i < tries; i++) {
     const out = await run(['ip', 'netns', 'exec', podNetns(lab, ns, name), 'nc', '-w2', '-N', address, String(port)]);

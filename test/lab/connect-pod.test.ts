@@ -18,7 +18,8 @@ let logStart = 0;
  * section 2), and northd says it SNATs load-balancer traffic to the first IPv4 only. Any other
  * warning or error about our rows still fails the test.
  */
-const upstreamFaithful = /\|WARN\|Logical router port "rtoe-GR_[^"]+" is configured with multiple IPv4 addresses\.\s+Only the first IP \[[0-9.]+\] is considered as SNAT for load balancer$/;
+const upstreamFaithful =
+  /\|WARN\|Logical router port "rtoe-GR_[^"]+" is configured with multiple IPv4 addresses\.\s+Only the first IP \[[0-9.]+\] is considered as SNAT for load balancer$/;
 
 beforeAll(() => {
   logStart = northdLog(lab).length;
@@ -32,7 +33,8 @@ afterAll(async () => {
   ovnk('destroy', '-f', file, '--lab', lab.name);
 });
 
-const across = (from: string[], to: string[]) => probes(lab, [...from, ...to]).filter((p) => from.includes(p.from) !== from.includes(p.to));
+const across = (from: string[], to: string[]) =>
+  probes(lab, [...from, ...to]).filter((p) => from.includes(p.from) !== from.includes(p.to));
 
 describe('colored-enterprise (PodNetwork) applied to the lab', () => {
   it('every pod of blue, green and yellow reaches every pod of the other two, IPv4 and IPv6, both directions', async () => {
@@ -42,19 +44,25 @@ describe('colored-enterprise (PodNetwork) applied to the lab', () => {
   });
 
   it('orange, selected by no connect, reaches none of them and none of them reaches it; its own pods reach each other', async () => {
-    expect(await misbehaving(lab, across(['orange/a', 'orange/b'], ['blue/b', 'green/a', 'yellow/a']), false)).toEqual([]);
+    expect(await misbehaving(lab, across(['orange/a', 'orange/b'], ['blue/b', 'green/a', 'yellow/a']), false)).toEqual(
+      [],
+    );
     expect(await misbehaving(lab, probes(lab, ['orange/a', 'orange/b']), true)).toEqual([]);
   });
 
-  it('plan --lab -o text shows the allocation table apply used: networks, connect slices, and the lab\'s nodes with ids and host subnets', () => {
+  it("plan --lab -o text shows the allocation table apply used: networks, connect slices, and the lab's nodes with ids and host subnets", () => {
     const planned = ovnk('plan', '-f', file, '--lab', lab.name, '-o', 'text');
     expect(planned.status, planned.stderr).toBe(0);
     const stored = storedState(lab, owner).allocation.connects['colored-enterprise'].l2.owners;
     expect(Object.keys(stored).length).toBe(1);
-    for (const [slice, subnets] of Object.entries(stored) as [string, string[]][]) expect(planned.stderr).toContain(`    ${slice}  yellow_yellow-network  ${subnets.join(', ')}`);
+    for (const [slice, subnets] of Object.entries(stored) as [string, string[]][])
+      expect(planned.stderr).toContain(`    ${slice}  yellow_yellow-network  ${subnets.join(', ')}`);
     expect(planned.stderr).toMatch(/\n {4}layer3_\d+ {2}cluster_udn_green-network {2}192\.168\.\d+\.0\/24, fd01::/);
     expect(planned.stderr).toMatch(/\n {2}cluster_udn_blue-network {2}id \d+ {2}Layer3 Primary/);
-    for (const node of lab.nodes) expect(planned.stderr).toMatch(new RegExp(`\\n  ${node.name}  id \\d+  cluster_udn_blue-network 103\\.103\\.\\d+\\.0/24`));
+    for (const node of lab.nodes)
+      expect(planned.stderr).toMatch(
+        new RegExp(`\\n  ${node.name}  id \\d+  cluster_udn_blue-network 103\\.103\\.\\d+\\.0/24`),
+      );
     expect(planned.stderr).toMatch(/\n {2}central {2}\d+ rows: /);
   });
 
@@ -65,38 +73,84 @@ describe('colored-enterprise (PodNetwork) applied to the lab', () => {
   });
 
   it('northd binds every connect-router port with the tunnel key we requested and logs no warning or error', () => {
-    const all = JSON.parse(nbctl(lab, '--format=json', '--columns=name,options', 'list', 'Logical_Router_Port')).data as [string, ['map', [string, string][]]][];
+    const all = JSON.parse(nbctl(lab, '--format=json', '--columns=name,options', 'list', 'Logical_Router_Port'))
+      .data as [string, ['map', [string, string][]]][];
     const ports = all.filter(([name]) => name.startsWith('crtor-colored-enterprise_'));
     expect(ports.length).toBe(2 * 3 + 1);
     for (const [name, [, options]] of ports) {
       const requested = Object.fromEntries(options)['requested-tnl-key'];
       expect(requested, name).toMatch(/^\d+$/);
-      expect(sbctl(lab, '--bare', '--columns=tunnel_key', 'find', 'Port_Binding', `logical_port=${name}`).trim(), name).toBe(requested);
+      expect(
+        sbctl(lab, '--bare', '--columns=tunnel_key', 'find', 'Port_Binding', `logical_port=${name}`).trim(),
+        name,
+      ).toBe(requested);
     }
     const routerKey = nbctl(lab, 'get', 'Logical_Router', router, 'options:requested-tnl-key').replace(/"/g, '').trim();
-    const datapath = sbctl(lab, '--bare', '--columns=tunnel_key', 'find', 'Datapath_Binding', `external_ids:name=${router}`).trim();
+    const datapath = sbctl(
+      lab,
+      '--bare',
+      '--columns=tunnel_key',
+      'find',
+      'Datapath_Binding',
+      `external_ids:name=${router}`,
+    ).trim();
     expect(datapath).toBe(routerKey);
-    const complaints = northdLog(lab, logStart).split('\n').filter((l) => /\|(WARN|ERR|EMER)\|/.test(l));
+    const complaints = northdLog(lab, logStart)
+      .split('\n')
+      .filter((l) => /\|(WARN|ERR|EMER)\|/.test(l));
     expect(complaints.filter((l) => !upstreamFaithful.test(l))).toEqual([]);
   });
 
   it('a deleted connect-router route and a hand-changed policy show in diff, and apply repairs both', async () => {
     const greenB = podIPs(lab, 'green', 'b')[0]!; // host subnet 104.104.2.0/24 on ovn-worker3
-    const route = nbctl(lab, '--bare', '--columns=_uuid', 'find', 'Logical_Router_Static_Route', 'ip_prefix="104.104.2.0/24"', 'external_ids:"k8s.ovn.org/name"=colored-enterprise').trim();
-    const routeId = nbctl(lab, 'get', 'Logical_Router_Static_Route', route, 'external_ids:"k8s.ovn.org/id"').trim().replace(/"/g, '');
+    const route = nbctl(
+      lab,
+      '--bare',
+      '--columns=_uuid',
+      'find',
+      'Logical_Router_Static_Route',
+      'ip_prefix="104.104.2.0/24"',
+      'external_ids:"k8s.ovn.org/name"=colored-enterprise',
+    ).trim();
+    const routeId = nbctl(lab, 'get', 'Logical_Router_Static_Route', route, 'external_ids:"k8s.ovn.org/id"')
+      .trim()
+      .replace(/"/g, '');
     expect(routeId).toMatch(/^ovnkube-network-connect-controller:ClusterNetworkConnect:colored-enterprise:/);
     nbctl(lab, 'lr-route-del', router, '104.104.2.0/24');
-    const policyId = 'ovnkube-network-connect-controller:ClusterNetworkConnect:colored-enterprise:2:1:v4:cluster_udn_green.network_ovn_cluster_router:ovn-worker2';
-    const policy = nbctl(lab, '--bare', '--columns=_uuid', 'find', 'Logical_Router_Policy', `external_ids:"k8s.ovn.org/id"="${policyId}"`).trim();
+    const policyId =
+      'ovnkube-network-connect-controller:ClusterNetworkConnect:colored-enterprise:2:1:v4:cluster_udn_green.network_ovn_cluster_router:ovn-worker2';
+    const policy = nbctl(
+      lab,
+      '--bare',
+      '--columns=_uuid',
+      'find',
+      'Logical_Router_Policy',
+      `external_ids:"k8s.ovn.org/id"="${policyId}"`,
+    ).trim();
     nbctl(lab, 'set', 'Logical_Router_Policy', policy, 'action=drop');
     sync(lab);
-    expect(await misbehaving(lab, [{ from: 'blue/a', to: 'green/b', address: greenB }, { from: 'green/a', to: 'blue/a', address: podIPs(lab, 'blue', 'a')[0]! }], false)).toEqual([]);
+    expect(
+      await misbehaving(
+        lab,
+        [
+          { from: 'blue/a', to: 'green/b', address: greenB },
+          { from: 'green/a', to: 'blue/a', address: podIPs(lab, 'blue', 'a')[0]! },
+        ],
+        false,
+      ),
+    ).toEqual([]);
 
     const drift = ovnk('diff', '-f', file, '--lab', lab.name, '-o', 'json');
     expect(drift.status).toBe(2);
     const lines: string[] = drift.json.zones.central.drift;
-    expect(lines.some((l) => l === `missing: Logical_Router_Static_Route "${routeId}"`), lines.join('\n')).toBe(true);
-    expect(lines.some((l) => l.startsWith('changed: Logical_Router_Policy') && l.includes(policyId) && l.includes('action')), lines.join('\n')).toBe(true);
+    expect(
+      lines.some((l) => l === `missing: Logical_Router_Static_Route "${routeId}"`),
+      lines.join('\n'),
+    ).toBe(true);
+    expect(
+      lines.some((l) => l.startsWith('changed: Logical_Router_Policy') && l.includes(policyId) && l.includes('action')),
+      lines.join('\n'),
+    ).toBe(true);
 
     expect(ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json').json.zones.central.sent).toBe(true);
     expect(ovnk('diff', '-f', file, '--lab', lab.name).status).toBe(0);
@@ -108,13 +162,19 @@ describe('colored-enterprise (PodNetwork) applied to the lab', () => {
     const before = storedState(lab, owner).allocation.connects['colored-enterprise'].l2.owners;
     const yellowOwner = Object.keys(before).find((k) => k.startsWith('layer2_'))!;
     expect(yellowOwner).toBeDefined();
-    const leave = variant('colored-enterprise.yaml', 'yellow-leaves.yaml', [['values: [yellow, red]', 'values: [red]']]);
+    const leave = variant('colored-enterprise.yaml', 'yellow-leaves.yaml', [
+      ['values: [yellow, red]', 'values: [red]'],
+    ]);
     expect(ovnk('apply', '-f', leave, '--lab', lab.name).status).toBe(0);
     sync(lab);
     expect(await misbehaving(lab, across(['yellow/a', 'yellow/b'], ['blue/a', 'green/b']), false)).toEqual([]);
     expect(await misbehaving(lab, across(['blue/a'], ['green/b']), true)).toEqual([]);
-    expect(Object.keys(storedState(lab, owner).allocation.connects['colored-enterprise'].l2.owners)).not.toContain(yellowOwner);
-    expect(nbctl(lab, '--bare', '--columns=name', 'list', 'Logical_Router_Port')).not.toContain('crtor-colored-enterprise_yellow');
+    expect(Object.keys(storedState(lab, owner).allocation.connects['colored-enterprise'].l2.owners)).not.toContain(
+      yellowOwner,
+    );
+    expect(nbctl(lab, '--bare', '--columns=name', 'list', 'Logical_Router_Port')).not.toContain(
+      'crtor-colored-enterprise_yellow',
+    );
 
     expect(ovnk('apply', '-f', file, '--lab', lab.name).status).toBe(0);
     const after = storedState(lab, owner).allocation.connects['colored-enterprise'].l2.owners;
@@ -135,8 +195,14 @@ describe('colored-enterprise (PodNetwork) applied to the lab', () => {
       // tables without external_ids are owned through the ledger: the rows and the ledger go together
       expect(nbctl(lab, 'get', 'NB_Global', '.', 'external_ids')).not.toContain(`ovnk.io/owned/${owner}`);
       const ours = /^rtoe-GR_(cluster_udn_(blue|green|orange)\.network|yellow_yellow\.network)_/;
-      expect(nbctl(lab, '--bare', '--columns=logical_port', 'list', 'Static_MAC_Binding').split('\n').filter((p) => ours.test(p.trim()))).toEqual([]);
-      expect(nbctl(lab, '--bare', '--columns=name', 'list', 'Load_Balancer_Group')).not.toMatch(/cnc_svc_colored-enterprise|cluster_udn_blue\.network_clusterLBGroup/);
+      expect(
+        nbctl(lab, '--bare', '--columns=logical_port', 'list', 'Static_MAC_Binding')
+          .split('\n')
+          .filter((p) => ours.test(p.trim())),
+      ).toEqual([]);
+      expect(nbctl(lab, '--bare', '--columns=name', 'list', 'Load_Balancer_Group')).not.toMatch(
+        /cnc_svc_colored-enterprise|cluster_udn_blue\.network_clusterLBGroup/,
+      );
     });
   });
 });

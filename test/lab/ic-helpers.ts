@@ -29,7 +29,10 @@ function perNodeText(fixtureName: string, owner: [string, string], zones: Interc
   const targets = zones.map((z) => `      ${z.name}: {nb: "${z.nb}"}`).join('\n');
   return readFileSync(fixture(fixtureName), 'utf8')
     .replace(`name: ${owner[0]}`, `name: ${owner[1]}`)
-    .replace('  ipFamilies: [IPv4, IPv6]', `  ipFamilies: [IPv4, IPv6]\n  zones: per-node\n  targets:\n    zones:\n${targets}`);
+    .replace(
+      '  ipFamilies: [IPv4, IPv6]',
+      `  ipFamilies: [IPv4, IPv6]\n  zones: per-node\n  targets:\n    zones:\n${targets}`,
+    );
 }
 
 /** A per-node lab of three nodes for the calling test file; `owner` renames the fixture's owner. */
@@ -42,7 +45,8 @@ export function useInterconnectLab(prefix: string, fixtureName: string, owner: [
     zones: [],
     netnsOf: (ns, pod) => podNetns({ name } as never, ns, pod),
     ipsOf: (ns, pod) => podIPs({ name } as never, ns, pod),
-    ovn: (tool, db, ...args) => execFileSync('chroot', [readState(name)!.ovnRoot!, tool, `--db=${db}`, ...args], { encoding: 'utf8' }),
+    ovn: (tool, db, ...args) =>
+      execFileSync('chroot', [readState(name)!.ovnRoot!, tool, `--db=${db}`, ...args], { encoding: 'utf8' }),
   };
   beforeAll(async () => {
     await up({ name, nodes: 3, ovn: 'trixie' });

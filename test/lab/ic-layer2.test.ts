@@ -13,7 +13,10 @@ const greenPort = (pod: string) => podPort('green/green', 'green', pod);
 /** The Port_Binding tunnel_key of each green pod port in one zone's Southbound. */
 function podKeys(sb: string): Record<string, string> {
   const keys: Record<string, string> = {};
-  for (const pod of ['a', 'b', 'c']) keys[pod] = ic.ovn('ovn-sbctl', sb, '--bare', '--columns=tunnel_key', 'find', 'Port_Binding', `logical_port=${greenPort(pod)}`).trim();
+  for (const pod of ['a', 'b', 'c'])
+    keys[pod] = ic
+      .ovn('ovn-sbctl', sb, '--bare', '--columns=tunnel_key', 'find', 'Port_Binding', `logical_port=${greenPort(pod)}`)
+      .trim();
   return keys;
 }
 
@@ -22,7 +25,10 @@ describe('a primary Layer2 network across zones (one Northbound per node)', () =
     const applied = ovnk('apply', '-f', ic.file, '--lab', ic.name, '-o', 'json');
     expect(applied.status, applied.stderr + applied.stdout).toBe(0);
     for (const zone of ic.zones) expect(applied.json.zones[zone.name].sent).toBe(true);
-    const green = readState(ic.name)!.pods.filter((p) => p.namespace === 'green').map((p) => `${p.name}@${p.node}`).sort();
+    const green = readState(ic.name)!
+      .pods.filter((p) => p.namespace === 'green')
+      .map((p) => `${p.name}@${p.node}`)
+      .sort();
     expect(green).toEqual(['a@ovn-worker', 'b@ovn-worker2', 'c@ovn-worker3']);
   });
 

@@ -20,7 +20,11 @@ describe('the per-node layout in a lab with one Northbound per node', () => {
     const applied = ovnk('apply', '-f', ic.file, '--lab', ic.name, '-o', 'json');
     expect(applied.status, applied.stderr + applied.stdout).toBe(0);
     for (const zone of ic.zones) expect(applied.json.zones[zone.name].sent).toBe(true);
-    expect(lab().pods.map((p) => `${p.namespace}/${p.name}@${p.node}`).sort()).toEqual(['blue/a@ovn-worker', 'blue/b@ovn-worker2', 'red/a@ovn-worker2', 'red/b@ovn-worker3']);
+    expect(
+      lab()
+        .pods.map((p) => `${p.namespace}/${p.name}@${p.node}`)
+        .sort(),
+    ).toEqual(['blue/a@ovn-worker', 'blue/b@ovn-worker2', 'red/a@ovn-worker2', 'red/b@ovn-worker3']);
   });
 
   it('a Layer3 pod reaches a pod of its network on another node (another zone), both ways', async () => {

@@ -12,7 +12,10 @@ function sb(...args: string[]): string {
 }
 
 function namespaces(): string[] {
-  return execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).split('\n').map((l) => l.split(' ')[0]).filter(Boolean);
+  return execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.split(' ')[0])
+    .filter(Boolean);
 }
 
 describe('the shared test lab', () => {
@@ -39,10 +42,14 @@ describe('the shared test lab', () => {
   it('runs every node in its own namespace with breth0 holding the encap IP and the default route', () => {
     for (const node of lab.nodes) {
       expect(namespaces()).toContain(node.namespace);
-      const routes = JSON.parse(execFileSync('ip', ['-n', node.namespace, '-j', 'route', 'show', 'default'], { encoding: 'utf8' })) as { dev: string; metric?: number }[];
+      const routes = JSON.parse(
+        execFileSync('ip', ['-n', node.namespace, '-j', 'route', 'show', 'default'], { encoding: 'utf8' }),
+      ) as { dev: string; metric?: number }[];
       // the Uplink host ports (lab/uplinks.ts) add default routes with metrics 200+; breth0's is the one in use
       expect(routes.filter((r) => r.metric === undefined).map((r) => r.dev)).toEqual(['breth0']);
-      const addrs = JSON.parse(execFileSync('ip', ['-n', node.namespace, '-j', 'addr', 'show', 'breth0'], { encoding: 'utf8' })) as { addr_info: { local: string }[] }[];
+      const addrs = JSON.parse(
+        execFileSync('ip', ['-n', node.namespace, '-j', 'addr', 'show', 'breth0'], { encoding: 'utf8' }),
+      ) as { addr_info: { local: string }[] }[];
       expect(addrs[0].addr_info.map((a) => a.local)).toContain(node.encapIp);
     }
   });
@@ -59,12 +66,18 @@ describe('the shared test lab', () => {
     const other = lab.ovn === 'bookworm' ? 'trixie' : 'bookworm';
     const attempt = up({ name: lab.name, nodes: 3, ovn: other });
     await expect(attempt).rejects.toBeInstanceOf(LabError);
-    await expect(attempt).rejects.toMatchObject({ kind: 'refused', message: expect.stringMatching(/already running with the .* OVN: run "ovnk lab down --name/) });
+    await expect(attempt).rejects.toMatchObject({
+      kind: 'refused',
+      message: expect.stringMatching(/already running with the .* OVN: run "ovnk lab down --name/),
+    });
   });
 
   it('rejects bad options before claiming anything', async () => {
     const name = `bad${process.pid}`;
-    await expect(up({ name, nodes: 0, ovn: 'bookworm' })).rejects.toMatchObject({ kind: 'bad-input', message: expect.stringContaining('--nodes 0') });
+    await expect(up({ name, nodes: 0, ovn: 'bookworm' })).rejects.toMatchObject({
+      kind: 'bad-input',
+      message: expect.stringContaining('--nodes 0'),
+    });
     expect(listLabNames()).not.toContain(name);
   });
 
@@ -74,7 +87,10 @@ describe('the shared test lab', () => {
     expect(inventory.spec.nodes.map((n) => n.id)).toEqual([2, 3, 4]);
     expect(inventory.spec.targets.zones.central.nb).toBe(lab.nb);
     for (const node of lab.nodes) {
-      expect(inventory.spec.targets.nodes[node.name]).toMatchObject({ host: node.ssh.host, hostKey: node.ssh.hostKeyFingerprint });
+      expect(inventory.spec.targets.nodes[node.name]).toMatchObject({
+        host: node.ssh.host,
+        hostKey: node.ssh.hostKeyFingerprint,
+      });
       expect(inventory.spec.targets.nodes[node.name].hostKey).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
     }
     expect(JSON.stringify(inventory)).not.toMatch(/PRIVATE KEY/);

@@ -6,8 +6,12 @@ import { chassisIdOf, checkLabName, checkNodeCount, checkOvnFlavor, labLayout, M
 function claims(index: number): string[] {
   const layout = labLayout({ name: `l${index}`, index, nodes: 3, ovn: 'bookworm', dir: `/x/l${index}` });
   return [
-    layout.fabricNamespace, layout.hostLink, layout.centralIp, layout.underlayGateway,
-    `port ${layout.nbPort}`, `port ${layout.sbPort}`,
+    layout.fabricNamespace,
+    layout.hostLink,
+    layout.centralIp,
+    layout.underlayGateway,
+    `port ${layout.nbPort}`,
+    `port ${layout.sbPort}`,
     ...layout.nodes.flatMap((n) => [n.namespace, n.mgmtIp, n.encapIp]),
   ];
 }
@@ -24,21 +28,33 @@ describe('lab layout', () => {
   });
 
   it('names every root-namespace interface within the 15-character limit', () => {
-    const layout = labLayout({ name: 'a-rather-long-lab-name', index: MAX_INDEX, nodes: 50, ovn: 'bookworm', dir: '/x' });
+    const layout = labLayout({
+      name: 'a-rather-long-lab-name',
+      index: MAX_INDEX,
+      nodes: 50,
+      ovn: 'bookworm',
+      dir: '/x',
+    });
     expect(layout.hostLink.length).toBeLessThanOrEqual(15);
     for (const node of layout.nodes) expect(node.fabricUnderlayLink.length).toBeLessThanOrEqual(15);
   });
 
   it('numbers nodes from id 2 with upstream kind names', () => {
     const layout = labLayout({ name: 'lab', index: 1, nodes: 3, ovn: 'bookworm', dir: '/x' });
-    expect(layout.nodes.map((n) => [n.name, n.id])).toEqual([['ovn-worker', 2], ['ovn-worker2', 3], ['ovn-worker3', 4]]);
+    expect(layout.nodes.map((n) => [n.name, n.id])).toEqual([
+      ['ovn-worker', 2],
+      ['ovn-worker2', 3],
+      ['ovn-worker3', 4],
+    ]);
   });
 
   it('derives chassis ids that are stable, distinct per lab and node, and shaped as UUIDs', () => {
     expect(chassisIdOf('lab', 'ovn-worker')).toBe(chassisIdOf('lab', 'ovn-worker'));
     expect(chassisIdOf('lab', 'ovn-worker')).not.toBe(chassisIdOf('lab', 'ovn-worker2'));
     expect(chassisIdOf('lab', 'ovn-worker')).not.toBe(chassisIdOf('other', 'ovn-worker'));
-    expect(chassisIdOf('lab', 'ovn-worker')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(chassisIdOf('lab', 'ovn-worker')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
   });
 
   it('rejects a bad name, node count or OVN flavor as bad input naming the value', () => {

@@ -7,15 +7,22 @@ const lab = inject('lab');
 const name = `named${process.pid}`;
 
 function namespaces(): string[] {
-  return execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).split('\n').map((l) => l.split(' ')[0]).filter(Boolean);
+  return execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.split(' ')[0])
+    .filter(Boolean);
 }
 
 function rootLinks(): string[] {
-  return (JSON.parse(execFileSync('ip', ['-j', 'link', 'show'], { encoding: 'utf8' })) as { ifname: string }[]).map((l) => l.ifname);
+  return (JSON.parse(execFileSync('ip', ['-j', 'link', 'show'], { encoding: 'utf8' })) as { ifname: string }[]).map(
+    (l) => l.ifname,
+  );
 }
 
 function chassisCount(sb: string): number {
-  return execFileSync('ovn-sbctl', [`--db=${sb}`, '--bare', '--columns=name', 'list', 'Chassis'], { encoding: 'utf8' }).split(/\s+/).filter(Boolean).length;
+  return execFileSync('ovn-sbctl', [`--db=${sb}`, '--bare', '--columns=name', 'list', 'Chassis'], { encoding: 'utf8' })
+    .split(/\s+/)
+    .filter(Boolean).length;
 }
 
 describe('a second, named lab', () => {
@@ -36,13 +43,17 @@ describe('a second, named lab', () => {
     // a pod the network code would plug: a namespace with the lab's prefix, running a process
     const pod = `${state.layout.nodes[0].namespace}-p1`;
     execFileSync('ip', ['netns', 'add', pod]);
-    const sleeper = execFileSync('sh', ['-c', `ip netns exec ${pod} sleep 600 >/dev/null 2>&1 & echo $!`], { encoding: 'utf8' }).trim();
+    const sleeper = execFileSync('sh', ['-c', `ip netns exec ${pod} sleep 600 >/dev/null 2>&1 & echo $!`], {
+      encoding: 'utf8',
+    }).trim();
 
     expect((await down(name)).stopped).toBe(true);
     const left = namespaces();
     for (const ns of [...state.namespaces, pod]) expect(left).not.toContain(ns);
     expect(rootLinks()).not.toContain(state.layout.hostLink);
-    expect(execFileSync('sh', ['-c', `grep -s '^State' /proc/${sleeper}/status || echo gone`], { encoding: 'utf8' })).toMatch(/gone|Z \(zombie\)/);
+    expect(
+      execFileSync('sh', ['-c', `grep -s '^State' /proc/${sleeper}/status || echo gone`], { encoding: 'utf8' }),
+    ).toMatch(/gone|Z \(zombie\)/);
     expect(readState(name)).toBeUndefined();
 
     // the shared lab is untouched

@@ -8,7 +8,10 @@ import { fixture, nbctl, ovnk, ownedRowCounts } from './networks-helpers';
 
 const lab = inject('lab');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ovnk-networks-cli-'));
-const base = readFileSync(fixture('networks-layer3.yaml'), 'utf8').replace('name: t-networks-l3', 'name: t-networks-cli');
+const base = readFileSync(fixture('networks-layer3.yaml'), 'utf8').replace(
+  'name: t-networks-l3',
+  'name: t-networks-cli',
+);
 const write = (name: string, text: string) => {
   const file = path.join(dir, name);
   writeFileSync(file, text);
@@ -24,18 +27,31 @@ afterAll(() => {
 
 describe('ovnk apply, diff and destroy: the command-line contract', () => {
   it('refuses a bad field with exit 3, naming the file and the field, and sends nothing', async () => {
-    const file = write('bad.yaml', base.replace('hostSubnet: 24}, {cidr: "fd10::/60"', 'hostSubnet: 8}, {cidr: "fd10::/60"'));
+    const file = write(
+      'bad.yaml',
+      base.replace('hostSubnet: 24}, {cidr: "fd10::/60"', 'hostSubnet: 8}, {cidr: "fd10::/60"'),
+    );
     const result = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
     expect(result.status).toBe(3);
-    expect(result.json).toMatchObject({ ok: false, file, path: 'ClusterUserDefinedNetwork/blue: spec.network.layer3.subnets[0].hostSubnet' });
+    expect(result.json).toMatchObject({
+      ok: false,
+      file,
+      path: 'ClusterUserDefinedNetwork/blue: spec.network.layer3.subnets[0].hostSubnet',
+    });
     expect(await ownedRowCounts(lab, 't-networks-cli')).toEqual({});
   });
 
   it('refuses a plan with problems with exit 1 and sends nothing', async () => {
-    const localnet = '---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: ln}\nspec:\n  namespaceSelector: {matchLabels: {network: red}}\n  network: {topology: Localnet, localnet: {role: Secondary, physicalNetworkName: phys, subnets: [10.50.0.0/24]}}\n';
+    const localnet =
+      '---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: ln}\nspec:\n  namespaceSelector: {matchLabels: {network: red}}\n  network: {topology: Localnet, localnet: {role: Secondary, physicalNetworkName: phys, subnets: [10.50.0.0/24]}}\n';
     const result = ovnk('apply', '-f', write('localnet.yaml', base + localnet), '--lab', lab.name, '-o', 'json');
     expect(result.status).toBe(1);
-    expect(result.json.problems).toEqual([expect.objectContaining({ reason: 'UnsupportedNetworkType', path: 'ClusterUserDefinedNetwork/ln: spec.network.localnet' })]);
+    expect(result.json.problems).toEqual([
+      expect.objectContaining({
+        reason: 'UnsupportedNetworkType',
+        path: 'ClusterUserDefinedNetwork/ln: spec.network.localnet',
+      }),
+    ]);
     expect(await ownedRowCounts(lab, 't-networks-cli')).toEqual({});
     expect(nbctl(lab, 'get', 'NB_Global', '.', 'external_ids')).not.toContain('t-networks-cli');
   });
@@ -52,7 +68,19 @@ describe('ovnk apply, diff and destroy: the command-line contract', () => {
     const drift = ovnk('diff', '-f', file, '--lab', lab.name, '--owner', 't-networks-cli-2', '-o', 'json');
     expect(drift.status).toBe(2);
     expect(drift.json.zones.central.drift.every((line: string) => line.startsWith('missing: '))).toBe(true);
-    const applied = ovnk('apply', '-f', file, '--lab', lab.name, '--owner', 't-networks-cli-2', '--zone', 'central', '-o', 'json');
+    const applied = ovnk(
+      'apply',
+      '-f',
+      file,
+      '--lab',
+      lab.name,
+      '--owner',
+      't-networks-cli-2',
+      '--zone',
+      'central',
+      '-o',
+      'json',
+    );
     expect(applied.status, applied.stderr).toBe(0);
     expect(applied.json.zones.central.operations).toBeGreaterThan(100);
     expect(nbctl(lab, 'get', 'NB_Global', '.', 'external_ids')).toContain('ovnk.io/state/t-networks-cli-2');
@@ -67,7 +95,9 @@ describe('ovnk apply, diff and destroy: the command-line contract', () => {
     const other = write('other.yaml', base.replace('name: blue}', 'name: azure}'));
     const refused = ovnk('apply', '-f', other, '--lab', lab.name, '--owner', 't-networks-cli-b', '-o', 'json');
     expect(refused.status).toBe(1);
-    expect(refused.json.error).toMatch(/^pod blue\/a is already plugged in lab .* on port blue.blue_blue_a, not by this owner/);
+    expect(refused.json.error).toMatch(
+      /^pod blue\/a is already plugged in lab .* on port blue.blue_blue_a, not by this owner/,
+    );
     expect(await ownedRowCounts(lab, 't-networks-cli-b')).toEqual({});
     expect(ovnk('destroy', '-f', file, '--lab', lab.name, '--owner', 't-networks-cli-a').status).toBe(0);
   });
@@ -80,7 +110,11 @@ describe('ovnk apply, diff and destroy: the command-line contract', () => {
     expect(applied.status, applied.stderr).toBe(0);
     expect(applied.json.pods).toEqual({ plugged: [], unplugged: ['red/b'] });
     expect(applied.json.zones.central.summary).toContain('delete Logical_Switch_Port "red.net_red_b"');
-    expect(ours().map((p) => `${p.namespace}/${p.name}`).sort()).toEqual(['blue/a', 'blue/b', 'red/a']);
+    expect(
+      ours()
+        .map((p) => `${p.namespace}/${p.name}`)
+        .sort(),
+    ).toEqual(['blue/a', 'blue/b', 'red/a']);
     expect(ovnk('destroy', '-f', fewer, '--lab', lab.name, '--owner', 't-networks-cli-p').status).toBe(0);
     expect(ours()).toEqual([]);
   });

@@ -63,7 +63,12 @@ export async function ownedRowCounts(lab: LabStatus, owner: string): Promise<Rec
     const tables = Object.keys(nbSchema.tables).filter((t) => nbSchema.tables[t]!.columns.external_ids !== undefined);
     const server = await client.getSchema('OVN_Northbound');
     const present = tables.filter((t) => server.tables[t]?.columns.external_ids !== undefined);
-    const ops = present.map((table) => ({ op: 'select' as const, table, where: [['external_ids', 'includes', ['map', [['ovnk.io/owner', owner]]]]] as any, columns: ['_uuid'] }));
+    const ops = present.map((table) => ({
+      op: 'select' as const,
+      table,
+      where: [['external_ids', 'includes', ['map', [['ovnk.io/owner', owner]]]]] as any,
+      columns: ['_uuid'],
+    }));
     const results = await client.transact('OVN_Northbound', ops);
     const counts: Record<string, number> = {};
     present.forEach((t, i) => {

@@ -3,7 +3,17 @@ import { readState } from '../../lab';
 import { destroyZone, nbConnection } from '../../provider/runtime';
 import { macFromIP } from '../../provider/topology/mac';
 import '../setup/lab';
-import { appliedForTheseTests, fixture, nbctl, neighbourMac, ovnk, ownedRowCounts, podIPs, podNetns, reaches } from './networks-helpers';
+import {
+  appliedForTheseTests,
+  fixture,
+  nbctl,
+  neighbourMac,
+  ovnk,
+  ownedRowCounts,
+  podIPs,
+  podNetns,
+  reaches,
+} from './networks-helpers';
 
 const lab = inject('lab');
 const file = fixture('networks-layer2.yaml');
@@ -13,7 +23,11 @@ appliedForTheseTests(lab, file);
 
 describe('a primary Layer2 network with the transit router over three nodes', () => {
   it('pods on different nodes reach each other over IPv4 and IPv6', async () => {
-    for (const [x, y] of [['a', 'b'], ['b', 'c'], ['c', 'a']] as const) {
+    for (const [x, y] of [
+      ['a', 'b'],
+      ['b', 'c'],
+      ['c', 'a'],
+    ] as const) {
       const [v4, v6] = podIPs(lab, 'green', y);
       expect(v6).toContain(':');
       expect(await reaches(podNetns(lab, 'green', x), v4!), `green/${x} -> ${v4}`).toBe(true);
@@ -22,7 +36,9 @@ describe('a primary Layer2 network with the transit router over three nodes', ()
   });
 
   it('pods on two different nodes resolve the default gateway to the same address and MAC', async () => {
-    const gateways = ['a', 'b'].map((pod) => readState(lab.name)!.pods.find((p) => p.namespace === 'green' && p.name === pod)!);
+    const gateways = ['a', 'b'].map((pod) =>
+      readState(lab.name)!.pods.find((p) => p.namespace === 'green' && p.name === pod)!,
+    );
     expect(gateways.map((p) => p.node)).toEqual(['ovn-worker', 'ovn-worker2']);
     for (const pod of ['a', 'b']) expect(await reaches(podNetns(lab, 'green', pod), '10.30.0.1')).toBe(true);
     const macs = ['a', 'b'].map((pod) => neighbourMac(podNetns(lab, 'green', pod), '10.30.0.1'));
@@ -37,14 +53,19 @@ describe('a primary Layer2 network with the transit router over three nodes', ()
   });
 
   it('a second apply sends nothing; a hand change shows in diff and apply repairs it', () => {
-    expect(ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json').json.zones.central).toMatchObject({ sent: false, operations: 0 });
+    expect(ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json').json.zones.central).toMatchObject({
+      sent: false,
+      operations: 0,
+    });
     const port = 'trtos-cluster_udn_green_ovn_layer2_switch';
     const networks = nbctl(lab, 'get', 'Logical_Router_Port', port, 'networks').trim();
     nbctl(lab, 'set', 'Logical_Router_Port', port, 'networks="10.30.0.9/24"');
     const drift = ovnk('diff', '-f', file, '--lab', lab.name, '-o', 'json');
     expect(drift.status).toBe(2);
     expect(drift.json.zones.central.drift).toHaveLength(1);
-    expect(drift.json.zones.central.drift[0]).toMatch(new RegExp(`^changed: Logical_Router_Port "${port}": networks: `));
+    expect(drift.json.zones.central.drift[0]).toMatch(
+      new RegExp(`^changed: Logical_Router_Port "${port}": networks: `),
+    );
     expect(ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json').json.zones.central.sent).toBe(true);
     expect(nbctl(lab, 'get', 'Logical_Router_Port', port, 'networks').trim()).toBe(networks);
     expect(ovnk('diff', '-f', file, '--lab', lab.name).status).toBe(0);

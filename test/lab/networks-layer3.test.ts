@@ -2,7 +2,16 @@ import { describe, expect, inject, it } from 'vitest';
 import { nbConnection, destroyZone } from '../../provider/runtime';
 import { readState } from '../../lab';
 import '../setup/lab';
-import { appliedForTheseTests, fixture, nbctl, ovnk, ownedRowCounts, podIPs, podNetns, reaches } from './networks-helpers';
+import {
+  appliedForTheseTests,
+  fixture,
+  nbctl,
+  ovnk,
+  ownedRowCounts,
+  podIPs,
+  podNetns,
+  reaches,
+} from './networks-helpers';
 
 const lab = inject('lab');
 const file = fixture('networks-layer3.yaml');
@@ -16,7 +25,10 @@ appliedForTheseTests(lab, file, () => {
 
 describe('two primary Layer3 networks over three nodes', () => {
   it('every pod reaches the other pod of its network over IPv4, both ways', async () => {
-    for (const [ns, x, y] of [['blue', 'a', 'b'], ['red', 'a', 'b']] as const) {
+    for (const [ns, x, y] of [
+      ['blue', 'a', 'b'],
+      ['red', 'a', 'b'],
+    ] as const) {
       expect(await reaches(podNetns(lab, ns, x), podIPs(lab, ns, y)[0]!), `${ns}/${x} -> ${ns}/${y}`).toBe(true);
       expect(await reaches(podNetns(lab, ns, y), podIPs(lab, ns, x)[0]!), `${ns}/${y} -> ${ns}/${x}`).toBe(true);
     }
@@ -49,7 +61,9 @@ describe('two primary Layer3 networks over three nodes', () => {
     nbctl(lab, 'set', 'Logical_Router_Port', port, 'mac="0a:00:00:00:00:99"');
     const drift = ovnk('diff', '-f', file, '--lab', lab.name, '-o', 'json');
     expect(drift.status).toBe(2);
-    expect(drift.json.zones.central.drift).toEqual([`changed: Logical_Router_Port "${port}": mac: "0a:00:00:00:00:99" -> ${mac}`]);
+    expect(drift.json.zones.central.drift).toEqual([
+      `changed: Logical_Router_Port "${port}": mac: "0a:00:00:00:00:99" -> ${mac}`,
+    ]);
     const repaired = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
     expect(repaired.json.zones.central.sent).toBe(true);
     expect(nbctl(lab, 'get', 'Logical_Router_Port', port, 'mac').trim()).toBe(mac);
@@ -59,9 +73,23 @@ describe('two primary Layer3 networks over three nodes', () => {
   });
 
   it('a row without our marker, identical to one of ours, is untouched by apply and destroy', async () => {
-    const externalIds = nbctl(lab, '--columns=external_ids', '--bare', 'find', 'Logical_Switch', `name=${foreignSwitch}`).trim();
+    const externalIds = nbctl(
+      lab,
+      '--columns=external_ids',
+      '--bare',
+      'find',
+      'Logical_Switch',
+      `name=${foreignSwitch}`,
+    ).trim();
     expect(externalIds).toContain(`ovnk.io/owner=${owner}`);
-    foreignUuid = nbctl(lab, 'create', 'Logical_Switch', `name=${foreignSwitch}`, 'external_ids:k8s.ovn.org/network=cluster_udn_blue', 'external_ids:k8s.ovn.org/topology=layer3').trim();
+    foreignUuid = nbctl(
+      lab,
+      'create',
+      'Logical_Switch',
+      `name=${foreignSwitch}`,
+      'external_ids:k8s.ovn.org/network=cluster_udn_blue',
+      'external_ids:k8s.ovn.org/topology=layer3',
+    ).trim();
     const before = nbctl(lab, 'list', 'Logical_Switch', foreignUuid);
     expect(ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json').json.zones.central.sent).toBe(false);
     const db = await nbConnection(lab.nb);

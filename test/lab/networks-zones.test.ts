@@ -19,7 +19,10 @@ beforeAll(async () => {
   const targets = nodes.map((n, i) => `      ${n}: {nb: "${servers[i]!.unix}"}`).join('\n');
   const text = readFileSync(fixture('networks-layer2.yaml'), 'utf8')
     .replace('name: t-networks-l2', 'name: t-networks-zones')
-    .replace('  ipFamilies: [IPv4, IPv6]', `  ipFamilies: [IPv4, IPv6]\n  zones: per-node\n  nodes:\n${nodeList}\n  targets:\n    zones:\n${targets}`);
+    .replace(
+      '  ipFamilies: [IPv4, IPv6]',
+      `  ipFamilies: [IPv4, IPv6]\n  zones: per-node\n  nodes:\n${nodeList}\n  targets:\n    zones:\n${targets}`,
+    );
   file = path.join(dir, 'zones.yaml');
   writeFileSync(file, text);
 });
@@ -32,7 +35,9 @@ afterAll(async () => {
 async function routerPorts(server: OvsdbServer): Promise<Record<string, unknown>[]> {
   const client = await OvsdbClient.connect(server.unix);
   try {
-    const [result] = await client.transact('OVN_Northbound', [{ op: 'select', table: 'Logical_Router_Port', where: [], columns: ['name', 'options'] }]);
+    const [result] = await client.transact('OVN_Northbound', [
+      { op: 'select', table: 'Logical_Router_Port', where: [], columns: ['name', 'options'] },
+    ]);
     return result!.rows ?? [];
   } finally {
     client.close();

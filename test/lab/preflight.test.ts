@@ -16,7 +16,9 @@ describe('lab prerequisites', () => {
     }
     expect(caught).toBeInstanceOf(LabError);
     expect((caught as LabError).kind).toBe('failing');
-    expect((caught as LabError).message).toMatch(/not installed \(ovnk-probe-pkg\): run "npm run setup" as root, or "apt-get install -y ovnk-probe-pkg"/);
+    expect((caught as LabError).message).toMatch(
+      /not installed \(ovnk-probe-pkg\): run "npm run setup" as root, or "apt-get install -y ovnk-probe-pkg"/,
+    );
   });
 
   it('finds every package this machine should have installed', () => {
@@ -26,8 +28,26 @@ describe('lab prerequisites', () => {
   it('refuses a lab started without root, saying how to run it (exit 1)', () => {
     const cli = path.resolve(__dirname, '../../dist/cli/main.js');
     if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first`);
-    const result = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, 'lab', 'up', '--name', 'unprivileged', '-o', 'json'], { encoding: 'utf8' });
+    const result = spawnSync(
+      'setpriv',
+      [
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        process.execPath,
+        cli,
+        'lab',
+        'up',
+        '--name',
+        'unprivileged',
+        '-o',
+        'json',
+      ],
+      { encoding: 'utf8' },
+    );
     expect(result.status).toBe(1);
-    expect(JSON.parse(result.stdout).error).toMatch(/the lab needs root .*: run "sudo npm run setup" once, then run ovnk lab as root/);
+    expect(JSON.parse(result.stdout).error).toMatch(
+      /the lab needs root .*: run "sudo npm run setup" once, then run ovnk lab as root/,
+    );
   });
 });

@@ -10,7 +10,11 @@ const invalid = path.resolve(__dirname, '../fixtures/uplink-invalid.yaml');
 
 function ovnk(...args: string[]): { code: number; json: Record<string, any>; stderr: string } {
   const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: result.status ?? -1, json: args.includes('json') ? JSON.parse(result.stdout) : {}, stderr: result.stderr };
+  return {
+    code: result.status ?? -1,
+    json: args.includes('json') ? JSON.parse(result.stdout) : {},
+    stderr: result.stderr,
+  };
 }
 
 afterAll(async () => {
@@ -18,12 +22,27 @@ afterAll(async () => {
 });
 
 describe('ovnk and Uplinks', () => {
-  it('plan offline shows selection and UplinkState names in upstream\'s shape', () => {
+  it("plan offline shows selection and UplinkState names in upstream's shape", () => {
     const { code, json } = ovnk('plan', '-f', fixture, '-o', 'json');
     expect(code).toBe(0);
-    expect(json.uplinkStates.map((s: { metadata: { name: string } }) => s.metadata.name)).toEqual(['blue.ovn-worker', 'blue.ovn-worker2', 'blue.ovn-worker3', 'red.ovn-worker', 'red.ovn-worker2', 'red.ovn-worker3']);
-    expect(json.uplinkStates[2]).toEqual({ apiVersion: 'k8s.ovn.org/v1alpha1', kind: 'UplinkState', metadata: { name: 'blue.ovn-worker3' }, spec: { uplinkName: 'blue', nodeName: 'ovn-worker3' }, status: { type: 'OVSBridge', hostInterfaceName: 'blueb0', conditions: [] } });
-    expect(json.uplinks.map((u: { kind: string; metadata: { name: string } }) => `${u.kind}/${u.metadata.name}`)).toEqual(['Uplink/blue', 'Uplink/red']);
+    expect(json.uplinkStates.map((s: { metadata: { name: string } }) => s.metadata.name)).toEqual([
+      'blue.ovn-worker',
+      'blue.ovn-worker2',
+      'blue.ovn-worker3',
+      'red.ovn-worker',
+      'red.ovn-worker2',
+      'red.ovn-worker3',
+    ]);
+    expect(json.uplinkStates[2]).toEqual({
+      apiVersion: 'k8s.ovn.org/v1alpha1',
+      kind: 'UplinkState',
+      metadata: { name: 'blue.ovn-worker3' },
+      spec: { uplinkName: 'blue', nodeName: 'ovn-worker3' },
+      status: { type: 'OVSBridge', hostInterfaceName: 'blueb0', conditions: [] },
+    });
+    expect(
+      json.uplinks.map((u: { kind: string; metadata: { name: string } }) => `${u.kind}/${u.metadata.name}`),
+    ).toEqual(['Uplink/blue', 'Uplink/red']);
     expect(json.networks['cluster_udn_tenant-red']).toEqual({ uplinks: ['red'], conditions: [] });
   });
 
@@ -31,17 +50,35 @@ describe('ovnk and Uplinks', () => {
     const { code, stderr } = ovnk('plan', '-f', fixture, '--lab', lab.name);
     expect(code).toBe(0);
     expect(stderr).toContain('state blue.ovn-worker2: blue0 on br-blue vlan 100  Resolved=True');
-    expect(stderr).toContain('node ovn-worker3: would write ovn-bridge-mappings=physnet:breth0,cluster_udn_tenant-red:br-red');
+    expect(stderr).toContain(
+      'node ovn-worker3: would write ovn-bridge-mappings=physnet:breth0,cluster_udn_tenant-red:br-red',
+    );
   });
 
   it('plan refuses bad Uplinks (exit 1) naming the field and the value', () => {
     const { code, json } = ovnk('plan', '-f', invalid, '-o', 'json');
     expect(code).toBe(1);
     expect(json.uplinkProblems).toEqual([
-      { reason: 'InvalidSpec', path: 'Uplink/long: spec.nodeConfigs[0].hostInterfaceName', object: 'Uplink/long', message: 'spec.nodeConfigs[0].hostInterfaceName "a-very-long-interface" must be 1 to 15 characters long (it has 21)' },
-      { reason: 'UplinkNotFound', path: 'ClusterUserDefinedNetwork/orphan: spec.uplinks[0]', object: 'ClusterUserDefinedNetwork/orphan', message: 'Uplink absent is missing' },
+      {
+        reason: 'InvalidSpec',
+        path: 'Uplink/long: spec.nodeConfigs[0].hostInterfaceName',
+        object: 'Uplink/long',
+        message:
+          'spec.nodeConfigs[0].hostInterfaceName "a-very-long-interface" must be 1 to 15 characters long (it has 21)',
+      },
+      {
+        reason: 'UplinkNotFound',
+        path: 'ClusterUserDefinedNetwork/orphan: spec.uplinks[0]',
+        object: 'ClusterUserDefinedNetwork/orphan',
+        message: 'Uplink absent is missing',
+      },
     ]);
-    expect(json.networks.cluster_udn_orphan.conditions[0]).toEqual({ type: 'UplinksReady', status: 'False', reason: 'UplinkNotFound', message: 'Uplink absent is missing' });
+    expect(json.networks.cluster_udn_orphan.conditions[0]).toEqual({
+      type: 'UplinksReady',
+      status: 'False',
+      reason: 'UplinkNotFound',
+      message: 'Uplink absent is missing',
+    });
   });
 
   it('apply refuses bad Uplinks before anything is written', async () => {

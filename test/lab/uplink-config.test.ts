@@ -4,10 +4,18 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { applyUplinks, destroyUplinks, discoverUplinks } from '../../provider/runtime/uplink';
 import { findCondition } from '../../provider/uplink';
 import '../setup/lab';
-import { bridgeMappings, closeNodes, externalIds, fixture, labCluster, onNode, restoreExternalIds } from './uplink-helpers';
+import {
+  bridgeMappings,
+  closeNodes,
+  externalIds,
+  fixture,
+  labCluster,
+  onNode,
+  restoreExternalIds,
+} from './uplink-helpers';
 
 const lab = inject('lab');
-const [first, second, third] = lab.nodes as [typeof lab.nodes[0], typeof lab.nodes[0], typeof lab.nodes[0]];
+const [first, second, third] = lab.nodes as [(typeof lab.nodes)[0], (typeof lab.nodes)[0], (typeof lab.nodes)[0]];
 const cli = path.resolve(__dirname, '../../dist/cli/main.js');
 
 function ovnk(...args: string[]): { code: number; json: Record<string, any> } {
@@ -32,16 +40,36 @@ afterAll(async () => {
 describe('Uplink bridge mappings on the lab nodes', () => {
   it('merges the CUDN mappings after entries of others and removes only its own', async () => {
     await restoring(async () => {
-      await onNode(first, 'ovs-vsctl', 'set', 'Open_vSwitch', '.', 'external_ids:ovn-bridge-mappings=physnet:breth0,other:br-other');
+      await onNode(
+        first,
+        'ovs-vsctl',
+        'set',
+        'Open_vSwitch',
+        '.',
+        'external_ids:ovn-bridge-mappings=physnet:breth0,other:br-other',
+      );
       const cluster = labCluster(lab);
       const applied = await applyUplinks(cluster, 'uplink-lab');
-      expect(await bridgeMappings(first)).toBe('physnet:breth0,other:br-other,cluster_udn_tenant-blue:br-blue,cluster_udn_tenant-red:br-red');
+      expect(await bridgeMappings(first)).toBe(
+        'physnet:breth0,other:br-other,cluster_udn_tenant-blue:br-blue,cluster_udn_tenant-red:br-red',
+      );
       // ovn-worker3 does not resolve blue (MTU): only red is mapped there
       expect(await bridgeMappings(third)).toBe('physnet:breth0,cluster_udn_tenant-red:br-red');
       expect(applied.written[third.name]).toEqual({ set: ['cluster_udn_tenant-red:br-red'], removed: [] });
-      const gateway = findCondition(applied.uplinkStates.find((s) => s.metadata.name === `red.${first.name}`)!.status.conditions, 'GatewayReady');
-      expect(gateway).toEqual({ type: 'GatewayReady', status: 'True', reason: 'GatewayConfigured', message: 'Uplink gateway programming succeeded for 1 active CUDN(s)' });
-      expect(applied.networks['cluster_udn_tenant-red']!.conditions[0]).toMatchObject({ status: 'True', reason: 'UplinksReady' });
+      const gateway = findCondition(
+        applied.uplinkStates.find((s) => s.metadata.name === `red.${first.name}`)!.status.conditions,
+        'GatewayReady',
+      );
+      expect(gateway).toEqual({
+        type: 'GatewayReady',
+        status: 'True',
+        reason: 'GatewayConfigured',
+        message: 'Uplink gateway programming succeeded for 1 active CUDN(s)',
+      });
+      expect(applied.networks['cluster_udn_tenant-red']!.conditions[0]).toMatchObject({
+        status: 'True',
+        reason: 'UplinksReady',
+      });
 
       const again = await applyUplinks(cluster, 'uplink-lab');
       expect(again.written).toEqual({});
@@ -49,13 +77,22 @@ describe('Uplink bridge mappings on the lab nodes', () => {
       await destroyUplinks(cluster, 'uplink-lab');
       expect(await bridgeMappings(first)).toBe('physnet:breth0,other:br-other');
       expect(await bridgeMappings(third)).toBe('physnet:breth0');
-      expect(await onNode(first, 'ovs-vsctl', 'get', 'Open_vSwitch', '.', 'external_ids')).not.toContain('ovnk.io/bridge-mappings');
+      expect(await onNode(first, 'ovs-vsctl', 'get', 'Open_vSwitch', '.', 'external_ids')).not.toContain(
+        'ovnk.io/bridge-mappings',
+      );
     });
   });
 
   it('leaves a mapping of the same network that it did not write alone when no longer wanted', async () => {
     await restoring(async () => {
-      await onNode(second, 'ovs-vsctl', 'set', 'Open_vSwitch', '.', 'external_ids:ovn-bridge-mappings=physnet:breth0,cluster_udn_tenant-red:br-red');
+      await onNode(
+        second,
+        'ovs-vsctl',
+        'set',
+        'Open_vSwitch',
+        '.',
+        'external_ids:ovn-bridge-mappings=physnet:breth0,cluster_udn_tenant-red:br-red',
+      );
       await destroyUplinks(labCluster(lab), 'uplink-lab');
       expect(await bridgeMappings(second)).toBe('physnet:breth0,cluster_udn_tenant-red:br-red');
     });
@@ -70,8 +107,16 @@ describe('Uplink bridge mappings on the lab nodes', () => {
     expect(step.error).toMatchObject({ reason: 'HostKeyRejected' });
     expect(step.error!.message).toContain('refusing to connect');
     expect(result.uplinkStates.map((s) => s.metadata.name)).not.toContain(`red.${second.name}`);
-    expect(result.uplinks.find((u) => u.metadata.name === 'red')!.status.conditions[0]).toMatchObject({ reason: 'MissingUplinkState', message: `1 of 3 selected node(s) have readiness failures; examples: ${second.name}=MissingUplinkState` });
-    expect(findCondition(result.uplinkStates.find((s) => s.metadata.name === `red.${first.name}`)!.status.conditions, 'Resolved')!.status).toBe('True');
+    expect(result.uplinks.find((u) => u.metadata.name === 'red')!.status.conditions[0]).toMatchObject({
+      reason: 'MissingUplinkState',
+      message: `1 of 3 selected node(s) have readiness failures; examples: ${second.name}=MissingUplinkState`,
+    });
+    expect(
+      findCondition(
+        result.uplinkStates.find((s) => s.metadata.name === `red.${first.name}`)!.status.conditions,
+        'Resolved',
+      )!.status,
+    ).toBe('True');
   });
 
   it('fails an unreachable node alone while the others get their mappings', async () => {
@@ -83,7 +128,10 @@ describe('Uplink bridge mappings on the lab nodes', () => {
       expect(result.nodes.find((n) => n.node === third.name)!.error!.message).toContain(':2');
       expect(await bridgeMappings(first)).toContain('cluster_udn_tenant-red:br-red');
       expect(await bridgeMappings(third)).toBe('physnet:breth0');
-      expect(result.networks['cluster_udn_tenant-red']!.conditions[0]).toMatchObject({ reason: 'UplinkNotResolvedForNode', message: `1 active node/uplink readiness check(s) failed; examples: red/${third.name}=UplinkNotResolvedForNode` });
+      expect(result.networks['cluster_udn_tenant-red']!.conditions[0]).toMatchObject({
+        reason: 'UplinkNotResolvedForNode',
+        message: `1 active node/uplink readiness check(s) failed; examples: red/${third.name}=UplinkNotResolvedForNode`,
+      });
     });
   });
 
@@ -92,18 +140,31 @@ describe('Uplink bridge mappings on the lab nodes', () => {
       try {
         const applied = ovnk('apply', '-f', fixture, '--lab', lab.name);
         expect(applied.code).toBe(0);
-        expect(applied.json.uplinkStates.map((s: { metadata: { name: string } }) => s.metadata.name)).toContain(`red.${first.name}`);
+        expect(applied.json.uplinkStates.map((s: { metadata: { name: string } }) => s.metadata.name)).toContain(
+          `red.${first.name}`,
+        );
         expect(applied.json.networks['cluster_udn_tenant-red'].conditions[0]).toMatchObject({ reason: 'UplinksReady' });
         expect(ovnk('diff', '-f', fixture, '--lab', lab.name).code).toBe(0);
 
-        await onNode(second, 'ovs-vsctl', 'set', 'Open_vSwitch', '.', 'external_ids:ovn-bridge-mappings=physnet:breth0,cluster_udn_tenant-blue:br-blue');
+        await onNode(
+          second,
+          'ovs-vsctl',
+          'set',
+          'Open_vSwitch',
+          '.',
+          'external_ids:ovn-bridge-mappings=physnet:breth0,cluster_udn_tenant-blue:br-blue',
+        );
         const drift = ovnk('diff', '-f', fixture, '--lab', lab.name);
         expect(drift.code).toBe(2);
-        expect(drift.json.uplinkDrift).toEqual([`node ${second.name}: ovn-bridge-mappings lacks cluster_udn_tenant-red:br-red`]);
+        expect(drift.json.uplinkDrift).toEqual([
+          `node ${second.name}: ovn-bridge-mappings lacks cluster_udn_tenant-red:br-red`,
+        ]);
 
         const repaired = ovnk('apply', '-f', fixture, '--lab', lab.name);
         expect(repaired.json.uplinkNodes.find((n: { node: string }) => n.node === second.name).change).toBeUndefined();
-        expect(await bridgeMappings(second)).toBe('physnet:breth0,cluster_udn_tenant-blue:br-blue,cluster_udn_tenant-red:br-red');
+        expect(await bridgeMappings(second)).toBe(
+          'physnet:breth0,cluster_udn_tenant-blue:br-blue,cluster_udn_tenant-red:br-red',
+        );
         expect(ovnk('diff', '-f', fixture, '--lab', lab.name).code).toBe(0);
       } finally {
         const destroyed = ovnk('destroy', '-f', fixture, '--lab', lab.name);

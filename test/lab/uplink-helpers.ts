@@ -13,7 +13,9 @@ export const fixture = path.resolve(__dirname, '../fixtures/uplink-lab.yaml');
 export function labCluster(lab: LabStatus, text = readFileSync(fixture, 'utf8')): Cluster {
   const loaded = loadDocuments(text);
   if (loaded.problems.length > 0) throw new Error(loaded.problems[0]!.message);
-  const built = buildCluster(fillInventory(loaded.documents, inventoryOf(lab) as unknown as { spec: Record<string, unknown> }));
+  const built = buildCluster(
+    fillInventory(loaded.documents, inventoryOf(lab) as unknown as { spec: Record<string, unknown> }),
+  );
   if (built.problems.length > 0) throw new Error(built.problems[0]!.message);
   return built.cluster;
 }
@@ -22,9 +24,16 @@ const pool = new HostPool();
 
 /** Run argv on a lab node over SSH; fails on a non-zero exit. */
 export async function onNode(node: LabNodeStatus, ...argv: string[]): Promise<string> {
-  const runner = pool.runner({ host: node.ssh.host, port: node.ssh.port, user: node.ssh.user, keyPath: node.ssh.keyPath, hostKey: { fingerprint: node.ssh.hostKeyFingerprint } });
+  const runner = pool.runner({
+    host: node.ssh.host,
+    port: node.ssh.port,
+    user: node.ssh.user,
+    keyPath: node.ssh.keyPath,
+    hostKey: { fingerprint: node.ssh.hostKeyFingerprint },
+  });
   const result = await runner.run(argv);
-  if (result.exitCode !== 0) throw new Error(`${argv.join(' ')} on ${node.name}: exit ${result.exitCode}: ${result.stderr}`);
+  if (result.exitCode !== 0)
+    throw new Error(`${argv.join(' ')} on ${node.name}: exit ${result.exitCode}: ${result.stderr}`);
   return result.stdout.trim();
 }
 
@@ -33,7 +42,10 @@ export async function closeNodes(): Promise<void> {
 }
 
 export async function bridgeMappings(node: LabNodeStatus): Promise<string> {
-  return (await onNode(node, 'ovs-vsctl', 'get', 'Open_vSwitch', '.', 'external_ids:ovn-bridge-mappings')).replace(/^"|"$/g, '');
+  return (await onNode(node, 'ovs-vsctl', 'get', 'Open_vSwitch', '.', 'external_ids:ovn-bridge-mappings')).replace(
+    /^"|"$/g,
+    '',
+  );
 }
 
 /** The node's whole Open_vSwitch external_ids, to put back after a test. */
@@ -46,7 +58,10 @@ export async function restoreExternalIds(node: LabNodeStatus, saved: string): Pr
 }
 
 /** An Uplink document selecting one node by name label `test.ovnk.io/node`. */
-export function uplinkDoc(name: string, configs: { node?: string; iface: string; labels?: Record<string, string> }[]): string {
+export function uplinkDoc(
+  name: string,
+  configs: { node?: string; iface: string; labels?: Record<string, string> }[],
+): string {
   const items = configs.map((c) => {
     const labels = c.labels ?? (c.node ? { 'test.ovnk.io/node': c.node } : {});
     return `    - type: OVSBridge\n      nodeSelector: { matchLabels: ${JSON.stringify(labels)} }\n      hostInterfaceName: ${c.iface}`;

@@ -21,7 +21,10 @@ function pulumiOnPath(): boolean {
 }
 
 const present = pulumiOnPath();
-if (!present) process.stderr.write('NOTE: no `pulumi` binary on PATH: the Automation API tests (preview, up, refresh, destroy on a local file backend) are skipped\n');
+if (!present)
+  process.stderr.write(
+    'NOTE: no `pulumi` binary on PATH: the Automation API tests (preview, up, refresh, destroy on a local file backend) are skipped\n',
+  );
 
 const OWNER = 'ovnk-pulumi.automation';
 const program = `
@@ -40,7 +43,11 @@ function project(dir: string): void {
   writeFileSync(join(dir, 'topology.json'), JSON.stringify(renamedTopology('colored-enterprise', 'central', '-a')));
   mkdirSync(join(dir, 'node_modules', '@pulumi'), { recursive: true });
   symlinkSync(repoRoot, join(dir, 'node_modules', 'ovnk-pulumi'), 'dir');
-  symlinkSync(dirname(require.resolve('@pulumi/pulumi/package.json', { paths: [repoRoot] })), join(dir, 'node_modules', '@pulumi', 'pulumi'), 'dir');
+  symlinkSync(
+    dirname(require.resolve('@pulumi/pulumi/package.json', { paths: [repoRoot] })),
+    join(dir, 'node_modules', '@pulumi', 'pulumi'),
+    'dir',
+  );
 }
 
 async function nbTransact(endpoint: string, operations: unknown[]): Promise<{ rows?: Record<string, unknown>[] }[]> {
@@ -53,7 +60,13 @@ async function nbTransact(endpoint: string, operations: unknown[]): Promise<{ ro
 }
 
 const ownedRouters = async (endpoint: string) =>
-  (await nbTransact(endpoint, [{ op: 'select', table: 'Logical_Router', where: [], columns: ['name', 'external_ids'] }]))[0]!.rows!.filter((r) => String((r.external_ids as Record<string, string>)['ovnk.io/owner'] ?? '').startsWith(OWNER));
+  (
+    await nbTransact(endpoint, [
+      { op: 'select', table: 'Logical_Router', where: [], columns: ['name', 'external_ids'] },
+    ])
+  )[0]!.rows!.filter((r) =>
+    String((r.external_ids as Record<string, string>)['ovnk.io/owner'] ?? '').startsWith(OWNER),
+  );
 
 describe.skipIf(!present)('Automation API on a local file backend (needs the pulumi CLI)', () => {
   const lab = inject('lab');
@@ -66,7 +79,11 @@ describe.skipIf(!present)('Automation API on a local file backend (needs the pul
     dir = mkdtempSync(join(tmpdir(), 'ovnk-automation-'));
     mkdirSync(join(dir, 'state'));
     project(dir);
-    const envVars = { PULUMI_BACKEND_URL: `file://${join(dir, 'state')}`, PULUMI_CONFIG_PASSPHRASE: 'ovnk-automation-test', PULUMI_SKIP_UPDATE_CHECK: 'true' };
+    const envVars = {
+      PULUMI_BACKEND_URL: `file://${join(dir, 'state')}`,
+      PULUMI_CONFIG_PASSPHRASE: 'ovnk-automation-test',
+      PULUMI_SKIP_UPDATE_CHECK: 'true',
+    };
     stack = await LocalWorkspace.createOrSelectStack({ stackName: 'auto', workDir: dir }, { envVars });
     await stack.setConfig('ovnk:nb', { value: lab.nb });
   }, 120_000);
@@ -86,7 +103,11 @@ describe.skipIf(!present)('Automation API on a local file backend (needs the pul
   it('up writes the rows and exports the allocations; a second up changes nothing', async () => {
     const up = await stack.up();
     const ids = up.outputs.networkIds!.value as Record<string, number>;
-    expect(Object.keys(ids).sort()).toEqual(['cluster_udn_blue-network-a', 'cluster_udn_green-network-a', 'yellow_yellow-network-a']);
+    expect(Object.keys(ids).sort()).toEqual([
+      'cluster_udn_blue-network-a',
+      'cluster_udn_green-network-a',
+      'yellow_yellow-network-a',
+    ]);
     expect(up.outputs.tunnelKey!.value).toBeGreaterThan(0);
     expect((await ownedRouters(lab.nb)).length).toBeGreaterThan(3);
     const again = await stack.up();
@@ -94,12 +115,28 @@ describe.skipIf(!present)('Automation API on a local file backend (needs the pul
   }, 300_000);
 
   it('refresh after a hand change reports the drift, and the next up repairs it', async () => {
-    await nbTransact(lab.nb, [{ op: 'mutate', table: 'Logical_Router', where: [['name', '==', 'cluster_udn_blue.network.a_ovn_cluster_router']], mutations: [['options', 'insert', ['map', [['ovnk-test', 'hand-made']]]]] }]);
+    await nbTransact(lab.nb, [
+      {
+        op: 'mutate',
+        table: 'Logical_Router',
+        where: [['name', '==', 'cluster_udn_blue.network.a_ovn_cluster_router']],
+        mutations: [['options', 'insert', ['map', [['ovnk-test', 'hand-made']]]]],
+      },
+    ]);
     const refresh = await stack.refresh();
     expect(refresh.summary.resourceChanges?.update).toBeGreaterThanOrEqual(1);
     const repair = await stack.up();
     expect(repair.summary.resourceChanges?.update).toBeGreaterThanOrEqual(1);
-    const [router] = (await nbTransact(lab.nb, [{ op: 'select', table: 'Logical_Router', where: [['name', '==', 'cluster_udn_blue.network.a_ovn_cluster_router']], columns: ['options'] }]))[0]!.rows!;
+    const [router] = (
+      await nbTransact(lab.nb, [
+        {
+          op: 'select',
+          table: 'Logical_Router',
+          where: [['name', '==', 'cluster_udn_blue.network.a_ovn_cluster_router']],
+          columns: ['options'],
+        },
+      ])
+    )[0]!.rows!;
     expect(router!.options).not.toHaveProperty('ovnk-test');
   }, 300_000);
 

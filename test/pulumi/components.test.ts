@@ -18,7 +18,9 @@ describe('components under mocks', () => {
     const cluster = new components.Cluster('c1', topologyArgs('colored-enterprise', 'central'));
     await valueOf(cluster.allocations);
     await settle(() => named('c1').length, 10);
-    const types = named('c1').map((r) => `${r.type} ${r.name}`).sort();
+    const types = named('c1')
+      .map((r) => `${r.type} ${r.name}`)
+      .sort();
     expect(types).toEqual([
       'ovnk:cluster:Cluster c1',
       'ovnk:connect:NetworkConnect c1-colored-enterprise',
@@ -36,16 +38,26 @@ describe('components under mocks', () => {
   it('children are parented: their URNs carry the component type chain', async () => {
     const cluster = new components.Cluster('c2', topologyArgs('colored-enterprise', 'central'));
     const blue = cluster.networks['blue-network']!;
-    expect(await valueOf(blue.urn)).toBe('urn:pulumi:test::ovnk-pulumi::ovnk:cluster:Cluster$ovnk:network:Layer3Network::c2-blue-network');
-    expect(await valueOf(cluster.allocationsResource.urn)).toContain('ovnk:cluster:Cluster$pulumi-nodejs:dynamic/ovnk:ClusterAllocations::c2-allocations');
+    expect(await valueOf(blue.urn)).toBe(
+      'urn:pulumi:test::ovnk-pulumi::ovnk:cluster:Cluster$ovnk:network:Layer3Network::c2-blue-network',
+    );
+    expect(await valueOf(cluster.allocationsResource.urn)).toContain(
+      'ovnk:cluster:Cluster$pulumi-nodejs:dynamic/ovnk:ClusterAllocations::c2-allocations',
+    );
   });
 
   it('outputs carry the allocations check computed: network ids, routers, tunnel keys', async () => {
     const cluster = new components.Cluster('c3', topologyArgs('colored-enterprise', 'central'));
     const ids = await valueOf(cluster.allocations.apply((a) => a.networkIds));
-    expect(Object.keys(ids).sort()).toEqual(['cluster_udn_blue-network', 'cluster_udn_green-network', 'yellow_yellow-network']);
+    expect(Object.keys(ids).sort()).toEqual([
+      'cluster_udn_blue-network',
+      'cluster_udn_green-network',
+      'yellow_yellow-network',
+    ]);
     expect(await valueOf(cluster.networks['blue-network']!.networkId)).toBe(ids['cluster_udn_blue-network']);
-    expect(await valueOf(cluster.networks['blue-network']!.routerName)).toBe('cluster_udn_blue.network_ovn_cluster_router');
+    expect(await valueOf(cluster.networks['blue-network']!.routerName)).toBe(
+      'cluster_udn_blue.network_ovn_cluster_router',
+    );
     expect(await valueOf(cluster.networks['yellow-network']!.routerName)).toBe('yellow_yellow.network_transit_router');
     const connect = cluster.connects['colored-enterprise']!;
     expect(await valueOf(connect.routerName)).toBe('connect_router_colored-enterprise');
@@ -63,21 +75,34 @@ describe('components under mocks', () => {
     expect(rows.inputs.network).toBe('ClusterUserDefinedNetwork/blue-network');
     const slices = await valueOf(cluster.allocationsResource.slices);
     expect(rows.inputs.slice).toEqual(slices.networks['ClusterUserDefinedNetwork/blue-network']);
-    expect((rows.inputs.slice as { summary: { networkName: string } }).summary.networkName).toBe('cluster_udn_blue-network');
+    expect((rows.inputs.slice as { summary: { networkName: string } }).summary.networkName).toBe(
+      'cluster_udn_blue-network',
+    );
     expect(Object.keys(rows.inputs).sort()).toEqual(['__provider', 'network', 'owner', 'slice', 'zone']);
     expect(String(rows.inputs.__provider)).toMatch(/require\(['"]ovnk-pulumi\/runtime['"]\)/);
     expect(String(rows.inputs.__provider).length).toBeLessThan(4096);
     const router = registered.find((r) => r.name === 'c4-colored-enterprise-router')!;
     expect(router.inputs.slice).toEqual(slices.connects['colored-enterprise']);
-    expect(router.inputs.connectSubnets).toEqual([{ cidr: '192.168.0.0/16', networkPrefix: 24 }, { cidr: 'fd01::/112', networkPrefix: 120 }]);
+    expect(router.inputs.connectSubnets).toEqual([
+      { cidr: '192.168.0.0/16', networkPrefix: 24 },
+      { cidr: 'fd01::/112', networkPrefix: 120 },
+    ]);
   });
 
   it('a per-node cluster has one ZoneRows resource per node and no per-network rows', async () => {
     const cluster = new components.Cluster('c5', topologyArgs('colored-enterprise', 'per-node'));
     await valueOf(cluster.allocations);
     await settle(() => named('c5').length, 9);
-    const dynamic = named('c5').filter((r) => r.type.startsWith('pulumi-nodejs')).map((r) => r.name).sort();
-    expect(dynamic).toEqual(['c5-allocations', 'c5-zone-ovn-control-plane', 'c5-zone-ovn-worker', 'c5-zone-ovn-worker2']);
+    const dynamic = named('c5')
+      .filter((r) => r.type.startsWith('pulumi-nodejs'))
+      .map((r) => r.name)
+      .sort();
+    expect(dynamic).toEqual([
+      'c5-allocations',
+      'c5-zone-ovn-control-plane',
+      'c5-zone-ovn-worker',
+      'c5-zone-ovn-worker2',
+    ]);
     expect(Object.keys(cluster.zones).sort()).toEqual(['ovn-control-plane', 'ovn-worker', 'ovn-worker2']);
   });
 
@@ -85,26 +110,49 @@ describe('components under mocks', () => {
     const args = topologyArgs('colored-enterprise', 'central');
     const cluster = new components.Cluster('c6', { ...args, networks: [] });
     const yellow = args.networks.find((n) => n.metadata.name === 'yellow-network')!;
-    expect(() => new components.Layer3Network('y', { cluster, network: yellow })).toThrow("UserDefinedNetwork/yellow/yellow-network: the network's topology is Layer2; use Layer2Network for it");
+    expect(() => new components.Layer3Network('y', { cluster, network: yellow })).toThrow(
+      "UserDefinedNetwork/yellow/yellow-network: the network's topology is Layer2; use Layer2Network for it",
+    );
     await valueOf(cluster.allocations);
   });
 
   it('Uplinks get one UplinkState per selected node, holding only that node, and the CUDNs naming them see their states', async () => {
-    const objects = parseAllDocuments(readFileSync(join(repoRoot, 'test', 'fixtures', 'uplink-lab.yaml'), 'utf8')).map((d) => d.toJS());
+    const objects = parseAllDocuments(readFileSync(join(repoRoot, 'test', 'fixtures', 'uplink-lab.yaml'), 'utf8')).map(
+      (d) => d.toJS(),
+    );
     const of = (kind: string) => objects.filter((o) => o.kind === kind);
-    const cluster = new components.Cluster('u1', { inventory: of('Inventory')[0], networks: of('ClusterUserDefinedNetwork'), uplinks: of('Uplink') });
+    const cluster = new components.Cluster('u1', {
+      inventory: of('Inventory')[0],
+      networks: of('ClusterUserDefinedNetwork'),
+      uplinks: of('Uplink'),
+    });
     await valueOf(cluster.allocations);
     expect(cluster.uplinks.red!.nodes).toEqual(['ovn-worker', 'ovn-worker2', 'ovn-worker3']);
     expect(cluster.uplinks.blue!.nodes).toEqual(['ovn-worker', 'ovn-worker2', 'ovn-worker3']);
     await settle(() => named('u1').filter((r) => r.type.endsWith(':UplinkState')).length, 6);
     const states = named('u1').filter((r) => r.type === 'pulumi-nodejs:dynamic/ovnk:UplinkState');
-    expect(states.map((r) => r.name).sort()).toEqual(['u1-uplink-blue-ovn-worker', 'u1-uplink-blue-ovn-worker2', 'u1-uplink-blue-ovn-worker3', 'u1-uplink-red-ovn-worker', 'u1-uplink-red-ovn-worker2', 'u1-uplink-red-ovn-worker3']);
+    expect(states.map((r) => r.name).sort()).toEqual([
+      'u1-uplink-blue-ovn-worker',
+      'u1-uplink-blue-ovn-worker2',
+      'u1-uplink-blue-ovn-worker3',
+      'u1-uplink-red-ovn-worker',
+      'u1-uplink-red-ovn-worker2',
+      'u1-uplink-red-ovn-worker3',
+    ]);
     const red2 = states.find((r) => r.name === 'u1-uplink-red-ovn-worker2')!;
     expect(red2.inputs.owner).toBe('ovnk-pulumi.test/uplink/red/ovn-worker2');
-    expect((red2.inputs.inventory as { spec: { nodes: { name: string }[] } }).spec.nodes.map((n) => n.name)).toEqual(['ovn-worker2']);
-    expect((red2.inputs.networks as { metadata: { name: string } }[]).map((n) => n.metadata.name)).toEqual(['tenant-red']);
-    expect(await valueOf(cluster.uplinks.red!.urn)).toBe('urn:pulumi:test::ovnk-pulumi::ovnk:cluster:Cluster$ovnk:uplink:Uplink::u1-uplink-red');
-    expect(await valueOf(cluster.uplinks.red!.states['ovn-worker2']!.urn)).toBe('urn:pulumi:test::ovnk-pulumi::ovnk:uplink:Uplink$pulumi-nodejs:dynamic/ovnk:UplinkState::u1-uplink-red-ovn-worker2');
+    expect((red2.inputs.inventory as { spec: { nodes: { name: string }[] } }).spec.nodes.map((n) => n.name)).toEqual([
+      'ovn-worker2',
+    ]);
+    expect((red2.inputs.networks as { metadata: { name: string } }[]).map((n) => n.metadata.name)).toEqual([
+      'tenant-red',
+    ]);
+    expect(await valueOf(cluster.uplinks.red!.urn)).toBe(
+      'urn:pulumi:test::ovnk-pulumi::ovnk:cluster:Cluster$ovnk:uplink:Uplink::u1-uplink-red',
+    );
+    expect(await valueOf(cluster.uplinks.red!.states['ovn-worker2']!.urn)).toBe(
+      'urn:pulumi:test::ovnk-pulumi::ovnk:uplink:Uplink$pulumi-nodejs:dynamic/ovnk:UplinkState::u1-uplink-red-ovn-worker2',
+    );
     expect(await valueOf(cluster.networks['tenant-red']!.uplinkStates)).toHaveLength(3);
   });
 });

@@ -7,7 +7,10 @@ import type { ClusterArgs, ClusterNetworkConnectObject, InventoryObject, Network
 export const repoRoot = join(__dirname, '..', '..');
 
 /** The objects of test/fixtures/<name>.yaml, with the inventory's zones set to `zones`. */
-export function topologyArgs(name: string, zones: 'central' | 'per-node'): Required<Pick<ClusterArgs, 'inventory' | 'networks' | 'connects'>> {
+export function topologyArgs(
+  name: string,
+  zones: 'central' | 'per-node',
+): Required<Pick<ClusterArgs, 'inventory' | 'networks' | 'connects'>> {
   const text = readFileSync(join(repoRoot, 'test', 'fixtures', `${name}.yaml`), 'utf8');
   const objects = parseAllDocuments(text).map((d) => d.toJS() as { kind: string; spec: Record<string, unknown> });
   const inventory = objects.find((o) => o.kind === 'Inventory') as unknown as InventoryObject;
@@ -32,11 +35,16 @@ export function renamedTopology(name: string, zones: 'central' | 'per-node', suf
 
 /** A topology file of stacks/ (nodes from --lab there: the nodes its pods name stand in), every network and connect renamed `<name><suffix>`. */
 export function stackTopology(file: string, zones: 'central' | 'per-node', suffix: string) {
-  const objects = parseAllDocuments(readFileSync(join(repoRoot, 'stacks', file), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> });
+  const objects = parseAllDocuments(readFileSync(join(repoRoot, 'stacks', file), 'utf8')).map(
+    (d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> },
+  );
   const inventory = objects.find((o) => o.kind === 'Inventory')!;
   const podNodes = ((inventory.spec.pods ?? []) as { node: string }[]).map((p) => p.node);
-  const nodes = inventory.spec.nodes ?? [...new Set(['ovn-control-plane', ...podNodes])].sort().map((name) => ({ name }));
-  const renamed = objects.filter((o) => o.kind !== 'Inventory').map((o) => ({ ...o, metadata: { ...o.metadata, name: `${o.metadata.name}${suffix}` } }));
+  const nodes =
+    inventory.spec.nodes ?? [...new Set(['ovn-control-plane', ...podNodes])].sort().map((name) => ({ name }));
+  const renamed = objects
+    .filter((o) => o.kind !== 'Inventory')
+    .map((o) => ({ ...o, metadata: { ...o.metadata, name: `${o.metadata.name}${suffix}` } }));
   return {
     inventory: { ...inventory, spec: { ...inventory.spec, nodes, zones } } as unknown as InventoryObject,
     networks: renamed.filter((o) => o.kind.endsWith('UserDefinedNetwork')) as unknown as NetworkObject[],

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
-import { dynamicUrn, type Props, type PulumiHost, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
+import {
+  dynamicUrn,
+  type Props,
+  type PulumiHost,
+  startTestHost,
+  stopTestHost,
+  type TestHost,
+} from '../support/pulumiHost';
 import { renamedTopology, stackTopology } from './fixtures';
 
 // The engine's calls for each kind, through @pulumi/pulumi's real dynamic-provider host, against
@@ -17,8 +24,26 @@ const topology = renamedTopology('colored-enterprise', 'central', '-h');
 async function ownedRows(owner: string): Promise<number> {
   const client = await OvsdbClient.connect(lab.nb);
   try {
-    const tables = ['Logical_Router', 'Logical_Switch', 'Logical_Router_Port', 'Logical_Switch_Port', 'Logical_Router_Static_Route', 'Logical_Router_Policy', 'Copp', 'Meter', 'Meter_Band', 'ACL'];
-    const results = await client.transact('OVN_Northbound', tables.map((table) => ({ op: 'select' as const, table, where: [['external_ids', 'includes', ['map', [['ovnk.io/owner', owner]]]]] as never })));
+    const tables = [
+      'Logical_Router',
+      'Logical_Switch',
+      'Logical_Router_Port',
+      'Logical_Switch_Port',
+      'Logical_Router_Static_Route',
+      'Logical_Router_Policy',
+      'Copp',
+      'Meter',
+      'Meter_Band',
+      'ACL',
+    ];
+    const results = await client.transact(
+      'OVN_Northbound',
+      tables.map((table) => ({
+        op: 'select' as const,
+        table,
+        where: [['external_ids', 'includes', ['map', [['ovnk.io/owner', owner]]]]] as never,
+      })),
+    );
     return results.reduce((n, r) => n + (r.rows?.length ?? 0), 0);
   } finally {
     client.close();
@@ -35,7 +60,11 @@ async function nbTransact(operations: unknown[]): Promise<void> {
 }
 
 /** check as a first `up` does (empty olds), then create; returns the checked inputs and the outputs. */
-async function checkAndCreate(type: string, name: string, news: Props): Promise<{ urn: string; id: string; inputs: Props; outs: Props }> {
+async function checkAndCreate(
+  type: string,
+  name: string,
+  news: Props,
+): Promise<{ urn: string; id: string; inputs: Props; outs: Props }> {
   const urn = dynamicUrn(type, name);
   const checked = await host.check(urn, {}, { __provider: shim[type], ...news });
   expect(checked.failures).toEqual([]);
@@ -44,7 +73,9 @@ async function checkAndCreate(type: string, name: string, news: Props): Promise<
 }
 
 beforeAll(async () => {
-  testHost = await startTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], { 'ovnk:nb': lab.nb });
+  testHost = await startTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], {
+    'ovnk:nb': lab.nb,
+  });
   ({ host, shim } = testHost);
 }, 60_000);
 
@@ -52,10 +83,21 @@ afterAll(() => stopTestHost(testHost));
 
 describe('ClusterAllocations through the host', () => {
   it('check returns the allocations and tunnel keys, so preview shows them before create', async () => {
-    const { inputs, failures } = await host.check(dynamicUrn('ClusterAllocations', 'a'), {}, { __provider: shim.ClusterAllocations, owner: `${OWNER}/cluster`, ...topology });
+    const { inputs, failures } = await host.check(
+      dynamicUrn('ClusterAllocations', 'a'),
+      {},
+      { __provider: shim.ClusterAllocations, owner: `${OWNER}/cluster`, ...topology },
+    );
     expect(failures).toEqual([]);
-    const allocations = inputs.allocations as { networkIds: Record<string, number>; connects: Record<string, { tunnelKey: number; accepted: boolean }> };
-    expect(Object.keys(allocations.networkIds).sort()).toEqual(['cluster_udn_blue-network-h', 'cluster_udn_green-network-h', 'yellow_yellow-network-h']);
+    const allocations = inputs.allocations as {
+      networkIds: Record<string, number>;
+      connects: Record<string, { tunnelKey: number; accepted: boolean }>;
+    };
+    expect(Object.keys(allocations.networkIds).sort()).toEqual([
+      'cluster_udn_blue-network-h',
+      'cluster_udn_green-network-h',
+      'yellow_yellow-network-h',
+    ]);
     expect(allocations.connects['colored-enterprise-h']).toMatchObject({ accepted: true });
     expect(allocations.connects['colored-enterprise-h']!.tunnelKey).toBeGreaterThan(16_000_000);
     expect(inputs.__provider).toBe(shim.ClusterAllocations);
@@ -63,11 +105,20 @@ describe('ClusterAllocations through the host', () => {
 
   it('check refuses a connect subnet that overlaps a network, naming the property and the OKEP reason', async () => {
     const connects = structuredClone(topology.connects);
-    (connects[0]!.spec as { connectSubnets: unknown[] }).connectSubnets[0] = { cidr: '103.103.0.0/16', networkPrefix: 24 };
-    const { failures } = await host.check(dynamicUrn('ClusterAllocations', 'bad'), {}, { __provider: shim.ClusterAllocations, owner: `${OWNER}/cluster`, ...topology, connects });
+    (connects[0]!.spec as { connectSubnets: unknown[] }).connectSubnets[0] = {
+      cidr: '103.103.0.0/16',
+      networkPrefix: 24,
+    };
+    const { failures } = await host.check(
+      dynamicUrn('ClusterAllocations', 'bad'),
+      {},
+      { __provider: shim.ClusterAllocations, owner: `${OWNER}/cluster`, ...topology, connects },
+    );
     expect(failures.length).toBeGreaterThan(0);
     expect(failures[0]!.property).toMatch(/^connects\[0\]/);
-    expect(failures[0]!.reason).toMatch(/^(ConnectSubnetConflict|OverlappingNetworkSubnets|ConnectSubnetOverlap|InvalidSpec): .*103\.103\.0\.0\/16/);
+    expect(failures[0]!.reason).toMatch(
+      /^(ConnectSubnetConflict|OverlappingNetworkSubnets|ConnectSubnetOverlap|InvalidSpec): .*103\.103\.0\.0\/16/,
+    );
   });
 
   it('check and diff accept the preview sentinel anywhere and treat it as a change', async () => {
@@ -82,7 +133,11 @@ describe('ClusterAllocations through the host', () => {
   });
 
   it('an owner that is not a valid marker is refused by check, naming owner', async () => {
-    const { failures } = await host.check(dynamicUrn('ClusterAllocations', 'o'), {}, { __provider: shim.ClusterAllocations, owner: 'bad owner=1', ...topology });
+    const { failures } = await host.check(
+      dynamicUrn('ClusterAllocations', 'o'),
+      {},
+      { __provider: shim.ClusterAllocations, owner: 'bad owner=1', ...topology },
+    );
     expect(failures.map((f) => f.property)).toEqual(['owner']);
   });
 });
@@ -91,8 +146,19 @@ describe('the central layout through the host: allocations, network rows and a c
   const created: { type: string; urn: string; id: string; outs: Props }[] = [];
   let cluster: { urn: string; id: string; inputs: Props; outs: Props };
   const slices = () => cluster.outs.slices as { networks: Record<string, Props>; connects: Record<string, Props> };
-  const networkProps = (ref: string) => ({ owner: `${OWNER}/network/${ref}`, zone: 'central', network: ref, slice: slices().networks[ref] });
-  const connectProps = () => ({ owner: `${OWNER}/connect/colored-enterprise-h`, zone: 'central', connect: 'colored-enterprise-h', connectSubnets: topology.connects[0]!.spec.connectSubnets, slice: slices().connects['colored-enterprise-h'] });
+  const networkProps = (ref: string) => ({
+    owner: `${OWNER}/network/${ref}`,
+    zone: 'central',
+    network: ref,
+    slice: slices().networks[ref],
+  });
+  const connectProps = () => ({
+    owner: `${OWNER}/connect/colored-enterprise-h`,
+    zone: 'central',
+    connect: 'colored-enterprise-h',
+    connectSubnets: topology.connects[0]!.spec.connectSubnets,
+    slice: slices().connects['colored-enterprise-h'],
+  });
 
   afterAll(async () => {
     for (const r of created.reverse()) await host.delete(r.id, r.urn, r.outs).catch(() => undefined);
@@ -112,7 +178,11 @@ describe('the central layout through the host: allocations, network rows and a c
     }
     const connect = await checkAndCreate('ConnectRouter', 'connect', connectProps());
     created.push({ type: 'ConnectRouter', ...connect });
-    expect((connect.outs.slice as { summary: { tunnelKey: number } }).summary.tunnelKey).toBe((cluster.outs.allocations as { connects: Record<string, { tunnelKey: number }> }).connects['colored-enterprise-h']!.tunnelKey);
+    expect((connect.outs.slice as { summary: { tunnelKey: number } }).summary.tunnelKey).toBe(
+      (cluster.outs.allocations as { connects: Record<string, { tunnelKey: number }> }).connects[
+        'colored-enterprise-h'
+      ]!.tunnelKey,
+    );
     expect(connect.outs.inventory).toBeUndefined();
     expect(connect.outs.state).toBeUndefined();
     expect(await ownedRows(`${OWNER}/connect/colored-enterprise-h`)).toBeGreaterThan(3);
@@ -131,7 +201,14 @@ describe('the central layout through the host: allocations, network rows and a c
 
   it('refresh after a manual Northbound change reports the drift; update repairs it', async () => {
     const blue = created.find((r) => r.type === 'NetworkRows' && String(r.outs.network).endsWith('blue-network-h'))!;
-    await nbTransact([{ op: 'update', table: 'Logical_Router', where: [['name', '==', 'cluster_udn_blue.network.h_ovn_cluster_router']], row: { options: ['map', [['ovnk-test', 'hand-made']]] } }]);
+    await nbTransact([
+      {
+        op: 'update',
+        table: 'Logical_Router',
+        where: [['name', '==', 'cluster_udn_blue.network.h_ovn_cluster_router']],
+        row: { options: ['map', [['ovnk-test', 'hand-made']]] },
+      },
+    ]);
     const read = await host.read(blue.id, blue.urn, blue.outs);
     const drift = read.properties.drift as { lines: string[]; count: number };
     expect(drift.count).toBeGreaterThan(0);
@@ -145,21 +222,53 @@ describe('the central layout through the host: allocations, network rows and a c
   });
 
   it('a per-zone resource without its slice is refused by check, naming slice and why', async () => {
-    const { failures } = await host.check(dynamicUrn('NetworkRows', 'none'), {}, { __provider: shim.NetworkRows, owner: `${OWNER}/network/x`, zone: 'central', network: 'ClusterUserDefinedNetwork/nowhere' });
-    expect(failures).toEqual([{ property: 'slice', reason: expect.stringMatching(/^InvalidSpec: network ClusterUserDefinedNetwork\/nowhere renders no rows/) }]);
+    const { failures } = await host.check(
+      dynamicUrn('NetworkRows', 'none'),
+      {},
+      {
+        __provider: shim.NetworkRows,
+        owner: `${OWNER}/network/x`,
+        zone: 'central',
+        network: 'ClusterUserDefinedNetwork/nowhere',
+      },
+    );
+    expect(failures).toEqual([
+      {
+        property: 'slice',
+        reason: expect.stringMatching(/^InvalidSpec: network ClusterUserDefinedNetwork\/nowhere renders no rows/),
+      },
+    ]);
   });
 
-  it('a changed network spec changes only that network\'s slice: its diff is an update, the others see no change', async () => {
+  it("a changed network spec changes only that network's slice: its diff is an update, the others see no change", async () => {
     const changed = structuredClone(topology);
-    (changed.networks.find((n) => n.metadata.name === 'green-network-h')!.spec as unknown as { network: { layer3: { mtu?: number } } }).network.layer3.mtu = 1300;
-    const checked = await host.check(cluster.urn, cluster.outs, { __provider: shim.ClusterAllocations, owner: `${OWNER}/cluster`, ...changed });
+    (
+      changed.networks.find((n) => n.metadata.name === 'green-network-h')!.spec as unknown as {
+        network: { layer3: { mtu?: number } };
+      }
+    ).network.layer3.mtu = 1300;
+    const checked = await host.check(cluster.urn, cluster.outs, {
+      __provider: shim.ClusterAllocations,
+      owner: `${OWNER}/cluster`,
+      ...changed,
+    });
     expect(checked.failures).toEqual([]);
     const next = checked.inputs.slices as { networks: Record<string, Props> };
     for (const r of created.filter((c) => c.type === 'NetworkRows')) {
       const ref = String(r.outs.network);
-      const news = (await host.check(r.urn, r.outs, { __provider: shim.NetworkRows, ...networkProps(ref), slice: next.networks[ref] })).inputs;
+      const news = (
+        await host.check(r.urn, r.outs, {
+          __provider: shim.NetworkRows,
+          ...networkProps(ref),
+          slice: next.networks[ref],
+        })
+      ).inputs;
       const diff = await host.diff(r.id, r.urn, r.outs, news);
-      expect({ ref, changes: diff.changes, replaces: diff.replaces }).toEqual({ ref, changes: ref.endsWith('green-network-h') ? 2 : 1, replaces: [] });
+      expect({ ref, changes: diff.changes, replaces: diff.replaces }).toEqual({
+        ref,
+        changes: ref.endsWith('green-network-h') ? 2 : 1,
+        replaces: [],
+      });
     }
   });
 
@@ -180,7 +289,7 @@ describe('the central layout through the host: allocations, network rows and a c
   });
 });
 
-describe('ServiceNetwork in the central layout: each network owns its load balancers, the connect\'s group references them', () => {
+describe("ServiceNetwork in the central layout: each network owns its load balancers, the connect's group references them", () => {
   const services = stackTopology('colored-enterprise-services.yaml', 'central', '-s');
   const owner = `${OWNER}-services`;
   const created: { urn: string; id: string; outs: Props }[] = [];
@@ -188,8 +297,12 @@ describe('ServiceNetwork in the central layout: each network owns its load balan
   async function loadBalancers(): Promise<{ name: string; owner?: string }[]> {
     const client = await OvsdbClient.connect(lab.nb);
     try {
-      const [result] = await client.transact('OVN_Northbound', [{ op: 'select', table: 'Load_Balancer', where: [], columns: ['name', 'external_ids'] } as never]);
-      return (result!.rows ?? []).map((r) => ({ name: String(r.name), owner: (r.external_ids as Record<string, string>)['ovnk.io/owner'] })).filter((r) => r.owner?.startsWith(owner));
+      const [result] = await client.transact('OVN_Northbound', [
+        { op: 'select', table: 'Load_Balancer', where: [], columns: ['name', 'external_ids'] } as never,
+      ]);
+      return (result!.rows ?? [])
+        .map((r) => ({ name: String(r.name), owner: (r.external_ids as Record<string, string>)['ovnk.io/owner'] }))
+        .filter((r) => r.owner?.startsWith(owner));
     } finally {
       client.close();
     }
@@ -203,16 +316,33 @@ describe('ServiceNetwork in the central layout: each network owns its load balan
     const cluster = await checkAndCreate('ClusterAllocations', 'services', { owner: `${owner}/cluster`, ...services });
     created.push(cluster);
     const slices = cluster.outs.slices as { networks: Record<string, Props>; connects: Record<string, Props> };
-    for (const [ref, slice] of Object.entries(slices.networks)) created.push(await checkAndCreate('NetworkRows', `services.${ref}`, { owner: `${owner}/network/${ref.replace(/\//g, '.')}`, zone: 'central', network: ref, slice }));
+    for (const [ref, slice] of Object.entries(slices.networks))
+      created.push(
+        await checkAndCreate('NetworkRows', `services.${ref}`, {
+          owner: `${owner}/network/${ref.replace(/\//g, '.')}`,
+          zone: 'central',
+          network: ref,
+          slice,
+        }),
+      );
     for (const c of services.connects) {
       const name = c.metadata.name;
-      created.push(await checkAndCreate('ConnectRouter', `services.${name}`, { owner: `${owner}/connect/${name}`, zone: 'central', connect: name, connectSubnets: c.spec.connectSubnets, slice: slices.connects[name] }));
+      created.push(
+        await checkAndCreate('ConnectRouter', `services.${name}`, {
+          owner: `${owner}/connect/${name}`,
+          zone: 'central',
+          connect: name,
+          connectSubnets: c.spec.connectSubnets,
+          slice: slices.connects[name],
+        }),
+      );
     }
     const balancers = await loadBalancers();
     expect(balancers.length).toBeGreaterThan(0);
     expect(new Set(balancers.map((b) => b.name)).size).toBe(balancers.length);
     expect(balancers.every((b) => b.owner!.startsWith(`${owner}/network/`))).toBe(true);
-    for (const r of created) expect((await host.read(r.id, r.urn, r.outs)).properties.drift).toEqual({ lines: [], count: 0 });
+    for (const r of created)
+      expect((await host.read(r.id, r.urn, r.outs)).properties.drift).toEqual({ lines: [], count: 0 });
   });
 
   it('delete in reverse order leaves no load balancer of this stack', async () => {

@@ -41,4 +41,3 @@ export const isKnown = (output: pulumi.Output<unknown>) => (output as unknown as
 export async function settle(count: () => number, wanted: number): Promise<void> {
   for (let i = 0; i < 200 && count() < wanted; i++) await new Promise((r) => setTimeout(r, 10));
 }
-

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -40,13 +49,25 @@ beforeAll(async () => {
   // From the registry, as a consumer would (no --offline: a fresh machine's cache is empty), with no
   // --legacy-peer-deps (our peers must install cleanly); peers are omitted on disk because the
   // consumer links this checkout's @pulumi/pulumi (one SDK copy, as Pulumi requires).
-  execFileSync('npm', ['install', '--omit=peer', '--no-audit', '--no-fund', '--ignore-scripts', `./${tarball}`], { cwd: dir, stdio: 'pipe' });
+  execFileSync('npm', ['install', '--omit=peer', '--no-audit', '--no-fund', '--ignore-scripts', `./${tarball}`], {
+    cwd: dir,
+    stdio: 'pipe',
+  });
   mkdirSync(join(dir, 'node_modules', '@pulumi'), { recursive: true });
-  symlinkSync(dirname(require.resolve('@pulumi/pulumi/package.json', { paths: [repoRoot] })), join(dir, 'node_modules', '@pulumi', 'pulumi'), 'dir');
+  symlinkSync(
+    dirname(require.resolve('@pulumi/pulumi/package.json', { paths: [repoRoot] })),
+    join(dir, 'node_modules', '@pulumi', 'pulumi'),
+    'dir',
+  );
   writeFileSync(join(dir, 'topology.json'), JSON.stringify(topologyArgs('colored-enterprise', 'per-node')));
-  const uplinkObjects = parseAllDocuments(readFileSync(join(repoRoot, 'test', 'fixtures', 'uplink-lab.yaml'), 'utf8')).map((d) => d.toJS() as { kind: string });
+  const uplinkObjects = parseAllDocuments(
+    readFileSync(join(repoRoot, 'test', 'fixtures', 'uplink-lab.yaml'), 'utf8'),
+  ).map((d) => d.toJS() as { kind: string });
   const of = (kind: string) => uplinkObjects.filter((o) => o.kind === kind);
-  writeFileSync(join(dir, 'uplinks.json'), JSON.stringify({ inventory: of('Inventory')[0], networks: of('ClusterUserDefinedNetwork'), uplinks: of('Uplink') }));
+  writeFileSync(
+    join(dir, 'uplinks.json'),
+    JSON.stringify({ inventory: of('Inventory')[0], networks: of('ClusterUserDefinedNetwork'), uplinks: of('Uplink') }),
+  );
   writeFileSync(join(dir, 'program.js'), program);
   registered = JSON.parse(execFileSync(process.execPath, ['program.js'], { cwd: dir, encoding: 'utf8' }));
 }, 180_000);
@@ -61,8 +82,16 @@ describe('the packed library in a consumer project', () => {
     expect(existsSync(join(dir, 'node_modules', 'ovnk-pulumi', 'test'))).toBe(false);
     const types = new Set(registered.map((r) => r.type));
     expect([...types].sort()).toEqual([
-      'ovnk:cluster:Cluster', 'ovnk:connect:NetworkConnect', 'ovnk:network:Layer2Network', 'ovnk:network:Layer3Network', 'ovnk:uplink:Uplink',
-      'pulumi-nodejs:dynamic/ovnk:ClusterAllocations', 'pulumi-nodejs:dynamic/ovnk:ConnectRouter', 'pulumi-nodejs:dynamic/ovnk:NetworkRows', 'pulumi-nodejs:dynamic/ovnk:UplinkState', 'pulumi-nodejs:dynamic/ovnk:ZoneRows',
+      'ovnk:cluster:Cluster',
+      'ovnk:connect:NetworkConnect',
+      'ovnk:network:Layer2Network',
+      'ovnk:network:Layer3Network',
+      'ovnk:uplink:Uplink',
+      'pulumi-nodejs:dynamic/ovnk:ClusterAllocations',
+      'pulumi-nodejs:dynamic/ovnk:ConnectRouter',
+      'pulumi-nodejs:dynamic/ovnk:NetworkRows',
+      'pulumi-nodejs:dynamic/ovnk:UplinkState',
+      'pulumi-nodejs:dynamic/ovnk:ZoneRows',
     ]);
   });
 
@@ -76,11 +105,14 @@ describe('the packed library in a consumer project', () => {
     }
   });
 
-  it('each kind\'s shim runs through the host from the consumer project (Configure, then Check)', async () => {
+  it("each kind's shim runs through the host from the consumer project (Configure, then Check)", async () => {
     const host = await PulumiHost.start(dir, 'consumer');
     try {
       await host.configure({});
-      const slices: Record<string, { networks: Record<string, unknown>; connects: Record<string, unknown>; zone: unknown }> = {};
+      const slices: Record<
+        string,
+        { networks: Record<string, unknown>; connects: Record<string, unknown>; zone: unknown }
+      > = {};
       for (const cluster of ['c', 'p', 'u']) {
         const r = registered.find((x) => x.type.endsWith('ClusterAllocations') && x.name === `${cluster}-allocations`)!;
         const checked = await host.check(dynamicUrn('ClusterAllocations', r.name), {}, r.inputs);

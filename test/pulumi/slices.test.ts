@@ -17,11 +17,14 @@ import { repoRoot } from './fixtures';
 // The slices ClusterAllocations cuts must render exactly what the CLI's plan renders for the same
 // topology: the per-zone resources never plan the cluster, so this is where the two are tied.
 function topologyFile(path: string, zones: 'central' | 'per-node') {
-  const objects = parseAllDocuments(readFileSync(join(repoRoot, path), 'utf8')).map((d) => d.toJS() as { kind: string; spec: Record<string, unknown> });
+  const objects = parseAllDocuments(readFileSync(join(repoRoot, path), 'utf8')).map(
+    (d) => d.toJS() as { kind: string; spec: Record<string, unknown> },
+  );
   const inventory = objects.find((o) => o.kind === 'Inventory')!;
   // stack files leave the nodes to --lab: the nodes their pods name stand in for them
   const podNodes = ((inventory.spec.pods ?? []) as { node: string }[]).map((p) => p.node);
-  const nodes = inventory.spec.nodes ?? [...new Set(['ovn-control-plane', ...podNodes])].sort().map((name) => ({ name }));
+  const nodes =
+    inventory.spec.nodes ?? [...new Set(['ovn-control-plane', ...podNodes])].sort().map((name) => ({ name }));
   return {
     inventory: { ...inventory, spec: { ...inventory.spec, nodes, zones } },
     networks: objects.filter((o) => o.kind.endsWith('UserDefinedNetwork')),
@@ -43,7 +46,11 @@ const keys = (rows: DesiredRow[]) => rows.map(key).sort();
 const shared = new Set(renderSharedRows().map(key));
 
 describe('slices render what the CLI plan renders', () => {
-  for (const file of ['test/fixtures/colored-enterprise.yaml', 'stacks/colored-enterprise-services.yaml', 'stacks/connect-chain.yaml']) {
+  for (const file of [
+    'test/fixtures/colored-enterprise.yaml',
+    'stacks/colored-enterprise-services.yaml',
+    'stacks/connect-chain.yaml',
+  ]) {
     it(`central layout of ${file}: every network slice plus every connect slice plus the shared rows is the plan's central zone`, async () => {
       const { slices, plan } = await sliced(file, 'central');
       const rows = [
@@ -76,7 +83,9 @@ describe('slices render what the CLI plan renders', () => {
 
   it('a zone the slice does not have is refused, naming the zone and the zones there are', async () => {
     const { slices } = await sliced('test/fixtures/colored-enterprise.yaml', 'central');
-    expect(() => networkSliceRows(unpack(slices.networks['ClusterUserDefinedNetwork/blue-network']), 'ovn-worker')).toThrow('zone: "ovn-worker" is not a zone of this central cluster (zones: central)');
+    expect(() =>
+      networkSliceRows(unpack(slices.networks['ClusterUserDefinedNetwork/blue-network']), 'ovn-worker'),
+    ).toThrow('zone: "ovn-worker" is not a zone of this central cluster (zones: central)');
   });
 
   it('a connect input survives the trip through JSON unchanged (CIDRs as text, parsed back)', async () => {
@@ -89,7 +98,9 @@ describe('slices render what the CLI plan renders', () => {
     const packed = pack({ a: 1 }, {});
     const other = pack({ a: 2 }, {});
     expect(unpack(packed)).toEqual({ a: 1 });
-    expect(() => unpack({ ...packed, data: other.data })).toThrow(`slice: data does not match its digest ${packed.digest}`);
+    expect(() => unpack({ ...packed, data: other.data })).toThrow(
+      `slice: data does not match its digest ${packed.digest}`,
+    );
     expect(() => unpack({ digest: 'x' })).toThrow(/slice: expected a packed slice/);
   });
 });

@@ -1,14 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { dynamicUrn, type Props, type PulumiHost, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
+import {
+  dynamicUrn,
+  type Props,
+  type PulumiHost,
+  startTestHost,
+  stopTestHost,
+  type TestHost,
+} from '../support/pulumiHost';
 
 // Recorded state must stay readable: version 1 (fixtures/cluster-allocations.v1.json, when every
 // resource carried the whole topology) is migrated or refused with a clear message; version 2
 // (cluster-allocations.v2.json and connect-router.v2.json, recorded by check + create of this
 // version) plans no change and is read, updated and deleted by the runtime.
 const lab = inject('lab');
-const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8')) as { id: string; outputs: Props };
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8')) as { id: string; outputs: Props };
 const v1 = fixture('cluster-allocations.v1.json');
 const v2 = fixture('cluster-allocations.v2.json');
 const router = fixture('connect-router.v2.json');
@@ -16,19 +24,30 @@ let host: PulumiHost;
 let testHost: TestHost | undefined;
 let shim: Record<string, string> = {};
 
-const programOf = (outs: Props) => ({ owner: outs.owner, inventory: outs.inventory, networks: outs.networks, connects: outs.connects });
+const programOf = (outs: Props) => ({
+  owner: outs.owner,
+  inventory: outs.inventory,
+  networks: outs.networks,
+  connects: outs.connects,
+});
 const urnOf = (kind: string) => dynamicUrn(kind, 'upgrade');
 type Slices = { networks: Record<string, { digest: string }>; connects: Record<string, { digest: string }> };
 
 async function checkCluster(olds: Props): Promise<Props> {
-  const checked = await host.check(urnOf('ClusterAllocations'), olds, { __provider: shim.ClusterAllocations, ...programOf(olds) });
+  const checked = await host.check(urnOf('ClusterAllocations'), olds, {
+    __provider: shim.ClusterAllocations,
+    ...programOf(olds),
+  });
   expect(checked.failures).toEqual([]);
   return checked.inputs;
 }
 
 /** The cluster's shared rows (the Copp every router references) written for the body, removed after. */
 async function withSharedRows(olds: Props, body: () => Promise<void>): Promise<void> {
-  const created = await host.create(urnOf('ClusterAllocations'), await checkCluster({ ...olds, __provider: shim.ClusterAllocations }));
+  const created = await host.create(
+    urnOf('ClusterAllocations'),
+    await checkCluster({ ...olds, __provider: shim.ClusterAllocations }),
+  );
   try {
     await body();
   } finally {
@@ -37,7 +56,9 @@ async function withSharedRows(olds: Props, body: () => Promise<void>): Promise<v
 }
 
 beforeAll(async () => {
-  testHost = await startTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], { 'ovnk:nb': lab.nb });
+  testHost = await startTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], {
+    'ovnk:nb': lab.nb,
+  });
   ({ host, shim } = testHost);
 }, 60_000);
 
@@ -48,7 +69,11 @@ describe('state written by version 1', () => {
     const olds = { ...v1.outputs, __provider: shim.ClusterAllocations };
     const inputs = await checkCluster(olds);
     expect(inputs.allocations).toEqual(v1.outputs.allocations);
-    expect(await host.diff(v1.id, urnOf('ClusterAllocations'), olds, inputs)).toEqual({ changes: 2, replaces: [], deleteBeforeReplace: false });
+    expect(await host.diff(v1.id, urnOf('ClusterAllocations'), olds, inputs)).toEqual({
+      changes: 2,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it('ClusterAllocations: update rewrites the state as version 2 with the slices, keeps the allocations, and delete removes the shared rows', async () => {
@@ -56,7 +81,10 @@ describe('state written by version 1', () => {
     const updated = await host.update(v1.id, urnOf('ClusterAllocations'), olds, await checkCluster(olds));
     expect(updated.properties.schemaVersion).toBe(2);
     expect(updated.properties.allocations).toEqual(v1.outputs.allocations);
-    expect(Object.keys((updated.properties.slices as Slices).networks).sort()).toEqual(['ClusterUserDefinedNetwork/blue-network', 'ClusterUserDefinedNetwork/green-network']);
+    expect(Object.keys((updated.properties.slices as Slices).networks).sort()).toEqual([
+      'ClusterUserDefinedNetwork/blue-network',
+      'ClusterUserDefinedNetwork/green-network',
+    ]);
     const read = await host.read(v1.id, urnOf('ClusterAllocations'), updated.properties);
     expect(read.properties.drift).toEqual({ lines: [], count: 0 });
     await host.delete(v1.id, urnOf('ClusterAllocations'), updated.properties);
@@ -65,11 +93,30 @@ describe('state written by version 1', () => {
   it('a per-zone resource of version 1 is refused by read with a message saying to run pulumi up first; its update and delete still work', async () => {
     // the fixture's inventory is per-node: its zones were ZoneRows, each holding the whole topology and state
     const owner = 'ovnk-pulumi.upgrade/zone/ovn-worker';
-    const old = { ...programOf(v1.outputs), owner, zone: 'ovn-worker', state: v1.outputs.state, schemaVersion: 1, zones: ['ovn-worker'], drift: { lines: [], count: 0 }, __provider: shim.ZoneRows };
-    await expect(host.read(owner, urnOf('ZoneRows'), old)).rejects.toThrow(/ZoneRows state of schemaVersion 1 holds the whole topology.*run `pulumi up`.*before `pulumi refresh`/);
-    const slice = ((await checkCluster({ ...v1.outputs, __provider: shim.ClusterAllocations })).slices as { zone: Props }).zone;
-    const news = (await host.check(urnOf('ZoneRows'), old, { __provider: shim.ZoneRows, owner, zone: 'ovn-worker', slice })).inputs;
-    expect(await host.diff(owner, urnOf('ZoneRows'), old, news)).toEqual({ changes: 2, replaces: [], deleteBeforeReplace: false });
+    const old = {
+      ...programOf(v1.outputs),
+      owner,
+      zone: 'ovn-worker',
+      state: v1.outputs.state,
+      schemaVersion: 1,
+      zones: ['ovn-worker'],
+      drift: { lines: [], count: 0 },
+      __provider: shim.ZoneRows,
+    };
+    await expect(host.read(owner, urnOf('ZoneRows'), old)).rejects.toThrow(
+      /ZoneRows state of schemaVersion 1 holds the whole topology.*run `pulumi up`.*before `pulumi refresh`/,
+    );
+    const slice = (
+      (await checkCluster({ ...v1.outputs, __provider: shim.ClusterAllocations })).slices as { zone: Props }
+    ).zone;
+    const news = (
+      await host.check(urnOf('ZoneRows'), old, { __provider: shim.ZoneRows, owner, zone: 'ovn-worker', slice })
+    ).inputs;
+    expect(await host.diff(owner, urnOf('ZoneRows'), old, news)).toEqual({
+      changes: 2,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     await withSharedRows(v1.outputs, async () => {
       const updated = await host.update(owner, urnOf('ZoneRows'), old, news);
       expect(updated.properties.schemaVersion).toBe(2);
@@ -87,20 +134,47 @@ describe('state written by version 2', () => {
     const inputs = await checkCluster(olds);
     expect(inputs.allocations).toEqual(v2.outputs.allocations);
     expect(inputs.slices).toEqual(v2.outputs.slices);
-    expect(await host.diff(v2.id, urnOf('ClusterAllocations'), olds, inputs)).toEqual({ changes: 1, replaces: [], deleteBeforeReplace: false });
+    expect(await host.diff(v2.id, urnOf('ClusterAllocations'), olds, inputs)).toEqual({
+      changes: 1,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it('ConnectRouter: the recorded state diffs clean against the same program, is updated onto the lab, read without drift, and deleted', async () => {
     const cluster = await checkCluster({ ...v2.outputs, __provider: shim.ClusterAllocations });
     const slices = cluster.slices as Slices & { networks: Record<string, Props>; connects: Record<string, Props> };
     const olds = { ...router.outputs, __provider: shim.ConnectRouter };
-    const news = (await host.check(urnOf('ConnectRouter'), olds, { __provider: shim.ConnectRouter, owner: router.outputs.owner, zone: 'central', connect: 'colored-enterprise', connectSubnets: router.outputs.connectSubnets, slice: slices.connects['colored-enterprise'] })).inputs;
-    expect(await host.diff(router.id, urnOf('ConnectRouter'), olds, news)).toEqual({ changes: 1, replaces: [], deleteBeforeReplace: false });
+    const news = (
+      await host.check(urnOf('ConnectRouter'), olds, {
+        __provider: shim.ConnectRouter,
+        owner: router.outputs.owner,
+        zone: 'central',
+        connect: 'colored-enterprise',
+        connectSubnets: router.outputs.connectSubnets,
+        slice: slices.connects['colored-enterprise'],
+      })
+    ).inputs;
+    expect(await host.diff(router.id, urnOf('ConnectRouter'), olds, news)).toEqual({
+      changes: 1,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     await withSharedRows(v2.outputs, async () => {
       // the connect's rows attach to the networks' routers: those come first, as the component's dependsOn orders them
       const networks: { id: string; outs: Props }[] = [];
       for (const [ref, slice] of Object.entries(slices.networks)) {
-        const checked = await host.check(urnOf('NetworkRows'), {}, { __provider: shim.NetworkRows, owner: `ovnk-pulumi.upgrade/network/${ref}`, zone: 'central', network: ref, slice });
+        const checked = await host.check(
+          urnOf('NetworkRows'),
+          {},
+          {
+            __provider: shim.NetworkRows,
+            owner: `ovnk-pulumi.upgrade/network/${ref}`,
+            zone: 'central',
+            network: ref,
+            slice,
+          },
+        );
         const created = await host.create(dynamicUrn('NetworkRows', ref), checked.inputs);
         networks.push({ id: created.id, outs: created.properties });
       }
@@ -114,7 +188,19 @@ describe('state written by version 2', () => {
   });
 
   it('state from a newer version is refused with a message naming schemaVersion', async () => {
-    await expect(host.read(v2.id, urnOf('ClusterAllocations'), { ...v2.outputs, schemaVersion: 99, __provider: shim.ClusterAllocations })).rejects.toThrow(/schemaVersion 99.*upgrade the ovnk-pulumi package/);
-    await expect(host.read(router.id, urnOf('ConnectRouter'), { ...router.outputs, schemaVersion: 99, __provider: shim.ConnectRouter })).rejects.toThrow(/schemaVersion 99.*upgrade the ovnk-pulumi package/);
+    await expect(
+      host.read(v2.id, urnOf('ClusterAllocations'), {
+        ...v2.outputs,
+        schemaVersion: 99,
+        __provider: shim.ClusterAllocations,
+      }),
+    ).rejects.toThrow(/schemaVersion 99.*upgrade the ovnk-pulumi package/);
+    await expect(
+      host.read(router.id, urnOf('ConnectRouter'), {
+        ...router.outputs,
+        schemaVersion: 99,
+        __provider: shim.ConnectRouter,
+      }),
+    ).rejects.toThrow(/schemaVersion 99.*upgrade the ovnk-pulumi package/);
   });
 });

@@ -8,14 +8,30 @@ import { installMocks, type Registered, settle, valueOf } from './mocks';
 
 // The VRF inputs of UplinkState without any node: the Cluster passes RouteAdvertisements and
 // ClusterAllocations' network ids to each UplinkState (mocks), and check narrows and validates them.
-const objects = parseAllDocuments(readFileSync(join(repoRoot, 'test', 'fixtures', 'uplink-lab.yaml'), 'utf8')).map((d) => d.toJS());
+const objects = parseAllDocuments(readFileSync(join(repoRoot, 'test', 'fixtures', 'uplink-lab.yaml'), 'utf8')).map(
+  (d) => d.toJS(),
+);
 const of = (kind: string) => objects.filter((o) => o.kind === kind);
-const labelled = () => of('ClusterUserDefinedNetwork').map((n) => ({ ...n, metadata: { ...n.metadata, labels: { 'k8s.ovn.org/metadata.name': n.metadata.name } } }));
+const labelled = () =>
+  of('ClusterUserDefinedNetwork').map((n) => ({
+    ...n,
+    metadata: { ...n.metadata, labels: { 'k8s.ovn.org/metadata.name': n.metadata.name } },
+  }));
 const autoRa = (cudn: string) => ({
-  apiVersion: 'k8s.ovn.org/v1', kind: 'RouteAdvertisements', metadata: { name: `${cudn}-ra` },
+  apiVersion: 'k8s.ovn.org/v1',
+  kind: 'RouteAdvertisements',
+  metadata: { name: `${cudn}-ra` },
   spec: {
-    targetVRF: 'auto', advertisements: ['PodNetwork'], nodeSelector: {}, frrConfigurationSelector: {},
-    networkSelectors: [{ networkSelectionType: 'ClusterUserDefinedNetworks', clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { 'k8s.ovn.org/metadata.name': cudn } } } }],
+    targetVRF: 'auto',
+    advertisements: ['PodNetwork'],
+    nodeSelector: {},
+    frrConfigurationSelector: {},
+    networkSelectors: [
+      {
+        networkSelectionType: 'ClusterUserDefinedNetworks',
+        clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { 'k8s.ovn.org/metadata.name': cudn } } },
+      },
+    ],
   },
 });
 
@@ -28,11 +44,18 @@ describe('UplinkState VRF inputs', () => {
   });
 
   it('a Cluster with RouteAdvertisements gives each UplinkState them and the allocated network ids', async () => {
-    const cluster = new components.Cluster('v1', { inventory: of('Inventory')[0], networks: labelled(), uplinks: of('Uplink'), routeAdvertisements: [autoRa('tenant-red')] });
+    const cluster = new components.Cluster('v1', {
+      inventory: of('Inventory')[0],
+      networks: labelled(),
+      uplinks: of('Uplink'),
+      routeAdvertisements: [autoRa('tenant-red')],
+    });
     const ids = (await valueOf(cluster.allocations)).networkIds;
     await settle(() => registered.filter((r) => r.name.startsWith('v1-uplink-red')).length, 3);
     const red2 = registered.find((r) => r.name === 'v1-uplink-red-ovn-worker2')!;
-    expect((red2.inputs.routeAdvertisements as { metadata: { name: string } }[]).map((r) => r.metadata.name)).toEqual(['tenant-red-ra']);
+    expect((red2.inputs.routeAdvertisements as { metadata: { name: string } }[]).map((r) => r.metadata.name)).toEqual([
+      'tenant-red-ra',
+    ]);
     expect(red2.inputs.networkIds).toEqual(ids);
     expect(ids['cluster_udn_tenant-red']).toEqual(expect.any(Number));
   });
@@ -46,27 +69,53 @@ describe('UplinkState VRF inputs', () => {
   });
 
   const red = of('Uplink').find((u) => u.metadata.name === 'red');
-  const props = (extra: Record<string, unknown>) => ({ owner: 'o/uplink/red/ovn-worker', ...uplinkStateInputs(of('Inventory')[0], red, labelled(), 'ovn-worker'), ...extra });
+  const props = (extra: Record<string, unknown>) => ({
+    owner: 'o/uplink/red/ovn-worker',
+    ...uplinkStateInputs(of('Inventory')[0], red, labelled(), 'ovn-worker'),
+    ...extra,
+  });
 
   it('check keeps only the RouteAdvertisements advertising its CUDNs and only their ids', async () => {
-    const { inputs, failures } = await pulumiKinds.UplinkState.check({}, props({ routeAdvertisements: [autoRa('tenant-red'), autoRa('tenant-blue')], networkIds: { 'cluster_udn_tenant-red': 2, 'cluster_udn_tenant-blue': 3 } }));
+    const { inputs, failures } = await pulumiKinds.UplinkState.check(
+      {},
+      props({
+        routeAdvertisements: [autoRa('tenant-red'), autoRa('tenant-blue')],
+        networkIds: { 'cluster_udn_tenant-red': 2, 'cluster_udn_tenant-blue': 3 },
+      }),
+    );
     expect(failures ?? []).toEqual([]);
-    expect((inputs.routeAdvertisements as { metadata: { name: string } }[]).map((r) => r.metadata.name)).toEqual(['tenant-red-ra']);
+    expect((inputs.routeAdvertisements as { metadata: { name: string } }[]).map((r) => r.metadata.name)).toEqual([
+      'tenant-red-ra',
+    ]);
     expect(inputs.networkIds).toEqual({ 'cluster_udn_tenant-red': 2 });
   });
 
   it('check refuses a malformed RouteAdvertisements and a bad network id, naming each', async () => {
     const bad = autoRa('tenant-red');
     bad.spec.targetVRF = 7 as unknown as string;
-    const { failures } = await pulumiKinds.UplinkState.check({}, props({ routeAdvertisements: [autoRa('tenant-blue'), bad], networkIds: { 'cluster_udn_tenant-red': -1 } }));
+    const { failures } = await pulumiKinds.UplinkState.check(
+      {},
+      props({ routeAdvertisements: [autoRa('tenant-blue'), bad], networkIds: { 'cluster_udn_tenant-red': -1 } }),
+    );
     expect(failures).toEqual([
-      { property: 'routeAdvertisements[1]', reason: expect.stringMatching(/^InvalidField: RouteAdvertisements\/tenant-red-ra: spec\.targetVRF: /) },
-      { property: 'networkIds.cluster_udn_tenant-red', reason: 'InvalidField: network id -1 is not a non-negative integer' },
+      {
+        property: 'routeAdvertisements[1]',
+        reason: expect.stringMatching(/^InvalidField: RouteAdvertisements\/tenant-red-ra: spec\.targetVRF: /),
+      },
+      {
+        property: 'networkIds.cluster_udn_tenant-red',
+        reason: 'InvalidField: network id -1 is not a non-negative integer',
+      },
     ]);
   });
 
   it('check refuses routeAdvertisements that are not a list', async () => {
     const { failures } = await pulumiKinds.UplinkState.check({}, props({ routeAdvertisements: 'blue-ra' }));
-    expect(failures).toEqual([{ property: 'routeAdvertisements', reason: 'InvalidField: routeAdvertisements must be a list of RouteAdvertisements objects, not "blue-ra"' }]);
+    expect(failures).toEqual([
+      {
+        property: 'routeAdvertisements',
+        reason: 'InvalidField: routeAdvertisements must be a list of RouteAdvertisements objects, not "blue-ra"',
+      },
+    ]);
   });
 });

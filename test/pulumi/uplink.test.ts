@@ -4,7 +4,14 @@ import { inventoryOf } from '../../lab';
 import { loadDocuments } from '../../provider/model/load';
 import { fillInventory } from '../../provider/runtime/inventoryMerge';
 import { uplinkStateInputs, uplinkStateNodes, type YamlObject } from '../../provider/runtime/pulumi';
-import { dynamicUrn, type Props, type PulumiHost, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
+import {
+  dynamicUrn,
+  type Props,
+  type PulumiHost,
+  startTestHost,
+  stopTestHost,
+  type TestHost,
+} from '../support/pulumiHost';
 import { bridgeMappings, closeNodes, externalIds, fixture, onNode, restoreExternalIds } from '../lab/uplink-helpers';
 
 // UplinkState through the engine's host against the lab's nodes (real sshd, real Open_vSwitch):
@@ -20,8 +27,14 @@ let saved: string[] = [];
 /** The fixture's objects with the inventory's nodes and targets filled from the lab. */
 function objects(): { inventory: YamlObject; uplinks: YamlObject[]; networks: YamlObject[] } {
   const loaded = loadDocuments(readFileSync(fixture, 'utf8'));
-  const docs = fillInventory(loaded.documents, inventoryOf(lab) as unknown as { spec: Record<string, unknown> }).map((d) => d.body as YamlObject);
-  return { inventory: docs.find((d) => d.kind === 'Inventory')!, uplinks: docs.filter((d) => d.kind === 'Uplink'), networks: docs.filter((d) => d.kind === 'ClusterUserDefinedNetwork') };
+  const docs = fillInventory(loaded.documents, inventoryOf(lab) as unknown as { spec: Record<string, unknown> }).map(
+    (d) => d.body as YamlObject,
+  );
+  return {
+    inventory: docs.find((d) => d.kind === 'Inventory')!,
+    uplinks: docs.filter((d) => d.kind === 'Uplink'),
+    networks: docs.filter((d) => d.kind === 'ClusterUserDefinedNetwork'),
+  };
 }
 
 beforeAll(async () => {
@@ -41,13 +54,18 @@ describe('UplinkState through the host, one per selected node', () => {
   const { inventory, uplinks, networks } = objects();
   const red = uplinks.find((u) => u.metadata?.name === 'red')!;
   const created: Record<string, { urn: string; id: string; outs: Props }> = {};
-  const propsOf = (node: string) => ({ owner: `${OWNER}/uplink/red/${node}`, ...uplinkStateInputs(inventory, red, networks, node) });
+  const propsOf = (node: string) => ({
+    owner: `${OWNER}/uplink/red/${node}`,
+    ...uplinkStateInputs(inventory, red, networks, node),
+  });
 
   it('the Uplink selects every lab node, and each resource holds only its own node', () => {
     expect(uplinkStateNodes(inventory, red)).toEqual(lab.nodes.map((n) => n.name).sort());
     const props = propsOf(lab.nodes[0]!.name);
-    expect(((props.inventory.spec as { nodes: unknown[] }).nodes)).toHaveLength(1);
-    expect(Object.keys((props.inventory.spec as { targets: { nodes: object } }).targets.nodes)).toEqual([lab.nodes[0]!.name]);
+    expect((props.inventory.spec as { nodes: unknown[] }).nodes).toHaveLength(1);
+    expect(Object.keys((props.inventory.spec as { targets: { nodes: object } }).targets.nodes)).toEqual([
+      lab.nodes[0]!.name,
+    ]);
     expect(props.networks.map((n) => n.metadata?.name)).toEqual(['tenant-red']);
   });
 
@@ -70,7 +88,10 @@ describe('UplinkState through the host, one per selected node', () => {
     for (const node of lab.nodes) {
       const r = created[node.name]!;
       const read = await host.read(r.id, r.urn, r.outs);
-      expect({ node: node.name, drift: read.properties.drift }).toEqual({ node: node.name, drift: { lines: [], count: 0 } });
+      expect({ node: node.name, drift: read.properties.drift }).toEqual({
+        node: node.name,
+        drift: { lines: [], count: 0 },
+      });
       const again = await host.check(r.urn, r.outs, { __provider: shim, ...propsOf(node.name) });
       expect((await host.diff(r.id, r.urn, read.properties, again.inputs)).changes).toBe(1);
     }
@@ -81,7 +102,10 @@ describe('UplinkState through the host, one per selected node', () => {
     const r = created[node.name]!;
     await onNode(node, 'ovs-vsctl', 'set', 'Open_vSwitch', '.', 'external_ids:ovn-bridge-mappings=physnet:breth0');
     const read = await host.read(r.id, r.urn, r.outs);
-    expect(read.properties.drift).toEqual({ lines: [`node ${node.name}: ovn-bridge-mappings lacks cluster_udn_tenant-red:br-red`], count: 1 });
+    expect(read.properties.drift).toEqual({
+      lines: [`node ${node.name}: ovn-bridge-mappings lacks cluster_udn_tenant-red:br-red`],
+      count: 1,
+    });
     expect((await host.diff(r.id, r.urn, read.properties, r.outs)).changes).toBe(2);
     const updated = await host.update(r.id, r.urn, read.properties, r.outs);
     expect(await bridgeMappings(node)).toContain('cluster_udn_tenant-red:br-red');
@@ -89,8 +113,15 @@ describe('UplinkState through the host, one per selected node', () => {
   });
 
   it('a node the inventory does not have is refused by check, naming node', async () => {
-    const { failures } = await host.check(dynamicUrn('UplinkState', 'red.x'), {}, { __provider: shim, ...propsOf('nowhere'), node: 'nowhere' });
-    expect(failures).toContainEqual({ property: 'node', reason: 'InvalidField: node nowhere is not a node of the inventory' });
+    const { failures } = await host.check(
+      dynamicUrn('UplinkState', 'red.x'),
+      {},
+      { __provider: shim, ...propsOf('nowhere'), node: 'nowhere' },
+    );
+    expect(failures).toContainEqual({
+      property: 'node',
+      reason: 'InvalidField: node nowhere is not a node of the inventory',
+    });
   });
 
   it('delete removes only the mappings this owner wrote, and again is a no-op', async () => {

@@ -5,7 +5,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: __dirname + '/../..',
-    include: ['test/pulumi/components*.test.ts', 'test/pulumi/stacks.test.ts', 'test/pulumi/packaging.test.ts', 'test/pulumi/slices.test.ts'],
+    include: [
+      'test/pulumi/components*.test.ts',
+      'test/pulumi/stacks.test.ts',
+      'test/pulumi/packaging.test.ts',
+      'test/pulumi/slices.test.ts',
+    ],
     testTimeout: 60_000,
   },
 });

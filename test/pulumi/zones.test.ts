@@ -4,7 +4,14 @@ import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { NB_SCHEMA, startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
-import { dynamicUrn, type Props, type PulumiHost, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
+import {
+  dynamicUrn,
+  type Props,
+  type PulumiHost,
+  startTestHost,
+  stopTestHost,
+  type TestHost,
+} from '../support/pulumiHost';
 import { repoRoot } from './fixtures';
 
 // The per-node layout through the engine's host: one Northbound per node (three real
@@ -22,13 +29,30 @@ let testHost: TestHost | undefined;
 let shim: Record<string, string> = {};
 
 function topology(): Props {
-  const objects = parseAllDocuments(readFileSync(join(repoRoot, 'test', 'fixtures', 'networks-layer2.yaml'), 'utf8')).map((d) => d.toJS() as { kind: string; spec: Record<string, unknown> });
+  const objects = parseAllDocuments(
+    readFileSync(join(repoRoot, 'test', 'fixtures', 'networks-layer2.yaml'), 'utf8'),
+  ).map((d) => d.toJS() as { kind: string; spec: Record<string, unknown> });
   const inventory = objects.find((o) => o.kind === 'Inventory')!;
   const inventoryNodes = nodes.map((name, i) => ({ name, id: i + 2, chassisId: `chassis-${i + 2}` }));
-  return { inventory: { ...inventory, spec: { ...inventory.spec, zones: 'per-node', nodes: inventoryNodes } }, networks: objects.filter((o) => o.kind !== 'Inventory'), connects: [] };
+  return {
+    inventory: { ...inventory, spec: { ...inventory.spec, zones: 'per-node', nodes: inventoryNodes } },
+    networks: objects.filter((o) => o.kind !== 'Inventory'),
+    connects: [],
+  };
 }
 
-const TABLES = ['Logical_Router', 'Logical_Switch', 'Logical_Router_Port', 'Logical_Switch_Port', 'Logical_Router_Static_Route', 'Logical_Router_Policy', 'NAT', 'ACL', 'Copp', 'Meter'];
+const TABLES = [
+  'Logical_Router',
+  'Logical_Switch',
+  'Logical_Router_Port',
+  'Logical_Switch_Port',
+  'Logical_Router_Static_Route',
+  'Logical_Router_Policy',
+  'NAT',
+  'ACL',
+  'Copp',
+  'Meter',
+];
 
 async function select(server: OvsdbServer, table: string, where: unknown[] = []): Promise<Record<string, unknown>[]> {
   const client = await OvsdbClient.connect(server.unix);
@@ -42,13 +66,16 @@ async function select(server: OvsdbServer, table: string, where: unknown[] = [])
 
 async function ownedRows(server: OvsdbServer, owner: string): Promise<number> {
   let count = 0;
-  for (const table of TABLES) count += (await select(server, table, [['external_ids', 'includes', ['map', [['ovnk.io/owner', owner]]]]])).length;
+  for (const table of TABLES)
+    count += (await select(server, table, [['external_ids', 'includes', ['map', [['ovnk.io/owner', owner]]]]])).length;
   return count;
 }
 
 beforeAll(async () => {
   for (let i = 0; i < nodes.length; i++) servers.push(await startOvsdbServer({ schema }));
-  testHost = await startTestHost(['ClusterAllocations', 'ZoneRows'], { 'ovnk:zoneEndpoints': JSON.stringify(Object.fromEntries(nodes.map((n, i) => [n, servers[i]!.unix]))) });
+  testHost = await startTestHost(['ClusterAllocations', 'ZoneRows'], {
+    'ovnk:zoneEndpoints': JSON.stringify(Object.fromEntries(nodes.map((n, i) => [n, servers[i]!.unix]))),
+  });
   ({ host, shim } = testHost);
 }, 60_000);
 
@@ -60,11 +87,19 @@ afterAll(async () => {
 describe('ZoneRows: the per-node layout through the host, one Northbound per zone', () => {
   let cluster: { id: string; outs: Props };
   const zones: Record<string, { urn: string; id: string; outs: Props }> = {};
-  const zoneProps = (node: string) => ({ owner: `${OWNER}/zone/${node}`, zone: node, slice: (cluster.outs.slices as { zone: Props }).zone });
+  const zoneProps = (node: string) => ({
+    owner: `${OWNER}/zone/${node}`,
+    zone: node,
+    slice: (cluster.outs.slices as { zone: Props }).zone,
+  });
 
   it('create writes the shared rows into every zone, then each zone its own rows in its own Northbound', async () => {
     const urn = dynamicUrn('ClusterAllocations', 'zones');
-    const checked = await host.check(urn, {}, { __provider: shim.ClusterAllocations, owner: `${OWNER}/cluster`, ...topology() });
+    const checked = await host.check(
+      urn,
+      {},
+      { __provider: shim.ClusterAllocations, owner: `${OWNER}/cluster`, ...topology() },
+    );
     expect(checked.failures).toEqual([]);
     const created = await host.create(urn, checked.inputs);
     cluster = { id: created.id, outs: created.properties };
@@ -77,14 +112,17 @@ describe('ZoneRows: the per-node layout through the host, one Northbound per zon
       zones[node] = { urn: zoneUrn, id: zone.id, outs: zone.properties };
       expect(zone.properties.zones).toEqual([node]);
     }
-    for (const [i, node] of nodes.entries()) expect(await ownedRows(servers[i]!, `${OWNER}/zone/${node}`)).toBeGreaterThan(10);
+    for (const [i, node] of nodes.entries())
+      expect(await ownedRows(servers[i]!, `${OWNER}/zone/${node}`)).toBeGreaterThan(10);
   });
 
-  it('each zone holds its own gateway router and remote transit-router ports bound to the other nodes\' chassis', async () => {
+  it("each zone holds its own gateway router and remote transit-router ports bound to the other nodes' chassis", async () => {
     const names = (await select(servers[0]!, 'Logical_Router_Port')).map((p) => p.name as string);
     expect(names).toContain('rtotr-GR_cluster_udn_green_ovn-worker');
     expect(names).not.toContain('rtotr-GR_cluster_udn_green_ovn-worker2');
-    const remote = (await select(servers[0]!, 'Logical_Router_Port', [['name', '==', 'trtor-GR_cluster_udn_green_ovn-worker2']]))[0];
+    const remote = (
+      await select(servers[0]!, 'Logical_Router_Port', [['name', '==', 'trtor-GR_cluster_udn_green_ovn-worker2']])
+    )[0];
     expect(remote?.options).toMatchObject({ 'requested-chassis': 'chassis-3' });
   });
 
@@ -101,7 +139,14 @@ describe('ZoneRows: the per-node layout through the host, one Northbound per zon
   it('a hand-set router option in one zone is drift of that zone only; update repairs it', async () => {
     const client = await OvsdbClient.connect(servers[1]!.unix);
     try {
-      await client.transact('OVN_Northbound', [{ op: 'mutate', table: 'Logical_Router', where: [['name', '==', 'GR_cluster_udn_green_ovn-worker2']], mutations: [['options', 'insert', ['map', [['ovnk-test', 'hand-made']]]]] } as never]);
+      await client.transact('OVN_Northbound', [
+        {
+          op: 'mutate',
+          table: 'Logical_Router',
+          where: [['name', '==', 'GR_cluster_udn_green_ovn-worker2']],
+          mutations: [['options', 'insert', ['map', [['ovnk-test', 'hand-made']]]]],
+        } as never,
+      ]);
     } finally {
       client.close();
     }
@@ -109,7 +154,12 @@ describe('ZoneRows: the per-node layout through the host, one Northbound per zon
     const drift = drifted.properties.drift as { lines: string[]; count: number };
     expect(drift.count).toBeGreaterThan(0);
     expect(drift.lines.join('\n')).toMatch(/^ovn-worker2: .*GR_cluster_udn_green_ovn-worker2/m);
-    expect(((await host.read(zones['ovn-worker']!.id, zones['ovn-worker']!.urn, zones['ovn-worker']!.outs)).properties.drift as { count: number }).count).toBe(0);
+    expect(
+      (
+        (await host.read(zones['ovn-worker']!.id, zones['ovn-worker']!.urn, zones['ovn-worker']!.outs)).properties
+          .drift as { count: number }
+      ).count,
+    ).toBe(0);
     const z = zones['ovn-worker2']!;
     expect((await host.diff(z.id, z.urn, drifted.properties, z.outs)).changes).toBe(2);
     const updated = await host.update(z.id, z.urn, drifted.properties, z.outs);
@@ -119,10 +169,12 @@ describe('ZoneRows: the per-node layout through the host, one Northbound per zon
   it('a ZoneRows for a zone the cluster does not have is refused at create, naming the zone', async () => {
     const urn = dynamicUrn('ZoneRows', 'nowhere');
     const checked = await host.check(urn, {}, { __provider: shim.ZoneRows, ...zoneProps('nowhere') });
-    await expect(host.create(urn, checked.inputs)).rejects.toThrow(/zone: "nowhere" is not a zone of this per-node cluster \(zones: ovn-worker, ovn-worker2, ovn-worker3\)/);
+    await expect(host.create(urn, checked.inputs)).rejects.toThrow(
+      /zone: "nowhere" is not a zone of this per-node cluster \(zones: ovn-worker, ovn-worker2, ovn-worker3\)/,
+    );
   });
 
-  it('delete empties each zone of its owner, idempotently, and the cluster\'s shared rows go last', async () => {
+  it("delete empties each zone of its owner, idempotently, and the cluster's shared rows go last", async () => {
     for (const [i, node] of nodes.entries()) {
       const z = zones[node]!;
       await host.delete(z.id, z.urn, z.outs);

@@ -36,12 +36,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await removeAbandonedTestLabs();
     // OVNK_LAB_OVN=bookworm runs the suite on the host's OVN (compatibility)
     const ovn = checkOvnFlavor(process.env.OVNK_LAB_OVN ?? DEFAULT_OVN);
-    const { status, seconds } = await up({ name, nodes: 3, ovn, uplinks: true, progress: (m) => process.stderr.write(`${m}\n`) });
+    const { status, seconds } = await up({
+      name,
+      nodes: 3,
+      ovn,
+      uplinks: true,
+      progress: (m) => process.stderr.write(`${m}\n`),
+    });
     process.stderr.write(`test lab ${name} (${ovn} OVN) is up in ${seconds.toFixed(2)} s\n`);
     project.provide('lab', status);
   } catch (error) {
     await down(name).catch(() => undefined);
-    throw new Error(`the test lab could not start: ${(error as Error).message}. Set this machine up with "npm run setup" (as root), then run "npm test" as root.`);
+    throw new Error(
+      `the test lab could not start: ${(error as Error).message}. Set this machine up with "npm run setup" (as root), then run "npm test" as root.`,
+    );
   }
   return async () => {
     await down(name);

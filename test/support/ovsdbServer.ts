@@ -46,7 +46,12 @@ export interface ServerOptions {
   remotes?: string[];
 }
 
-async function waitForLog(logPath: string, pattern: RegExp, child: ChildProcess, timeoutMs = 10_000): Promise<RegExpExecArray> {
+async function waitForLog(
+  logPath: string,
+  pattern: RegExp,
+  child: ChildProcess,
+  timeoutMs = 10_000,
+): Promise<RegExpExecArray> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const log = await fs.readFile(logPath, 'utf8').catch(() => '');
@@ -67,10 +72,46 @@ function waitExit(child: ChildProcess): Promise<void> {
 async function makeCertificates(dir: string): Promise<{ server: string[]; tls: TlsMaterial; otherCa: string }> {
   const file = (name: string) => path.join(dir, name);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  const ca = async (name: string) => run('openssl', ['req', '-x509', ...ec, '-keyout', file(`${name}-key.pem`), '-out', file(`${name}-cert.pem`), '-days', '2', '-subj', `/CN=${name}`]);
+  const ca = async (name: string) =>
+    run('openssl', [
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      file(`${name}-key.pem`),
+      '-out',
+      file(`${name}-cert.pem`),
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}`,
+    ]);
   const leaf = async (name: string) => {
-    await run('openssl', ['req', ...ec, '-keyout', file(`${name}-key.pem`), '-out', file(`${name}-req.pem`), '-subj', `/CN=${name}`]);
-    await run('openssl', ['x509', '-req', '-in', file(`${name}-req.pem`), '-CA', file('ca-cert.pem'), '-CAkey', file('ca-key.pem'), '-CAcreateserial', '-out', file(`${name}-cert.pem`), '-days', '2']);
+    await run('openssl', [
+      'req',
+      ...ec,
+      '-keyout',
+      file(`${name}-key.pem`),
+      '-out',
+      file(`${name}-req.pem`),
+      '-subj',
+      `/CN=${name}`,
+    ]);
+    await run('openssl', [
+      'x509',
+      '-req',
+      '-in',
+      file(`${name}-req.pem`),
+      '-CA',
+      file('ca-cert.pem'),
+      '-CAkey',
+      file('ca-key.pem'),
+      '-CAcreateserial',
+      '-out',
+      file(`${name}-cert.pem`),
+      '-days',
+      '2',
+    ]);
   };
   await ca('ca');
   await ca('other-ca');
@@ -78,7 +119,11 @@ async function makeCertificates(dir: string): Promise<{ server: string[]; tls: T
   await leaf('client');
   const read = (name: string) => fs.readFile(file(name), 'utf8');
   return {
-    server: [`--private-key=${file('server-key.pem')}`, `--certificate=${file('server-cert.pem')}`, `--ca-cert=${file('ca-cert.pem')}`],
+    server: [
+      `--private-key=${file('server-key.pem')}`,
+      `--certificate=${file('server-cert.pem')}`,
+      `--ca-cert=${file('ca-cert.pem')}`,
+    ],
     tls: { key: await read('client-key.pem'), cert: await read('client-cert.pem'), ca: await read('ca-cert.pem') },
     otherCa: await read('other-ca-cert.pem'),
   };
@@ -92,8 +137,16 @@ interface Spawned {
 
 async function spawnServer(dir: string, db: string, name: string, extra: string[], ssl: boolean): Promise<Spawned> {
   const log = path.join(dir, `${name}.log`);
-  const args = [db, `--remote=punix:${path.join(dir, `${name}.sock`)}`, '--remote=ptcp:0:127.0.0.1', ...(ssl ? ['--remote=pssl:0:127.0.0.2'] : []),
-    `--unixctl=${path.join(dir, `${name}.ctl`)}`, `--log-file=${log}`, '--no-chdir', ...extra];
+  const args = [
+    db,
+    `--remote=punix:${path.join(dir, `${name}.sock`)}`,
+    '--remote=ptcp:0:127.0.0.1',
+    ...(ssl ? ['--remote=pssl:0:127.0.0.2'] : []),
+    `--unixctl=${path.join(dir, `${name}.ctl`)}`,
+    `--log-file=${log}`,
+    '--no-chdir',
+    ...extra,
+  ];
   const child = spawn('ovsdb-server', args, { stdio: 'ignore' });
   try {
     const tcp = await waitForLog(log, /0:127\.0\.0\.1: listening on port (\d+)/, child);

@@ -46,7 +46,8 @@ function staleSources(dir: string): string[] {
     if (entry.isDirectory()) stale.push(...staleSources(path));
     else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
       const compiled = join(repoRoot, 'dist', path.replace(/\.ts$/, '.js'));
-      if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(join(repoRoot, path)).mtimeMs) stale.push(path);
+      if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(join(repoRoot, path)).mtimeMs)
+        stale.push(path);
     }
   }
   return stale;
@@ -60,7 +61,9 @@ export function requireFreshDist(): void {
   const stale = ['provider', 'components', 'stacks'].flatMap(staleSources);
   if (stale.length === 0) return;
   const shown = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ` and ${stale.length - 5} more` : '');
-  throw new Error(`dist/ is stale or missing: ${shown} ${stale.length === 1 ? 'is' : 'are'} newer than the compiled dist/ (or not compiled): run \`npm run build\` (npm test builds first)`);
+  throw new Error(
+    `dist/ is stale or missing: ${shown} ${stale.length === 1 ? 'is' : 'are'} newer than the compiled dist/ (or not compiled): run \`npm run build\` (npm test builds first)`,
+  );
 }
 
 /** The `__provider` text of a compiled shim (dist/provider/shim.js), as dynamic.Resource makes it. */
@@ -83,12 +86,20 @@ export function linkedConsumer(): { dir: string; remove: () => void } {
 const struct = (value: Props) => Struct.fromJavaScript(JSON.parse(JSON.stringify(value)));
 
 export class PulumiHost {
-  private constructor(private readonly child: ChildProcess, private readonly client: any, readonly output: string[]) {}
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly client: any,
+    readonly output: string[],
+  ) {}
 
   /** Starts the host with `cwd` as the project directory (where `require("ovnk-pulumi/runtime")` resolves). */
   static async start(cwd: string, project = 'ovnk-pulumi'): Promise<PulumiHost> {
     const host = join(pulumiDir, 'cmd', 'dynamic-provider', 'index.js');
-    const child = spawn(process.execPath, [host, '127.0.0.1:0'], { cwd, env: { ...process.env, PULUMI_NODEJS_PROJECT: project }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [host, '127.0.0.1:0'], {
+      cwd,
+      env: { ...process.env, PULUMI_NODEJS_PROJECT: project },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const output: string[] = [];
     child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
     const port = await new Promise<string>((resolve, reject) => {
@@ -108,7 +119,9 @@ export class PulumiHost {
   }
 
   private call<T>(method: string, request: unknown): Promise<T> {
-    return new Promise((resolve, reject) => this.client[method](request, (error: Error | null, reply: T) => (error ? reject(error) : resolve(reply))));
+    return new Promise((resolve, reject) =>
+      this.client[method](request, (error: Error | null, reply: T) => (error ? reject(error) : resolve(reply))),
+    );
   }
 
   /** Configure as the engine sends it: the whole stack config, keys `namespace:key`. */
@@ -118,13 +131,20 @@ export class PulumiHost {
     await this.call('configure', request);
   }
 
-  async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
+  async check(
+    urn: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
     const request = new messages.CheckRequest();
     request.setUrn(urn);
     request.setOlds(struct(olds));
     request.setNews(struct(news));
     const reply: any = await this.call('check', request);
-    return { inputs: reply.getInputs().toJavaScript(), failures: reply.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })) };
+    return {
+      inputs: reply.getInputs().toJavaScript(),
+      failures: reply.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
   }
 
   async diff(id: string, urn: string, olds: Props, news: Props): Promise<DiffReply> {
@@ -134,7 +154,11 @@ export class PulumiHost {
     request.setOlds(struct(olds));
     request.setNews(struct(news));
     const reply: any = await this.call('diff', request);
-    return { changes: reply.getChanges(), replaces: reply.getReplacesList(), deleteBeforeReplace: reply.getDeletebeforereplace() };
+    return {
+      changes: reply.getChanges(),
+      replaces: reply.getReplacesList(),
+      deleteBeforeReplace: reply.getDeletebeforereplace(),
+    };
   }
 
   async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {

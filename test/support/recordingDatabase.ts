@@ -20,4 +20,5 @@ export function recording(client: OvsdbClient): RecordingDatabase {
 }
 
 /** The transactions that write (anything but selects). */
-export const writes = (db: { sent: Operation[][] }): Operation[][] => db.sent.filter((ops) => ops.some((op) => op.op !== 'select'));
+export const writes = (db: { sent: Operation[][] }): Operation[][] =>
+  db.sent.filter((ops) => ops.some((op) => op.op !== 'select'));

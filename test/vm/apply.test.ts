@@ -72,20 +72,36 @@ ${withRa ? RA : ''}`;
 function ovnk(command: string, withRa: boolean, uplinks?: string): { code: number; json: Record<string, any> } {
   const file = path.join(dir, 'topology.yaml');
   writeFileSync(file, topology(withRa, uplinks));
-  const result = spawnSync(process.execPath, [cli, command, '-f', file, '-o', 'json'], { encoding: 'utf8', timeout: 90_000 });
+  const result = spawnSync(process.execPath, [cli, command, '-f', file, '-o', 'json'], {
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
   return { code: result.status ?? -1, json: JSON.parse(result.stdout) as Record<string, any> };
 }
 
-const linkOf = async (name: string) => (JSON.parse(await g().sh(`ip -j -d link show ${name}`)) as { master?: string; ifalias?: string }[])[0]!;
+const linkOf = async (name: string) =>
+  (JSON.parse(await g().sh(`ip -j -d link show ${name}`)) as { master?: string; ifalias?: string }[])[0]!;
 const hasLink = async (name: string) => (await g().sh(`ip -br link show ${name} 2>/dev/null || true`)).trim() !== '';
-const mainRoutes = async () => (JSON.parse(await g().sh('ip -j -4 route show table main')) as { dst: string }[]).map((r) => r.dst);
+const mainRoutes = async () =>
+  (JSON.parse(await g().sh('ip -j -4 route show table main')) as { dst: string }[]).map((r) => r.dst);
 const mappings = async () => (await g().sh('ovs-vsctl --no-wait get Open_vSwitch . external_ids')).trim();
-const gatewayReady = (json: Record<string, any>) => json.uplinkStates[0].status.conditions.find((c: { type: string }) => c.type === 'GatewayReady');
+const gatewayReady = (json: Record<string, any>) =>
+  json.uplinkStates[0].status.conditions.find((c: { type: string }) => c.type === 'GatewayReady');
 
 async function startNb(): Promise<ChildProcess> {
   const db = path.join(dir, 'nb.db');
   spawnSync('ovsdb-tool', ['create', db, '/usr/share/ovn/ovn-nb.ovsschema']);
-  const child = spawn('ovsdb-server', [db, `--remote=punix:${path.join(dir, 'nb.sock')}`, '--no-chdir', `--unixctl=${path.join(dir, 'nb.ctl')}`, '--log-file=/dev/null'], { stdio: 'ignore' });
+  const child = spawn(
+    'ovsdb-server',
+    [
+      db,
+      `--remote=punix:${path.join(dir, 'nb.sock')}`,
+      '--no-chdir',
+      `--unixctl=${path.join(dir, 'nb.ctl')}`,
+      '--log-file=/dev/null',
+    ],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 200 && !existsSync(path.join(dir, 'nb.sock')); i++) await new Promise((r) => setTimeout(r, 25));
   spawnSync('ovn-nbctl', [`--db=unix:${path.join(dir, 'nb.sock')}`, 'init']);
   return child;
@@ -97,14 +113,20 @@ beforeAll(async () => {
   guest = await bootGuest();
   // the administrator's bridge: br-blue's host interface (a dummy here) with an address and a
   // route, its physical uplink eth2, and a VRF of someone else's that must survive destroy
-  await g().sh([
-    'ip link add eth2 type dummy', 'ip link set eth2 up',
-    'ip link add br-blue type dummy', 'ip link set br-blue up', 'ip addr add 192.0.2.10/24 dev br-blue',
-    'ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
-    'ip link add theirs type vrf table 77', 'ip link set theirs up',
-    'ovs-vsctl --no-wait add-br br-blue -- add-port br-blue eth2',
-    'ovs-vsctl --no-wait set Open_vSwitch . external_ids:ovn-bridge-mappings=physnet:breth0',
-  ].join('; '));
+  await g().sh(
+    [
+      'ip link add eth2 type dummy',
+      'ip link set eth2 up',
+      'ip link add br-blue type dummy',
+      'ip link set br-blue up',
+      'ip addr add 192.0.2.10/24 dev br-blue',
+      'ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
+      'ip link add theirs type vrf table 77',
+      'ip link set theirs up',
+      'ovs-vsctl --no-wait add-br br-blue -- add-port br-blue eth2',
+      'ovs-vsctl --no-wait set Open_vSwitch . external_ids:ovn-bridge-mappings=physnet:breth0',
+    ].join('; '),
+  );
 });
 
 afterAll(async () => {
@@ -114,7 +136,7 @@ afterAll(async () => {
 });
 
 describe('ovnk apply with RouteAdvertisements on a node with a VRF-capable kernel (QEMU guest)', () => {
-  it('apply resolves the Uplink on the guest, writes the mapping and attaches br-blue to blue\'s VRF', async () => {
+  it("apply resolves the Uplink on the guest, writes the mapping and attaches br-blue to blue's VRF", async () => {
     const { code, json } = ovnk('apply', true);
     expect(code).toBe(0);
     const node = g().node;
@@ -131,7 +153,11 @@ describe('ovnk apply with RouteAdvertisements on a node with a VRF-capable kerne
   it('a second apply changes nothing and diff finds no drift', async () => {
     const again = ovnk('apply', true);
     expect(again.code).toBe(0);
-    expect(again.json.uplinkVrf[g().node]).toEqual({ steps: [], ran: [], outcomes: [{ cudn: 'blue', state: 'enslaved' }] });
+    expect(again.json.uplinkVrf[g().node]).toEqual({
+      steps: [],
+      ran: [],
+      outcomes: [{ cudn: 'blue', state: 'enslaved' }],
+    });
     expect(again.json.uplinkNodes[0].change).toBeUndefined();
     expect(again.json.zones.central.sent).toBe(false);
     const diff = ovnk('diff', true);
@@ -141,10 +167,14 @@ describe('ovnk apply with RouteAdvertisements on a node with a VRF-capable kerne
 
   it('a membership released by hand is drift, and apply repairs it', async () => {
     // releasing by hand flushes the interface's routes from the VRF table: the admin re-adds theirs
-    await g().sh('ip link set dev br-blue nomaster; ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static');
+    await g().sh(
+      'ip link set dev br-blue nomaster; ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
+    );
     const diff = ovnk('diff', true);
     expect(diff.code).toBe(2);
-    expect(diff.json.uplinkDrift).toContain(`node ${g().node}: VRF membership differs: would enslave br-blue into VRF blue`);
+    expect(diff.json.uplinkDrift).toContain(
+      `node ${g().node}: VRF membership differs: would enslave br-blue into VRF blue`,
+    );
     expect(ovnk('apply', true).code).toBe(0);
     expect((await linkOf('br-blue')).master).toBe('blue');
     expect(await mainRoutes()).not.toContain('198.51.100.0/24');
@@ -160,10 +190,17 @@ describe('ovnk apply with RouteAdvertisements on a node with a VRF-capable kerne
     expect(await mappings()).toContain('cluster_udn_blue:br-blue');
   });
 
-  it('dropping the CUDN\'s spec.uplinks is reported as a replacement, and its mapping is removed', async () => {
+  it("dropping the CUDN's spec.uplinks is reported as a replacement, and its mapping is removed", async () => {
     const { code, json } = ovnk('apply', false, '');
     expect(code).toBe(0);
-    expect(json.uplinkReplacements).toEqual([{ network: 'cluster_udn_blue', from: ['br-blue'], to: [], message: expect.stringContaining('ClusterUserDefinedNetwork/blue: spec.uplinks changed from [br-blue] to none') }]);
+    expect(json.uplinkReplacements).toEqual([
+      {
+        network: 'cluster_udn_blue',
+        from: ['br-blue'],
+        to: [],
+        message: expect.stringContaining('ClusterUserDefinedNetwork/blue: spec.uplinks changed from [br-blue] to none'),
+      },
+    ]);
     expect(await mappings()).not.toContain('cluster_udn_blue');
     const back = ovnk('apply', false);
     expect(back.json.uplinkReplacements.map((r: { to: string[] }) => r.to)).toEqual([['br-blue']]);

@@ -19,56 +19,116 @@ let shim = '';
 const g = (): Guest => guest!;
 
 const autoRa = (cudn: string) => ({
-  apiVersion: 'k8s.ovn.org/v1', kind: 'RouteAdvertisements', metadata: { name: `${cudn}-ra` },
+  apiVersion: 'k8s.ovn.org/v1',
+  kind: 'RouteAdvertisements',
+  metadata: { name: `${cudn}-ra` },
   spec: {
-    targetVRF: 'auto', advertisements: ['PodNetwork'], nodeSelector: {}, frrConfigurationSelector: {},
-    networkSelectors: [{ networkSelectionType: 'ClusterUserDefinedNetworks', clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { 'k8s.ovn.org/metadata.name': cudn } } } }],
+    targetVRF: 'auto',
+    advertisements: ['PodNetwork'],
+    nodeSelector: {},
+    frrConfigurationSelector: {},
+    networkSelectors: [
+      {
+        networkSelectionType: 'ClusterUserDefinedNetworks',
+        clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { 'k8s.ovn.org/metadata.name': cudn } } },
+      },
+    ],
   },
 });
 
 const cudn = (name: string, subnet: string) => ({
-  apiVersion: 'k8s.ovn.org/v1', kind: 'ClusterUserDefinedNetwork', metadata: { name, labels: { 'k8s.ovn.org/metadata.name': name } },
-  spec: { namespaceSelector: { matchLabels: { network: name } }, uplinks: ['br-blue'], network: { topology: 'Layer2', layer2: { role: 'Primary', subnets: [subnet] } } },
+  apiVersion: 'k8s.ovn.org/v1',
+  kind: 'ClusterUserDefinedNetwork',
+  metadata: { name, labels: { 'k8s.ovn.org/metadata.name': name } },
+  spec: {
+    namespaceSelector: { matchLabels: { network: name } },
+    uplinks: ['br-blue'],
+    network: { topology: 'Layer2', layer2: { role: 'Primary', subnets: [subnet] } },
+  },
 });
 
 /** The inputs the Uplink component gives the guest's UplinkState; `extra` adds CUDNs and their RouteAdvertisements. */
 function props(extra: string[] = []): Props {
   const node = vmStatus(g().lab)!.nodes[0]!;
   const inventory = {
-    apiVersion: 'ovnk/v1alpha1', kind: 'Inventory', metadata: { name: 'vmuplink' },
+    apiVersion: 'ovnk/v1alpha1',
+    kind: 'Inventory',
+    metadata: { name: 'vmuplink' },
     spec: {
-      zones: 'central', ipFamilies: ['IPv4'], clusterSubnets: ['10.244.0.0/16'], serviceCIDRs: ['10.96.0.0/16'], gatewayMode: 'shared',
-      namespaces: [{ name: 'blue', labels: { network: 'blue' } }, { name: 'green', labels: { network: 'green' } }],
+      zones: 'central',
+      ipFamilies: ['IPv4'],
+      clusterSubnets: ['10.244.0.0/16'],
+      serviceCIDRs: ['10.96.0.0/16'],
+      gatewayMode: 'shared',
+      namespaces: [
+        { name: 'blue', labels: { network: 'blue' } },
+        { name: 'green', labels: { network: 'green' } },
+      ],
       nodes: [{ name: node.name, gatewayBridge: 'breth0' }],
-      targets: { nodes: { [node.name]: { host: node.ssh.host, port: node.ssh.port, user: node.ssh.user, hostKey: node.ssh.hostKeyFingerprint, keyPath: node.ssh.keyPath } } },
+      targets: {
+        nodes: {
+          [node.name]: {
+            host: node.ssh.host,
+            port: node.ssh.port,
+            user: node.ssh.user,
+            hostKey: node.ssh.hostKeyFingerprint,
+            keyPath: node.ssh.keyPath,
+          },
+        },
+      },
     },
   };
-  const uplink = { apiVersion: 'k8s.ovn.org/v1alpha1', kind: 'Uplink', metadata: { name: 'br-blue' }, spec: { nodeConfigs: [{ type: 'OVSBridge', nodeSelector: {}, hostInterfaceName: 'br-blue' }] } };
+  const uplink = {
+    apiVersion: 'k8s.ovn.org/v1alpha1',
+    kind: 'Uplink',
+    metadata: { name: 'br-blue' },
+    spec: { nodeConfigs: [{ type: 'OVSBridge', nodeSelector: {}, hostInterfaceName: 'br-blue' }] },
+  };
   const networks = [cudn('blue', '10.10.0.0/16'), ...extra.map((n, i) => cudn(n, `10.${20 + i}.0.0/16`))];
   // red is not among this resource's CUDNs: its RouteAdvertisements and id are narrowed away by check
   const routeAdvertisements = ['blue', 'red', ...extra].map(autoRa);
   const networkIds: Record<string, number> = { cluster_udn_blue: 2, cluster_udn_red: 3, cluster_udn_green: 4 };
-  return { __provider: shim, owner: OWNER, node: node.name, inventory, uplink, networks, routeAdvertisements, networkIds };
+  return {
+    __provider: shim,
+    owner: OWNER,
+    node: node.name,
+    inventory,
+    uplink,
+    networks,
+    routeAdvertisements,
+    networkIds,
+  };
 }
 
-const linkOf = async (name: string) => (JSON.parse(await g().sh(`ip -j -d link show ${name}`)) as { master?: string; ifalias?: string }[])[0]!;
+const linkOf = async (name: string) =>
+  (JSON.parse(await g().sh(`ip -j -d link show ${name}`)) as { master?: string; ifalias?: string }[])[0]!;
 const hasLink = async (name: string) => (await g().sh(`ip -br link show ${name} 2>/dev/null || true`)).trim() !== '';
-const mainRoutes = async () => (JSON.parse(await g().sh('ip -j -4 route show table main')) as { dst: string }[]).map((r) => r.dst);
+const mainRoutes = async () =>
+  (JSON.parse(await g().sh('ip -j -4 route show table main')) as { dst: string }[]).map((r) => r.dst);
 const mappings = async () => (await g().sh('ovs-vsctl --no-wait get Open_vSwitch . external_ids')).trim();
-const gatewayReady = (outs: Props) => (outs.uplinkState as { status: { conditions: { type: string }[] } }).status.conditions.find((c) => c.type === 'GatewayReady');
+const gatewayReady = (outs: Props) =>
+  (outs.uplinkState as { status: { conditions: { type: string }[] } }).status.conditions.find(
+    (c) => c.type === 'GatewayReady',
+  );
 
 beforeAll(async () => {
   guest = await bootGuest();
   // the administrator's bridge: br-blue's host interface (a dummy) with an address and a route,
   // its physical uplink eth2, and a VRF of someone else's that must survive delete
-  await g().sh([
-    'ip link add eth2 type dummy', 'ip link set eth2 up',
-    'ip link add br-blue type dummy', 'ip link set br-blue up', 'ip addr add 192.0.2.10/24 dev br-blue',
-    'ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
-    'ip link add theirs type vrf table 77', 'ip link set theirs up',
-    'ovs-vsctl --no-wait add-br br-blue -- add-port br-blue eth2',
-    'ovs-vsctl --no-wait set Open_vSwitch . external_ids:ovn-bridge-mappings=physnet:breth0',
-  ].join('; '));
+  await g().sh(
+    [
+      'ip link add eth2 type dummy',
+      'ip link set eth2 up',
+      'ip link add br-blue type dummy',
+      'ip link set br-blue up',
+      'ip addr add 192.0.2.10/24 dev br-blue',
+      'ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
+      'ip link add theirs type vrf table 77',
+      'ip link set theirs up',
+      'ovs-vsctl --no-wait add-br br-blue -- add-port br-blue eth2',
+      'ovs-vsctl --no-wait set Open_vSwitch . external_ids:ovn-bridge-mappings=physnet:breth0',
+    ].join('; '),
+  );
   consumer = linkedConsumer();
   host = await PulumiHost.start(consumer.dir);
   shim = await serializeShim('UplinkState');
@@ -90,7 +150,9 @@ describe('UplinkState with RouteAdvertisements through the host, on a VRF-capabl
   it('check keeps only the RouteAdvertisements and network ids of its CUDNs', async () => {
     const checked = await host!.check(urn, {}, props());
     expect(checked.failures).toEqual([]);
-    expect((checked.inputs.routeAdvertisements as { metadata: { name: string } }[]).map((r) => r.metadata.name)).toEqual(['blue-ra']);
+    expect(
+      (checked.inputs.routeAdvertisements as { metadata: { name: string } }[]).map((r) => r.metadata.name),
+    ).toEqual(['blue-ra']);
     expect(checked.inputs.networkIds).toEqual({ cluster_udn_blue: 2 });
     inputs = checked.inputs;
   });
@@ -99,13 +161,20 @@ describe('UplinkState with RouteAdvertisements through the host, on a VRF-capabl
     const bad = props();
     (bad.routeAdvertisements as { spec: Record<string, unknown> }[])[0]!.spec.advertisements = ['Nothing'];
     const { failures } = await host!.check(urn, {}, bad);
-    expect(failures).toContainEqual({ property: 'routeAdvertisements[0]', reason: expect.stringMatching(/^InvalidField: RouteAdvertisements\/blue-ra: spec\.advertisements\[0\]: /) });
+    expect(failures).toContainEqual({
+      property: 'routeAdvertisements[0]',
+      reason: expect.stringMatching(/^InvalidField: RouteAdvertisements\/blue-ra: spec\.advertisements\[0\]: /),
+    });
   });
 
-  it('create writes the mapping and enslaves br-blue into blue\'s VRF, moving the admin route', async () => {
+  it("create writes the mapping and enslaves br-blue into blue's VRF, moving the admin route", async () => {
     const created = await host!.create(urn, inputs);
     [id, outs] = [created.id, created.properties];
-    expect(outs.vrf).toEqual({ steps: expect.any(Array), ran: expect.arrayContaining(['enslave br-blue into VRF blue']), outcomes: [{ cudn: 'blue', state: 'enslaved', changed: true }] });
+    expect(outs.vrf).toEqual({
+      steps: expect.any(Array),
+      ran: expect.arrayContaining(['enslave br-blue into VRF blue']),
+      outcomes: [{ cudn: 'blue', state: 'enslaved', changed: true }],
+    });
     expect(gatewayReady(outs)).toMatchObject({ status: 'True', reason: 'GatewayConfigured' });
     expect(outs.mappings).toEqual(['cluster_udn_blue:br-blue']);
     expect((await linkOf('br-blue')).master).toBe('blue');
@@ -125,12 +194,17 @@ describe('UplinkState with RouteAdvertisements through the host, on a VRF-capabl
 
   it('a membership released by hand shows on read as drift, and update repairs it', async () => {
     // releasing by hand flushes the interface's routes from the VRF table: the admin re-adds theirs
-    await g().sh('ip link set dev br-blue nomaster; ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static');
+    await g().sh(
+      'ip link set dev br-blue nomaster; ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
+    );
     const read = await host!.read(id, urn, outs);
     const drift = read.properties.drift as { lines: string[]; count: number };
     expect(drift.lines).toContain(`node ${g().node}: VRF membership differs: would enslave br-blue into VRF blue`);
     expect(drift.count).toBe(drift.lines.length);
-    expect(read.properties.vrf).toMatchObject({ ran: [], outcomes: [{ cudn: 'blue', state: 'enslaved', changed: true }] });
+    expect(read.properties.vrf).toMatchObject({
+      ran: [],
+      outcomes: [{ cudn: 'blue', state: 'enslaved', changed: true }],
+    });
     expect((await host!.diff(id, urn, read.properties, inputs)).changes).toBe(2);
     const updated = await host!.update(id, urn, read.properties, inputs);
     expect((await linkOf('br-blue')).master).toBe('blue');
@@ -144,7 +218,10 @@ describe('UplinkState with RouteAdvertisements through the host, on a VRF-capabl
     expect(checked.failures).toEqual([]);
     const updated = await host!.update(id, urn, outs, checked.inputs);
     const vrf = updated.properties.vrf as { outcomes: { cudn: string; state: string; reason?: string }[] };
-    expect(vrf.outcomes.map((o) => [o.cudn, o.state, o.reason])).toEqual([['blue', 'conflict', 'UplinkConfigurationConflict'], ['green', 'conflict', 'UplinkConfigurationConflict']]);
+    expect(vrf.outcomes.map((o) => [o.cudn, o.state, o.reason])).toEqual([
+      ['blue', 'conflict', 'UplinkConfigurationConflict'],
+      ['green', 'conflict', 'UplinkConfigurationConflict'],
+    ]);
     expect(gatewayReady(updated.properties)).toMatchObject({ status: 'False', reason: 'UplinkConfigurationConflict' });
     expect((await linkOf('br-blue')).master).toBe('blue');
     expect(await hasLink('green')).toBe(false);

@@ -10,34 +10,62 @@ import { bootGuest, type Guest, stopGuest } from './guest';
 const OWNER = 'vm-test';
 const EMPTY = { matchLabels: {}, matchExpressions: [] };
 const autoFor = (cudn: string): RouteAdvertisements => ({
-  ref: `RouteAdvertisements/${cudn}-ra`, name: `${cudn}-ra`, targetVRF: 'auto', advertisements: ['PodNetwork'], nodeSelector: EMPTY, frrConfigurationSelector: EMPTY,
-  networkSelectors: [{ networkSelectionType: 'ClusterUserDefinedNetworks', cudnSelector: { matchLabels: { 'k8s.ovn.org/metadata.name': cudn } } }],
+  ref: `RouteAdvertisements/${cudn}-ra`,
+  name: `${cudn}-ra`,
+  targetVRF: 'auto',
+  advertisements: ['PodNetwork'],
+  nodeSelector: EMPTY,
+  frrConfigurationSelector: EMPTY,
+  networkSelectors: [
+    {
+      networkSelectionType: 'ClusterUserDefinedNetworks',
+      cudnSelector: { matchLabels: { 'k8s.ovn.org/metadata.name': cudn } },
+    },
+  ],
 });
 const cudn = (name: string, networkId: number) => ({ name, networkId, labels: { 'k8s.ovn.org/metadata.name': name } });
 
 function intent(name: string, networkId: number, iface: string, ras: RouteAdvertisements[]): VrfIntent {
-  return { cudn: name, networkId, hostInterface: iface, bridge: iface, domain: effectiveDomain(cudn(name, networkId), {}, ras) };
+  return {
+    cudn: name,
+    networkId,
+    hostInterface: iface,
+    bridge: iface,
+    domain: effectiveDomain(cudn(name, networkId), {}, ras),
+  };
 }
 
 let guest: Guest | undefined;
 const g = (): Guest => guest!;
-const linkOf = async (name: string) => JSON.parse(await g().sh(`ip -j -d link show ${name}`))[0] as { master?: string; linkinfo?: { info_data?: { table?: number } }; ifalias?: string };
-const routes = async (table: string) => JSON.parse(await g().sh(`ip -j -4 route show table ${table}`)) as { dst: string; gateway?: string; dev: string }[];
+const linkOf = async (name: string) =>
+  JSON.parse(await g().sh(`ip -j -d link show ${name}`))[0] as {
+    master?: string;
+    linkinfo?: { info_data?: { table?: number } };
+    ifalias?: string;
+  };
+const routes = async (table: string) =>
+  JSON.parse(await g().sh(`ip -j -4 route show table ${table}`)) as { dst: string; gateway?: string; dev: string }[];
 
 beforeAll(async () => {
   guest = await bootGuest();
   // br-blue and br-red stand in for the bridges' host interfaces: an address and an admin route each
-  await g().sh([
-    'ip link add br-blue type dummy', 'ip link set br-blue up', 'ip addr add 192.0.2.10/24 dev br-blue',
-    'ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
-    'ip link add br-red type dummy', 'ip link set br-red up', 'ip addr add 203.0.113.10/24 dev br-red',
-  ].join('; '));
+  await g().sh(
+    [
+      'ip link add br-blue type dummy',
+      'ip link set br-blue up',
+      'ip addr add 192.0.2.10/24 dev br-blue',
+      'ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
+      'ip link add br-red type dummy',
+      'ip link set br-red up',
+      'ip addr add 203.0.113.10/24 dev br-red',
+    ].join('; '),
+  );
 });
 
 afterAll(async () => stopGuest(guest));
 
 describe('VRF membership on a real kernel (QEMU guest)', () => {
-  it('the guest runs Debian\'s kernel and its data NIC has the segment address', async () => {
+  it("the guest runs Debian's kernel and its data NIC has the segment address", async () => {
     expect((await g().sh('uname -r')).trim()).toBe(g().status.kernelVersion);
     expect(await g().sh('ip -br addr show eth1')).toContain('192.168.50.1/24');
   });
@@ -49,9 +77,16 @@ describe('VRF membership on a real kernel (QEMU guest)', () => {
     const vrf = await linkOf('blue');
     expect(vrf.linkinfo?.info_data?.table).toBe(100002);
     expect(vrf.ifalias).toBe(`ovnk.io/owner=${OWNER}`);
-    expect(await routes('100002')).toContainEqual(expect.objectContaining({ dst: '198.51.100.0/24', gateway: '192.0.2.1', dev: 'br-blue' }));
+    expect(await routes('100002')).toContainEqual(
+      expect.objectContaining({ dst: '198.51.100.0/24', gateway: '192.0.2.1', dev: 'br-blue' }),
+    );
     expect((await routes('main')).map((r) => r.dst)).not.toContain('198.51.100.0/24');
-    expect(JSON.parse(await g().sh('cat /run/ovnk/vrf/br-blue.json'))).toEqual({ interface: 'br-blue', vrf: 'blue', cudn: 'blue', owner: OWNER });
+    expect(JSON.parse(await g().sh('cat /run/ovnk/vrf/br-blue.json'))).toEqual({
+      interface: 'br-blue',
+      vrf: 'blue',
+      cudn: 'blue',
+      owner: OWNER,
+    });
   });
 
   it('a second apply plans no steps', async () => {
@@ -62,7 +97,12 @@ describe('VRF membership on a real kernel (QEMU guest)', () => {
 
   it('two CUDNs needing distinct VRFs on one bridge both conflict, nothing new is programmed, and the existing membership stays', async () => {
     const ras = [autoFor('blue'), autoFor('red')];
-    const result = await applyVrf(g().runner, g().node, [intent('blue', 2, 'br-blue', ras), intent('red', 3, 'br-blue', ras)], OWNER);
+    const result = await applyVrf(
+      g().runner,
+      g().node,
+      [intent('blue', 2, 'br-blue', ras), intent('red', 3, 'br-blue', ras)],
+      OWNER,
+    );
     expect(result.ran).toEqual([]);
     expect(result.outcomes.map((o) => [o.cudn, o.state, o.reason])).toEqual([
       ['blue', 'conflict', 'UplinkConfigurationConflict'],
@@ -85,7 +125,10 @@ describe('VRF membership on a real kernel (QEMU guest)', () => {
     // blue stays advertised: a CUDN left out of the intents would have its membership released
     const blue = intent('blue', 2, 'br-blue', [autoFor('blue')]);
     const attach = await applyVrf(g().runner, g().node, [blue, intent('red', 3, 'br-red', [autoFor('red')])], OWNER);
-    expect(attach.outcomes[1]).toMatchObject({ state: 'conflict', message: 'interface br-red is already assigned to VRF admin and cannot be assigned to VRF red' });
+    expect(attach.outcomes[1]).toMatchObject({
+      state: 'conflict',
+      message: 'interface br-red is already assigned to VRF admin and cannot be assigned to VRF red',
+    });
     const detach = await applyVrf(g().runner, g().node, [blue, intent('red', 3, 'br-red', [])], OWNER);
     expect(detach.ran).toEqual([]);
     expect((await linkOf('br-red')).master).toBe('admin');
@@ -95,7 +138,9 @@ describe('VRF membership on a real kernel (QEMU guest)', () => {
     const result = await applyVrf(g().runner, g().node, [intent('blue', 2, 'br-blue', [])], OWNER);
     expect(result.outcomes).toEqual([{ cudn: 'blue', state: 'default', changed: true }]);
     expect((await linkOf('br-blue')).master).toBeUndefined();
-    expect(await routes('main')).toContainEqual(expect.objectContaining({ dst: '198.51.100.0/24', gateway: '192.0.2.1', dev: 'br-blue' }));
+    expect(await routes('main')).toContainEqual(
+      expect.objectContaining({ dst: '198.51.100.0/24', gateway: '192.0.2.1', dev: 'br-blue' }),
+    );
     expect(await g().sh('ip -br link show blue 2>/dev/null || true')).toBe('');
     expect(await g().sh('ls /run/ovnk/vrf')).not.toContain('br-blue');
     expect((await planVrfOnHost(g().runner, g().node, [intent('blue', 2, 'br-blue', [])], OWNER)).steps).toEqual([]);
@@ -103,7 +148,10 @@ describe('VRF membership on a real kernel (QEMU guest)', () => {
 
   it('a runner pinned to another host key is refused', async () => {
     const state = readVmState(g().lab)!;
-    const wrong = new SshHostRunner({ ...vmTarget(state, state.nodes[0]!), hostKey: { fingerprint: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
+    const wrong = new SshHostRunner({
+      ...vmTarget(state, state.nodes[0]!),
+      hostKey: { fingerprint: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+    });
     await expect(wrong.run(['true'])).rejects.toThrow(/refusing to connect/);
     await wrong.close();
   });
@@ -112,7 +160,9 @@ describe('VRF membership on a real kernel (QEMU guest)', () => {
     const state = readVmState(g().lab)!;
     await g().runner.close();
     await vmDown(g().lab);
-    const status = existsSync(`/proc/${state.nodes[0]!.pid}/status`) ? await import('node:fs').then((fs) => fs.readFileSync(`/proc/${state.nodes[0]!.pid}/status`, 'utf8')) : 'State: gone';
+    const status = existsSync(`/proc/${state.nodes[0]!.pid}/status`)
+      ? await import('node:fs').then((fs) => fs.readFileSync(`/proc/${state.nodes[0]!.pid}/status`, 'utf8'))
+      : 'State: gone';
     expect(status).toMatch(/State:\s+(Z|gone)/);
     expect(existsSync(state.dir)).toBe(false);
     for (const link of state.links) expect(existsSync(`/sys/class/net/${link}`)).toBe(false);

@@ -21,7 +21,11 @@ export function camelCase(name: string): string {
 function atomType(base: BaseType): string {
   const type = typeof base === 'string' ? base : base.type;
   const values = enumValues(base);
-  if (values !== undefined) return values.map((v) => JSON.stringify(v)).sort().join(' | ');
+  if (values !== undefined)
+    return values
+      .map((v) => JSON.stringify(v))
+      .sort()
+      .join(' | ');
   switch (type) {
     case 'integer':
     case 'real':

@@ -11,7 +11,15 @@ import { clusterRouterName, networkPrefix, transitRouterName } from '../../topol
 import { renderSharedRows } from '../../topology/shared';
 import { driftCount, ownerFailure, same, zoneRowMethods } from './kind';
 import { sliceDigest } from './pack';
-import { type CheckResult, containsUnknown, type DiffResult, jsonClean, type Props, type ResourceKind, SCHEMA_VERSION } from './protocol';
+import {
+  type CheckResult,
+  containsUnknown,
+  type DiffResult,
+  jsonClean,
+  type Props,
+  type ResourceKind,
+  SCHEMA_VERSION,
+} from './protocol';
 import { configureSettings, endpointOf } from './settings';
 import { clusterSlices, type ClusterSlices } from './slices';
 import { type Allocated, allocateFailures, allocateTopology, readTopology, stateOf } from './topologyInput';
@@ -22,7 +30,13 @@ function networksByRef(allocated: Allocated): Props {
   for (const n of allocated.cluster.networks) {
     const prefix = networkPrefix(n.name);
     const router = n.topology === 'Layer2' ? transitRouterName(prefix) : clusterRouterName(prefix);
-    out[n.ref] = { name: n.name, topology: n.topology, id: allocated.allocation.networkIds[n.name] ?? null, routerName: router, hostSubnets: allocated.allocation.hostSubnets[n.name] ?? {} };
+    out[n.ref] = {
+      name: n.name,
+      topology: n.topology,
+      id: allocated.allocation.networkIds[n.name] ?? null,
+      routerName: router,
+      hostSubnets: allocated.allocation.hostSubnets[n.name] ?? {},
+    };
   }
   return out;
 }
@@ -32,10 +46,24 @@ function allocationSummary(allocated: Allocated): Props {
   const { networkIds, nodeIds, hostSubnets, datapathKeys, connects } = allocated.allocation;
   const connectSummary: Props = {};
   for (const [name, c] of Object.entries(connects)) {
-    connectSummary[name] = { accepted: c.accepted, tunnelKey: c.tunnelKey ?? null, routerName: connectRouterName(name), networks: c.networks, annotations: c.annotations };
+    connectSummary[name] = {
+      accepted: c.accepted,
+      tunnelKey: c.tunnelKey ?? null,
+      routerName: connectRouterName(name),
+      networks: c.networks,
+      annotations: c.annotations,
+    };
   }
   const zones = allocated.connects.zones.map((z) => z.name);
-  return { networkIds, nodeIds, hostSubnets, datapathKeys, connects: connectSummary, networks: networksByRef(allocated), zones };
+  return {
+    networkIds,
+    nodeIds,
+    hostSubnets,
+    datapathKeys,
+    connects: connectSummary,
+    networks: networksByRef(allocated),
+    zones,
+  };
 }
 
 function check(olds: Props, news: Props): CheckResult<Props> {
@@ -47,29 +75,40 @@ function check(olds: Props, news: Props): CheckResult<Props> {
   const failures = [...owner, ...allocateFailures(result, read.topology)];
   if (!result.ok || failures.length > 0) return { inputs: news, failures };
   const { allocated } = result;
-  const inputs = { owner: news.owner, ...read.topology, allocations: allocationSummary(allocated), state: allocated.state, slices: clusterSlices(allocated) };
+  const inputs = {
+    owner: news.owner,
+    ...read.topology,
+    allocations: allocationSummary(allocated),
+    state: allocated.state,
+    slices: clusterSlices(allocated),
+  };
   return { inputs: jsonClean(inputs) };
 }
 
 /** Slices compared by digest: equal content is no change, whatever bytes zlib produced. */
 function sliceDigests(slices: unknown): unknown {
   const s = (slices ?? {}) as Partial<ClusterSlices>;
-  const digests = (r: Record<string, unknown> = {}) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, sliceDigest(v)]));
+  const digests = (r: Record<string, unknown> = {}) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, sliceDigest(v)]));
   return { networks: digests(s.networks), connects: digests(s.connects), zone: sliceDigest(s.zone) };
 }
 
 function diff(olds: Props, news: Props): DiffResult {
-  const differs = (key: string) => news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
+  const differs = (key: string) =>
+    news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
   const replaces = differs('owner') ? ['owner'] : [];
   const inputs = ['inventory', 'networks', 'connects', 'allocations', 'state'].some(differs);
   const slices = containsUnknown(news.slices) || !same(sliceDigests(olds.slices), sliceDigests(news.slices));
-  const changes = replaces.length > 0 || inputs || slices || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
+  const changes =
+    replaces.length > 0 || inputs || slices || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
   return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };
 }
 
 /** The shared rows in every zone of the cluster whose Northbound the stack configures. */
 function sharedRows(props: Props): Record<string, ReturnType<typeof renderSharedRows>> {
-  const zones = ((props.allocations as { zones?: string[] } | undefined)?.zones ?? []).filter((z) => endpointOf(z) !== undefined);
+  const zones = ((props.allocations as { zones?: string[] } | undefined)?.zones ?? []).filter(
+    (z) => endpointOf(z) !== undefined,
+  );
   return Object.fromEntries(zones.map((z) => [z, renderSharedRows()]));
 }
 

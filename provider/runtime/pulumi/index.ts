@@ -9,4 +9,10 @@ export { SCHEMA_VERSION, UNKNOWN, PartialApplyError, type ResourceKind } from '.
 export { SliceError, type PackedSlice } from './pack';
 export type { ClusterSlices } from './slices';
 export { outputsOf as pulumiOutputsOf } from './kind';
-export { networksNaming, uplinkStateInputs, uplinkStateNodes, type UplinkStateInputs, type YamlObject } from './uplinkInput';
+export {
+  networksNaming,
+  uplinkStateInputs,
+  uplinkStateNodes,
+  type UplinkStateInputs,
+  type YamlObject,
+} from './uplinkInput';

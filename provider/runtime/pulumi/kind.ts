@@ -8,10 +8,19 @@
 import type { DesiredRow } from '../../nb/desired';
 import { checkOwner } from '../../nb/ownership';
 import { applyRows, countRows, deleteRows, digestRows, driftOf } from './nbRows';
-import { type CheckFailure, jsonClean, PartialApplyError, type Props, type ResourceKind, SCHEMA_VERSION, withoutProvider } from './protocol';
+import {
+  type CheckFailure,
+  jsonClean,
+  PartialApplyError,
+  type Props,
+  type ResourceKind,
+  SCHEMA_VERSION,
+  withoutProvider,
+} from './protocol';
 
 export function ownerFailure(owner: unknown): CheckFailure[] {
-  if (typeof owner !== 'string') return [{ property: 'owner', reason: `InvalidField: owner must be a string, not ${JSON.stringify(owner)}` }];
+  if (typeof owner !== 'string')
+    return [{ property: 'owner', reason: `InvalidField: owner must be a string, not ${JSON.stringify(owner)}` }];
   try {
     checkOwner(owner);
     return [];
@@ -24,7 +33,9 @@ export function ownerFailure(owner: unknown): CheckFailure[] {
 export function stateVersion(props: Props): number {
   const version = props.schemaVersion ?? 1;
   if (typeof version !== 'number' || version > SCHEMA_VERSION) {
-    throw new Error(`resource state has schemaVersion ${JSON.stringify(version)}; this ovnk-pulumi reads up to ${SCHEMA_VERSION}: upgrade the ovnk-pulumi package`);
+    throw new Error(
+      `resource state has schemaVersion ${JSON.stringify(version)}; this ovnk-pulumi reads up to ${SCHEMA_VERSION}: upgrade the ovnk-pulumi package`,
+    );
   }
   return version;
 }
@@ -33,7 +44,14 @@ export const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === J
 
 /** Outputs of a write: the inputs and what the rows came to (their digest and counts, not the rows). */
 export function outputsOf(inputs: Props, zones: string[], rows: DesiredRow[]): Props {
-  return jsonClean({ ...inputs, schemaVersion: SCHEMA_VERSION, zones, digest: digestRows(rows), rowCounts: countRows(rows), drift: { lines: [], count: 0 } });
+  return jsonClean({
+    ...inputs,
+    schemaVersion: SCHEMA_VERSION,
+    zones,
+    digest: digestRows(rows),
+    rowCounts: countRows(rows),
+    drift: { lines: [], count: 0 },
+  });
 }
 
 /** Applies each zone's rows in its own transaction; a failure after some zones names them. */
@@ -47,7 +65,12 @@ export async function writeZones(id: string, inputs: Props, rows: Record<string,
     } catch (error) {
       if (done.length === 0) throw error;
       const message = (error as Error).message;
-      throw new PartialApplyError(`zone ${zone}: ${message} (applied: ${done.join(', ')})`, id, outputsOf(inputs, done, all), [message]);
+      throw new PartialApplyError(
+        `zone ${zone}: ${message} (applied: ${done.join(', ')})`,
+        id,
+        outputsOf(inputs, done, all),
+        [message],
+      );
     }
   }
   return outputsOf(inputs, Object.keys(rows), all);
@@ -79,7 +102,9 @@ export const driftCount = (props: Props): number => (props.drift as { count?: nu
  * create, read, update and delete of a kind whose rows (by zone) follow from its props: every
  * write is one transaction per zone, read is the live rows, delete removes this owner's rows.
  */
-export function zoneRowMethods(rowsOf: (props: Props) => Record<string, DesiredRow[]>): Pick<ResourceKind, 'create' | 'read' | 'update' | 'delete'> {
+export function zoneRowMethods(
+  rowsOf: (props: Props) => Record<string, DesiredRow[]>,
+): Pick<ResourceKind, 'create' | 'read' | 'update' | 'delete'> {
   const write = (id: string, inputs: Props) => {
     const props = withoutProvider(inputs);
     return writeZones(id, props, rowsOf(props));

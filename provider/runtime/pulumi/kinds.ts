@@ -9,7 +9,16 @@
 import type { DesiredRow } from '../../nb/desired';
 import { driftCount, ownerFailure, same, zoneRowMethods } from './kind';
 import { isPacked, sliceDigest, unpack } from './pack';
-import { type CheckFailure, type CheckResult, containsUnknown, type DiffResult, jsonClean, type Props, type ResourceKind, SCHEMA_VERSION } from './protocol';
+import {
+  type CheckFailure,
+  type CheckResult,
+  containsUnknown,
+  type DiffResult,
+  jsonClean,
+  type Props,
+  type ResourceKind,
+  SCHEMA_VERSION,
+} from './protocol';
 import { configureSettings } from './settings';
 import { connectSliceRows, networkSliceRows, zoneSliceRows } from './sliceRows';
 import type { ConnectSlice, NetworkSlice, ZoneSlice } from './slices';
@@ -27,14 +36,26 @@ function check(spec: SliceKindSpec, news: Props): CheckResult<Props> {
   if (containsUnknown(news)) return { inputs: news };
   const failures: CheckFailure[] = [...ownerFailure(news.owner)];
   for (const key of spec.replaceKeys.filter((k) => k !== 'owner' && k !== 'connectSubnets')) {
-    if (typeof news[key] !== 'string' || news[key] === '') failures.push({ property: key, reason: `InvalidField: ${key} must be a non-empty string, not ${JSON.stringify(news[key])}` });
+    if (typeof news[key] !== 'string' || news[key] === '')
+      failures.push({
+        property: key,
+        reason: `InvalidField: ${key} must be a non-empty string, not ${JSON.stringify(news[key])}`,
+      });
   }
-  if (!isPacked(news.slice)) failures.push({ property: 'slice', reason: news.slice === undefined ? spec.noSlice(news) : 'InvalidField: slice must be the packed slice ClusterAllocations outputs ({summary, digest, data})' });
+  if (!isPacked(news.slice))
+    failures.push({
+      property: 'slice',
+      reason:
+        news.slice === undefined
+          ? spec.noSlice(news)
+          : 'InvalidField: slice must be the packed slice ClusterAllocations outputs ({summary, digest, data})',
+    });
   return failures.length > 0 ? { inputs: news, failures } : { inputs: jsonClean(news) };
 }
 
 function diff(spec: SliceKindSpec, olds: Props, news: Props): DiffResult {
-  const differs = (key: string) => news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
+  const differs = (key: string) =>
+    news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
   const replaces = spec.replaceKeys.filter(differs);
   const slice = containsUnknown(news.slice) || sliceDigest(olds.slice) !== sliceDigest(news.slice);
   const changes = replaces.length > 0 || slice || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
@@ -44,7 +65,9 @@ function diff(spec: SliceKindSpec, olds: Props, news: Props): DiffResult {
 /** The resource's rows by zone, from its slice; an unusable slice or zone is an error naming it. */
 function rowsOf(spec: SliceKindSpec, props: Props): Record<string, DesiredRow[]> {
   if (props.slice === undefined && props.state !== undefined) {
-    throw new Error(`${spec.name} state of schemaVersion 1 holds the whole topology, not its slice: run \`pulumi up\` (which rewrites it as version ${SCHEMA_VERSION}) before \`pulumi refresh\``);
+    throw new Error(
+      `${spec.name} state of schemaVersion 1 holds the whole topology, not its slice: run \`pulumi up\` (which rewrites it as version ${SCHEMA_VERSION}) before \`pulumi refresh\``,
+    );
   }
   const zone = String(props.zone);
   return { [zone]: spec.render(unpack(props.slice), zone) };
@@ -62,7 +85,8 @@ function makeSliceKind(spec: SliceKindSpec): ResourceKind {
 export const NetworkRows: ResourceKind = makeSliceKind({
   name: 'NetworkRows',
   replaceKeys: ['owner', 'zone', 'network'],
-  noSlice: (news) => `InvalidSpec: network ${news.network} renders no rows: it serves no namespace of the inventory, is not a primary Layer3/Layer2 network, or is not among the cluster's networks`,
+  noSlice: (news) =>
+    `InvalidSpec: network ${news.network} renders no rows: it serves no namespace of the inventory, is not a primary Layer3/Layer2 network, or is not among the cluster's networks`,
   render: (slice, zone) => networkSliceRows(slice as NetworkSlice, zone),
 });
 
@@ -79,4 +103,3 @@ export const ZoneRows: ResourceKind = makeSliceKind({
   noSlice: () => 'InvalidSpec: the cluster has no zone catalog (ClusterAllocations outputs slices.zone)',
   render: (slice, zone) => zoneSliceRows(slice as ZoneSlice, zone),
 });
-

@@ -35,7 +35,11 @@ export function digestRows(rows: DesiredRow[]): string {
   return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
 }
 
-export async function applyRows(zone: string, owner: string, rows: DesiredRow[]): Promise<{ sent: boolean; changes: number }> {
+export async function applyRows(
+  zone: string,
+  owner: string,
+  rows: DesiredRow[],
+): Promise<{ sent: boolean; changes: number }> {
   const result = await apply(await database(zone), { owner, schema: nbSchema, desired: rows });
   return { sent: result.sent, changes: result.plan.changes.length };
 }
@@ -44,7 +48,11 @@ export async function driftOf(zone: string, owner: string, rows: DesiredRow[]): 
   const request = { owner, schema: nbSchema, desired: rows };
   const observation = await observe(await database(zone), request);
   const { plan } = planApply(request, observation);
-  return { lines: plan.summary.slice(0, DRIFT_LINES), count: plan.summary.length, liveRows: countRows(observation.owned) };
+  return {
+    lines: plan.summary.slice(0, DRIFT_LINES),
+    count: plan.summary.length,
+    liveRows: countRows(observation.owned),
+  };
 }
 
 /** Deletes every row carrying this owner's marker in the zone (Meters with their bands); idempotent. */

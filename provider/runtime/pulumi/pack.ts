@@ -17,7 +17,10 @@ export interface PackedSlice {
 /** A slice that cannot be used (missing, corrupt, not this resource's), naming the property. */
 export class SliceError extends Error {
   override name = 'SliceError';
-  constructor(readonly property: string, message: string) {
+  constructor(
+    readonly property: string,
+    message: string,
+  ) {
     super(`${property}: ${message}`);
   }
 }
@@ -39,7 +42,11 @@ export function isPacked(value: unknown): value is PackedSlice {
 
 /** The slice inside `value`; throws SliceError when it is not a packed slice or does not match its digest. */
 export function unpack<T>(value: unknown, property = 'slice'): T {
-  if (!isPacked(value)) throw new SliceError(property, `expected a packed slice {summary, digest, data} from ClusterAllocations, not ${JSON.stringify(value)?.slice(0, 80)}`);
+  if (!isPacked(value))
+    throw new SliceError(
+      property,
+      `expected a packed slice {summary, digest, data} from ClusterAllocations, not ${JSON.stringify(value)?.slice(0, 80)}`,
+    );
   let text: string;
   try {
     text = brotliDecompressSync(Buffer.from(value.data, 'base64')).toString('utf8');

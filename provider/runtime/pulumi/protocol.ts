@@ -74,7 +74,12 @@ export function withoutProvider(props: Props): Props {
  */
 export class PartialApplyError extends Error {
   override name = 'PartialApplyError';
-  constructor(message: string, readonly id: string, readonly properties: Props, readonly reasons: string[]) {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Props,
+    readonly reasons: string[],
+  ) {
     super(message);
   }
 }

@@ -26,26 +26,47 @@ export function zoneSpec(layout: Layout, nodes: { name: string }[], zone: string
   if (layout === 'central' && zone === 'central') return { name: zone, layout, localNodes: names };
   if (layout === 'per-node' && names.includes(zone)) return { name: zone, layout, localNodes: [zone] };
   const zones = layout === 'central' ? ['central'] : names;
-  throw new SliceError('zone', `"${zone}" is not a zone of this ${layout} cluster (zones: ${zones.join(', ') || 'none'})`);
+  throw new SliceError(
+    'zone',
+    `"${zone}" is not a zone of this ${layout} cluster (zones: ${zones.join(', ') || 'none'})`,
+  );
 }
 
 function balancers(sources: ServiceSources, connects: ConnectJson[]): DesiredRow[] {
   const served = connects.filter((c) => c.serviceNetwork).flatMap((c) => c.networks.map((n) => n.name));
-  return [...new Set(served)].flatMap((name) => loadBalancerRows(name, sources.namespaces[name] ?? [], sources.services));
+  return [...new Set(served)].flatMap((name) =>
+    loadBalancerRows(name, sources.namespaces[name] ?? [], sources.services),
+  );
 }
 
 /** runtime/services.ts's withServiceBackends for the slice's networks: their service rows added, load balancers given their pods. */
 function withServices(sources: ServiceSources, nodes: { name: string }[], rows: DesiredRow[]): DesiredRow[] {
   // networkServiceRows reads only name, role and namespaces of a Network; withBackends only
   // namespace, network and addresses of a PodPlug: what the slice keeps of them
-  const networks = Object.entries(sources.namespaces).map(([name, namespaces]) => ({ name, role: 'Primary', namespaces })) as Network[];
-  const all = [...rows, ...networkServiceRows(networks, sources.services, nodes.map((n) => n.name), rows)];
+  const networks = Object.entries(sources.namespaces).map(([name, namespaces]) => ({
+    name,
+    role: 'Primary',
+    namespaces,
+  })) as Network[];
+  const all = [
+    ...rows,
+    ...networkServiceRows(
+      networks,
+      sources.services,
+      nodes.map((n) => n.name),
+      rows,
+    ),
+  ];
   return all.map((row) => withBackends(row, sources.backends as PodPlug[]));
 }
 
 export function networkSliceRows(slice: NetworkSlice, zone: string): DesiredRow[] {
   const spec = zoneSpec(slice.layout, slice.nodes, zone);
-  return withServices(slice.sources, slice.nodes, renderNetwork({ cluster: slice.cluster, network: slice.network, nodes: slice.nodes, zone: spec, pods: slice.pods }));
+  return withServices(
+    slice.sources,
+    slice.nodes,
+    renderNetwork({ cluster: slice.cluster, network: slice.network, nodes: slice.nodes, zone: spec, pods: slice.pods }),
+  );
 }
 
 export function connectSliceRows(slice: ConnectSlice, zone: string): DesiredRow[] {
@@ -55,9 +76,14 @@ export function connectSliceRows(slice: ConnectSlice, zone: string): DesiredRow[
 /** Every row of the zone but the shared ones: as the CLI's plan renders the zone. */
 export function zoneSliceRows(slice: ZoneSlice, zone: string): DesiredRow[] {
   const spec = zoneSpec(slice.layout, slice.nodes, zone);
-  const networkRows = slice.networks.flatMap((n) => renderNetwork({ cluster: slice.cluster, network: n.network, nodes: slice.nodes, zone: spec, pods: n.pods }));
+  const networkRows = slice.networks.flatMap((n) =>
+    renderNetwork({ cluster: slice.cluster, network: n.network, nodes: slice.nodes, zone: spec, pods: n.pods }),
+  );
   const connectRows = slice.connects.flatMap((c) => renderConnect(connectFromJson(c), slice.connectNodes, spec).rows);
-  const others = connectRows.length === 0 ? [] : uniqueRows([...connectRows, ...balancers(slice.sources, slice.connects)]);
+  const others =
+    connectRows.length === 0 ? [] : uniqueRows([...connectRows, ...balancers(slice.sources, slice.connects)]);
   const shared = new Set(renderSharedRows().map((r) => `${r.table}/${identityOf(r)}`));
-  return withServices(slice.sources, slice.nodes, uniqueRows([...networkRows, ...others])).filter((r) => !shared.has(`${r.table}/${identityOf(r)}`));
+  return withServices(slice.sources, slice.nodes, uniqueRows([...networkRows, ...others])).filter(
+    (r) => !shared.has(`${r.table}/${identityOf(r)}`),
+  );
 }

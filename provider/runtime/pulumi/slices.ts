@@ -86,7 +86,14 @@ const onlyNetwork = (nodes: NodeInput[], name: string): NodeInput[] =>
 
 function networkSlice(source: SliceSource, input: RenderInput): NetworkSlice {
   const { name } = input.network;
-  return { layout: source.cluster.inventory.zones, cluster: input.cluster, network: input.network, nodes: onlyNetwork(input.nodes, name), pods: input.pods ?? [], sources: sourcesFor(source, [name]) };
+  return {
+    layout: source.cluster.inventory.zones,
+    cluster: input.cluster,
+    network: input.network,
+    nodes: onlyNetwork(input.nodes, name),
+    pods: input.pods ?? [],
+    sources: sourcesFor(source, [name]),
+  };
 }
 
 function connectSlice(source: SliceSource, connect: ConnectJson): ConnectSlice {
@@ -102,7 +109,10 @@ function zoneSlice(source: SliceSource, connects: ConnectJson[]): ZoneSlice {
     networks: source.renderInputs.map((i) => ({ network: i.network, pods: i.pods ?? [] })),
     connectNodes: source.connects.nodes,
     connects,
-    sources: sourcesFor(source, source.renderInputs.map((i) => i.network.name)),
+    sources: sourcesFor(
+      source,
+      source.renderInputs.map((i) => i.network.name),
+    ),
   };
 }
 
@@ -111,13 +121,27 @@ export function clusterSlices(source: SliceSource): ClusterSlices {
   const networks: Record<string, PackedSlice> = {};
   for (const n of source.cluster.networks) {
     const input = source.renderInputs.find((i) => i.network.name === n.name);
-    if (input) networks[n.ref] = pack(networkSlice(source, input), { networkName: n.name, networkId: input.network.id, nodes: input.nodes.length, pods: input.pods?.length ?? 0 });
+    if (input)
+      networks[n.ref] = pack(networkSlice(source, input), {
+        networkName: n.name,
+        networkId: input.network.id,
+        nodes: input.nodes.length,
+        pods: input.pods?.length ?? 0,
+      });
   }
   const connectJson = source.connects.connects.map(connectToJson);
   const connects: Record<string, PackedSlice> = {};
   for (const c of connectJson) {
-    connects[c.name] = pack(connectSlice(source, c), { routerName: connectRouterName(c.name), tunnelKey: c.tunnelKey, networks: c.networks.map((n) => n.name) });
+    connects[c.name] = pack(connectSlice(source, c), {
+      routerName: connectRouterName(c.name),
+      tunnelKey: c.tunnelKey,
+      networks: c.networks.map((n) => n.name),
+    });
   }
-  const zone = pack(zoneSlice(source, connectJson), { networks: source.renderInputs.length, connects: connectJson.length, nodes: source.connects.nodes.length });
+  const zone = pack(zoneSlice(source, connectJson), {
+    networks: source.renderInputs.length,
+    connects: connectJson.length,
+    nodes: source.connects.nodes.length,
+  });
   return { networks, connects, zone };
 }

@@ -39,11 +39,28 @@ export function readTopology(news: Props): { topology?: TopologyInputs; failures
   const isObject = (v: unknown): v is TopologyObject => v !== null && typeof v === 'object' && !Array.isArray(v);
   const list = (key: 'networks' | 'connects'): TopologyObject[] => {
     const value = news[key] ?? [];
-    if (!Array.isArray(value)) failures.push({ property: key, reason: `InvalidField: ${key} must be a list of objects, not ${JSON.stringify(value)}` });
-    else value.forEach((item, i) => isObject(item) || failures.push({ property: `${key}[${i}]`, reason: `InvalidField: ${key}[${i}] must be an object with apiVersion, kind, metadata and spec` }));
+    if (!Array.isArray(value))
+      failures.push({
+        property: key,
+        reason: `InvalidField: ${key} must be a list of objects, not ${JSON.stringify(value)}`,
+      });
+    else
+      value.forEach(
+        (item, i) =>
+          isObject(item) ||
+          failures.push({
+            property: `${key}[${i}]`,
+            reason: `InvalidField: ${key}[${i}] must be an object with apiVersion, kind, metadata and spec`,
+          }),
+      );
     return Array.isArray(value) ? value.filter(isObject) : [];
   };
-  if (!isObject(news.inventory)) failures.push({ property: 'inventory', reason: 'InvalidField: inventory must be an Inventory object (apiVersion ovnk/v1alpha1, kind Inventory, metadata, spec)' });
+  if (!isObject(news.inventory))
+    failures.push({
+      property: 'inventory',
+      reason:
+        'InvalidField: inventory must be an Inventory object (apiVersion ovnk/v1alpha1, kind Inventory, metadata, spec)',
+    });
   const networks = list('networks');
   const connects = list('connects');
   if (failures.length > 0) return { failures };
@@ -51,8 +68,13 @@ export function readTopology(news: Props): { topology?: TopologyInputs; failures
 }
 
 export function normaliseTopology(topology: TopologyInputs): TopologyInputs {
-  const byRef = (a: TopologyObject, b: TopologyObject) => (objectRef(a) < objectRef(b) ? -1 : objectRef(a) > objectRef(b) ? 1 : 0);
-  return { inventory: topology.inventory, networks: [...topology.networks].sort(byRef), connects: [...topology.connects].sort(byRef) };
+  const byRef = (a: TopologyObject, b: TopologyObject) =>
+    objectRef(a) < objectRef(b) ? -1 : objectRef(a) > objectRef(b) ? 1 : 0;
+  return {
+    inventory: topology.inventory,
+    networks: [...topology.networks].sort(byRef),
+    connects: [...topology.connects].sort(byRef),
+  };
 }
 
 export interface Allocated extends SliceSource {
@@ -75,15 +97,28 @@ export function allocateTopology(topology: TopologyInputs, previous?: RuntimeSta
   if (!built.ok) return built;
   const cluster: Cluster = built.cluster;
   const allocation = allocateCluster({ cluster, connects: validateConnects(cluster) }, previous?.allocation);
-  const problems = [...renderRefusals(cluster), ...allocation.problems, ...Object.values(allocation.connects).flatMap((c) => c.problems)];
+  const problems = [
+    ...renderRefusals(cluster),
+    ...allocation.problems,
+    ...Object.values(allocation.connects).flatMap((c) => c.problems),
+  ];
   try {
     const inputs = topologyInputs(cluster, allocation, previous?.pods ?? {}, undefined, previous?.podTunnels);
     const tunnels = Object.keys(inputs.tunnels).length > 0 ? { podTunnels: inputs.tunnels } : {};
-    const state: RuntimeState = { version: runtimeStateVersion, allocation: allocation.state, pods: inputs.pods, ...tunnels };
+    const state: RuntimeState = {
+      version: runtimeStateVersion,
+      allocation: allocation.state,
+      pods: inputs.pods,
+      ...tunnels,
+    };
     const renderInputs = inputs.zones[0]?.inputs ?? [];
-    return { ok: true, allocated: { cluster, allocation, state, problems, renderInputs, connects: prepareZones(cluster, allocation) } };
+    return {
+      ok: true,
+      allocated: { cluster, allocation, state, problems, renderInputs, connects: prepareZones(cluster, allocation) },
+    };
   } catch (error) {
-    if (error instanceof TopologyInputError) return { ok: false, inputProblems: [problem('InvalidField', 'render', error.field, error.message)] };
+    if (error instanceof TopologyInputError)
+      return { ok: false, inputProblems: [problem('InvalidField', 'render', error.field, error.message)] };
     throw error;
   }
 }
@@ -104,7 +139,10 @@ export function toFailure(problem: Problem, topology: TopologyInputs): CheckFail
   topology.networks.forEach((n, i) => prefixes.set(objectRef(n), `networks[${i}]`));
   topology.connects.forEach((c, i) => prefixes.set(objectRef(c), `connects[${i}]`));
   const prefix = problem.object === undefined ? undefined : prefixes.get(problem.object);
-  const field = problem.object !== undefined && problem.path.startsWith(`${problem.object}: `) ? problem.path.slice(problem.object.length + 2) : '';
+  const field =
+    problem.object !== undefined && problem.path.startsWith(`${problem.object}: `)
+      ? problem.path.slice(problem.object.length + 2)
+      : '';
   const property = prefix === undefined ? '' : field === '' ? prefix : `${prefix}.${field}`;
   return { property, reason: `${problem.reason}: ${problem.message}` };
 }

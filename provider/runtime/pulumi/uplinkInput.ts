@@ -8,7 +8,11 @@ import type { Cluster } from '../../model/cluster';
 import { stateNodes, selectNodes } from '../../uplink/select';
 import { buildTopology } from '../plan';
 
-export type YamlObject = Record<string, unknown> & { kind?: string; metadata?: { name?: string }; spec?: Record<string, unknown> };
+export type YamlObject = Record<string, unknown> & {
+  kind?: string;
+  metadata?: { name?: string };
+  spec?: Record<string, unknown>;
+};
 
 export interface UplinkStateInputs {
   node: string;
@@ -18,7 +22,10 @@ export interface UplinkStateInputs {
 }
 
 /** A usable model of the objects, or the first problem as an Error naming its path. */
-export function uplinkCluster(objects: YamlObject[]): { cluster?: Cluster; problems: { property: string; reason: string }[] } {
+export function uplinkCluster(objects: YamlObject[]): {
+  cluster?: Cluster;
+  problems: { property: string; reason: string }[];
+} {
   const built = buildTopology(JSON.stringify(objects));
   if (built.ok) return { cluster: built.cluster, problems: [] };
   return { problems: built.inputProblems.map((p) => ({ property: p.path, reason: `${p.reason}: ${p.message}` })) };
@@ -28,10 +35,16 @@ export function uplinkCluster(objects: YamlObject[]): { cluster?: Cluster; probl
 export function uplinkStateNodes(inventory: YamlObject, uplink: YamlObject): string[] {
   // pods need their networks to build; selection needs only the nodes and their labels
   const { cluster, problems } = uplinkCluster([{ ...inventory, spec: { ...inventory.spec, pods: [] } }, uplink]);
-  if (!cluster) throw new Error(`Uplink ${uplink.metadata?.name}: ${problems.map((p) => `${p.property}: ${p.reason}`).join('; ')}`);
+  if (!cluster)
+    throw new Error(`Uplink ${uplink.metadata?.name}: ${problems.map((p) => `${p.property}: ${p.reason}`).join('; ')}`);
   const parsed = cluster.uplinks?.[0];
   if (!parsed) return [];
-  return stateNodes(selectNodes(parsed, cluster.inventory.nodes.map((n) => ({ name: n.name, labels: n.labels }))));
+  return stateNodes(
+    selectNodes(
+      parsed,
+      cluster.inventory.nodes.map((n) => ({ name: n.name, labels: n.labels })),
+    ),
+  );
 }
 
 /** The inventory with only `node` (and its target), so the resource's state holds nothing of other nodes. */
@@ -47,9 +60,21 @@ export function narrowInventory(inventory: YamlObject, node: string): YamlObject
 
 /** The CUDNs whose spec.uplinks names `uplink`. */
 export function networksNaming(networks: YamlObject[], uplink: string): YamlObject[] {
-  return networks.filter((n) => n.kind === 'ClusterUserDefinedNetwork' && ((n.spec?.uplinks ?? []) as string[]).includes(uplink));
+  return networks.filter(
+    (n) => n.kind === 'ClusterUserDefinedNetwork' && ((n.spec?.uplinks ?? []) as string[]).includes(uplink),
+  );
 }
 
-export function uplinkStateInputs(inventory: YamlObject, uplink: YamlObject, networks: YamlObject[], node: string): UplinkStateInputs {
-  return { node, inventory: narrowInventory(inventory, node), uplink, networks: networksNaming(networks, String(uplink.metadata?.name)) };
+export function uplinkStateInputs(
+  inventory: YamlObject,
+  uplink: YamlObject,
+  networks: YamlObject[],
+  node: string,
+): UplinkStateInputs {
+  return {
+    node,
+    inventory: narrowInventory(inventory, node),
+    uplink,
+    networks: networksNaming(networks, String(uplink.metadata?.name)),
+  };
 }

@@ -11,7 +11,17 @@
  * conflicts and failures show as conditions and in `vrf`, never as a failed operation.
  */
 import { ownerFailure, driftCount, same, stateVersion } from './kind';
-import { type CheckFailure, type CheckResult, containsUnknown, type DiffResult, jsonClean, type Props, type ResourceKind, SCHEMA_VERSION, withoutProvider } from './protocol';
+import {
+  type CheckFailure,
+  type CheckResult,
+  containsUnknown,
+  type DiffResult,
+  jsonClean,
+  type Props,
+  type ResourceKind,
+  SCHEMA_VERSION,
+  withoutProvider,
+} from './protocol';
 import { configureSettings } from './settings';
 import { uplinkCluster, type YamlObject } from './uplinkInput';
 import type { Cluster } from '../../model/cluster';
@@ -21,47 +31,73 @@ import { planUplinks, type UplinkPlan } from '../../uplink/plan';
 import { applyUplinks, destroyUplinks, discoverUplinks, uplinkDriftLines, type UplinkRunResult } from '../uplink';
 import { uplinkVrfOf } from './uplinkVrf';
 
-const objectsOf = (props: Props): YamlObject[] => [props.inventory, props.uplink, ...((props.networks ?? []) as unknown[])] as YamlObject[];
+const objectsOf = (props: Props): YamlObject[] =>
+  [props.inventory, props.uplink, ...((props.networks ?? []) as unknown[])] as YamlObject[];
 
 function clusterOf(props: Props): Cluster {
   const { cluster, problems } = uplinkCluster(objectsOf(props));
-  if (!cluster) throw new Error(`the stored UplinkState inputs no longer build: ${problems.map((p) => `${p.property}: ${p.reason}`).join('; ')}`);
+  if (!cluster)
+    throw new Error(
+      `the stored UplinkState inputs no longer build: ${problems.map((p) => `${p.property}: ${p.reason}`).join('; ')}`,
+    );
   return cluster;
 }
 
 /** The node's step and the UplinkState object of this Uplink on it. */
 function mine(plan: UplinkPlan, props: Props) {
   const name = uplinkStateName(String((props.uplink as YamlObject).metadata?.name), String(props.node));
-  return { step: plan.nodes.find((s) => s.node === props.node), state: plan.uplinkStates.find((s) => s.metadata.name === name) ?? null, name };
+  return {
+    step: plan.nodes.find((s) => s.node === props.node),
+    state: plan.uplinkStates.find((s) => s.metadata.name === name) ?? null,
+    name,
+  };
 }
 
 function check(news: Props): CheckResult<Props> {
   if (containsUnknown(news)) return { inputs: news };
   const failures: CheckFailure[] = [...ownerFailure(news.owner)];
-  if (typeof news.node !== 'string' || news.node === '') failures.push({ property: 'node', reason: `InvalidField: node must be a node name, not ${JSON.stringify(news.node)}` });
+  if (typeof news.node !== 'string' || news.node === '')
+    failures.push({
+      property: 'node',
+      reason: `InvalidField: node must be a node name, not ${JSON.stringify(news.node)}`,
+    });
   const { cluster, problems } = uplinkCluster(objectsOf(news));
   if (!cluster || failures.length > 0) return { inputs: news, failures: [...failures, ...problems] };
   const plan = planUplinks({ cluster, owner: String(news.owner) });
   const refused = plan.problems.map((p) => ({ property: p.path, reason: `${p.reason}: ${p.message}` }));
-  if (!cluster.inventory.nodes.some((n) => n.name === news.node)) refused.push({ property: 'node', reason: `InvalidField: node ${news.node} is not a node of the inventory` });
+  if (!cluster.inventory.nodes.some((n) => n.name === news.node))
+    refused.push({ property: 'node', reason: `InvalidField: node ${news.node} is not a node of the inventory` });
   const vrf = uplinkVrfOf(news, cluster);
   if (vrf && !vrf.ok) refused.push(...vrf.failures);
   if (refused.length > 0) return { inputs: news, failures: refused };
-  const physicalNetworks = cluster.networks.filter((n) => uplinksOf(n)?.includes(String((news.uplink as YamlObject).metadata?.name))).map((n) => physicalNetworkOf(n.objectName)).sort();
-  return { inputs: jsonClean({ ...news, ...(vrf?.ok ? vrf.props : {}), stateName: mine(plan, news).name, physicalNetworks }) };
+  const physicalNetworks = cluster.networks
+    .filter((n) => uplinksOf(n)?.includes(String((news.uplink as YamlObject).metadata?.name)))
+    .map((n) => physicalNetworkOf(n.objectName))
+    .sort();
+  return {
+    inputs: jsonClean({ ...news, ...(vrf?.ok ? vrf.props : {}), stateName: mine(plan, news).name, physicalNetworks }),
+  };
 }
 
 function diff(olds: Props, news: Props): DiffResult {
-  const differs = (key: string) => news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
+  const differs = (key: string) =>
+    news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
   const replaces = ['owner', 'node'].filter(differs);
-  const changes = replaces.length > 0 || ['inventory', 'uplink', 'networks', 'physicalNetworks', 'routeAdvertisements', 'networkIds'].some(differs) || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
+  const changes =
+    replaces.length > 0 ||
+    ['inventory', 'uplink', 'networks', 'physicalNetworks', 'routeAdvertisements', 'networkIds'].some(differs) ||
+    driftCount(olds) > 0 ||
+    olds.schemaVersion !== SCHEMA_VERSION;
   return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };
 }
 
 /** The run options: VRF input when the resource was given RouteAdvertisements. */
 function runOptions(props: Props, cluster: Cluster) {
   const vrf = uplinkVrfOf(props, cluster);
-  if (vrf && !vrf.ok) throw new Error(`the stored UplinkState VRF inputs no longer parse: ${vrf.failures.map((f) => `${f.property}: ${f.reason}`).join('; ')}`);
+  if (vrf && !vrf.ok)
+    throw new Error(
+      `the stored UplinkState VRF inputs no longer parse: ${vrf.failures.map((f) => `${f.property}: ${f.reason}`).join('; ')}`,
+    );
   return vrf ? { vrf: vrf.vrf } : {};
 }
 
@@ -75,9 +111,17 @@ async function write(inputs: Props): Promise<Props> {
   const { step, state } = mine(result, props);
   if (step?.error) throw new Error(`node ${props.node}: ${step.error.reason}: ${step.error.message}`);
   const written = result.written[String(props.node)];
-  if (written && 'error' in written) throw new Error(`node ${props.node}: writing ovn-bridge-mappings failed: ${written.error}`);
+  if (written && 'error' in written)
+    throw new Error(`node ${props.node}: writing ovn-bridge-mappings failed: ${written.error}`);
   const mappings = (step?.desired ?? []).map((m) => `${m.network}:${m.bridge}`);
-  return jsonClean({ ...props, schemaVersion: SCHEMA_VERSION, mappings, uplinkState: state, vrf: vrfOf(result, props), drift: { lines: [], count: 0 } });
+  return jsonClean({
+    ...props,
+    schemaVersion: SCHEMA_VERSION,
+    mappings,
+    uplinkState: state,
+    vrf: vrfOf(result, props),
+    drift: { lines: [], count: 0 },
+  });
 }
 
 async function read(id: string, stored: Props): Promise<{ id: string; props: Props }> {
@@ -86,7 +130,15 @@ async function read(id: string, stored: Props): Promise<{ id: string; props: Pro
   const cluster = clusterOf(props);
   const result = await discoverUplinks(cluster, String(props.owner), runOptions(props, cluster));
   const lines = uplinkDriftLines({ ...result, nodes: result.nodes.filter((s) => s.node === props.node) });
-  return { id, props: jsonClean({ ...props, uplinkState: mine(result, props).state, vrf: vrfOf(result, props), drift: { lines: lines.slice(0, 20), count: lines.length } }) };
+  return {
+    id,
+    props: jsonClean({
+      ...props,
+      uplinkState: mine(result, props).state,
+      vrf: vrfOf(result, props),
+      drift: { lines: lines.slice(0, 20), count: lines.length },
+    }),
+  };
 }
 
 export const UplinkState: ResourceKind = {
@@ -103,8 +155,10 @@ export const UplinkState: ResourceKind = {
     stateVersion(props);
     const result = await destroyUplinks(clusterOf(withoutProvider(props)), String(props.owner));
     const written = result.written[String(props.node)];
-    if (written && 'error' in written) throw new Error(`node ${props.node}: removing this owner's ovn-bridge-mappings failed: ${written.error}`);
+    if (written && 'error' in written)
+      throw new Error(`node ${props.node}: removing this owner's ovn-bridge-mappings failed: ${written.error}`);
     const vrf = vrfOf(result, props);
-    if (props.routeAdvertisements !== undefined && vrf && 'error' in vrf) throw new Error(`node ${props.node}: releasing this owner's VRF membership failed: ${vrf.error}`);
+    if (props.routeAdvertisements !== undefined && vrf && 'error' in vrf)
+      throw new Error(`node ${props.node}: releasing this owner's VRF membership failed: ${vrf.error}`);
   },
 };

@@ -29,20 +29,35 @@ function parseAdvertisements(objects: YamlObject[]): { ras: RouteAdvertisements[
   const indexOf = new Map(loaded.documents.map((d) => [d.ref, d.index]));
   const failures = problems.map((p) => {
     const index = p.object === undefined ? undefined : indexOf.get(p.object);
-    return { property: `routeAdvertisements${index === undefined ? '' : `[${index}]`}`, reason: `${p.reason}: ${p.path}: ${p.message}` };
+    return {
+      property: `routeAdvertisements${index === undefined ? '' : `[${index}]`}`,
+      reason: `${p.reason}: ${p.path}: ${p.message}`,
+    };
   });
   return { ras, failures };
 }
 
 function idFailures(ids: unknown): CheckFailure[] {
-  if (typeof ids !== 'object' || ids === null || Array.isArray(ids)) return [{ property: 'networkIds', reason: `InvalidField: networkIds must map network names to ids, not ${JSON.stringify(ids)}` }];
-  return Object.entries(ids).filter(([, id]) => !Number.isInteger(id) || (id as number) < 0)
-    .map(([name, id]) => ({ property: `networkIds.${name}`, reason: `InvalidField: network id ${JSON.stringify(id)} is not a non-negative integer` }));
+  if (typeof ids !== 'object' || ids === null || Array.isArray(ids))
+    return [
+      {
+        property: 'networkIds',
+        reason: `InvalidField: networkIds must map network names to ids, not ${JSON.stringify(ids)}`,
+      },
+    ];
+  return Object.entries(ids)
+    .filter(([, id]) => !Number.isInteger(id) || (id as number) < 0)
+    .map(([name, id]) => ({
+      property: `networkIds.${name}`,
+      reason: `InvalidField: network id ${JSON.stringify(id)} is not a non-negative integer`,
+    }));
 }
 
 /** The node's labels and this resource's CUDNs, as the domain rule reads them. */
 function cudnsOf(cluster: Cluster, networkIds: Record<string, number>) {
-  return cluster.networks.filter((n) => networkIds[n.name] !== undefined).map((n) => ({ name: n.objectName, networkId: networkIds[n.name]!, labels: n.labels }));
+  return cluster.networks
+    .filter((n) => networkIds[n.name] !== undefined)
+    .map((n) => ({ name: n.objectName, networkId: networkIds[n.name]!, labels: n.labels }));
 }
 
 /**
@@ -51,13 +66,24 @@ function cudnsOf(cluster: Cluster, networkIds: Record<string, number>) {
  */
 export function uplinkVrfOf(props: Props, cluster: Cluster): Parsed | undefined {
   if (props.routeAdvertisements === undefined) return undefined;
-  if (!Array.isArray(props.routeAdvertisements)) return { ok: false, failures: [{ property: 'routeAdvertisements', reason: `InvalidField: routeAdvertisements must be a list of RouteAdvertisements objects, not ${JSON.stringify(props.routeAdvertisements)}` }] };
+  if (!Array.isArray(props.routeAdvertisements))
+    return {
+      ok: false,
+      failures: [
+        {
+          property: 'routeAdvertisements',
+          reason: `InvalidField: routeAdvertisements must be a list of RouteAdvertisements objects, not ${JSON.stringify(props.routeAdvertisements)}`,
+        },
+      ],
+    };
   const given = props.routeAdvertisements as YamlObject[];
   const parsed = parseAdvertisements(given);
   const failures = [...parsed.failures, ...idFailures(props.networkIds ?? {})];
   if (failures.length > 0) return { ok: false, failures };
   const allIds = (props.networkIds ?? {}) as Record<string, number>;
-  const networkIds = Object.fromEntries(cluster.networks.filter((n) => allIds[n.name] !== undefined).map((n) => [n.name, allIds[n.name]!]));
+  const networkIds = Object.fromEntries(
+    cluster.networks.filter((n) => allIds[n.name] !== undefined).map((n) => [n.name, allIds[n.name]!]),
+  );
   const labels = cluster.inventory.nodes.find((n) => n.name === props.node)?.labels ?? {};
   const cudns = cudnsOf(cluster, networkIds);
   const ras = parsed.ras.filter((ra) => cudns.some((c) => advertisesCudn(ra, c, labels)));

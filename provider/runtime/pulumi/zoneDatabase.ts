@@ -35,7 +35,13 @@ async function tunnel(endpoint: string, field: string): Promise<OvsdbDatabase> {
   if (!client) {
     const target = parseSshEndpoint(endpoint, field);
     const ssh = requireSsh(endpoint);
-    const runner = hosts.runner({ host: target.host, port: target.port, user: target.user, privateKey: ssh.privateKey, hostKey: ssh.hostKey });
+    const runner = hosts.runner({
+      host: target.host,
+      port: target.port,
+      user: target.user,
+      privateKey: ssh.privateKey,
+      hostKey: ssh.hostKey,
+    });
     client = OvsdbClient.connect(openUnixSocketStream(runner, target.socketPath), { connectTimeoutMs: 10_000 });
     tunnels.set(endpoint, client);
     client.catch(() => tunnels.delete(endpoint));

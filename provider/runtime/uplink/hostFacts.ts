@@ -6,7 +6,11 @@
 import type { HostLink, HostRoute, LinkAddress } from '../../uplink/facts';
 
 /** A constant script (no input in it): three JSON documents, one a line. */
-export const hostFactsArgv = ['sh', '-c', 'ip -j addr show && ip -j -4 route show table main && ip -j -6 route show table main'];
+export const hostFactsArgv = [
+  'sh',
+  '-c',
+  'ip -j addr show && ip -j -4 route show table main && ip -j -6 route show table main',
+];
 
 export class HostFactsError extends Error {
   override name = 'HostFactsError';
@@ -16,7 +20,14 @@ interface IpAddr {
   ifname?: string;
   address?: string;
   mtu?: number;
-  addr_info?: { family?: string; local?: string; prefixlen?: number; scope?: string; secondary?: boolean; deprecated?: boolean }[];
+  addr_info?: {
+    family?: string;
+    local?: string;
+    prefixlen?: number;
+    scope?: string;
+    secondary?: boolean;
+    deprecated?: boolean;
+  }[];
 }
 
 interface IpRoute {
@@ -33,21 +44,39 @@ function parseJson<T>(line: string | undefined, what: string): T[] {
   } catch {
     // reported below
   }
-  throw new HostFactsError(`the node's ${what} output is not a JSON list: ${JSON.stringify((line ?? '').slice(0, 80))}`);
+  throw new HostFactsError(
+    `the node's ${what} output is not a JSON list: ${JSON.stringify((line ?? '').slice(0, 80))}`,
+  );
 }
 
 function address(info: NonNullable<IpAddr['addr_info']>[number]): LinkAddress[] {
-  if (info.local === undefined || info.prefixlen === undefined || (info.family !== 'inet' && info.family !== 'inet6')) return [];
-  return [{ family: info.family === 'inet' ? 4 : 6, address: info.local, prefix: info.prefixlen, scope: info.scope ?? 'global', secondary: info.secondary === true, deprecated: info.deprecated === true }];
+  if (info.local === undefined || info.prefixlen === undefined || (info.family !== 'inet' && info.family !== 'inet6'))
+    return [];
+  return [
+    {
+      family: info.family === 'inet' ? 4 : 6,
+      address: info.local,
+      prefix: info.prefixlen,
+      scope: info.scope ?? 'global',
+      secondary: info.secondary === true,
+      deprecated: info.deprecated === true,
+    },
+  ];
 }
 
 export function parseLinks(line: string | undefined): HostLink[] {
-  return parseJson<IpAddr>(line, 'ip -j addr show').flatMap((l) => (l.ifname === undefined ? [] : [{
-    name: l.ifname,
-    ...(l.address !== undefined ? { mac: l.address } : {}),
-    mtu: l.mtu ?? 0,
-    addresses: (l.addr_info ?? []).flatMap(address),
-  }]));
+  return parseJson<IpAddr>(line, 'ip -j addr show').flatMap((l) =>
+    l.ifname === undefined
+      ? []
+      : [
+          {
+            name: l.ifname,
+            ...(l.address !== undefined ? { mac: l.address } : {}),
+            mtu: l.mtu ?? 0,
+            addresses: (l.addr_info ?? []).flatMap(address),
+          },
+        ],
+  );
 }
 
 export function parseRoutes(line: string | undefined, family: 4 | 6): HostRoute[] {

@@ -12,9 +12,12 @@ import { bridgeMappingsKey, type MappingChange } from '../../uplink/mappings';
 
 export const VSWITCH_DATABASE = 'Open_vSwitch';
 
-const uuidOf = (v: PlainValue): string => (typeof v === 'object' && v !== null && 'uuid' in v ? (v as { uuid: string }).uuid : String(v));
-const uuids = (v: PlainValue): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map((x) => uuidOf(x)) : [uuidOf(v)]);
-const textMap = (v: PlainValue): Record<string, string> => Object.fromEntries(Object.entries((v ?? {}) as Record<string, unknown>).map(([k, x]) => [k, String(x)]));
+const uuidOf = (v: PlainValue): string =>
+  typeof v === 'object' && v !== null && 'uuid' in v ? (v as { uuid: string }).uuid : String(v);
+const uuids = (v: PlainValue): string[] =>
+  v === undefined ? [] : Array.isArray(v) ? v.map((x) => uuidOf(x)) : [uuidOf(v)];
+const textMap = (v: PlainValue): Record<string, string> =>
+  Object.fromEntries(Object.entries((v ?? {}) as Record<string, unknown>).map(([k, x]) => [k, String(x)]));
 
 export interface OvsRead {
   facts: OvsFacts;
@@ -23,7 +26,12 @@ export interface OvsRead {
 }
 
 export async function readOvsFacts(db: OvsdbDatabase): Promise<OvsRead> {
-  const select = (table: string, columns: string[]): Operation => ({ op: 'select', table, where: [], columns: ['_uuid', ...columns] });
+  const select = (table: string, columns: string[]): Operation => ({
+    op: 'select',
+    table,
+    where: [],
+    columns: ['_uuid', ...columns],
+  });
   const [root, bridges, ports, interfaces] = await db.transact(VSWITCH_DATABASE, [
     select('Open_vSwitch', ['external_ids']),
     select('Bridge', ['name', 'ports', 'external_ids']),
@@ -31,7 +39,7 @@ export async function readOvsFacts(db: OvsdbDatabase): Promise<OvsRead> {
     select('Interface', ['name', 'type', 'mtu']),
   ]);
   const row = root!.rows?.[0];
-  if (!row) throw new Error('the node\'s Open_vSwitch database has no Open_vSwitch row');
+  if (!row) throw new Error("the node's Open_vSwitch database has no Open_vSwitch row");
   const names = (rows: PlainRow[] | undefined) => new Map((rows ?? []).map((r) => [uuidOf(r._uuid), String(r.name)]));
   const portNames = names(ports!.rows);
   const interfaceNames = names(interfaces!.rows);
@@ -39,30 +47,65 @@ export async function readOvsFacts(db: OvsdbDatabase): Promise<OvsRead> {
   return {
     rootUuid: uuidOf(row._uuid),
     facts: {
-      bridges: (bridges!.rows ?? []).map((b) => ({ name: String(b.name), ports: uuids(b.ports).map((u) => portNames.get(u) ?? u), externalIds: textMap(b.external_ids) })),
-      ports: (ports!.rows ?? []).map((p) => ({ name: String(p.name), interfaces: uuids(p.interfaces).map((u) => interfaceNames.get(u) ?? u), ...(typeof p.tag === 'number' ? { tag: p.tag } : {}) })),
-      interfaces: (interfaces!.rows ?? []).map((i) => ({ name: String(i.name), type: String(i.type ?? ''), ...(typeof i.mtu === 'number' ? { mtu: i.mtu } : {}) })),
+      bridges: (bridges!.rows ?? []).map((b) => ({
+        name: String(b.name),
+        ports: uuids(b.ports).map((u) => portNames.get(u) ?? u),
+        externalIds: textMap(b.external_ids),
+      })),
+      ports: (ports!.rows ?? []).map((p) => ({
+        name: String(p.name),
+        interfaces: uuids(p.interfaces).map((u) => interfaceNames.get(u) ?? u),
+        ...(typeof p.tag === 'number' ? { tag: p.tag } : {}),
+      })),
+      interfaces: (interfaces!.rows ?? []).map((i) => ({
+        name: String(i.name),
+        type: String(i.type ?? ''),
+        ...(typeof i.mtu === 'number' ? { mtu: i.mtu } : {}),
+      })),
       ...(externalIds[bridgeMappingsKey] !== undefined ? { bridgeMappings: externalIds[bridgeMappingsKey] } : {}),
       externalIds,
     },
   };
 }
 
-const wireMap = (map: Record<string, string>): ['map', [string, string][]] => ['map', Object.entries(map).sort(([a], [b]) => (a < b ? -1 : 1))];
+const wireMap = (map: Record<string, string>): ['map', [string, string][]] => [
+  'map',
+  Object.entries(map).sort(([a], [b]) => (a < b ? -1 : 1)),
+];
 
 /**
  * The two keys written in one transaction, guarded by `wait` on the external_ids we read: if
  * anyone changed them since (ovn-kubernetes, a person), the transaction fails and nothing is written.
  */
-export function mappingOperations(rootUuid: string, before: Record<string, string>, change: MappingChange, ownedKey: string): Operation[] {
+export function mappingOperations(
+  rootUuid: string,
+  before: Record<string, string>,
+  change: MappingChange,
+  ownedKey: string,
+): Operation[] {
   const where: Condition[] = [['_uuid', '==', ['uuid', rootUuid]]];
   const next: Record<string, string> = {};
   if (change.mappings !== undefined) next[bridgeMappingsKey] = change.mappings;
   if (change.owned !== undefined) next[ownedKey] = change.owned;
   const insert: Mutation = ['external_ids', 'insert', wireMap(next)];
   return [
-    { op: 'wait', table: 'Open_vSwitch', where, columns: ['external_ids'], until: '==', rows: [{ external_ids: wireMap(before) }], timeout: 0 },
-    { op: 'mutate', table: 'Open_vSwitch', where, mutations: [['external_ids', 'delete', ['set', [bridgeMappingsKey, ownedKey]]]] },
-    ...(Object.keys(next).length > 0 ? [{ op: 'mutate' as const, table: 'Open_vSwitch', where, mutations: [insert] }] : []),
+    {
+      op: 'wait',
+      table: 'Open_vSwitch',
+      where,
+      columns: ['external_ids'],
+      until: '==',
+      rows: [{ external_ids: wireMap(before) }],
+      timeout: 0,
+    },
+    {
+      op: 'mutate',
+      table: 'Open_vSwitch',
+      where,
+      mutations: [['external_ids', 'delete', ['set', [bridgeMappingsKey, ownedKey]]]],
+    },
+    ...(Object.keys(next).length > 0
+      ? [{ op: 'mutate' as const, table: 'Open_vSwitch', where, mutations: [insert] }]
+      : []),
   ];
 }

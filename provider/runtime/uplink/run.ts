@@ -37,25 +37,42 @@ function targetsOf(cluster: Cluster) {
 }
 
 /** Observe and plan; nothing is written. */
-export async function discoverUplinks(cluster: Cluster, owner: string, options: UplinkRunOptions = {}): Promise<UplinkRunResult> {
+export async function discoverUplinks(
+  cluster: Cluster,
+  owner: string,
+  options: UplinkRunOptions = {},
+): Promise<UplinkRunResult> {
   const session = new UplinkSession(targetsOf(cluster), options);
   try {
     const discovery = await discoverAll(session, cluster);
     const plan = planUplinks({ cluster, owner, discovery, vrf: options.vrf });
     const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, false);
-    return { ...planUplinks({ cluster, owner, discovery, vrf: options.vrf, vrfResults: vrf.results }), written: {}, roundTrips: session.roundTrips, vrf: vrf.report };
+    return {
+      ...planUplinks({ cluster, owner, discovery, vrf: options.vrf, vrfResults: vrf.results }),
+      written: {},
+      roundTrips: session.roundTrips,
+      vrf: vrf.report,
+    };
   } finally {
     await session.close();
   }
 }
 
-async function writeStep(session: UplinkSession, cluster: Cluster, owner: string, step: NodeStep, discovery: Map<string, NodeDiscovery>, vrf?: UplinkVrfInput): Promise<string | undefined> {
+async function writeStep(
+  session: UplinkSession,
+  cluster: Cluster,
+  owner: string,
+  step: NodeStep,
+  discovery: Map<string, NodeDiscovery>,
+  vrf?: UplinkVrfInput,
+): Promise<string | undefined> {
   for (let attempt = 0; ; attempt++) {
     if (!step.change) return undefined;
     try {
       const externalIds = await session.writeMappings(step.node, step.change, ownedMappingsKey(owner));
       const before = discovery.get(step.node);
-      if (before?.ok) discovery.set(step.node, { ok: true, facts: { ...before.facts, ovs: { ...before.facts.ovs, externalIds } } });
+      if (before?.ok)
+        discovery.set(step.node, { ok: true, facts: { ...before.facts, ovs: { ...before.facts.ovs, externalIds } } });
       return undefined;
     } catch (error) {
       if (attempt > 0) return nodeFailure(error).message;
@@ -69,22 +86,41 @@ async function writeStep(session: UplinkSession, cluster: Cluster, owner: string
 }
 
 /** Observe, plan, write every node's mapping change, and report the conditions after the writes. */
-export async function applyUplinks(cluster: Cluster, owner: string, options: UplinkRunOptions = {}): Promise<UplinkRunResult> {
+export async function applyUplinks(
+  cluster: Cluster,
+  owner: string,
+  options: UplinkRunOptions = {},
+): Promise<UplinkRunResult> {
   const session = new UplinkSession(targetsOf(cluster), options);
   try {
     const discovery = await discoverAll(session, cluster);
     const plan = planUplinks({ cluster, owner, discovery, vrf: options.vrf });
     const written: UplinkRunResult['written'] = {};
     const failures = new Map<string, string>();
-    await Promise.all(plan.nodes.filter((s) => s.change).map(async (step) => {
-      const error = await writeStep(session, cluster, owner, step, discovery, options.vrf);
-      if (error !== undefined) {
-        failures.set(step.node, error);
-        written[step.node] = { error };
-      } else written[step.node] = { set: step.change!.set.map((m) => `${m.network}:${m.bridge}`), removed: step.change!.removed };
-    }));
+    await Promise.all(
+      plan.nodes
+        .filter((s) => s.change)
+        .map(async (step) => {
+          const error = await writeStep(session, cluster, owner, step, discovery, options.vrf);
+          if (error !== undefined) {
+            failures.set(step.node, error);
+            written[step.node] = { error };
+          } else
+            written[step.node] = {
+              set: step.change!.set.map((m) => `${m.network}:${m.bridge}`),
+              removed: step.change!.removed,
+            };
+        }),
+    );
     const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, true);
-    const after = planUplinks({ cluster, owner, discovery, mappingFailures: failures, vrf: options.vrf, vrfResults: vrf.results });
+    const after = planUplinks({
+      cluster,
+      owner,
+      discovery,
+      mappingFailures: failures,
+      vrf: options.vrf,
+      vrfResults: vrf.results,
+    });
     return { ...after, written, roundTrips: session.roundTrips, vrf: vrf.report };
   } finally {
     await session.close();
@@ -95,24 +131,39 @@ export async function applyUplinks(cluster: Cluster, owner: string, options: Upl
 export function uplinkDriftLines(result: UplinkPlan): string[] {
   return result.nodes.flatMap((step) => {
     if (step.error) return [`node ${step.node}: not discovered (${step.error.reason}): ${step.error.message}`];
-    const vrf = (step.vrf ?? []).length > 0 || step.conflicts ? vrfDriftLines(step.node, (result as Partial<UplinkRunResult>).vrf?.[step.node]) : [];
+    const vrf =
+      (step.vrf ?? []).length > 0 || step.conflicts
+        ? vrfDriftLines(step.node, (result as Partial<UplinkRunResult>).vrf?.[step.node])
+        : [];
     if (!step.change) return vrf;
-    return [...vrf,
+    return [
+      ...vrf,
       ...step.change.set.map((m) => `node ${step.node}: ovn-bridge-mappings lacks ${m.network}:${m.bridge}`),
-      ...step.change.removed.map((n) => `node ${step.node}: ovn-bridge-mappings still maps ${n}, which no CUDN of this owner uses`),
+      ...step.change.removed.map(
+        (n) => `node ${step.node}: ovn-bridge-mappings still maps ${n}, which no CUDN of this owner uses`,
+      ),
     ];
   });
 }
 
 function vrfDriftLines(node: string, report: NodeVrfReport | undefined): string[] {
   if (!report || 'error' in report) return [];
-  return report.steps.filter((s) => !/^record |^forget the membership/.test(s)).map((s) => `node ${node}: VRF membership differs: would ${s}`);
+  return report.steps
+    .filter((s) => !/^record |^forget the membership/.test(s))
+    .map((s) => `node ${node}: VRF membership differs: would ${s}`);
 }
 
 /**
  * Remove every bridge mapping this owner wrote and release every VRF membership (and VRF device)
  * it made, as if no CUDN named an Uplink any more.
  */
-export async function destroyUplinks(cluster: Cluster, owner: string, options: UplinkRunOptions = {}): Promise<UplinkRunResult> {
-  return applyUplinks({ ...cluster, networks: [] }, owner, { ...options, vrf: { routeAdvertisements: [], networkIds: {} } });
+export async function destroyUplinks(
+  cluster: Cluster,
+  owner: string,
+  options: UplinkRunOptions = {},
+): Promise<UplinkRunResult> {
+  return applyUplinks({ ...cluster, networks: [] }, owner, {
+    ...options,
+    vrf: { routeAdvertisements: [], networkIds: {} },
+  });
 }

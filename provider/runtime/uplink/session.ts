@@ -5,7 +5,15 @@
  * trip (command, stream open, transaction) is counted. A node that fails, fails alone.
  */
 import type { NodeTarget } from '../../model/targets';
-import { HostError, HostKeyRejectedError, HostPool, type HostKeyPin, type HostRunner, openUnixSocketStream, type SshHostRunner } from '../../host';
+import {
+  HostError,
+  HostKeyRejectedError,
+  HostPool,
+  type HostKeyPin,
+  type HostRunner,
+  openUnixSocketStream,
+  type SshHostRunner,
+} from '../../host';
 import { OvsdbClient } from '../../ovsdb/client';
 import { bridgeMappingsKey, type MappingChange } from '../../uplink/mappings';
 import type { NodeDiscovery } from '../../uplink/plan';
@@ -34,7 +42,8 @@ export function hostKeyPin(text: string | undefined): HostKeyPin | undefined {
 export function nodeFailure(error: unknown): { reason: string; message: string } {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof HostKeyRejectedError) return { reason: 'HostKeyRejected', message };
-  if (error instanceof HostError) return { reason: error.failure === 'auth' ? 'HostAuthFailed' : 'HostUnreachable', message };
+  if (error instanceof HostError)
+    return { reason: error.failure === 'auth' ? 'HostAuthFailed' : 'HostUnreachable', message };
   return { reason: 'DiscoveryFailed', message };
 }
 
@@ -43,14 +52,26 @@ export class UplinkSession {
   private readonly pool = new HostPool();
   private readonly handles = new Map<string, NodeHandle>();
 
-  constructor(private readonly targets: Readonly<Record<string, NodeTarget>>, private readonly options: SessionOptions = {}) {}
+  constructor(
+    private readonly targets: Readonly<Record<string, NodeTarget>>,
+    private readonly options: SessionOptions = {},
+  ) {}
 
   private handle(node: string): NodeHandle {
     let handle = this.handles.get(node);
     if (handle) return handle;
     const t = this.targets[node];
-    if (!t) throw new Error(`node ${node} has no SSH target: give spec.targets.nodes.${node} (host, user, hostKey, keyPath)`);
-    const runner = this.pool.runner({ host: t.host, port: t.port, user: t.user, keyPath: t.keyPath, hostKey: hostKeyPin(t.hostKey), connectTimeoutMs: this.options.connectTimeoutMs ?? 5_000, commandTimeoutMs: this.options.commandTimeoutMs });
+    if (!t)
+      throw new Error(`node ${node} has no SSH target: give spec.targets.nodes.${node} (host, user, hostKey, keyPath)`);
+    const runner = this.pool.runner({
+      host: t.host,
+      port: t.port,
+      user: t.user,
+      keyPath: t.keyPath,
+      hostKey: hostKeyPin(t.hostKey),
+      connectTimeoutMs: this.options.connectTimeoutMs ?? 5_000,
+      commandTimeoutMs: this.options.commandTimeoutMs,
+    });
     handle = { runner };
     this.handles.set(node, handle);
     return handle;
@@ -70,15 +91,25 @@ export class UplinkSession {
   /** The node's HostRunner (the same SSH connection), counting each command as a round trip. */
   runner(node: string): HostRunner {
     const { runner } = this.handle(node);
-    return { describe: runner.describe, run: (argv, opts) => (this.roundTrips++, runner.run(argv, opts)), close: async () => undefined };
+    return {
+      describe: runner.describe,
+      run: (argv, opts) => (this.roundTrips++, runner.run(argv, opts)),
+      close: async () => undefined,
+    };
   }
 
   async discover(node: string): Promise<NodeDiscovery> {
     try {
       const handle = this.handle(node);
       this.roundTrips += 2;
-      const [host, read] = await Promise.all([handle.runner.run(hostFactsArgv), this.database(node).then(readOvsFacts)]);
-      if (host.exitCode !== 0) throw new Error(`reading interfaces and routes on ${handle.runner.describe} failed (exit ${host.exitCode}): ${host.stderr.trim()}`);
+      const [host, read] = await Promise.all([
+        handle.runner.run(hostFactsArgv),
+        this.database(node).then(readOvsFacts),
+      ]);
+      if (host.exitCode !== 0)
+        throw new Error(
+          `reading interfaces and routes on ${handle.runner.describe} failed (exit ${host.exitCode}): ${host.stderr.trim()}`,
+        );
       handle.read = read;
       return { ok: true, facts: { node, ...parseHostFacts(host.stdout), ovs: read.facts } };
     } catch (error) {
@@ -101,7 +132,11 @@ export class UplinkSession {
     delete ids[ownedKey];
     if (change.mappings !== undefined) ids[bridgeMappingsKey] = change.mappings;
     if (change.owned !== undefined) ids[ownedKey] = change.owned;
-    read.facts = { ...read.facts, externalIds: ids, ...(change.mappings !== undefined ? { bridgeMappings: change.mappings } : {}) };
+    read.facts = {
+      ...read.facts,
+      externalIds: ids,
+      ...(change.mappings !== undefined ? { bridgeMappings: change.mappings } : {}),
+    };
     return ids;
   }
 

@@ -20,14 +20,28 @@ async function runStep(runner: HostRunner, step: VrfStep): Promise<void> {
   const result = await runner.run(step.argv, step.stdin === undefined ? {} : { stdin: step.stdin });
   if (result.exitCode === 0) return;
   if (step.tolerate === 'exists' && /File exists/.test(result.stderr)) return;
-  throw new VrfHostError(runner.describe, step.argv, `${step.summary}: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
+  throw new VrfHostError(
+    runner.describe,
+    step.argv,
+    `${step.summary}: ${result.stderr.trim() || `exit ${result.exitCode}`}`,
+  );
 }
 
-export async function planVrfOnHost(runner: HostRunner, node: string, intents: VrfIntent[], owner: string): Promise<VrfPlan> {
+export async function planVrfOnHost(
+  runner: HostRunner,
+  node: string,
+  intents: VrfIntent[],
+  owner: string,
+): Promise<VrfPlan> {
   return planVrf(await observeVrfHost(runner, node), intents, owner);
 }
 
-export async function applyVrf(runner: HostRunner, node: string, intents: VrfIntent[], owner: string): Promise<VrfApplyResult> {
+export async function applyVrf(
+  runner: HostRunner,
+  node: string,
+  intents: VrfIntent[],
+  owner: string,
+): Promise<VrfApplyResult> {
   const plan = await planVrfOnHost(runner, node, intents, owner);
   const ran: string[] = [];
   for (const step of plan.steps) {

@@ -16,14 +16,25 @@ export interface VrfRun {
   report: Record<string, NodeVrfReport>;
 }
 
-async function onNode(runner: HostRunner, step: NodeStep, owner: string, apply: boolean): Promise<{ result: NodeVrfResult; report: NodeVrfReport }> {
+async function onNode(
+  runner: HostRunner,
+  step: NodeStep,
+  owner: string,
+  apply: boolean,
+): Promise<{ result: NodeVrfResult; report: NodeVrfReport }> {
   try {
     if (apply) {
       const done = await applyVrf(runner, step.node, step.vrf!, owner);
-      return { result: { ok: true, outcomes: done.outcomes, applied: true }, report: { steps: done.plan.steps.map((s) => s.summary), ran: done.ran, outcomes: done.outcomes } };
+      return {
+        result: { ok: true, outcomes: done.outcomes, applied: true },
+        report: { steps: done.plan.steps.map((s) => s.summary), ran: done.ran, outcomes: done.outcomes },
+      };
     }
     const plan = await planVrfOnHost(runner, step.node, step.vrf!, owner);
-    return { result: { ok: true, outcomes: plan.outcomes, applied: false }, report: { steps: plan.steps.map((s) => s.summary), ran: [], outcomes: plan.outcomes } };
+    return {
+      result: { ok: true, outcomes: plan.outcomes, applied: false },
+      report: { steps: plan.steps.map((s) => s.summary), ran: [], outcomes: plan.outcomes },
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { result: { ok: false, message }, report: { error: message } };
@@ -31,7 +42,12 @@ async function onNode(runner: HostRunner, step: NodeStep, owner: string, apply: 
 }
 
 /** Nodes with VRF intents (the plan had RouteAdvertisements input) and a successful discovery. */
-export async function vrfOnNodes(steps: NodeStep[], runnerOf: (node: string) => HostRunner, owner: string, apply: boolean): Promise<VrfRun> {
+export async function vrfOnNodes(
+  steps: NodeStep[],
+  runnerOf: (node: string) => HostRunner,
+  owner: string,
+  apply: boolean,
+): Promise<VrfRun> {
   const run: VrfRun = { results: new Map(), report: {} };
   const nodes = steps.filter((s) => s.vrf !== undefined && !s.error);
   const done = await Promise.all(nodes.map((s) => onNode(runnerOf(s.node), s, owner, apply)));

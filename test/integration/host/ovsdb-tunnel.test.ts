@@ -8,7 +8,13 @@ const lab = inject('lab');
 const pool = new HostPool();
 
 const runnerOf = (node: LabNodeStatus) =>
-  pool.runner({ host: node.ssh.host, port: node.ssh.port, user: node.ssh.user, keyPath: node.ssh.keyPath, hostKey: { fingerprint: node.ssh.hostKeyFingerprint } });
+  pool.runner({
+    host: node.ssh.host,
+    port: node.ssh.port,
+    user: node.ssh.user,
+    keyPath: node.ssh.keyPath,
+    hostKey: { fingerprint: node.ssh.hostKeyFingerprint },
+  });
 
 afterAll(async () => {
   await pool.closeAll();
@@ -23,9 +29,18 @@ describe('OVSDB over SSH', () => {
       const client = await OvsdbClient.connect(endpoint);
       try {
         expect(await client.listDbs()).toContain('Open_vSwitch');
-        const [ovs] = await client.transact('Open_vSwitch', [{ op: 'select', table: 'Open_vSwitch', where: [], columns: ['external_ids'] }]);
+        const [ovs] = await client.transact('Open_vSwitch', [
+          { op: 'select', table: 'Open_vSwitch', where: [], columns: ['external_ids'] },
+        ]);
         expect(ovs.rows?.[0].external_ids).toMatchObject({ 'system-id': node.chassisId, hostname: node.name });
-        const [bridges] = await client.transact('Open_vSwitch', [{ op: 'select', table: 'Bridge', where: [['name', '==', node.gatewayBridge]], columns: ['name', 'datapath_type'] }]);
+        const [bridges] = await client.transact('Open_vSwitch', [
+          {
+            op: 'select',
+            table: 'Bridge',
+            where: [['name', '==', node.gatewayBridge]],
+            columns: ['name', 'datapath_type'],
+          },
+        ]);
         expect(bridges.rows).toEqual([{ name: node.gatewayBridge, datapath_type: 'netdev' }]);
       } finally {
         client.close();

@@ -14,14 +14,21 @@ function throughShell(words: string[]): string[] {
 
 describe('argv quoting for the remote shell', () => {
   it('gives a real shell back exactly the words it was given, whatever they contain', () => {
-    const word = fc.string({ unit: fc.constantFrom('a', ' ', "'", '"', ';', '$', '`', '\\', '*', '\n', '|', '&', '(', ')', '#', '~', 'é') });
-    fc.assert(fc.property(fc.array(word, { minLength: 1, maxLength: 6 }), (words) => {
-      expect(throughShell(words)).toEqual(words);
-    }), { numRuns: 150 });
+    const word = fc.string({
+      unit: fc.constantFrom('a', ' ', "'", '"', ';', '$', '`', '\\', '*', '\n', '|', '&', '(', ')', '#', '~', 'é'),
+    });
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 6 }), (words) => {
+        expect(throughShell(words)).toEqual(words);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('leaves plain words bare and quotes the rest', () => {
-    expect(quoteArgv(['ovs-vsctl', '--db=unix:/run/db.sock', 'a b', "it's", ''])).toBe(`ovs-vsctl --db=unix:/run/db.sock 'a b' 'it'\\''s' ''`);
+    expect(quoteArgv(['ovs-vsctl', '--db=unix:/run/db.sock', 'a b', "it's", ''])).toBe(
+      `ovs-vsctl --db=unix:/run/db.sock 'a b' 'it'\\''s' ''`,
+    );
   });
 
   it('names the element of an argv it cannot carry', () => {
@@ -41,7 +48,9 @@ describe('host-key pins', () => {
   const blob = Buffer.from(base64, 'base64');
 
   it("computes OpenSSH's own SHA-256 fingerprint", () => {
-    const openssh = execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${keyFile}.pub`], { encoding: 'utf8' }).split(' ')[1];
+    const openssh = execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${keyFile}.pub`], {
+      encoding: 'utf8',
+    }).split(' ')[1];
     expect(fingerprintOf(blob)).toBe(openssh);
   });
 
@@ -62,8 +71,14 @@ describe('host-key pins', () => {
     expect(verifyHostKey(blob, undefined, 'h', 22)).toEqual({ ok: false, kind: 'unknown' });
     expect(verifyHostKey(blob, { fingerprint: fingerprintOf(blob) }, 'h', 22)).toEqual({ ok: true });
     expect(verifyHostKey(blob, { fingerprint: fingerprintOf(blob).slice(7) }, 'h', 22)).toEqual({ ok: true });
-    expect(verifyHostKey(Buffer.from('other'), { fingerprint: fingerprintOf(blob) }, 'h', 22)).toMatchObject({ ok: false, kind: 'changed' });
-    expect(verifyHostKey(blob, { knownHosts: `other ${type} ${base64}` }, 'h', 22)).toEqual({ ok: false, kind: 'unknown' });
+    expect(verifyHostKey(Buffer.from('other'), { fingerprint: fingerprintOf(blob) }, 'h', 22)).toMatchObject({
+      ok: false,
+      kind: 'changed',
+    });
+    expect(verifyHostKey(blob, { knownHosts: `other ${type} ${base64}` }, 'h', 22)).toEqual({
+      ok: false,
+      kind: 'unknown',
+    });
   });
 
   afterAll(() => {

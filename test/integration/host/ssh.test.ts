@@ -5,7 +5,14 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { LabNodeStatus } from '../../../lab';
 import {
-  HostArgvError, HostAuthError, HostKeyRejectedError, HostPool, HostTimeoutError, HostUnreachableError, SshHostRunner, type SshTarget,
+  HostArgvError,
+  HostAuthError,
+  HostKeyRejectedError,
+  HostPool,
+  HostTimeoutError,
+  HostUnreachableError,
+  SshHostRunner,
+  type SshTarget,
 } from '../../../provider/host';
 import '../../setup/lab';
 
@@ -18,7 +25,12 @@ function targetOf(node: LabNodeStatus, extra: Partial<SshTarget> = {}): SshTarge
 }
 
 const runnerOf = (node: LabNodeStatus) => pool.runner(targetOf(node));
-const hostKeyLine = (node: LabNodeStatus) => readFileSync(path.join(lab.dir, 'nodes', node.name, 'ssh_host_ed25519_key.pub'), 'utf8').trim().split(' ').slice(0, 2).join(' ');
+const hostKeyLine = (node: LabNodeStatus) =>
+  readFileSync(path.join(lab.dir, 'nodes', node.name, 'ssh_host_ed25519_key.pub'), 'utf8')
+    .trim()
+    .split(' ')
+    .slice(0, 2)
+    .join(' ');
 
 /** ovn-controller adds tunnels shortly after its chassis registers: retry a read until it settles. */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 5000): Promise<T> {
@@ -36,14 +48,19 @@ afterAll(async () => {
 
 describe('SSH HostRunner against the lab nodes', () => {
   it('runs hostname on every node, and each answers with its own name', async () => {
-    const names = await Promise.all(lab.nodes.map(async (node) => (await runnerOf(node).run(['hostname'])).stdout.trim()));
+    const names = await Promise.all(
+      lab.nodes.map(async (node) => (await runnerOf(node).run(['hostname'])).stdout.trim()),
+    );
     expect(names).toEqual(lab.nodes.map((n) => n.name));
   });
 
   it('runs ovs-vsctl on every node, and each shows its own bridges and system-id', async () => {
     for (const node of lab.nodes) {
       const runner = runnerOf(node);
-      const show = await eventually(() => runner.run(['ovs-vsctl', 'show']), (r) => (r.stdout.match(/type: geneve/g) ?? []).length === lab.nodes.length - 1);
+      const show = await eventually(
+        () => runner.run(['ovs-vsctl', 'show']),
+        (r) => (r.stdout.match(/type: geneve/g) ?? []).length === lab.nodes.length - 1,
+      );
       expect(show.exitCode).toBe(0);
       expect(show.stdout).toContain('Bridge br-int');
       expect(show.stdout).toContain(`Bridge ${node.gatewayBridge}`);
@@ -62,7 +79,19 @@ describe('SSH HostRunner against the lab nodes', () => {
 
   it('passes argv with spaces, quotes, semicolons and shell syntax through intact, without injection', async () => {
     const marker = `/tmp/ovnk-injected-${process.pid}`;
-    const words = ['a b', "it's", '"double"', `x; touch ${marker}`, '$(touch ' + marker + ')', '`id`', '*', '', 'tab\there', 'new\nline', '\\back'];
+    const words = [
+      'a b',
+      "it's",
+      '"double"',
+      `x; touch ${marker}`,
+      '$(touch ' + marker + ')',
+      '`id`',
+      '*',
+      '',
+      'tab\there',
+      'new\nline',
+      '\\back',
+    ];
     const runner = runnerOf(lab.nodes[1]);
     const result = await runner.run(['printf', '[%s]\\n', ...words]);
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
@@ -117,17 +146,25 @@ describe('SSH HostRunner against the lab nodes', () => {
 describe('SSH host-key pinning and failures', () => {
   it('refuses a server whose key differs from the pinned fingerprint, naming both', async () => {
     const [node, other] = lab.nodes;
-    const runner = new SshHostRunner(targetOf(node, { hostKey: { fingerprint: other.ssh.hostKeyFingerprint }, acceptUnknownHostKey: true }));
+    const runner = new SshHostRunner(
+      targetOf(node, { hostKey: { fingerprint: other.ssh.hostKeyFingerprint }, acceptUnknownHostKey: true }),
+    );
     const attempt = runner.run(['hostname']);
     await expect(attempt).rejects.toBeInstanceOf(HostKeyRejectedError);
-    await expect(attempt).rejects.toThrow(new RegExp(`presented host key ${node.ssh.hostKeyFingerprint.replace(/[+/]/g, '\\$&')}, but ${other.ssh.hostKeyFingerprint.replace(/[+/]/g, '\\$&')} is pinned`));
+    await expect(attempt).rejects.toThrow(
+      new RegExp(
+        `presented host key ${node.ssh.hostKeyFingerprint.replace(/[+/]/g, '\\$&')}, but ${other.ssh.hostKeyFingerprint.replace(/[+/]/g, '\\$&')} is pinned`,
+      ),
+    );
     await runner.close();
   });
 
   it('refuses an unknown key unless the caller opts in', async () => {
     const node = lab.nodes[1];
     const strict = new SshHostRunner(targetOf(node, { hostKey: undefined }));
-    await expect(strict.run(['hostname'])).rejects.toThrow(/which no pin covers: refusing to connect; pin it .* or opt in with acceptUnknownHostKey: true/);
+    await expect(strict.run(['hostname'])).rejects.toThrow(
+      /which no pin covers: refusing to connect; pin it .* or opt in with acceptUnknownHostKey: true/,
+    );
     const trusting = new SshHostRunner(targetOf(node, { hostKey: undefined, acceptUnknownHostKey: true }));
     expect((await trusting.run(['hostname'])).stdout.trim()).toBe(node.name);
     expect(trusting.presentedFingerprint).toBe(node.ssh.hostKeyFingerprint);
@@ -136,9 +173,13 @@ describe('SSH host-key pinning and failures', () => {
 
   it('accepts a known_hosts pin for the host and refuses one that lists another key', async () => {
     const [node, other] = lab.nodes;
-    const good = new SshHostRunner(targetOf(node, { hostKey: { knownHosts: `# lab\n${node.ssh.host} ${hostKeyLine(node)}\n` } }));
+    const good = new SshHostRunner(
+      targetOf(node, { hostKey: { knownHosts: `# lab\n${node.ssh.host} ${hostKeyLine(node)}\n` } }),
+    );
     expect((await good.run(['hostname'])).stdout.trim()).toBe(node.name);
-    const bad = new SshHostRunner(targetOf(node, { hostKey: { knownHosts: `${node.ssh.host} ${hostKeyLine(other)}\n` } }));
+    const bad = new SshHostRunner(
+      targetOf(node, { hostKey: { knownHosts: `${node.ssh.host} ${hostKeyLine(other)}\n` } }),
+    );
     await expect(bad.run(['hostname'])).rejects.toBeInstanceOf(HostKeyRejectedError);
     await Promise.all([good.close(), bad.close()]);
   });
@@ -160,7 +201,10 @@ describe('SSH host-key pinning and failures', () => {
   });
 
   it('fails an unreachable node alone, with a clear error within its timeout', async () => {
-    const ghost = { ...lab.nodes[0], ssh: { ...lab.nodes[0].ssh, host: lab.nodes[0].ssh.host.replace(/\.\d+$/, '.250') } };
+    const ghost = {
+      ...lab.nodes[0],
+      ssh: { ...lab.nodes[0].ssh, host: lab.nodes[0].ssh.host.replace(/\.\d+$/, '.250') },
+    };
     const started = Date.now();
     const [lost, alive] = await Promise.allSettled([
       new SshHostRunner(targetOf(ghost, { connectTimeoutMs: 1500 })).run(['hostname']),
@@ -169,7 +213,9 @@ describe('SSH host-key pinning and failures', () => {
     expect(Date.now() - started).toBeLessThan(3500);
     expect(lost.status).toBe('rejected');
     expect((lost as PromiseRejectedResult).reason).toBeInstanceOf(HostUnreachableError);
-    expect((lost as PromiseRejectedResult).reason.message).toMatch(new RegExp(`${ghost.ssh.host.replace(/\./g, '\\.')}:22`));
+    expect((lost as PromiseRejectedResult).reason.message).toMatch(
+      new RegExp(`${ghost.ssh.host.replace(/\./g, '\\.')}:22`),
+    );
     expect(alive).toMatchObject({ status: 'fulfilled', value: { stdout: `${lab.nodes[2].name}\n` } });
   });
 });

@@ -41,9 +41,20 @@ async function rows(table: string, where: Condition[] = []) {
 
 function topology(prefix: string, mac = '0a:58:64:40:00:01'): DesiredRow[] {
   return [
-    { table: 'Logical_Router', columns: { name: `${prefix}-lr`, ports: [`${prefix}-lrp`], static_routes: [`${prefix}-r1`], options: { 'requested-tnl-key': '50000' } } },
+    {
+      table: 'Logical_Router',
+      columns: {
+        name: `${prefix}-lr`,
+        ports: [`${prefix}-lrp`],
+        static_routes: [`${prefix}-r1`],
+        options: { 'requested-tnl-key': '50000' },
+      },
+    },
     { table: 'Logical_Router_Port', columns: { name: `${prefix}-lrp`, mac, networks: ['100.64.0.1/31'] } },
-    { table: 'Logical_Router_Static_Route', columns: { ip_prefix: '10.1.0.0/16', nexthop: '100.64.0.2', external_ids: { 'ovnk.io/key': `${prefix}-r1` } } },
+    {
+      table: 'Logical_Router_Static_Route',
+      columns: { ip_prefix: '10.1.0.0/16', nexthop: '100.64.0.2', external_ids: { 'ovnk.io/key': `${prefix}-r1` } },
+    },
     {
       table: 'Logical_Router_Static_Route',
       columns: { ip_prefix: '10.2.0.0/16', nexthop: '100.64.0.3', external_ids: { 'ovnk.io/key': `${prefix}-r2` } },
@@ -94,12 +105,21 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
   it('leaves a foreign row with the same name untouched, and delete removes exactly ours', async () => {
     await nbctl('lr-add', 'same-lr', '--', 'set', 'Logical_Router', 'same-lr', 'options:requested-tnl-key=50000');
     const foreignBefore = await rows('Logical_Router', [['name', '==', 'same-lr']]);
-    const desired: DesiredRow[] = [{ table: 'Logical_Router', columns: { name: 'same-lr', options: { 'requested-tnl-key': '50000' } } }];
+    const desired: DesiredRow[] = [
+      { table: 'Logical_Router', columns: { name: 'same-lr', options: { 'requested-tnl-key': '50000' } } },
+    ];
     await apply(client, { owner: 'o-same', schema: nbSchema, desired: topology('keep') });
-    const created = await apply(client, { owner: 'o-same', schema: nbSchema, desired: [...topology('keep'), ...desired] });
+    const created = await apply(client, {
+      owner: 'o-same',
+      schema: nbSchema,
+      desired: [...topology('keep'), ...desired],
+    });
     expect(created.plan.summary).toEqual(['create Logical_Router "same-lr"']);
     expect(await rows('Logical_Router', [['name', '==', 'same-lr']])).toHaveLength(2);
-    const routesOfCluster = () => rows('Logical_Router', [['name', '==', 'ovn_cluster_router']]).then((r) => (r[0].static_routes as unknown[]).length);
+    const routesOfCluster = () =>
+      rows('Logical_Router', [['name', '==', 'ovn_cluster_router']]).then(
+        (r) => (r[0].static_routes as unknown[]).length,
+      );
     const before = await routesOfCluster();
     const removed = await apply(client, { owner: 'o-same', schema: nbSchema, desired: [] });
     expect(removed.plan.changes.map((c) => c.action)).toEqual(Array(5).fill('delete'));
@@ -115,12 +135,21 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
     const db = recording();
     const observation = await observe(db, request);
     const router = observation.owned.find((r) => r.table === 'Logical_Router')!;
-    expect(Object.keys(router.columns).sort()).toEqual(['_uuid', 'external_ids', 'name', 'options', 'ports', 'static_routes']);
+    expect(Object.keys(router.columns).sort()).toEqual([
+      '_uuid',
+      'external_ids',
+      'name',
+      'options',
+      'ports',
+      'static_routes',
+    ]);
     const route = observation.owned.find((r) => r.table === 'Logical_Router_Static_Route')!;
     expect(Object.keys(route.columns).sort()).toEqual(['_uuid', 'external_ids', 'ip_prefix', 'nexthop']);
     const selects = db.sent[0]!.filter((op) => op.op === 'select' && op.table === 'Logical_Switch');
     expect(selects[0]).toMatchObject({ columns: ['_uuid', 'external_ids', 'name'] });
-    expect((await apply(client, { ...request, desired: [] })).plan.changes.map((c) => c.action)).toEqual(Array(4).fill('delete'));
+    expect((await apply(client, { ...request, desired: [] })).plan.changes.map((c) => c.action)).toEqual(
+      Array(4).fill('delete'),
+    );
   });
 
   it('deletes a Meter with its bands in one transaction, never emptying the bands of the meter that goes', async () => {
@@ -128,10 +157,19 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
       { table: 'Meter', columns: { name, unit: 'pktps', bands: [band] } },
       { table: 'Meter_Band', columns: { action: 'drop', rate: 10, external_ids: { 'ovnk.io/key': band } } },
     ];
-    await apply(client, { owner: 'o-meter', schema: nbSchema, desired: [...meter('m-a', 'band-a'), ...meter('m-b', 'band-b')] });
+    await apply(client, {
+      owner: 'o-meter',
+      schema: nbSchema,
+      desired: [...meter('m-a', 'band-a'), ...meter('m-b', 'band-b')],
+    });
     const db = recording();
     const removed = await apply(db, { owner: 'o-meter', schema: nbSchema, desired: [] });
-    expect(removed.plan.summary.sort()).toEqual(['delete Meter "m-a"', 'delete Meter "m-b"', 'delete Meter_Band "band-a"', 'delete Meter_Band "band-b"']);
+    expect(removed.plan.summary.sort()).toEqual([
+      'delete Meter "m-a"',
+      'delete Meter "m-b"',
+      'delete Meter_Band "band-a"',
+      'delete Meter_Band "band-b"',
+    ]);
     const sent = writes(db)[0]!;
     const lastDelete = sent.map((op) => op.op).lastIndexOf('delete');
     expect(sent.slice(0, lastDelete).filter((op) => op.op === 'mutate')).toEqual([]);
@@ -151,7 +189,21 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
     const ourBand = ours.created['Meter_Band/band-ours']!;
     await client.transact(NB, [
       { op: 'insert', table: 'Meter_Band', 'uuid-name': 'theirs', row: { action: 'drop', rate: 30 } },
-      { op: 'insert', table: 'Meter', row: { name: 'm-theirs', unit: 'pktps', bands: ['set', [['named-uuid', 'theirs'], ['uuid', ourBand]]] } },
+      {
+        op: 'insert',
+        table: 'Meter',
+        row: {
+          name: 'm-theirs',
+          unit: 'pktps',
+          bands: [
+            'set',
+            [
+              ['named-uuid', 'theirs'],
+              ['uuid', ourBand],
+            ],
+          ],
+        },
+      },
     ]);
     await apply(client, { owner: 'o-band', schema: nbSchema, desired: [] });
     const theirs = (await rows('Meter', [['name', '==', 'm-theirs']]))[0]!;
@@ -180,7 +232,17 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
     const db = recording();
     const desired: DesiredRow[] = [
       { table: 'Logical_Switch', columns: { name: 'acl-ls', acls: ['acl-1'] } },
-      { table: 'ACL', columns: { priority: 1000, direction: 'to-lport', match: 'ip4', action: 'pass', tier: 0, external_ids: { 'k8s.ovn.org/id': 'acl-1' } } },
+      {
+        table: 'ACL',
+        columns: {
+          priority: 1000,
+          direction: 'to-lport',
+          match: 'ip4',
+          action: 'pass',
+          tier: 0,
+          external_ids: { 'k8s.ovn.org/id': 'acl-1' },
+        },
+      },
     ];
     const error = await apply(db, { owner: 'o-acl', schema: nbSchema, desired }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SchemaAdaptationError);
@@ -188,13 +250,22 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
       'ACL "acl-1": ACL.action="pass" is not allowed (needs OVN_Northbound >= 7.0.4 for the ACL "pass" action; server has 7.0.0)',
     ]);
     expect(writes(db)).toEqual([]);
-    const allowed = await apply(client, { owner: 'o-acl', schema: nbSchema, desired: [desired[0], { ...desired[1], columns: { ...desired[1].columns, action: 'allow-related' } }] });
+    const allowed = await apply(client, {
+      owner: 'o-acl',
+      schema: nbSchema,
+      desired: [desired[0], { ...desired[1], columns: { ...desired[1].columns, action: 'allow-related' } }],
+    });
     expect(allowed.sent).toBe(true);
     expect((await rows('ACL', ownedBy('o-acl')))[0]).not.toHaveProperty('tier');
   });
 
   it('sees the same mismatches in the served schema as in the pinned bookworm fixture', async () => {
-    const pinned = JSON.parse(readFileSync(join(findRepoRoot(__dirname), '..', 'shared', 'schemas', 'ovn-nb.v23.03.1-debian.ovsschema'), 'utf8'));
+    const pinned = JSON.parse(
+      readFileSync(
+        join(findRepoRoot(__dirname), '..', 'shared', 'schemas', 'ovn-nb.v23.03.1-debian.ovsschema'),
+        'utf8',
+      ),
+    );
     const served = await client.getSchema(NB);
     expect(served.version).toBe('7.0.0');
     expect(compareSchemas(nbSchema, served)).toEqual(compareSchemas(nbSchema, pinned));
@@ -204,18 +275,30 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
     let round = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.uniqueArray(fc.record({ key: fc.stringMatching(/^[a-z0-9]{1,8}$/), third: fc.integer({ min: 0, max: 255 }) }), { selector: (r) => r.key, maxLength: 20 }),
+        fc.uniqueArray(
+          fc.record({ key: fc.stringMatching(/^[a-z0-9]{1,8}$/), third: fc.integer({ min: 0, max: 255 }) }),
+          { selector: (r) => r.key, maxLength: 20 },
+        ),
         async (routes) => {
           const owner = 'o-prop';
           const desired: DesiredRow[] = [
             { table: 'Logical_Router', columns: { name: 'prop-lr', static_routes: routes.map((r) => r.key) } },
-            ...routes.map((r) => ({ table: 'Logical_Router_Static_Route', columns: { ip_prefix: `10.${r.third}.0.0/16`, nexthop: '1.1.1.1', external_ids: { 'ovnk.io/key': r.key } } })),
+            ...routes.map((r) => ({
+              table: 'Logical_Router_Static_Route',
+              columns: {
+                ip_prefix: `10.${r.third}.0.0/16`,
+                nexthop: '1.1.1.1',
+                external_ids: { 'ovnk.io/key': r.key },
+              },
+            })),
           ];
           round++;
           await apply(client, { owner, schema: nbSchema, desired });
           const second = await apply(client, { owner, schema: nbSchema, desired });
           expect(second.plan.operations).toEqual([]);
-          expect((await rows('Logical_Router_Static_Route', ownedBy(owner))).map((r) => r.ip_prefix).sort()).toEqual(routes.map((r) => `10.${r.third}.0.0/16`).sort());
+          expect((await rows('Logical_Router_Static_Route', ownedBy(owner))).map((r) => r.ip_prefix).sort()).toEqual(
+            routes.map((r) => `10.${r.third}.0.0/16`).sort(),
+          );
         },
       ),
       { numRuns: 15 },

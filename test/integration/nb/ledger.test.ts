@@ -24,10 +24,22 @@ beforeAll(async () => {
   await nbctl('init');
   for (const sw of ['sw-a', 'sw-b']) await nbctl('ls-add', sw);
   await nbctl('create', 'Load_Balancer_Group', 'name=their-group');
-  for (const sw of ['sw-a', 'sw-b']) await nbctl('add', 'Logical_Switch', sw, 'load_balancer_group', '@g', '--', '--id=@g', 'get', 'Load_Balancer_Group', 'their-group').catch(async () => {
-    const uuid = await nbctl('--bare', '--columns=_uuid', 'find', 'Load_Balancer_Group', 'name=their-group');
-    await nbctl('add', 'Logical_Switch', sw, 'load_balancer_group', uuid);
-  });
+  for (const sw of ['sw-a', 'sw-b'])
+    await nbctl(
+      'add',
+      'Logical_Switch',
+      sw,
+      'load_balancer_group',
+      '@g',
+      '--',
+      '--id=@g',
+      'get',
+      'Load_Balancer_Group',
+      'their-group',
+    ).catch(async () => {
+      const uuid = await nbctl('--bare', '--columns=_uuid', 'find', 'Load_Balancer_Group', 'name=their-group');
+      await nbctl('add', 'Logical_Switch', sw, 'load_balancer_group', uuid);
+    });
 });
 
 afterAll(async () => {
@@ -40,7 +52,8 @@ async function select(table: string): Promise<Record<string, unknown>[]> {
   return result!.rows ?? [];
 }
 const ledgerOf = async () => ((await select('NB_Global'))[0]!.external_ids as Record<string, string>)[KEY];
-const groupsOf = async (sw: string) => (await nbctl('--bare', '--columns=load_balancer_group', 'list', 'Logical_Switch', sw)).split(/\s+/).filter(Boolean);
+const groupsOf = async (sw: string) =>
+  (await nbctl('--bare', '--columns=load_balancer_group', 'list', 'Logical_Switch', sw)).split(/\s+/).filter(Boolean);
 const uuidOf = async (table: string, where: string) => nbctl('--bare', '--columns=_uuid', 'find', table, where);
 
 const desired = (): DesiredRow[] => [
@@ -49,7 +62,10 @@ const desired = (): DesiredRow[] => [
     columns: { name: 'cnc_svc_x', load_balancer: [] },
     parents: ['sw-a', 'sw-b'].map((identity) => ({ table: 'Logical_Switch', identity, column: 'load_balancer_group' })),
   },
-  { table: 'Static_MAC_Binding', columns: { logical_port: 'rtoe-GR_n1', ip: '169.254.0.1', mac: '0a:58:a9:fe:00:01', override_dynamic_mac: true } },
+  {
+    table: 'Static_MAC_Binding',
+    columns: { logical_port: 'rtoe-GR_n1', ip: '169.254.0.1', mac: '0a:58:a9:fe:00:01', override_dynamic_mac: true },
+  },
 ];
 
 describe('rows without external_ids, owned through the ledger, on a real NB server', () => {
@@ -61,8 +77,13 @@ describe('rows without external_ids, owned through the ledger, on a real NB serv
     const ours = await uuidOf('Load_Balancer_Group', 'name=cnc_svc_x');
     const theirs = await uuidOf('Load_Balancer_Group', 'name=their-group');
     for (const sw of ['sw-a', 'sw-b']) expect((await groupsOf(sw)).sort()).toEqual([ours, theirs].sort());
-    expect(await nbctl('--bare', '--columns=mac', 'find', 'Static_MAC_Binding', 'ip=169.254.0.1')).toBe('0a:58:a9:fe:00:01');
-    expect(JSON.parse((await ledgerOf())!)).toEqual({ Load_Balancer_Group: ['cnc_svc_x'], Static_MAC_Binding: ['rtoe-GR_n1/169.254.0.1'] });
+    expect(await nbctl('--bare', '--columns=mac', 'find', 'Static_MAC_Binding', 'ip=169.254.0.1')).toBe(
+      '0a:58:a9:fe:00:01',
+    );
+    expect(JSON.parse((await ledgerOf())!)).toEqual({
+      Load_Balancer_Group: ['cnc_svc_x'],
+      Static_MAC_Binding: ['rtoe-GR_n1/169.254.0.1'],
+    });
   });
 
   it('sends nothing on a second apply', async () => {
@@ -73,24 +94,40 @@ describe('rows without external_ids, owned through the ledger, on a real NB serv
   });
 
   it('repairs a hand change of a ledger-owned row', async () => {
-    await nbctl('set', 'Static_MAC_Binding', await uuidOf('Static_MAC_Binding', 'ip=169.254.0.1'), 'mac="0a:00:00:00:00:99"');
+    await nbctl(
+      'set',
+      'Static_MAC_Binding',
+      await uuidOf('Static_MAC_Binding', 'ip=169.254.0.1'),
+      'mac="0a:00:00:00:00:99"',
+    );
     const result = await apply(recording(), { owner, schema: nbSchema, desired: desired() });
-    expect(result.plan.summary).toEqual(['update Static_MAC_Binding "rtoe-GR_n1/169.254.0.1": mac: "0a:00:00:00:00:99" -> "0a:58:a9:fe:00:01"']);
-    expect(await nbctl('--bare', '--columns=mac', 'find', 'Static_MAC_Binding', 'ip=169.254.0.1')).toBe('0a:58:a9:fe:00:01');
+    expect(result.plan.summary).toEqual([
+      'update Static_MAC_Binding "rtoe-GR_n1/169.254.0.1": mac: "0a:00:00:00:00:99" -> "0a:58:a9:fe:00:01"',
+    ]);
+    expect(await nbctl('--bare', '--columns=mac', 'find', 'Static_MAC_Binding', 'ip=169.254.0.1')).toBe(
+      '0a:58:a9:fe:00:01',
+    );
   });
 
   it('detaches the group from a switch that is no longer its parent', async () => {
     const rows = desired();
     rows[0]!.parents = rows[0]!.parents!.slice(0, 1);
     const result = await apply(recording(), { owner, schema: nbSchema, desired: rows });
-    expect(result.plan.summary).toEqual(['detach Load_Balancer_Group "cnc_svc_x": from Logical_Switch "sw-b" load_balancer_group']);
+    expect(result.plan.summary).toEqual([
+      'detach Load_Balancer_Group "cnc_svc_x": from Logical_Switch "sw-b" load_balancer_group',
+    ]);
     expect(await groupsOf('sw-b')).toEqual([await uuidOf('Load_Balancer_Group', 'name=their-group')]);
     expect((await apply(recording(), { owner, schema: nbSchema, desired: rows })).sent).toBe(false);
   });
 
   it('refuses a desired group whose name a foreign group has, and leaves that group alone', async () => {
-    const rows: DesiredRow[] = [{ table: 'Load_Balancer_Group', columns: { name: 'their-group', load_balancer: [] } }, ...desired()];
-    await expect(apply(recording(), { owner, schema: nbSchema, desired: rows })).rejects.toThrow('Load_Balancer_Group "their-group": a row with this identity already exists');
+    const rows: DesiredRow[] = [
+      { table: 'Load_Balancer_Group', columns: { name: 'their-group', load_balancer: [] } },
+      ...desired(),
+    ];
+    await expect(apply(recording(), { owner, schema: nbSchema, desired: rows })).rejects.toThrow(
+      'Load_Balancer_Group "their-group": a row with this identity already exists',
+    );
     expect(await uuidOf('Load_Balancer_Group', 'name=their-group')).not.toBe('');
   });
 

@@ -31,14 +31,28 @@ describe.runIf(existsSync(schemaPath))('schema adaptation against OVN_Northbound
     const served = await client.getSchema('OVN_Northbound');
     expect(served.version).toBe('7.11.0');
     const messages = compareSchemas(nbSchema, served).map((m) => m.message);
-    expect(messages).toContain('Logical_Router_Policy.output_port is missing (needs OVN_Northbound >= 7.13.0 for router policy output ports; server has 7.11.0)');
-    expect(messages.filter((m) => m.startsWith('ACL.tier') || m.includes('"pass"') || m.includes('"jump"'))).toEqual([]);
+    expect(messages).toContain(
+      'Logical_Router_Policy.output_port is missing (needs OVN_Northbound >= 7.13.0 for router policy output ports; server has 7.11.0)',
+    );
+    expect(messages.filter((m) => m.startsWith('ACL.tier') || m.includes('"pass"') || m.includes('"jump"'))).toEqual(
+      [],
+    );
   });
 
   it('writes a pass ACL with a tier, and refuses a policy output port naming 7.13.0', async () => {
     const desired: DesiredRow[] = [
       { table: 'Logical_Switch', columns: { name: 'tier-ls', acls: ['acl-pass'] } },
-      { table: 'ACL', columns: { priority: 1000, direction: 'to-lport', match: 'ip4', action: 'pass', tier: 1, external_ids: { 'k8s.ovn.org/id': 'acl-pass' } } },
+      {
+        table: 'ACL',
+        columns: {
+          priority: 1000,
+          direction: 'to-lport',
+          match: 'ip4',
+          action: 'pass',
+          tier: 1,
+          external_ids: { 'k8s.ovn.org/id': 'acl-pass' },
+        },
+      },
     ];
     const applied = await apply(client, { owner: 'o-trixie', schema: nbSchema, desired });
     expect(applied.sent).toBe(true);
@@ -46,9 +60,18 @@ describe.runIf(existsSync(schemaPath))('schema adaptation against OVN_Northbound
     expect([acl.action, acl.tier]).toEqual(['pass', 1]);
     const policy: DesiredRow = {
       table: 'Logical_Router_Policy',
-      columns: { priority: 10, match: 'ip4', action: 'reroute', nexthops: ['1.1.1.1'], output_port: 'x', external_ids: { 'k8s.ovn.org/id': 'pol' } },
+      columns: {
+        priority: 10,
+        match: 'ip4',
+        action: 'reroute',
+        nexthops: ['1.1.1.1'],
+        output_port: 'x',
+        external_ids: { 'k8s.ovn.org/id': 'pol' },
+      },
     };
-    const error = await apply(client, { owner: 'o-trixie', schema: nbSchema, desired: [...desired, policy] }).catch((e: unknown) => e);
+    const error = await apply(client, { owner: 'o-trixie', schema: nbSchema, desired: [...desired, policy] }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SchemaAdaptationError);
     expect((error as SchemaAdaptationError).problems).toEqual([
       'Logical_Router_Policy "pol": Logical_Router_Policy.output_port="x" cannot be written (needs OVN_Northbound >= 7.13.0 for router policy output ports; server has 7.11.0)',

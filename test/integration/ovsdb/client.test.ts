@@ -35,8 +35,21 @@ afterAll(async () => {
 
 function routerWithPort(router: string, port: string): Operation[] {
   return [
-    { op: 'insert', table: 'Logical_Router_Port', 'uuid-name': 'lrp', row: { name: port, mac: '0a:00:00:00:00:01', networks: ['set', ['100.64.0.0/31']] } },
-    { op: 'insert', table: 'Logical_Router', row: { name: router, ports: ['set', [['named-uuid', 'lrp']]], options: ['map', [['requested-tnl-key', '50000']]] } },
+    {
+      op: 'insert',
+      table: 'Logical_Router_Port',
+      'uuid-name': 'lrp',
+      row: { name: port, mac: '0a:00:00:00:00:01', networks: ['set', ['100.64.0.0/31']] },
+    },
+    {
+      op: 'insert',
+      table: 'Logical_Router',
+      row: {
+        name: router,
+        ports: ['set', [['named-uuid', 'lrp']]],
+        options: ['map', [['requested-tnl-key', '50000']]],
+      },
+    },
   ];
 }
 
@@ -59,7 +72,9 @@ describe('connecting over every transport', () => {
   });
 
   it('refuses an ssl server whose certificate our CA did not sign', async () => {
-    const error = await failure(OvsdbClient.connect(server.ssl as string, { tls: { ...server.tls!, ca: server.otherCa! } }));
+    const error = await failure(
+      OvsdbClient.connect(server.ssl as string, { tls: { ...server.tls!, ca: server.otherCa! } }),
+    );
     expect(error).toBeInstanceOf(OvsdbTransportError);
     expect(error.message).toContain(`ovsdb: ${server.ssl}: cannot connect`);
   });
@@ -72,14 +87,17 @@ describe('connecting over every transport', () => {
     const opener: StreamEndpoint = {
       kind: 'stream',
       describe: 'test-tunnel',
-      open: () => new Promise((resolve, reject) => {
-        const socket = net.connect({ path: server.socketPath }, () => resolve(socket));
-        socket.once('error', reject);
-      }),
+      open: () =>
+        new Promise((resolve, reject) => {
+          const socket = net.connect({ path: server.socketPath }, () => resolve(socket));
+          socket.once('error', reject);
+        }),
     };
     const c = await OvsdbClient.connect(opener);
     expect(c.endpoint).toBe('test-tunnel');
-    const [result] = await c.transact(NB, [{ op: 'select', table: 'Logical_Router', where: [['name', '==', 'nobody']] }]);
+    const [result] = await c.transact(NB, [
+      { op: 'select', table: 'Logical_Router', where: [['name', '==', 'nobody']] },
+    ]);
     expect(result.rows).toEqual([]);
     c.close();
   });
@@ -94,7 +112,9 @@ describe('transactions', () => {
   it('inserts a router with a port by named uuid and reads both back decoded', async () => {
     const [port, router] = await client.transact(NB, routerWithPort('lr-read', 'lrp-read'));
     expect(port.uuid).toMatch(/^[0-9a-f-]{36}$/);
-    const [selected] = await client.transact(NB, [{ op: 'select', table: 'Logical_Router', where: [['_uuid', '==', ['uuid', router.uuid!]]] }]);
+    const [selected] = await client.transact(NB, [
+      { op: 'select', table: 'Logical_Router', where: [['_uuid', '==', ['uuid', router.uuid!]]] },
+    ]);
     expect(selected.rows).toHaveLength(1);
     expect(selected.rows![0]).toMatchObject({
       _uuid: { uuid: router.uuid },
@@ -104,7 +124,14 @@ describe('transactions', () => {
       static_routes: [],
       enabled: undefined,
     });
-    const [lrp] = await client.transact(NB, [{ op: 'select', table: 'Logical_Router_Port', where: [['name', '==', 'lrp-read']], columns: ['networks', 'peer'] }]);
+    const [lrp] = await client.transact(NB, [
+      {
+        op: 'select',
+        table: 'Logical_Router_Port',
+        where: [['name', '==', 'lrp-read']],
+        columns: ['networks', 'peer'],
+      },
+    ]);
     expect(lrp.rows).toEqual([{ networks: ['100.64.0.0/31'], peer: undefined }]);
   });
 
@@ -119,7 +146,11 @@ describe('transactions', () => {
 
   it('a strong reference to a missing row is a referential integrity violation', async () => {
     const missing = '0b0c0d0e-0000-4000-8000-000000000001';
-    const error = await failure(client.transact(NB, [{ op: 'insert', table: 'Logical_Router', row: { name: 'lr-ref', ports: ['uuid', missing] } }]));
+    const error = await failure(
+      client.transact(NB, [
+        { op: 'insert', table: 'Logical_Router', row: { name: 'lr-ref', ports: ['uuid', missing] } },
+      ]),
+    );
     expect(error).toBeInstanceOf(ReferentialIntegrityViolation);
     expect(error).toMatchObject({ index: 1, op: 'commit' });
     expect((error as ReferentialIntegrityViolation).details).toContain(missing);
@@ -140,18 +171,28 @@ describe('transactions', () => {
   });
 
   it('a wait that is not satisfied with timeout 0 times out', async () => {
-    const wait: Operation = { op: 'wait', table: 'Logical_Router', where: [['name', '==', 'lr-never']], columns: ['name'], until: '==', rows: [{ name: 'lr-never' }], timeout: 0 };
+    const wait: Operation = {
+      op: 'wait',
+      table: 'Logical_Router',
+      where: [['name', '==', 'lr-never']],
+      columns: ['name'],
+      until: '==',
+      rows: [{ name: 'lr-never' }],
+      timeout: 0,
+    };
     const error = await failure(client.transact(NB, [wait]));
     expect(error).toBeInstanceOf(TimedOut);
     expect(error).toMatchObject({ index: 0, op: 'wait', table: 'Logical_Router' });
   });
 
   it('division by zero in a mutate is a domain error and nothing is committed', async () => {
-    const error = await failure(client.transact(NB, [
-      { op: 'insert', table: 'Meter_Band', 'uuid-name': 'band', row: { action: 'drop', rate: 10 } },
-      { op: 'insert', table: 'Meter', row: { name: 'm-domain', unit: 'kbps', bands: ['named-uuid', 'band'] } },
-      { op: 'mutate', table: 'Meter_Band', where: [], mutations: [['rate', '/=', 0]] },
-    ]));
+    const error = await failure(
+      client.transact(NB, [
+        { op: 'insert', table: 'Meter_Band', 'uuid-name': 'band', row: { action: 'drop', rate: 10 } },
+        { op: 'insert', table: 'Meter', row: { name: 'm-domain', unit: 'kbps', bands: ['named-uuid', 'band'] } },
+        { op: 'mutate', table: 'Meter_Band', where: [], mutations: [['rate', '/=', 0]] },
+      ]),
+    );
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ index: 2, table: 'Meter_Band' });
     const [meters] = await client.transact(NB, [{ op: 'select', table: 'Meter', where: [['name', '==', 'm-domain']] }]);
@@ -164,7 +205,12 @@ describe('transactions', () => {
   });
 
   it('a too-many-rows commit is a constraint violation naming the table', async () => {
-    const error = await failure(client.transact(NB, [{ op: 'insert', table: 'NB_Global', row: {} }, { op: 'insert', table: 'NB_Global', row: {} }]));
+    const error = await failure(
+      client.transact(NB, [
+        { op: 'insert', table: 'NB_Global', row: {} },
+        { op: 'insert', table: 'NB_Global', row: {} },
+      ]),
+    );
     expect(error).toMatchObject({ name: 'ConstraintViolation', op: 'commit', table: 'NB_Global' });
   });
 
@@ -179,14 +225,21 @@ describe('monitors', () => {
   it('a monitor reports inserts, modifications and deletes of the rows it watches', async () => {
     const updates: { kind: string; name?: unknown }[] = [];
     const monitor = await client.monitor(NB, { Logical_Router: { columns: ['name'] } }, (update) => {
-      for (const row of update.tables.Logical_Router ?? []) updates.push({ kind: row.kind, name: (row.new ?? row.old)?.name });
+      for (const row of update.tables.Logical_Router ?? [])
+        updates.push({ kind: row.kind, name: (row.new ?? row.old)?.name });
     });
     expect(monitor.initial.Logical_Router?.every((row) => row.kind === 'initial')).toBe(true);
     await client.transact(NB, [{ op: 'insert', table: 'Logical_Router', row: { name: 'lr-mon' } }]);
-    await client.transact(NB, [{ op: 'update', table: 'Logical_Router', where: [['name', '==', 'lr-mon']], row: { name: 'lr-mon2' } }]);
+    await client.transact(NB, [
+      { op: 'update', table: 'Logical_Router', where: [['name', '==', 'lr-mon']], row: { name: 'lr-mon2' } },
+    ]);
     await client.transact(NB, [{ op: 'delete', table: 'Logical_Router', where: [['name', '==', 'lr-mon2']] }]);
     await client.echo(); // the notifications of our own transactions precede this reply
-    expect(updates).toEqual([{ kind: 'insert', name: 'lr-mon' }, { kind: 'modify', name: 'lr-mon2' }, { kind: 'delete', name: 'lr-mon2' }]);
+    expect(updates).toEqual([
+      { kind: 'insert', name: 'lr-mon' },
+      { kind: 'modify', name: 'lr-mon2' },
+      { kind: 'delete', name: 'lr-mon2' },
+    ]);
     await monitor.cancel();
     await client.transact(NB, [{ op: 'insert', table: 'Logical_Router', row: { name: 'lr-after-cancel' } }]);
     await client.echo();
@@ -198,7 +251,12 @@ describe('monitors', () => {
     const monitor = await client.monitor(
       NB,
       { Logical_Router: { columns: ['name'], where: [['name', '==', 'lr-cond']] } },
-      (update) => seen.push(...(update.tables.Logical_Router ?? []).map((row) => `${row.kind}:${String(row.new?.name ?? row.diff?.name)}`)),
+      (update) =>
+        seen.push(
+          ...(update.tables.Logical_Router ?? []).map(
+            (row) => `${row.kind}:${String(row.new?.name ?? row.diff?.name)}`,
+          ),
+        ),
       { method: 'monitor_cond_since' },
     );
     expect(monitor.found).toBe(false);
@@ -213,23 +271,35 @@ describe('monitors', () => {
   });
 
   it('monitor_cond reports a modification as the diff of the changed columns', async () => {
-    await client.transact(NB, [{ op: 'insert', table: 'Logical_Router', row: { name: 'lr-diff', options: ['map', [['a', '1']]] } }]);
+    await client.transact(NB, [
+      { op: 'insert', table: 'Logical_Router', row: { name: 'lr-diff', options: ['map', [['a', '1']]] } },
+    ]);
     const diffs: unknown[] = [];
     const monitor = await client.monitor(
       NB,
       { Logical_Router: { columns: ['name', 'options'], where: [['name', '==', 'lr-diff']] } },
-      (update) => diffs.push(...(update.tables.Logical_Router ?? []).map((row) => ({ kind: row.kind, diff: row.diff }))),
+      (update) =>
+        diffs.push(...(update.tables.Logical_Router ?? []).map((row) => ({ kind: row.kind, diff: row.diff }))),
       { method: 'monitor_cond' },
     );
     expect(monitor.initial.Logical_Router?.map((row) => row.new)).toEqual([{ name: 'lr-diff', options: { a: '1' } }]);
-    await client.transact(NB, [{ op: 'mutate', table: 'Logical_Router', where: [['name', '==', 'lr-diff']], mutations: [['options', 'insert', ['map', [['b', '2']]]]] }]);
+    await client.transact(NB, [
+      {
+        op: 'mutate',
+        table: 'Logical_Router',
+        where: [['name', '==', 'lr-diff']],
+        mutations: [['options', 'insert', ['map', [['b', '2']]]]],
+      },
+    ]);
     await client.echo();
     expect(diffs).toEqual([{ kind: 'modify', diff: { options: { b: '2' } } }]);
     await monitor.cancel();
   });
 
   it('a plain monitor refuses conditions before sending anything', async () => {
-    await expect(client.monitor(NB, { Logical_Router: { where: [['name', '==', 'x']] } }, () => {})).rejects.toThrow('[monitor.Logical_Router.where]');
+    await expect(client.monitor(NB, { Logical_Router: { where: [['name', '==', 'x']] } }, () => {})).rejects.toThrow(
+      '[monitor.Logical_Router.where]',
+    );
   });
 });
 
@@ -239,7 +309,12 @@ describe('liveness', () => {
     try {
       const admin = await OvsdbClient.connect(own.unix);
       await admin.transact(NB, [
-        { op: 'insert', table: 'Connection', 'uuid-name': 'conn', row: { target: 'ptcp:0:127.0.0.3', inactivity_probe: 1000 } },
+        {
+          op: 'insert',
+          table: 'Connection',
+          'uuid-name': 'conn',
+          row: { target: 'ptcp:0:127.0.0.3', inactivity_probe: 1000 },
+        },
         { op: 'insert', table: 'NB_Global', row: { connections: ['named-uuid', 'conn'] } },
       ]);
       const port = await logPort(path.join(own.dir, 'db.log'), '127.0.0.3');
@@ -280,7 +355,9 @@ describe('liveness', () => {
     c.onClose((error) => (closedBy = error));
     process.kill(own.pid, 'SIGSTOP'); // as busy as a 29k-row transaction: silent, then answers in order
     try {
-      const insert = c.transact(NB, [{ op: 'insert', table: 'Logical_Switch', row: { name: 'ls-busy' } }], { timeoutMs: 5000 });
+      const insert = c.transact(NB, [{ op: 'insert', table: 'Logical_Switch', row: { name: 'ls-busy' } }], {
+        timeoutMs: 5000,
+      });
       await new Promise((r) => setTimeout(r, 1000)); // five probe periods without an answer
       expect(closedBy).toBeUndefined();
       process.kill(own.pid, 'SIGCONT');
@@ -301,7 +378,9 @@ describe('liveness', () => {
     const closed = new Promise<OvsdbTransportError>((resolve) => c.onClose(resolve));
     process.kill(own.pid, 'SIGSTOP');
     try {
-      const error = await failure(c.transact(NB, [{ op: 'insert', table: 'Logical_Switch', row: { name: 'ls-gone' } }], { timeoutMs: 500 }));
+      const error = await failure(
+        c.transact(NB, [{ op: 'insert', table: 'Logical_Switch', row: { name: 'ls-gone' } }], { timeoutMs: 500 }),
+      );
       expect(error.message).toContain('transact got no reply within 500 ms');
       const dropped = await closed;
       expect(dropped.reason).toBe('timeout');
@@ -313,7 +392,15 @@ describe('liveness', () => {
   });
 
   it('a request without a reply in time fails with a timeout, and the connection stays usable', async () => {
-    const wait: Operation = { op: 'wait', table: 'Logical_Router', where: [['name', '==', 'lr-never']], columns: ['name'], until: '==', rows: [{ name: 'lr-never' }], timeout: 2000 };
+    const wait: Operation = {
+      op: 'wait',
+      table: 'Logical_Router',
+      where: [['name', '==', 'lr-never']],
+      columns: ['name'],
+      until: '==',
+      rows: [{ name: 'lr-never' }],
+      timeout: 2000,
+    };
     const error = await failure(client.transact(NB, [wait], { timeoutMs: 100 }));
     expect(error).toMatchObject({ name: 'OvsdbTransportError', reason: 'timeout' });
     expect(error.message).toContain('transact got no reply within 100 ms');
@@ -323,7 +410,15 @@ describe('liveness', () => {
   it('every pending request fails with a transport error when the server is killed', async () => {
     const own = await startOvsdbServer();
     const c = await OvsdbClient.connect(own.tcp);
-    const wait: Operation = { op: 'wait', table: 'Logical_Router', where: [], columns: ['name'], until: '==', rows: [{ name: 'x' }], timeout: 10_000 };
+    const wait: Operation = {
+      op: 'wait',
+      table: 'Logical_Router',
+      where: [],
+      columns: ['name'],
+      until: '==',
+      rows: [{ name: 'x' }],
+      timeout: 10_000,
+    };
     const pending = [failure(c.transact(NB, [wait])), failure(c.transact(NB, [wait]))];
     await c.echo();
     await own.kill();

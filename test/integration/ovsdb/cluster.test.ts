@@ -29,7 +29,9 @@ async function leaders(): Promise<string[]> {
 }
 
 const insertRouter = (name: string): Operation[] => [{ op: 'insert', table: 'Logical_Router', row: { name } }];
-const selectRouter = (name: string): Operation[] => [{ op: 'select', table: 'Logical_Router', where: [['name', '==', name]], columns: ['name'] }];
+const selectRouter = (name: string): Operation[] => [
+  { op: 'select', table: 'Logical_Router', where: [['name', '==', name]], columns: ['name'] },
+];
 
 async function settledLeader(): Promise<string> {
   for (let i = 0; i < 100; i++) {
@@ -42,7 +44,11 @@ async function settledLeader(): Promise<string> {
 
 describe('a three-member RAFT Northbound', () => {
   it('moves to the new leader when the old one stops answering without closing the connection', async () => {
-    const client = new OvsdbClusterClient(cluster.remotes, NB, { failoverTimeoutMs: 20_000, requestTimeoutMs: 700, inactivityProbeMs: 0 });
+    const client = new OvsdbClusterClient(cluster.remotes, NB, {
+      failoverTimeoutMs: 20_000,
+      requestTimeoutMs: 700,
+      inactivityProbeMs: 0,
+    });
     await client.transact(NB, insertRouter('lr-frozen-before'));
     const frozen = cluster.members.find((m) => m.tcp === client.endpoint)!;
     process.kill(frozen.pid, 'SIGSTOP');
@@ -79,8 +85,17 @@ describe('a three-member RAFT Northbound', () => {
 
   it('throws an operation error at once instead of retrying it', async () => {
     const client = new OvsdbClusterClient(cluster.remotes, NB);
-    const port: Operation = { op: 'insert', table: 'Logical_Router_Port', 'uuid-name': 'p', row: { name: 'lrp-cl', mac: '0a:00:00:00:00:02', networks: '10.0.0.1/31' } };
-    const router: Operation = { op: 'insert', table: 'Logical_Router', row: { name: 'lr-cl', ports: ['named-uuid', 'p'] } };
+    const port: Operation = {
+      op: 'insert',
+      table: 'Logical_Router_Port',
+      'uuid-name': 'p',
+      row: { name: 'lrp-cl', mac: '0a:00:00:00:00:02', networks: '10.0.0.1/31' },
+    };
+    const router: Operation = {
+      op: 'insert',
+      table: 'Logical_Router',
+      row: { name: 'lr-cl', ports: ['named-uuid', 'p'] },
+    };
     await client.transact(NB, [port, router]);
     const started = Date.now();
     await expect(client.transact(NB, [port, router])).rejects.toBeInstanceOf(ConstraintViolation);
@@ -94,7 +109,10 @@ describe('remotes without a leader', () => {
     const standalone = await startOvsdbServer();
     const dead = standalone.tcp;
     await standalone.stop();
-    const client = new OvsdbClusterClient(`${dead},unix:/nonexistent/ovnk.sock`, NB, { failoverTimeoutMs: 300, retryDelayMs: 50 });
+    const client = new OvsdbClusterClient(`${dead},unix:/nonexistent/ovnk.sock`, NB, {
+      failoverTimeoutMs: 300,
+      retryDelayMs: 50,
+    });
     const error = await client.transact(NB, selectRouter('x')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OvsdbTransportError);
     expect((error as Error).message).toContain(`no leader for ${NB}`);

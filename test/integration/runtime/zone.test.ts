@@ -50,11 +50,18 @@ async function select(table: string, columns?: string[]) {
   return (await client.transact(NB, [op]))[0]!.rows ?? [];
 }
 
-describe('a zone with the gateway routers\' external side, on a real ovsdb-server', () => {
+describe("a zone with the gateway routers' external side, on a real ovsdb-server", () => {
   it('writes the Static_MAC_Binding rows with the others, creating NB_Global once for the state and the ledger', async () => {
     const { zones, state } = plan();
-    const wanted = zones[0]!.rows.filter((r) => r.table === 'Static_MAC_Binding').map((r) => `${r.columns.logical_port} ${r.columns.ip}`);
-    expect(wanted.sort()).toEqual(['rtoe-GR_cluster_udn_blue_n1 169.254.169.2', 'rtoe-GR_cluster_udn_blue_n1 169.254.169.4', 'rtoe-GR_cluster_udn_blue_n2 169.254.169.2', 'rtoe-GR_cluster_udn_blue_n2 169.254.169.4']);
+    const wanted = zones[0]!.rows
+      .filter((r) => r.table === 'Static_MAC_Binding')
+      .map((r) => `${r.columns.logical_port} ${r.columns.ip}`);
+    expect(wanted.sort()).toEqual([
+      'rtoe-GR_cluster_udn_blue_n1 169.254.169.2',
+      'rtoe-GR_cluster_udn_blue_n1 169.254.169.4',
+      'rtoe-GR_cluster_udn_blue_n2 169.254.169.2',
+      'rtoe-GR_cluster_udn_blue_n2 169.254.169.4',
+    ]);
     expect(await select('NB_Global')).toEqual([]);
     const applied = await applyZone(client, zones[0]!, owner, state);
     expect(applied.sent).toBe(true);
@@ -62,7 +69,10 @@ describe('a zone with the gateway routers\' external side, on a real ovsdb-serve
     expect(bindings.map((b) => `${b.logical_port} ${b.ip}`).sort()).toEqual(wanted.sort());
     const globals = await select('NB_Global', ['external_ids']);
     expect(globals).toHaveLength(1);
-    expect(Object.keys(globals[0]!.external_ids as object).sort()).toEqual([`ovnk.io/owned/${owner}`, `ovnk.io/state/${owner}`]);
+    expect(Object.keys(globals[0]!.external_ids as object).sort()).toEqual([
+      `ovnk.io/owned/${owner}`,
+      `ovnk.io/state/${owner}`,
+    ]);
   });
 
   it('a second apply sends nothing and diff finds no drift', async () => {
@@ -72,8 +82,26 @@ describe('a zone with the gateway routers\' external side, on a real ovsdb-serve
   });
 
   it('a hand change to one of our bindings shows in diff, and apply repairs it', async () => {
-    const [row] = (await client.transact(NB, [{ op: 'select', table: 'Static_MAC_Binding', where: [['ip', '==', '169.254.169.4'], ['logical_port', '==', 'rtoe-GR_cluster_udn_blue_n1']] }]))[0]!.rows!;
-    await client.transact(NB, [{ op: 'update', table: 'Static_MAC_Binding', where: [['_uuid', '==', ['uuid', (row!._uuid as { uuid: string }).uuid]]], row: { mac: '0a:00:00:00:00:99' } }]);
+    const [row] = (
+      await client.transact(NB, [
+        {
+          op: 'select',
+          table: 'Static_MAC_Binding',
+          where: [
+            ['ip', '==', '169.254.169.4'],
+            ['logical_port', '==', 'rtoe-GR_cluster_udn_blue_n1'],
+          ],
+        },
+      ])
+    )[0]!.rows!;
+    await client.transact(NB, [
+      {
+        op: 'update',
+        table: 'Static_MAC_Binding',
+        where: [['_uuid', '==', ['uuid', (row!._uuid as { uuid: string }).uuid]]],
+        row: { mac: '0a:00:00:00:00:99' },
+      },
+    ]);
     const { zones, state } = plan();
     expect((await diffZone(client, zones[0]!, owner)).lines).toEqual([
       `changed: Static_MAC_Binding "rtoe-GR_cluster_udn_blue_n1/169.254.169.4": mac: "0a:00:00:00:00:99" -> "${row!.mac}"`,
@@ -83,9 +111,17 @@ describe('a zone with the gateway routers\' external side, on a real ovsdb-serve
   });
 
   it('destroy removes our bindings and both keys, and leaves a binding someone else made', async () => {
-    await client.transact(NB, [{ op: 'insert', table: 'Static_MAC_Binding', row: { logical_port: 'rtoe-GR_cluster_udn_blue_n1', ip: '169.254.0.99', mac: '0a:00:00:00:00:98' } }]);
+    await client.transact(NB, [
+      {
+        op: 'insert',
+        table: 'Static_MAC_Binding',
+        row: { logical_port: 'rtoe-GR_cluster_udn_blue_n1', ip: '169.254.0.99', mac: '0a:00:00:00:00:98' },
+      },
+    ]);
     expect((await destroyZone(client, 'central', owner)).sent).toBe(true);
-    expect((await select('Static_MAC_Binding', ['ip', 'mac'])).map((b) => `${b.ip} ${b.mac}`)).toEqual(['169.254.0.99 0a:00:00:00:00:98']);
+    expect((await select('Static_MAC_Binding', ['ip', 'mac'])).map((b) => `${b.ip} ${b.mac}`)).toEqual([
+      '169.254.0.99 0a:00:00:00:00:98',
+    ]);
     expect((await select('NB_Global', ['external_ids']))[0]!.external_ids).toEqual({});
     expect(await select('Logical_Router')).toEqual([]);
   });

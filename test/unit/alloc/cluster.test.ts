@@ -16,16 +16,21 @@ function plan(text: string, previous?: AllocationState) {
 }
 
 describe('golden plans', () => {
-  it('allocates the feature doc\'s blue/green example exactly as its annotation shows (the doc\'s tunnel key 16715782 comes from earlier history; a fresh cluster gets 16715779)', () => {
+  it("allocates the feature doc's blue/green example exactly as its annotation shows (the doc's tunnel key 16715782 comes from earlier history; a fresh cluster gets 16715779)", () => {
     const a = plan(fixture('blue-green.yaml'));
     const c = a.connects['blue-green-connect']!;
     expect(c.accepted).toBe(true);
     expect(c.annotations).toEqual({
-      'k8s.ovn.org/network-connect-subnet': '{"layer3_1":{"ipv4":"192.168.0.0/24"},"layer3_2":{"ipv4":"192.168.1.0/24"}}',
+      'k8s.ovn.org/network-connect-subnet':
+        '{"layer3_1":{"ipv4":"192.168.0.0/24"},"layer3_2":{"ipv4":"192.168.1.0/24"}}',
       'k8s.ovn.org/connect-router-tunnel-key': '16715779',
     });
     expect(a.networkIds).toEqual({ 'cluster_udn_blue-network': 1, 'cluster_udn_green-network': 2 });
-    expect(a.hostSubnets['cluster_udn_blue-network']).toEqual({ 'ovn-control-plane': ['103.103.0.0/24'], 'ovn-worker': ['103.103.1.0/24'], 'ovn-worker2': ['103.103.2.0/24'] });
+    expect(a.hostSubnets['cluster_udn_blue-network']).toEqual({
+      'ovn-control-plane': ['103.103.0.0/24'],
+      'ovn-worker': ['103.103.1.0/24'],
+      'ovn-worker2': ['103.103.2.0/24'],
+    });
     expect(a.datapathKeys.networks['cluster_udn_green-network']).toEqual({ transitSwitch: 16711685 });
   });
 
@@ -33,7 +38,10 @@ describe('golden plans', () => {
     const a = plan(fixture('colored-enterprise.yaml'));
     const c = a.connects['colored-enterprise']!;
     expect(c.problems).toEqual([]);
-    expect(a.datapathKeys.networks['yellow_yellow-network']).toEqual({ transitSwitch: 16711686, transitRouter: 16715779 });
+    expect(a.datapathKeys.networks['yellow_yellow-network']).toEqual({
+      transitSwitch: 16711686,
+      transitRouter: 16715779,
+    });
     expect(c.tunnelKey).toBe(16715780);
     expect(c.annotations['k8s.ovn.org/network-connect-subnet']).toBe(
       '{"layer2_3":{"ipv4":"192.168.2.0/31","ipv6":"fd01::200/127"},"layer3_1":{"ipv4":"192.168.0.0/24","ipv6":"fd01::/120"},"layer3_2":{"ipv4":"192.168.1.0/24","ipv6":"fd01::100/120"}}',
@@ -42,10 +50,23 @@ describe('golden plans', () => {
   });
 
   it('adopts upstream annotations and then fills the lowest free slice, as upstream after a restart', () => {
-    const annotations = { 'k8s.ovn.org/network-connect-subnet': '{"layer3_2":{"ipv4":"192.168.5.0/24"}}', 'k8s.ovn.org/connect-router-tunnel-key': '16715790' };
-    const a = plan(yamlOf([inventory({ namespaces: [{ name: 'ns-0' }, { name: 'ns-1' }] }), cudn('net-0', 'ns-0', [{ cidr: '10.1.0.0/16' }]), cudn('net-1', 'ns-1', [{ cidr: '10.2.0.0/16' }]), cnc('c', {}, annotations)]));
+    const annotations = {
+      'k8s.ovn.org/network-connect-subnet': '{"layer3_2":{"ipv4":"192.168.5.0/24"}}',
+      'k8s.ovn.org/connect-router-tunnel-key': '16715790',
+    };
+    const a = plan(
+      yamlOf([
+        inventory({ namespaces: [{ name: 'ns-0' }, { name: 'ns-1' }] }),
+        cudn('net-0', 'ns-0', [{ cidr: '10.1.0.0/16' }]),
+        cudn('net-1', 'ns-1', [{ cidr: '10.2.0.0/16' }]),
+        cnc('c', {}, annotations),
+      ]),
+    );
     expect(a.connects.c!.tunnelKey).toBe(16715790);
-    expect(a.connects.c!.networks).toMatchObject({ layer3_1: { subnets: { ipv4: '192.168.0.0/24' } }, layer3_2: { subnets: { ipv4: '192.168.5.0/24' } } });
+    expect(a.connects.c!.networks).toMatchObject({
+      layer3_1: { subnets: { ipv4: '192.168.0.0/24' } },
+      layer3_2: { subnets: { ipv4: '192.168.5.0/24' } },
+    });
   });
 });
 
@@ -57,55 +78,74 @@ const worldArb = fc.record({
 
 function worldText(present: number[], nodes: number, order: (xs: object[]) => object[] = (xs) => xs): string {
   const networks = present.map((i) =>
-    i % 2 === 0 ? cudn(`net-${i}`, `ns-${i}`, [{ cidr: `10.${i + 1}.0.0/16`, hostSubnet: 24 }]) : cudn(`net-${i}`, `ns-${i}`, [`10.${i + 1}.0.0/16`], { topology: 'Layer2' }),
+    i % 2 === 0
+      ? cudn(`net-${i}`, `ns-${i}`, [{ cidr: `10.${i + 1}.0.0/16`, hostSubnet: 24 }])
+      : cudn(`net-${i}`, `ns-${i}`, [`10.${i + 1}.0.0/16`], { topology: 'Layer2' }),
   );
-  const connects = [cnc('a', { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 28 }] }), cnc('b', { connectSubnets: [{ cidr: '172.30.0.0/16', networkPrefix: 28 }] })];
+  const connects = [
+    cnc('a', { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 28 }] }),
+    cnc('b', { connectSubnets: [{ cidr: '172.30.0.0/16', networkPrefix: 28 }] }),
+  ];
   const inv = inventory({ namespaces: Array.from({ length: 8 }, (_, i) => ({ name: `ns-${i}` })), nodes });
   return yamlOf(order([inv, ...networks, ...connects]));
 }
 
 describe('properties', () => {
   it('never gives two networks of a connect overlapping slices', () => {
-    fc.assert(fc.property(worldArb, ({ present, nodes }) => {
-      const a = plan(worldText(present, nodes));
-      for (const c of Object.values(a.connects)) {
-        const slices = Object.values(c.networks).map((n) => mustParseCidr(n.subnets.ipv4!));
-        slices.forEach((x, i) => slices.slice(i + 1).forEach((y) => expect(overlaps(x, y)).toBe(false)));
-        expect(slices.length).toBe(present.length);
-      }
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(worldArb, ({ present, nodes }) => {
+        const a = plan(worldText(present, nodes));
+        for (const c of Object.values(a.connects)) {
+          const slices = Object.values(c.networks).map((n) => mustParseCidr(n.subnets.ipv4!));
+          slices.forEach((x, i) => slices.slice(i + 1).forEach((y) => expect(overlaps(x, y)).toBe(false)));
+          expect(slices.length).toBe(present.length);
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('never moves an allocation under any sequence of adds and removes', () => {
-    fc.assert(fc.property(fc.array(worldArb, { minLength: 2, maxLength: 5 }), (worlds) => {
-      let previous: ReturnType<typeof plan> | undefined;
-      for (const { present, nodes } of worlds) {
-        const next = plan(worldText(present, nodes), previous?.state);
-        if (previous) expectStable(previous, next);
-        previous = next;
-      }
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(fc.array(worldArb, { minLength: 2, maxLength: 5 }), (worlds) => {
+        let previous: ReturnType<typeof plan> | undefined;
+        for (const { present, nodes } of worlds) {
+          const next = plan(worldText(present, nodes), previous?.state);
+          if (previous) expectStable(previous, next);
+          previous = next;
+        }
+      }),
+      { numRuns: 30 },
+    );
   });
 
   it('does not depend on document order', () => {
-    fc.assert(fc.property(worldArb, fc.integer(), ({ present, nodes }, seed) => {
-      const shuffled = (xs: object[]) => [...xs].sort((x, y) => hash(JSON.stringify(x), seed) - hash(JSON.stringify(y), seed));
-      expect(plan(worldText(present, nodes, shuffled))).toEqual(plan(worldText(present, nodes)));
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(worldArb, fc.integer(), ({ present, nodes }, seed) => {
+        const shuffled = (xs: object[]) =>
+          [...xs].sort((x, y) => hash(JSON.stringify(x), seed) - hash(JSON.stringify(y), seed));
+        expect(plan(worldText(present, nodes, shuffled))).toEqual(plan(worldText(present, nodes)));
+      }),
+      { numRuns: 30 },
+    );
   });
 
   it('changes nothing when re-planned with its own state', () => {
-    fc.assert(fc.property(worldArb, ({ present, nodes }) => {
-      const first = plan(worldText(present, nodes));
-      const again = plan(worldText(present, nodes), JSON.parse(JSON.stringify(first.state)));
-      expect(again).toEqual(first);
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(worldArb, ({ present, nodes }) => {
+        const first = plan(worldText(present, nodes));
+        const again = plan(worldText(present, nodes), JSON.parse(JSON.stringify(first.state)));
+        expect(again).toEqual(first);
+      }),
+      { numRuns: 30 },
+    );
   });
 });
 
 /** Everything present in both plans has the same value in both. */
 function expectStable(before: ReturnType<typeof plan>, after: ReturnType<typeof plan>): void {
-  for (const [name, id] of Object.entries(after.networkIds)) if (before.networkIds[name] !== undefined) expect(id).toBe(before.networkIds[name]);
+  for (const [name, id] of Object.entries(after.networkIds))
+    if (before.networkIds[name] !== undefined) expect(id).toBe(before.networkIds[name]);
   for (const [cncName, c] of Object.entries(after.connects)) {
     for (const [owner, n] of Object.entries(c.networks)) {
       const old = before.connects[cncName]?.networks[owner];
@@ -114,7 +154,8 @@ function expectStable(before: ReturnType<typeof plan>, after: ReturnType<typeof 
     expect(c.tunnelKey).toBe(before.connects[cncName]!.tunnelKey);
   }
   for (const [net, byNode] of Object.entries(after.hostSubnets)) {
-    for (const [node, subnets] of Object.entries(byNode)) if (before.hostSubnets[net]?.[node]) expect(subnets).toEqual(before.hostSubnets[net]![node]);
+    for (const [node, subnets] of Object.entries(byNode))
+      if (before.hostSubnets[net]?.[node]) expect(subnets).toEqual(before.hostSubnets[net]![node]);
   }
 }
 

@@ -50,15 +50,20 @@ describe('hybrid connect-subnet allocator', () => {
     expect(show(a.allocate('layer2_5'))).toEqual(['10.0.1.2/31']);
   });
 
-  it('reports upstream\'s text when no block can be borrowed', () => {
+  it("reports upstream's text when no block can be borrowed", () => {
     const a = ConnectSubnetAllocator.create([v4('10.0.0.0/24', 25)], [4]);
     a.allocate('layer3_1');
     a.allocate('layer3_2');
-    expect(a.allocate('layer2_3')).toBe('failed to expand Layer2 allocator: failed to allocate layer2 blocks: no subnets available');
+    expect(a.allocate('layer2_3')).toBe(
+      'failed to expand Layer2 allocator: failed to allocate layer2 blocks: no subnets available',
+    );
   });
 
   it('takes v4 and v6 blocks together in dual-stack and round-trips through its state', () => {
-    const a = ConnectSubnetAllocator.create([v4('192.168.0.0/16', 24), { cidr: mustParseCidr('fd01::/112'), networkPrefix: 120 }], [4, 6]);
+    const a = ConnectSubnetAllocator.create(
+      [v4('192.168.0.0/16', 24), { cidr: mustParseCidr('fd01::/112'), networkPrefix: 120 }],
+      [4, 6],
+    );
     a.allocate('layer3_1');
     expect(show(a.allocate('layer2_2'))).toEqual(['192.168.1.0/31', 'fd01::100/127']);
     const b = ConnectSubnetAllocator.fromState(JSON.parse(JSON.stringify(a.toState())));
@@ -72,7 +77,9 @@ describe('hybrid connect-subnet allocator', () => {
     expect(a.adopt('layer2_6', [mustParseCidr('192.168.7.4/31')])).toBeUndefined();
     expect(show(a.allocate('layer3_7'))).toEqual(['192.168.0.0/24']);
     expect(show(a.allocate('layer2_8'))).toEqual(['192.168.7.0/31']);
-    expect(a.adopt('layer3_9', [mustParseCidr('192.168.3.0/24')])).toBe('network 192.168.3.0/24 already owned by layer3_5');
+    expect(a.adopt('layer3_9', [mustParseCidr('192.168.3.0/24')])).toBe(
+      'network 192.168.3.0/24 already owned by layer3_5',
+    );
   });
 });
 
@@ -80,11 +87,16 @@ describe('point-to-point pairs and port keys', () => {
   const connect = v4('192.168.0.0/16', 24);
   it('puts node id N at offset 2N of the slice, connect-router side first', () => {
     const pair = p2pPair(mustParseCidr('192.168.0.0/24'), 4);
-    expect(typeof pair !== 'string' && [formatCidr(pair.first), formatCidr(pair.second)]).toEqual(['192.168.0.8/31', '192.168.0.9/31']);
+    expect(typeof pair !== 'string' && [formatCidr(pair.first), formatCidr(pair.second)]).toEqual([
+      '192.168.0.8/31',
+      '192.168.0.9/31',
+    ]);
   });
 
-  it('refuses node id 128 in a /24 with upstream\'s message', () => {
-    expect(p2pPair(mustParseCidr('192.168.0.0/24'), 128)).toBe('failed to generate P2P subnet for node ID 128: generated ip 192.168.1.0 from the idx 128 is out of range in the network 192.168.0.0/24');
+  it("refuses node id 128 in a /24 with upstream's message", () => {
+    expect(p2pPair(mustParseCidr('192.168.0.0/24'), 128)).toBe(
+      'failed to generate P2P subnet for node ID 128: generated ip 192.168.1.0 from the idx 128 is out of range in the network 192.168.0.0/24',
+    );
   });
 
   it('computes network40 at 192.168.4.0/31 as key 1025, as upstream does (the OKEP table says 513 with maxNodes 128: it disagrees)', () => {
@@ -92,25 +104,54 @@ describe('point-to-point pairs and port keys', () => {
     expect(layer3PortKey(mustParseCidr('192.168.200.0/24'), connect, 5)).toBe(51206n);
   });
 
-  it('finds upstream\'s 5000-cap collision: 10.8.127.254/31 and 10.8.152.238/31 both get key 173192', () => {
+  it("finds upstream's 5000-cap collision: 10.8.127.254/31 and 10.8.152.238/31 both get key 173192", () => {
     const wide = v4('10.0.0.0/8', 18);
     expect(layer2PortKey(mustParseCidr('10.8.127.254/31'), wide)).toBe(173192n);
     expect(layer2PortKey(mustParseCidr('10.8.152.238/31'), wide)).toBe(173192n);
-    const problems = checkPorts({ ref: 'c', network: 'n', topology: 'layer2', subnets: [mustParseCidr('10.8.127.254/31')], connectSubnets: [wide], nodes: [] });
-    expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/collides/), expect.stringMatching(/exceeds OVN's limit of 32767/)]);
+    const problems = checkPorts({
+      ref: 'c',
+      network: 'n',
+      topology: 'layer2',
+      subnets: [mustParseCidr('10.8.127.254/31')],
+      connectSubnets: [wide],
+      nodes: [],
+    });
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/collides/),
+      expect.stringMatching(/exceeds OVN's limit of 32767/),
+    ]);
   });
 
-  it('computes IPv6 keys without upstream\'s 64-bit overflow for networkPrefix 64', () => {
+  it("computes IPv6 keys without upstream's 64-bit overflow for networkPrefix 64", () => {
     const v6 = { cidr: mustParseCidr('fd00::/48'), networkPrefix: 64 };
     expect(layer3PortKey(mustParseCidr('fd00:0:0:2::/64'), v6, 3)).toBe(2n * 5000n + 4n);
   });
 
   it('names only the node whose id does not fit and refuses keys past 32767 (192.168.0.0/16 p24 at network index 128)', () => {
-    const nodes = [{ name: 'a', id: 2 }, { name: 'big', id: 130 }];
-    const problems = checkPorts({ ref: 'c', network: 'n', topology: 'layer3', subnets: [mustParseCidr('192.168.128.0/24')], connectSubnets: [connect], nodes });
+    const nodes = [
+      { name: 'a', id: 2 },
+      { name: 'big', id: 130 },
+    ];
+    const problems = checkPorts({
+      ref: 'c',
+      network: 'n',
+      topology: 'layer3',
+      subnets: [mustParseCidr('192.168.128.0/24')],
+      connectSubnets: [connect],
+      nodes,
+    });
     expect(problems.map((p) => p.reason)).toEqual(['ConnectSubnetExhausted', 'ConnectSubnetExhausted']);
     expect(problems[0]!.message).toMatch(/^node big \(id 130\) does not fit/);
     expect(problems[1]!.message).toMatch(/port tunnel key 32771 .* on node a/);
-    expect(checkPorts({ ref: 'c', network: 'n', topology: 'layer3', subnets: [mustParseCidr('192.168.127.0/24')], connectSubnets: [connect], nodes: [{ name: 'a', id: 127 }] })).toEqual([]);
+    expect(
+      checkPorts({
+        ref: 'c',
+        network: 'n',
+        topology: 'layer3',
+        subnets: [mustParseCidr('192.168.127.0/24')],
+        connectSubnets: [connect],
+        nodes: [{ name: 'a', id: 127 }],
+      }),
+    ).toEqual([]);
   });
 });

@@ -19,11 +19,22 @@ describe('upstream slot enumeration', () => {
   });
 
   it('gives the well-known default-network order for 10.128.0.0/14 into /23', () => {
-    expect(first(range('10.128.0.0/14', 23), 5)).toEqual(['10.128.0.0/23', '10.129.0.0/23', '10.130.0.0/23', '10.131.0.0/23', '10.128.2.0/23']);
+    expect(first(range('10.128.0.0/14', 23), 5)).toEqual([
+      '10.128.0.0/23',
+      '10.129.0.0/23',
+      '10.130.0.0/23',
+      '10.131.0.0/23',
+      '10.128.2.0/23',
+    ]);
   });
 
   it('does not rotate when the subnet bits stay inside one octet', () => {
-    expect(first(range('10.0.0.0/24', 26), 4)).toEqual(['10.0.0.0/26', '10.0.0.64/26', '10.0.0.128/26', '10.0.0.192/26']);
+    expect(first(range('10.0.0.0/24', 26), 4)).toEqual([
+      '10.0.0.0/26',
+      '10.0.0.64/26',
+      '10.0.0.128/26',
+      '10.0.0.192/26',
+    ]);
   });
 
   it('skips IPv6 indices whose low 16 bits are zero when there are 16 or more subnet bits', () => {
@@ -38,7 +49,12 @@ describe('upstream slot enumeration', () => {
   });
 
   it('maps every enumerated child back to its index', () => {
-    for (const r of [range('192.168.0.0/16', 26), range('10.128.0.0/14', 23), range('fd00::/48', 64), range('10.0.0.0/8', 31)]) {
+    for (const r of [
+      range('192.168.0.0/16', 26),
+      range('10.128.0.0/14', 23),
+      range('fd00::/48', 64),
+      range('10.0.0.0/8', 31),
+    ]) {
       for (const index of [1, 2, 255, 256, 1000, 4095]) {
         if (index < r.count && !r.isSkipped(index)) expect(r.indexOf(r.subnetAt(index))).toBe(index);
       }

@@ -15,11 +15,13 @@ export function fixtureText(name: string): string {
 
 /** The fixture with a chassis id on every Inventory node (per-node remote ports need them). */
 export function withChassis(text: string): string {
-  return parseAllDocuments(text).map((doc) => {
-    const body = doc.toJS() as { kind: string; spec: { nodes?: { name: string; chassisId?: string }[] } };
-    if (body.kind === 'Inventory') for (const n of body.spec.nodes ?? []) n.chassisId = `chassis-${n.name}`;
-    return stringify(body);
-  }).join('---\n');
+  return parseAllDocuments(text)
+    .map((doc) => {
+      const body = doc.toJS() as { kind: string; spec: { nodes?: { name: string; chassisId?: string }[] } };
+      if (body.kind === 'Inventory') for (const n of body.spec.nodes ?? []) n.chassisId = `chassis-${n.name}`;
+      return stringify(body);
+    })
+    .join('---\n');
 }
 
 export function zonesOf(text: string): Map<string, ZoneRows> {
@@ -37,7 +39,10 @@ export function rowsOf(zone: ZoneRows, table: string): DesiredRow[] {
 
 export function byIdentity(zone: ZoneRows, table: string, identity: string): DesiredRow {
   const found = zone.rows.filter((r) => r.table === table && identityOf(r) === identity);
-  if (found.length !== 1) throw new Error(`${found.length} ${table} rows named ${identity}; have ${rowsOf(zone, table).map(identityOf).join(', ')}`);
+  if (found.length !== 1)
+    throw new Error(
+      `${found.length} ${table} rows named ${identity}; have ${rowsOf(zone, table).map(identityOf).join(', ')}`,
+    );
   return found[0]!;
 }
 

@@ -4,7 +4,9 @@ import { cnc, cudn, inventory, layer3, namespaces, yamlOf } from './world';
 
 /** The problems of connect `c` in a plan of two Layer3 networks plus `extra` objects. */
 function problemsOf(connect: object, extra: object[] = [], options: Parameters<typeof inventory>[0] = {}) {
-  const outcome = planCluster(yamlOf([inventory({ namespaces: namespaces(4), ...options }), layer3(0), layer3(1), ...extra, connect]));
+  const outcome = planCluster(
+    yamlOf([inventory({ namespaces: namespaces(4), ...options }), layer3(0), layer3(1), ...extra, connect]),
+  );
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
   return outcome.allocation.connects.c!.problems;
 }
@@ -14,35 +16,139 @@ const base = { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 24 }] }
 describe('CRD and CEL rules of ClusterNetworkConnect', () => {
   it.each([
     ['a missing networkSelectors', { networkSelectors: undefined }, 'spec.networkSelectors: Required value'],
-    ['an empty networkSelectors', { networkSelectors: [] }, 'spec.networkSelectors in body should have at least 1 items'],
-    ['six network selectors', { networkSelectors: Array(6).fill({ networkSelectionType: 'PrimaryUserDefinedNetworks', primaryUserDefinedNetworkSelector: { namespaceSelector: {} } }) }, 'spec.networkSelectors: Too many: 6: must have at most 5 items'],
-    ['an unknown selection type', { networkSelectors: [{ networkSelectionType: 'InvalidType' }] }, 'spec.networkSelectors[0].networkSelectionType: Unsupported value: "InvalidType"'],
-    ['the default network', { networkSelectors: [{ networkSelectionType: 'DefaultNetwork' }] }, 'Only ClusterUserDefinedNetworks or PrimaryUserDefinedNetworks can be selected'],
-    ['a type without its selector', { networkSelectors: [{ networkSelectionType: 'PrimaryUserDefinedNetworks' }] }, 'Inconsistent selector: both networkSelectionType PrimaryUserDefinedNetworks and primaryUserDefinedNetworkSelector have to be set or neither'],
-    ['an In expression without values', { networkSelectors: [{ networkSelectionType: 'PrimaryUserDefinedNetworks', primaryUserDefinedNetworkSelector: { namespaceSelector: { matchExpressions: [{ key: 'a', operator: 'In' }] } } }] }, 'spec.networkSelectors[0].primaryUserDefinedNetworkSelector.namespaceSelector.matchExpressions[0]: operator In needs at least one value'],
+    [
+      'an empty networkSelectors',
+      { networkSelectors: [] },
+      'spec.networkSelectors in body should have at least 1 items',
+    ],
+    [
+      'six network selectors',
+      {
+        networkSelectors: Array(6).fill({
+          networkSelectionType: 'PrimaryUserDefinedNetworks',
+          primaryUserDefinedNetworkSelector: { namespaceSelector: {} },
+        }),
+      },
+      'spec.networkSelectors: Too many: 6: must have at most 5 items',
+    ],
+    [
+      'an unknown selection type',
+      { networkSelectors: [{ networkSelectionType: 'InvalidType' }] },
+      'spec.networkSelectors[0].networkSelectionType: Unsupported value: "InvalidType"',
+    ],
+    [
+      'the default network',
+      { networkSelectors: [{ networkSelectionType: 'DefaultNetwork' }] },
+      'Only ClusterUserDefinedNetworks or PrimaryUserDefinedNetworks can be selected',
+    ],
+    [
+      'a type without its selector',
+      { networkSelectors: [{ networkSelectionType: 'PrimaryUserDefinedNetworks' }] },
+      'Inconsistent selector: both networkSelectionType PrimaryUserDefinedNetworks and primaryUserDefinedNetworkSelector have to be set or neither',
+    ],
+    [
+      'an In expression without values',
+      {
+        networkSelectors: [
+          {
+            networkSelectionType: 'PrimaryUserDefinedNetworks',
+            primaryUserDefinedNetworkSelector: {
+              namespaceSelector: { matchExpressions: [{ key: 'a', operator: 'In' }] },
+            },
+          },
+        ],
+      },
+      'spec.networkSelectors[0].primaryUserDefinedNetworkSelector.namespaceSelector.matchExpressions[0]: operator In needs at least one value',
+    ],
     ['a missing connectSubnets', { connectSubnets: undefined }, 'spec.connectSubnets: Required value'],
-    ['three connect subnets', { connectSubnets: [1, 2, 3].map((i) => ({ cidr: `10.${i}.0.0/16`, networkPrefix: 24 })) }, 'spec.connectSubnets: Too many: 3: must have at most 2 items'],
-    ['a CIDR with host bits', { connectSubnets: [{ cidr: '192.168.0.1/16', networkPrefix: 24 }] }, /^CIDR must be a valid network address/],
-    ['a CIDR that is not one', { connectSubnets: [{ cidr: 'not-a-cidr', networkPrefix: 24 }] }, /^CIDR must be a valid network address/],
-    ['networkPrefix 0', { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 0 }] }, 'spec.connectSubnets[0].networkPrefix in body should be greater than or equal to 1'],
-    ['networkPrefix 128', { connectSubnets: [{ cidr: 'fd01::/64', networkPrefix: 128 }] }, 'spec.connectSubnets[0].networkPrefix in body should be less than or equal to 127'],
-    ['networkPrefix not longer than the CIDR', { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 16 }] }, /^NetworkPrefix must be longer than the CIDR prefix length/],
-    ['IPv4 networkPrefix 32', { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 32 }] }, 'NetworkPrefix must < 32 for ipv4 CIDR'],
-    ['two IPv4 CIDRs', { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 24 }, { cidr: '10.0.0.0/16', networkPrefix: 24 }] }, 'When 2 CIDRs are set, they must be from different IP families'],
-    ['dual-stack /16 p24 + fd01::/48 p64', { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 24 }, { cidr: 'fd01::/48', networkPrefix: 64 }] }, 'For dual-stack, networkPrefix must have matching host bits: (32 - ipv4NetworkPrefix) must equal (128 - ipv6NetworkPrefix)'],
+    [
+      'three connect subnets',
+      { connectSubnets: [1, 2, 3].map((i) => ({ cidr: `10.${i}.0.0/16`, networkPrefix: 24 })) },
+      'spec.connectSubnets: Too many: 3: must have at most 2 items',
+    ],
+    [
+      'a CIDR with host bits',
+      { connectSubnets: [{ cidr: '192.168.0.1/16', networkPrefix: 24 }] },
+      /^CIDR must be a valid network address/,
+    ],
+    [
+      'a CIDR that is not one',
+      { connectSubnets: [{ cidr: 'not-a-cidr', networkPrefix: 24 }] },
+      /^CIDR must be a valid network address/,
+    ],
+    [
+      'networkPrefix 0',
+      { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 0 }] },
+      'spec.connectSubnets[0].networkPrefix in body should be greater than or equal to 1',
+    ],
+    [
+      'networkPrefix 128',
+      { connectSubnets: [{ cidr: 'fd01::/64', networkPrefix: 128 }] },
+      'spec.connectSubnets[0].networkPrefix in body should be less than or equal to 127',
+    ],
+    [
+      'networkPrefix not longer than the CIDR',
+      { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 16 }] },
+      /^NetworkPrefix must be longer than the CIDR prefix length/,
+    ],
+    [
+      'IPv4 networkPrefix 32',
+      { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 32 }] },
+      'NetworkPrefix must < 32 for ipv4 CIDR',
+    ],
+    [
+      'two IPv4 CIDRs',
+      {
+        connectSubnets: [
+          { cidr: '192.168.0.0/16', networkPrefix: 24 },
+          { cidr: '10.0.0.0/16', networkPrefix: 24 },
+        ],
+      },
+      'When 2 CIDRs are set, they must be from different IP families',
+    ],
+    [
+      'dual-stack /16 p24 + fd01::/48 p64',
+      {
+        connectSubnets: [
+          { cidr: '192.168.0.0/16', networkPrefix: 24 },
+          { cidr: 'fd01::/48', networkPrefix: 64 },
+        ],
+      },
+      'For dual-stack, networkPrefix must have matching host bits: (32 - ipv4NetworkPrefix) must equal (128 - ipv6NetworkPrefix)',
+    ],
     ['a missing connectivity', { connectivity: undefined }, 'spec.connectivity: Required value'],
-    ['three connectivity values', { connectivity: ['PodNetwork', 'ServiceNetwork', 'PodNetwork'] }, 'spec.connectivity: Too many: 3: must have at most 2 items'],
-    ['an unknown connectivity', { connectivity: ['InvalidConnectivity'] }, /^spec.connectivity\[0\]: Unsupported value: "InvalidConnectivity"/],
-    ['duplicate connectivity', { connectivity: ['PodNetwork', 'PodNetwork'] }, 'connectivity cannot contain duplicate values'],
+    [
+      'three connectivity values',
+      { connectivity: ['PodNetwork', 'ServiceNetwork', 'PodNetwork'] },
+      'spec.connectivity: Too many: 3: must have at most 2 items',
+    ],
+    [
+      'an unknown connectivity',
+      { connectivity: ['InvalidConnectivity'] },
+      /^spec.connectivity\[0\]: Unsupported value: "InvalidConnectivity"/,
+    ],
+    [
+      'duplicate connectivity',
+      { connectivity: ['PodNetwork', 'PodNetwork'] },
+      'connectivity cannot contain duplicate values',
+    ],
   ])('refuses %s', (_name, spec, message) => {
     const problems = problemsOf(cnc('c', spec));
     expect(problems.map((p) => p.reason)).toContain('InvalidSpec');
-    expect(problems.map((p) => p.message)).toContainEqual(typeof message === 'string' ? message : expect.stringMatching(message));
+    expect(problems.map((p) => p.message)).toContainEqual(
+      typeof message === 'string' ? message : expect.stringMatching(message),
+    );
   });
 
   it.each([
     ['192.168.0.0/16 p24', [{ cidr: '192.168.0.0/16', networkPrefix: 24 }]],
-    ['192.168.0.0/16 p24 + fd01::/112 p120', [{ cidr: '192.168.0.0/16', networkPrefix: 24 }, { cidr: 'fd01::/112', networkPrefix: 120 }]],
+    [
+      '192.168.0.0/16 p24 + fd01::/112 p120',
+      [
+        { cidr: '192.168.0.0/16', networkPrefix: 24 },
+        { cidr: 'fd01::/112', networkPrefix: 120 },
+      ],
+    ],
   ])('accepts %s, as the apiserver does', (_name, connectSubnets) => {
     expect(problemsOf(cnc('c', { connectSubnets }))).toEqual([]);
   });
@@ -50,33 +156,75 @@ describe('CRD and CEL rules of ClusterNetworkConnect', () => {
 
 describe('OKEP reasons', () => {
   it.each([
-    ['the service CIDR', { inventory: { serviceCIDRs: ['192.168.0.0/24'] } }, [], 'validation failed for CNC c: cluster subnets overlap with cluster network connect subnets: service subnet with subnets [192.168.0.0/24] and ClusterNetworkConnect.connectSubnets with subnets [192.168.0.0/16]'],
-    ['the masquerade subnet', { inventory: { masqueradeSubnets: ['192.168.0.0/29', 'fd69::/125'] } }, [], /masquerade subnet with subnets \[192.168.0.0\/29 fd69::\/125\]/],
-    ['the default network cluster subnet', { inventory: { clusterSubnets: ['192.168.0.0/20'] } }, [], /default network cluster subnet/],
-    ['a node host-subnet pin', { inventory: { nodes: [{ name: 'n', hostSubnets: { x: ['192.168.9.0/24'] } }] } }, [], /node n host subnet of x/],
+    [
+      'the service CIDR',
+      { inventory: { serviceCIDRs: ['192.168.0.0/24'] } },
+      [],
+      'validation failed for CNC c: cluster subnets overlap with cluster network connect subnets: service subnet with subnets [192.168.0.0/24] and ClusterNetworkConnect.connectSubnets with subnets [192.168.0.0/16]',
+    ],
+    [
+      'the masquerade subnet',
+      { inventory: { masqueradeSubnets: ['192.168.0.0/29', 'fd69::/125'] } },
+      [],
+      /masquerade subnet with subnets \[192.168.0.0\/29 fd69::\/125\]/,
+    ],
+    [
+      'the default network cluster subnet',
+      { inventory: { clusterSubnets: ['192.168.0.0/20'] } },
+      [],
+      /default network cluster subnet/,
+    ],
+    [
+      'a node host-subnet pin',
+      { inventory: { nodes: [{ name: 'n', hostSubnets: { x: ['192.168.9.0/24'] } }] } },
+      [],
+      /node n host subnet of x/,
+    ],
   ])('reports ConnectSubnetConflict with %s', (_name, options, extra, message) => {
     const problems = problemsOf(cnc('c'), extra, options as Parameters<typeof inventory>[0]);
-    expect(problems).toContainEqual(expect.objectContaining({ reason: 'ConnectSubnetConflict', path: 'ClusterNetworkConnect/c: spec.connectSubnets', message: typeof message === 'string' ? message : expect.stringMatching(message) }));
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        reason: 'ConnectSubnetConflict',
+        path: 'ClusterNetworkConnect/c: spec.connectSubnets',
+        message: typeof message === 'string' ? message : expect.stringMatching(message),
+      }),
+    );
   });
 
-  it('reports ConnectSubnetConflict with a selected network\'s pod, join and Layer3 transit subnets', () => {
+  it("reports ConnectSubnetConflict with a selected network's pod, join and Layer3 transit subnets", () => {
     const own = cudn('net-2', 'ns-2', [{ cidr: '192.168.128.0/20', hostSubnet: 24 }]);
-    expect(problemsOf(cnc('c'), [own])).toContainEqual(expect.objectContaining({ message: 'validation failed for CNC c: selected networks overlap with cluster network connect subnets: network cluster_udn_net-2 with subnets [192.168.128.0/20/24] and ClusterNetworkConnect.connectSubnets with subnets [192.168.0.0/16]' }));
-    expect(problemsOf(cnc('c', { connectSubnets: [{ cidr: '100.65.0.0/24', networkPrefix: 28 }] })).map((p) => p.message)).toContainEqual(expect.stringMatching(/network cluster_udn_net-0 with join subnets \[100.65.0.0\/16 fd99::\/64\]/));
-    expect(problemsOf(cnc('c', { connectSubnets: [{ cidr: '100.88.0.0/24', networkPrefix: 28 }] })).map((p) => p.message)).toContainEqual(expect.stringMatching(/with Layer3 transit subnets/));
+    expect(problemsOf(cnc('c'), [own])).toContainEqual(
+      expect.objectContaining({
+        message:
+          'validation failed for CNC c: selected networks overlap with cluster network connect subnets: network cluster_udn_net-2 with subnets [192.168.128.0/20/24] and ClusterNetworkConnect.connectSubnets with subnets [192.168.0.0/16]',
+      }),
+    );
+    expect(
+      problemsOf(cnc('c', { connectSubnets: [{ cidr: '100.65.0.0/24', networkPrefix: 28 }] })).map((p) => p.message),
+    ).toContainEqual(
+      expect.stringMatching(/network cluster_udn_net-0 with join subnets \[100.65.0.0\/16 fd99::\/64\]/),
+    );
+    expect(
+      problemsOf(cnc('c', { connectSubnets: [{ cidr: '100.88.0.0/24', networkPrefix: 28 }] })).map((p) => p.message),
+    ).toContainEqual(expect.stringMatching(/with Layer3 transit subnets/));
   });
 
   it('reports OverlappingNetworkSubnets for two selected networks with overlapping pod subnets', () => {
     const twin = cudn('net-2', 'ns-2', [{ cidr: '10.1.128.0/17', hostSubnet: 24 }]);
-    expect(problemsOf(cnc('c'), [twin])).toContainEqual(expect.objectContaining({
-      reason: 'OverlappingNetworkSubnets',
-      message: 'can not connect selected networks: selected networks have overlapping subnets: network cluster_udn_net-0 with subnets [10.1.0.0/16/24] and network cluster_udn_net-2 with subnets [10.1.128.0/17/24]',
-    }));
+    expect(problemsOf(cnc('c'), [twin])).toContainEqual(
+      expect.objectContaining({
+        reason: 'OverlappingNetworkSubnets',
+        message:
+          'can not connect selected networks: selected networks have overlapping subnets: network cluster_udn_net-0 with subnets [10.1.0.0/16/24] and network cluster_udn_net-2 with subnets [10.1.128.0/17/24]',
+      }),
+    );
   });
 
   it('reports IPFamilyMismatch for an IPv4-only and an IPv6-only network, and for a missing connect family', () => {
     const v6 = cudn('net-2', 'ns-2', [{ cidr: 'fd00:2::/48', hostSubnet: 64 }]);
-    const messages = problemsOf(cnc('c'), [v6]).filter((p) => p.reason === 'IPFamilyMismatch').map((p) => p.message);
+    const messages = problemsOf(cnc('c'), [v6])
+      .filter((p) => p.reason === 'IPFamilyMismatch')
+      .map((p) => p.message);
     expect(messages).toEqual([
       'IP family conflict: connected network cluster_udn_net-0 has only ipv4 subnets, but another connected network cluster_udn_net-2 has only ipv6 subnets',
       'IP family conflict: connected network cluster_udn_net-2 is ipv6-only but connectSubnets do not contain an ipv6 subnet',
@@ -84,15 +232,45 @@ describe('OKEP reasons', () => {
   });
 
   it('reports InsufficientNetworks when fewer than two networks are selected', () => {
-    const lonely = cnc('c', { networkSelectors: [{ networkSelectionType: 'PrimaryUserDefinedNetworks', primaryUserDefinedNetworkSelector: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ns-0' } } } }] });
-    expect(problemsOf(lonely)).toEqual([expect.objectContaining({ reason: 'InsufficientNetworks', message: 'Only 1 network selected, minimum 2 networks required for connection' })]);
+    const lonely = cnc('c', {
+      networkSelectors: [
+        {
+          networkSelectionType: 'PrimaryUserDefinedNetworks',
+          primaryUserDefinedNetworkSelector: {
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ns-0' } },
+          },
+        },
+      ],
+    });
+    expect(problemsOf(lonely)).toEqual([
+      expect.objectContaining({
+        reason: 'InsufficientNetworks',
+        message: 'Only 1 network selected, minimum 2 networks required for connection',
+      }),
+    ]);
   });
 
   it.each([
-    ['a secondary network', { role: 'Secondary' }, "Network 'cluster_udn_net-2' has role 'Secondary'. Only 'Primary' role networks are supported"],
-    ['a localnet network', { topology: 'Localnet', role: 'Secondary' }, "Network 'cluster_udn_net-2' has type 'localnet'. Localnet networks are not supported"],
-    ['a no-overlay network', { transport: 'NoOverlay' }, 'network cluster_udn_net-2 has transport type NoOverlay that is not supported for networkConnect'],
-    ['an EVPN network', { transport: 'EVPN' }, 'network cluster_udn_net-2 has transport type EVPN that is not supported for networkConnect'],
+    [
+      'a secondary network',
+      { role: 'Secondary' },
+      "Network 'cluster_udn_net-2' has role 'Secondary'. Only 'Primary' role networks are supported",
+    ],
+    [
+      'a localnet network',
+      { topology: 'Localnet', role: 'Secondary' },
+      "Network 'cluster_udn_net-2' has type 'localnet'. Localnet networks are not supported",
+    ],
+    [
+      'a no-overlay network',
+      { transport: 'NoOverlay' },
+      'network cluster_udn_net-2 has transport type NoOverlay that is not supported for networkConnect',
+    ],
+    [
+      'an EVPN network',
+      { transport: 'EVPN' },
+      'network cluster_udn_net-2 has transport type EVPN that is not supported for networkConnect',
+    ],
   ])('reports UnsupportedNetworkType for %s', (_name, extra, message) => {
     const subnets = extra.topology === 'Localnet' ? ['10.3.0.0/16'] : [{ cidr: '10.3.0.0/16', hostSubnet: 24 }];
     const problems = problemsOf(cnc('c'), [cudn('net-2', 'ns-2', subnets, extra)]);
@@ -100,22 +278,45 @@ describe('OKEP reasons', () => {
   });
 
   it('reports ConnectSubnetOverlap on both connects that share a network (no first writer wins)', () => {
-    const outcome = planCluster(yamlOf([inventory({ namespaces: namespaces(2) }), layer3(0), layer3(1), cnc('a'), cnc('b', { connectSubnets: [{ cidr: '192.168.0.0/20', networkPrefix: 24 }] })]));
+    const outcome = planCluster(
+      yamlOf([
+        inventory({ namespaces: namespaces(2) }),
+        layer3(0),
+        layer3(1),
+        cnc('a'),
+        cnc('b', { connectSubnets: [{ cidr: '192.168.0.0/20', networkPrefix: 24 }] }),
+      ]),
+    );
     if (!outcome.ok) throw new Error('input');
-    for (const [self, other] of [['a', 'b'], ['b', 'a']]) {
-      expect(outcome.allocation.connects[self]!.problems).toEqual([expect.objectContaining({
-        reason: 'ConnectSubnetOverlap',
-        message: `cross-validation failed for CNC ${self}: connectSubnets overlap detected between CNC ${self} and CNC ${other} which both select networks [cluster_udn_net-0 cluster_udn_net-1]`,
-      })]);
+    for (const [self, other] of [
+      ['a', 'b'],
+      ['b', 'a'],
+    ]) {
+      expect(outcome.allocation.connects[self]!.problems).toEqual([
+        expect.objectContaining({
+          reason: 'ConnectSubnetOverlap',
+          message: `cross-validation failed for CNC ${self}: connectSubnets overlap detected between CNC ${self} and CNC ${other} which both select networks [cluster_udn_net-0 cluster_udn_net-1]`,
+        }),
+      ]);
     }
   });
 
-  it('reports ConnectSubnetExhausted with upstream\'s message and still allocates the networks that fit', () => {
-    const outcome = planCluster(yamlOf([inventory({ namespaces: namespaces(3) }), layer3(0), layer3(1), layer3(2), cnc('c', { connectSubnets: [{ cidr: '192.168.0.0/23', networkPrefix: 24 }] })]));
+  it("reports ConnectSubnetExhausted with upstream's message and still allocates the networks that fit", () => {
+    const outcome = planCluster(
+      yamlOf([
+        inventory({ namespaces: namespaces(3) }),
+        layer3(0),
+        layer3(1),
+        layer3(2),
+        cnc('c', { connectSubnets: [{ cidr: '192.168.0.0/23', networkPrefix: 24 }] }),
+      ]),
+    );
     if (!outcome.ok) throw new Error('input');
     const c = outcome.allocation.connects.c!;
     expect(c.accepted).toBe(false);
-    expect(c.problems.map((p) => p.message)).toEqual(['failed to allocate subnets for CNC c: failed to allocate Layer3 subnet for network cluster_udn_net-2: Layer3 allocation failed for layer3_3: no subnets available']);
+    expect(c.problems.map((p) => p.message)).toEqual([
+      'failed to allocate subnets for CNC c: failed to allocate Layer3 subnet for network cluster_udn_net-2: Layer3 allocation failed for layer3_3: no subnets available',
+    ]);
     expect(Object.keys(c.networks)).toEqual(['layer3_1', 'layer3_2']);
   });
 });

@@ -9,10 +9,26 @@ export interface WorldOptions {
 
 export function inventory(options: WorldOptions = {}): object {
   const nodes = Array.from({ length: options.nodes ?? 2 }, (_, i) => ({ name: `node-${i}` }));
-  return { apiVersion: 'ovnk/v1alpha1', kind: 'Inventory', metadata: { name: 'lab' }, spec: { namespaces: options.namespaces ?? [], nodes, ...options.inventory } };
+  return {
+    apiVersion: 'ovnk/v1alpha1',
+    kind: 'Inventory',
+    metadata: { name: 'lab' },
+    spec: { namespaces: options.namespaces ?? [], nodes, ...options.inventory },
+  };
 }
 
-export function cudn(name: string, namespace: string, subnets: unknown[], extra: { topology?: string; role?: string; labels?: Record<string, string>; transport?: string; joinSubnets?: string[] } = {}): object {
+export function cudn(
+  name: string,
+  namespace: string,
+  subnets: unknown[],
+  extra: {
+    topology?: string;
+    role?: string;
+    labels?: Record<string, string>;
+    transport?: string;
+    joinSubnets?: string[];
+  } = {},
+): object {
   const topology = extra.topology ?? 'Layer3';
   const key = topology === 'Layer3' ? 'layer3' : topology === 'Layer2' ? 'layer2' : 'localnet';
   return {
@@ -21,7 +37,15 @@ export function cudn(name: string, namespace: string, subnets: unknown[], extra:
     metadata: { name, labels: extra.labels ?? { connect: 'yes' } },
     spec: {
       namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
-      network: { topology, ...(extra.transport ? { transport: extra.transport } : {}), [key]: { role: extra.role ?? 'Primary', subnets, ...(extra.joinSubnets ? { joinSubnets: extra.joinSubnets } : {}) } },
+      network: {
+        topology,
+        ...(extra.transport ? { transport: extra.transport } : {}),
+        [key]: {
+          role: extra.role ?? 'Primary',
+          subnets,
+          ...(extra.joinSubnets ? { joinSubnets: extra.joinSubnets } : {}),
+        },
+      },
     },
   };
 }
@@ -32,7 +56,12 @@ export function cnc(name: string, spec: Record<string, unknown> = {}, annotation
     kind: 'ClusterNetworkConnect',
     metadata: { name, ...(annotations ? { annotations } : {}) },
     spec: {
-      networkSelectors: [{ networkSelectionType: 'ClusterUserDefinedNetworks', clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { connect: 'yes' } } } }],
+      networkSelectors: [
+        {
+          networkSelectionType: 'ClusterUserDefinedNetworks',
+          clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { connect: 'yes' } } },
+        },
+      ],
       connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 24 }],
       connectivity: ['PodNetwork'],
       ...spec,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { contains, formatCidr, mustParseCidr, nthAddress, formatAddress, overlaps, parseCidr } from '../../../provider/model/cidr';
+import {
+  contains,
+  formatCidr,
+  mustParseCidr,
+  nthAddress,
+  formatAddress,
+  overlaps,
+  parseCidr,
+} from '../../../provider/model/cidr';
 import { buildCluster } from '../../../provider/model/cluster';
 import { loadDocuments } from '../../../provider/model/load';
 import { matchesSelector } from '../../../provider/model/selector';
@@ -38,7 +46,8 @@ describe('label selectors', () => {
 });
 
 describe('loading and building the cluster', () => {
-  const inventory = 'apiVersion: ovnk/v1alpha1\nkind: Inventory\nmetadata: {name: lab}\nspec: {namespaces: [{name: blue}]}\n';
+  const inventory =
+    'apiVersion: ovnk/v1alpha1\nkind: Inventory\nmetadata: {name: lab}\nspec: {namespaces: [{name: blue}]}\n';
 
   it('reports a YAML syntax error with the document it is in', () => {
     const loaded = loadDocuments(`${inventory}---\nkind: [unclosed\n`);
@@ -50,7 +59,13 @@ describe('loading and building the cluster', () => {
     const { problems } = buildCluster(loadDocuments(text).documents);
     expect(problems.map((p) => p.reason)).toEqual(['UnknownKind', 'DuplicateObject']);
     const mtu = buildCluster(loadDocuments(text.split('---\n')[2]!).documents).problems;
-    expect(mtu).toEqual([expect.objectContaining({ reason: 'InvalidField', path: 'Inventory/lab2: spec.mtu', message: 'spec.mtu is "big": expected an integer' })]);
+    expect(mtu).toEqual([
+      expect.objectContaining({
+        reason: 'InvalidField',
+        path: 'Inventory/lab2: spec.mtu',
+        message: 'spec.mtu is "big": expected an integer',
+      }),
+    ]);
   });
 
   it('names OVN networks cluster_udn_<name> and <namespace>_<name> and finds the namespaces they serve', () => {
@@ -67,7 +82,10 @@ spec: {namespaceSelector: {}, network: {topology: Layer3, layer3: {role: Primary
 `;
     const { cluster, problems } = buildCluster(loadDocuments(text).documents);
     expect(problems).toEqual([]);
-    expect(cluster.networks.map((n) => [n.name, n.namespaces])).toEqual([['blue_net', ['blue']], ['cluster_udn_wide', ['blue']]]);
+    expect(cluster.networks.map((n) => [n.name, n.namespaces])).toEqual([
+      ['blue_net', ['blue']],
+      ['cluster_udn_wide', ['blue']],
+    ]);
     const layer2 = cluster.networks[0]!;
     expect(layer2.joinSubnets).toEqual(['100.65.0.0/16', 'fd99::/64']);
     expect(layer2.transitSubnets).toEqual(['100.89.0.0/16']);
@@ -77,6 +95,11 @@ spec: {namespaceSelector: {}, network: {topology: Layer3, layer3: {role: Primary
   it('refuses a network subnet that is not a network address, at its field path', () => {
     const text = `${inventory}---\napiVersion: k8s.ovn.org/v1\nkind: UserDefinedNetwork\nmetadata: {name: n, namespace: blue}\nspec: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.1.0.1/16}]}}\n`;
     const { problems } = buildCluster(loadDocuments(text).documents);
-    expect(problems).toEqual([expect.objectContaining({ reason: 'InvalidField', path: 'UserDefinedNetwork/blue/n: spec.layer3.subnets[0].cidr' })]);
+    expect(problems).toEqual([
+      expect.objectContaining({
+        reason: 'InvalidField',
+        path: 'UserDefinedNetwork/blue/n: spec.layer3.subnets[0].cidr',
+      }),
+    ]);
   });
 });

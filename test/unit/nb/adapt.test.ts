@@ -14,7 +14,14 @@ const bookworm: DatabaseSchema = JSON.parse(
 
 const acl = (action: string, extra: Record<string, unknown> = {}): DesiredRow => ({
   table: 'ACL',
-  columns: { priority: 1001, direction: 'to-lport', match: 'ip4', action, external_ids: { 'k8s.ovn.org/id': `acl-${action}` }, ...extra },
+  columns: {
+    priority: 1001,
+    direction: 'to-lport',
+    match: 'ip4',
+    action,
+    external_ids: { 'k8s.ovn.org/id': `acl-${action}` },
+    ...extra,
+  },
 });
 
 function refusal(rows: DesiredRow[]): string[] {
@@ -30,12 +37,22 @@ function refusal(rows: DesiredRow[]): string[] {
 describe('schema adaptation against OVN_Northbound 7.0.0', () => {
   it('lists every mismatch at once', () => {
     const messages = compareSchemas(nbSchema, bookworm).map((m) => m.message);
-    expect(messages).toContain('table Sample is missing (needs OVN_Northbound >= 7.6.0 for ACL sampling; server has 7.0.0)');
+    expect(messages).toContain(
+      'table Sample is missing (needs OVN_Northbound >= 7.6.0 for ACL sampling; server has 7.0.0)',
+    );
     expect(messages).toContain('ACL.tier is missing (needs OVN_Northbound >= 7.0.3 for ACL tiers; server has 7.0.0)');
-    expect(messages).toContain('ACL.action lacks enum value "pass" (needs OVN_Northbound >= 7.0.4 for the ACL "pass" action; server has 7.0.0)');
-    expect(messages).toContain('Logical_Router_Policy.action lacks enum value "jump" (needs OVN_Northbound >= 7.9.1 for router policy chains; server has 7.0.0)');
-    expect(messages).toContain('Logical_Router_Port.networks: at least 0 value(s) in ours, 1 on the server (needs OVN_Northbound >= 7.8.0 for router ports without addresses; server has 7.0.0)');
-    expect(messages).toContain('QoS.action: value maxInteger is 4294967295 in ours, 63 on the server (needs OVN_Northbound >= 7.3.0 for QoS packet marking; server has 7.0.0)');
+    expect(messages).toContain(
+      'ACL.action lacks enum value "pass" (needs OVN_Northbound >= 7.0.4 for the ACL "pass" action; server has 7.0.0)',
+    );
+    expect(messages).toContain(
+      'Logical_Router_Policy.action lacks enum value "jump" (needs OVN_Northbound >= 7.9.1 for router policy chains; server has 7.0.0)',
+    );
+    expect(messages).toContain(
+      'Logical_Router_Port.networks: at least 0 value(s) in ours, 1 on the server (needs OVN_Northbound >= 7.8.0 for router ports without addresses; server has 7.0.0)',
+    );
+    expect(messages).toContain(
+      'QoS.action: value maxInteger is 4294967295 in ours, 63 on the server (needs OVN_Northbound >= 7.3.0 for QoS packet marking; server has 7.0.0)',
+    );
     expect(messages).toHaveLength(new Set(messages).size);
     expect(messages.length).toBeGreaterThan(30);
   });
@@ -63,7 +80,10 @@ describe('schema adaptation against OVN_Northbound 7.0.0', () => {
       table: 'Logical_Router_Policy',
       columns: { priority: 99999, match: 'ip4', action: 'jump', chain: 'c1', external_ids: { 'k8s.ovn.org/id': 'p1' } },
     };
-    const port: DesiredRow = { table: 'Logical_Router_Port', columns: { name: 'lrp-x', mac: '0a:00:00:00:00:01', networks: [] } };
+    const port: DesiredRow = {
+      table: 'Logical_Router_Port',
+      columns: { name: 'lrp-x', mac: '0a:00:00:00:00:01', networks: [] },
+    };
     expect(refusal([acl('allow', { tier: 2 }), policy, port])).toEqual([
       'ACL "acl-allow": ACL.tier=2 cannot be written (needs OVN_Northbound >= 7.0.3 for ACL tiers; server has 7.0.0)',
       'Logical_Router_Policy "p1": Logical_Router_Policy.priority=99999 is outside the server\'s range [0, 32767]',
@@ -74,11 +94,16 @@ describe('schema adaptation against OVN_Northbound 7.0.0', () => {
   });
 
   it('refuses a string longer than the server allows', () => {
-    expect(refusal([acl('drop', { name: 'x'.repeat(64) })])[0]).toMatch(/ACL.name="x+" has 64 bytes; the server allows 0 to 63$/);
+    expect(refusal([acl('drop', { name: 'x'.repeat(64) })])[0]).toMatch(
+      /ACL.name="x+" has 64 bytes; the server allows 0 to 63$/,
+    );
   });
 
   it('refuses a table the server lacks', () => {
-    const sample: DesiredRow = { table: 'Sample_Collector', columns: { name: 'c', id: 1, set_id: 1, probability: 65535 } };
+    const sample: DesiredRow = {
+      table: 'Sample_Collector',
+      columns: { name: 'c', id: 1, set_id: 1, probability: 65535 },
+    };
     expect(refusal([sample])).toEqual([
       'Sample_Collector "c": table Sample_Collector is missing (needs OVN_Northbound >= 7.6.0 for ACL sampling; server has 7.0.0)',
     ]);

@@ -22,7 +22,12 @@ export function port(name: string, mac = '0a:58:64:40:00:01', networks = ['100.6
   return { table: 'Logical_Router_Port', columns: { name, mac, networks } };
 }
 
-export function route(key: string, prefix: string, nexthop: string, parent?: NonNullable<DesiredRow['parents']>[number]): DesiredRow {
+export function route(
+  key: string,
+  prefix: string,
+  nexthop: string,
+  parent?: NonNullable<DesiredRow['parents']>[number],
+): DesiredRow {
   const row: DesiredRow = {
     table: 'Logical_Router_Static_Route',
     columns: { ip_prefix: prefix, nexthop, external_ids: { 'ovnk.io/key': key } },
@@ -41,16 +46,19 @@ export function materialize(desired: DesiredRow[], foreign: ObservedRow[] = [], 
   const uuids = new Map<string, string>();
   desired.forEach((row, i) => uuids.set(`${row.table}/${rowIdentity(row.table, row.columns)}`, uuidFor(firstUuid + i)));
   const lookup = (table: string, identity: string) =>
-    uuids.get(`${table}/${identity}`) ?? foreign.find((f) => f.table === table && rowIdentity(table, f.columns) === identity)!.uuid;
+    uuids.get(`${table}/${identity}`) ??
+    foreign.find((f) => f.table === table && rowIdentity(table, f.columns) === identity)!.uuid;
   const observed: ObservedRow[] = desired.map((row) => {
     const uuid = lookup(row.table, rowIdentity(row.table, row.columns)!);
     const columns: Record<string, unknown> = { _uuid: { uuid } };
     for (const [column, value] of Object.entries(row.columns)) {
       const refTable = referencedTable(nbSchema.tables[row.table].columns[column].type);
       const toRef = (id: string) => ({ uuid: lookup(refTable!, id) });
-      columns[column] = refTable === undefined ? value : Array.isArray(value) ? value.map(toRef) : toRef(value as string);
+      columns[column] =
+        refTable === undefined ? value : Array.isArray(value) ? value.map(toRef) : toRef(value as string);
     }
-    if (nbSchema.tables[row.table].columns.external_ids) columns.external_ids = { ...((row.columns.external_ids as object) ?? {}), [OWNER_KEY]: who };
+    if (nbSchema.tables[row.table].columns.external_ids)
+      columns.external_ids = { ...((row.columns.external_ids as object) ?? {}), [OWNER_KEY]: who };
     return { table: row.table, uuid, columns };
   });
   const parents = structuredClone(foreign);

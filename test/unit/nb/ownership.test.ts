@@ -10,8 +10,11 @@ describe('ownership', () => {
     expect(isOwnedBy(undefined, 'stack-a')).toBe(false);
   });
 
-  it('adds the marker and keeps upstream\'s external_ids', () => {
-    expect(withOwner({ 'k8s.ovn.org/network': 'blue' }, 'stack-a')).toEqual({ 'k8s.ovn.org/network': 'blue', 'ovnk.io/owner': 'stack-a' });
+  it("adds the marker and keeps upstream's external_ids", () => {
+    expect(withOwner({ 'k8s.ovn.org/network': 'blue' }, 'stack-a')).toEqual({
+      'k8s.ovn.org/network': 'blue',
+      'ovnk.io/owner': 'stack-a',
+    });
   });
 
   it('refuses an owner name that could not be matched exactly', () => {
@@ -22,9 +25,9 @@ describe('ownership', () => {
   it('registering the same row kind twice throws', () => {
     const registry = new RowKindRegistry();
     registry.register({ table: 'Logical_Router_Static_Route', ownerType: 'ConnectRoute', keys: ['network', 'prefix'] });
-    expect(() => registry.register({ table: 'Logical_Router_Static_Route', ownerType: 'ConnectRoute', keys: ['x'] })).toThrow(
-      'nb: row kind Logical_Router_Static_Route/ConnectRoute is registered twice',
-    );
+    expect(() =>
+      registry.register({ table: 'Logical_Router_Static_Route', ownerType: 'ConnectRoute', keys: ['x'] }),
+    ).toThrow('nb: row kind Logical_Router_Static_Route/ConnectRoute is registered twice');
     expect(registry.registered()).toHaveLength(1);
   });
 
@@ -38,8 +41,10 @@ describe('ownership', () => {
 });
 
 describe('row identity', () => {
-  it('is the name, else upstream\'s id, else our key', () => {
-    expect(rowIdentity('Logical_Router_Port', { name: 'rtoj-blue', external_ids: { 'k8s.ovn.org/id': 'x' } })).toBe('rtoj-blue');
+  it("is the name, else upstream's id, else our key", () => {
+    expect(rowIdentity('Logical_Router_Port', { name: 'rtoj-blue', external_ids: { 'k8s.ovn.org/id': 'x' } })).toBe(
+      'rtoj-blue',
+    );
     expect(rowIdentity('ACL', { name: '', external_ids: { 'k8s.ovn.org/id': 'x', 'ovnk.io/key': 'k' } })).toBe('x');
     expect(rowIdentity('Logical_Router_Static_Route', { external_ids: { 'ovnk.io/key': 'k' } })).toBe('k');
     expect(rowIdentity('Logical_Router_Static_Route', { ip_prefix: '10.0.0.0/8' })).toBeUndefined();

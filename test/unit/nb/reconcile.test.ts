@@ -47,7 +47,11 @@ describe('reconcile', () => {
   });
 
   it('compares sets in any order, maps in any key order and the compact one-element set', () => {
-    const desired = [router('lr1', { ports: ['a', 'b'], options: { x: '1', y: '2' } }), port('a', 'm1', ['10.0.0.1/24', '10.1.0.1/24']), port('b')];
+    const desired = [
+      router('lr1', { ports: ['a', 'b'], options: { x: '1', y: '2' } }),
+      port('a', 'm1', ['10.0.0.1/24', '10.1.0.1/24']),
+      port('b'),
+    ];
     const { observed } = materialize(desired);
     observed[0].columns.ports = [...(observed[0].columns.ports as unknown[])].reverse();
     observed[0].columns.options = { y: '2', x: '1' };
@@ -72,9 +76,16 @@ describe('reconcile', () => {
         rows: [{ external_ids: ['map', [['ovnk.io/owner', owner]]], mac: '0a:58:64:40:00:01' }],
         timeout: 0,
       },
-      { op: 'update', table: 'Logical_Router_Port', where: [['_uuid', '==', ['uuid', lrp.uuid]]], row: { mac: '0a:58:64:40:00:99' } },
+      {
+        op: 'update',
+        table: 'Logical_Router_Port',
+        where: [['_uuid', '==', ['uuid', lrp.uuid]]],
+        row: { mac: '0a:58:64:40:00:99' },
+      },
     ]);
-    expect(result.summary).toEqual(['update Logical_Router_Port "lrp1": mac: "0a:58:64:40:00:01" -> "0a:58:64:40:00:99"']);
+    expect(result.summary).toEqual([
+      'update Logical_Router_Port "lrp1": mac: "0a:58:64:40:00:01" -> "0a:58:64:40:00:99"',
+    ]);
   });
 
   it('repairs a hand change of a managed column', () => {
@@ -82,7 +93,12 @@ describe('reconcile', () => {
     observed[0].columns.options = { 'requested-tnl-key': '4242', 'hand-added': 'yes' };
     const result = plan(topology(), observed);
     expect(result.operations.filter((op) => op.op === 'update')).toEqual([
-      { op: 'update', table: 'Logical_Router', where: [['_uuid', '==', ['uuid', observed[0].uuid]]], row: { options: ['map', [['requested-tnl-key', '50000']]] } },
+      {
+        op: 'update',
+        table: 'Logical_Router',
+        where: [['_uuid', '==', ['uuid', observed[0].uuid]]],
+        row: { options: ['map', [['requested-tnl-key', '50000']]] },
+      },
     ]);
   });
 
@@ -94,7 +110,11 @@ describe('reconcile', () => {
     const result = plan(desired, observed);
     const routeUuid = observed[2].uuid;
     expect(result.operations.map((op) => op.op)).toEqual(['wait', 'delete', 'mutate']);
-    expect(result.operations[1]).toEqual({ op: 'delete', table: 'Logical_Router_Static_Route', where: [['_uuid', '==', ['uuid', routeUuid]]] });
+    expect(result.operations[1]).toEqual({
+      op: 'delete',
+      table: 'Logical_Router_Static_Route',
+      where: [['_uuid', '==', ['uuid', routeUuid]]],
+    });
     expect(result.operations[2]).toEqual({
       op: 'mutate',
       table: 'Logical_Router',
@@ -108,17 +128,22 @@ describe('reconcile', () => {
     const { observed: theirs } = materialize(topology(), [], 'someone-else', 5000);
     const result = plan(topology(), [], theirs);
     expect(result.operations.map((op) => op.op)).toEqual(['insert', 'insert', 'insert']);
-    const fromObserved = plan([], theirs.map((r) => ({ ...r, columns: { ...r.columns, external_ids: {} } })));
+    const fromObserved = plan(
+      [],
+      theirs.map((r) => ({ ...r, columns: { ...r.columns, external_ids: {} } })),
+    );
     expect(fromObserved.operations).toEqual([]);
   });
 
-  it('adds our rows to a reference set and removes only ours, leaving others\' rows in it', () => {
+  it("adds our rows to a reference set and removes only ours, leaving others' rows in it", () => {
     const desired = [router('lr1', { ports: ['lrp1', 'lrp2'] }), port('lrp1'), port('lrp2')];
     const { observed } = materialize([router('lr1', { ports: ['lrp1', 'lrp3'] }), port('lrp1'), port('lrp3')]);
     const foreignPort = { uuid: uuidFor(77) };
     (observed[0].columns.ports as unknown[]).push(foreignPort);
     const result = plan(desired, observed);
-    const mutations = result.operations.filter((op) => op.op === 'mutate').map((op) => (op as { mutations: unknown[] }).mutations[0]);
+    const mutations = result.operations
+      .filter((op) => op.op === 'mutate')
+      .map((op) => (op as { mutations: unknown[] }).mutations[0]);
     expect(mutations).toContainEqual(['ports', 'insert', ['set', [['named-uuid', 'new_2']]]]);
     expect(JSON.stringify(mutations)).not.toContain(foreignPort.uuid);
     expect(result.summary).toContain('update Logical_Router "lr1": ports + Logical_Router_Port "lrp2"');
@@ -126,32 +151,74 @@ describe('reconcile', () => {
   });
 
   it('attaches a non-root row to a foreign parent with a mutate in the same transaction, once', () => {
-    const desired = [route('r9', '10.9.0.0/16', '100.64.0.9', { table: 'Logical_Router', identity: 'ovn_cluster_router', column: 'static_routes' })];
+    const desired = [
+      route('r9', '10.9.0.0/16', '100.64.0.9', {
+        table: 'Logical_Router',
+        identity: 'ovn_cluster_router',
+        column: 'static_routes',
+      }),
+    ];
     const first = plan(desired, [], [clusterRouter]);
     expect(first.operations).toEqual([
-      { op: 'wait', table: 'Logical_Router', where: [['_uuid', '==', ['uuid', clusterRouter.uuid]]], columns: ['_uuid'], until: '==', rows: [{ _uuid: ['uuid', clusterRouter.uuid] }], timeout: 0 },
+      {
+        op: 'wait',
+        table: 'Logical_Router',
+        where: [['_uuid', '==', ['uuid', clusterRouter.uuid]]],
+        columns: ['_uuid'],
+        until: '==',
+        rows: [{ _uuid: ['uuid', clusterRouter.uuid] }],
+        timeout: 0,
+      },
       expect.objectContaining({ op: 'insert', table: 'Logical_Router_Static_Route', 'uuid-name': 'new_0' }),
-      { op: 'mutate', table: 'Logical_Router', where: [['_uuid', '==', ['uuid', clusterRouter.uuid]]], mutations: [['static_routes', 'insert', ['set', [['named-uuid', 'new_0']]]]] },
+      {
+        op: 'mutate',
+        table: 'Logical_Router',
+        where: [['_uuid', '==', ['uuid', clusterRouter.uuid]]],
+        mutations: [['static_routes', 'insert', ['set', [['named-uuid', 'new_0']]]]],
+      },
     ]);
-    expect(first.summary).toEqual(['create Logical_Router_Static_Route "r9"', 'attach Logical_Router_Static_Route "r9": to Logical_Router "ovn_cluster_router" static_routes']);
+    expect(first.summary).toEqual([
+      'create Logical_Router_Static_Route "r9"',
+      'attach Logical_Router_Static_Route "r9": to Logical_Router "ovn_cluster_router" static_routes',
+    ]);
     const { observed, foreign } = materialize(desired, [clusterRouter]);
     expect(plan(desired, observed, foreign).operations).toEqual([]);
   });
 
-  it('lists a child whose parent is in the desired set in that parent\'s column', () => {
-    const desired = [router('lr1'), route('r1', '10.0.0.0/8', '1.1.1.1', { table: 'Logical_Router', identity: 'lr1', column: 'static_routes' })];
+  it("lists a child whose parent is in the desired set in that parent's column", () => {
+    const desired = [
+      router('lr1'),
+      route('r1', '10.0.0.0/8', '1.1.1.1', { table: 'Logical_Router', identity: 'lr1', column: 'static_routes' }),
+    ];
     const result = plan(desired);
-    expect((result.operations[1] as { row: Record<string, unknown> }).row.static_routes).toEqual(['set', [['named-uuid', 'new_1']]]);
-    expect(plan(desired, materialize([router('lr1', { static_routes: ['r1'] }), route('r1', '10.0.0.0/8', '1.1.1.1')]).observed).operations).toEqual([]);
+    expect((result.operations[1] as { row: Record<string, unknown> }).row.static_routes).toEqual([
+      'set',
+      [['named-uuid', 'new_1']],
+    ]);
+    expect(
+      plan(
+        desired,
+        materialize([router('lr1', { static_routes: ['r1'] }), route('r1', '10.0.0.0/8', '1.1.1.1')]).observed,
+      ).operations,
+    ).toEqual([]);
   });
 
-  it('refuses a parent column that does not hold references to the child\'s table', () => {
-    const desired = [router('lr1'), route('r1', '10.0.0.0/8', '1.1.1.1', { table: 'Logical_Router', identity: 'lr1', column: 'ports' })];
-    expect(() => plan(desired)).toThrow('Logical_Router_Static_Route "r1": parent column Logical_Router.ports is not a set of references to Logical_Router_Static_Route');
+  it("refuses a parent column that does not hold references to the child's table", () => {
+    const desired = [
+      router('lr1'),
+      route('r1', '10.0.0.0/8', '1.1.1.1', { table: 'Logical_Router', identity: 'lr1', column: 'ports' }),
+    ];
+    expect(() => plan(desired)).toThrow(
+      'Logical_Router_Static_Route "r1": parent column Logical_Router.ports is not a set of references to Logical_Router_Static_Route',
+    );
   });
 
   it('resolves a reference to a foreign row by its identity', () => {
-    const copp: ObservedRow = { table: 'Copp', uuid: uuidFor(5), columns: { name: 'ovnkube-default', meters: {}, external_ids: {} } };
+    const copp: ObservedRow = {
+      table: 'Copp',
+      uuid: uuidFor(5),
+      columns: { name: 'ovnkube-default', meters: {}, external_ids: {} },
+    };
     const result = plan([router('lr1', { copp: 'ovnkube-default' })], [], [copp]);
     expect((result.operations[0] as { row: Record<string, unknown> }).row.copp).toEqual(['uuid', copp.uuid]);
   });
@@ -199,13 +266,20 @@ describe('reconcile', () => {
 });
 
 const routesArb = fc.uniqueArray(
-  fc.record({ key: fc.stringMatching(/^[a-z0-9-]{1,12}$/), third: fc.integer({ min: 0, max: 255 }), hop: fc.integer({ min: 1, max: 254 }) }),
+  fc.record({
+    key: fc.stringMatching(/^[a-z0-9-]{1,12}$/),
+    third: fc.integer({ min: 0, max: 255 }),
+    hop: fc.integer({ min: 1, max: 254 }),
+  }),
   { selector: (r) => r.key, maxLength: 30 },
 );
 
 function desiredFrom(routes: { key: string; third: number; hop: number }[], routerNames: string[]): DesiredRow[] {
   const rows: DesiredRow[] = routerNames.map((name, i) =>
-    router(name, { static_routes: routes.filter((_, j) => j % routerNames.length === i).map((r) => r.key), options: { n: String(i) } }),
+    router(name, {
+      static_routes: routes.filter((_, j) => j % routerNames.length === i).map((r) => r.key),
+      options: { n: String(i) },
+    }),
   );
   return [...rows, ...routes.map((r) => route(r.key, `10.${r.third}.0.0/16`, `100.64.0.${r.hop}`))];
 }
@@ -223,7 +297,11 @@ describe('reconcile properties', () => {
   });
 
   it('the plan does not depend on the order of desired or observed rows', () => {
-    const shuffled = <T>(items: T[], seed: number) => [...items].map((v, i) => ({ v, k: (i * 7919 + seed) % 104729 })).sort((a, b) => a.k - b.k).map((x) => x.v);
+    const shuffled = <T>(items: T[], seed: number) =>
+      [...items]
+        .map((v, i) => ({ v, k: (i * 7919 + seed) % 104729 }))
+        .sort((a, b) => a.k - b.k)
+        .map((x) => x.v);
     fc.assert(
       fc.property(routesArb, routesArb, routers, fc.nat(), (before, after, names, seed) => {
         const { observed } = materialize(desiredFrom(before, names));

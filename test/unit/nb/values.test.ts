@@ -9,7 +9,8 @@ const refs: ColumnType = { key: { type: 'uuid', refTable: 'Logical_Router_Port' 
 const optional: ColumnType = { key: 'integer', min: 0, max: 1 };
 
 /** The definition sameValue stands in for: equal canonical forms. */
-const byCanonical = (a: unknown, b: unknown, type: ColumnType) => JSON.stringify(canonical(a, type)) === JSON.stringify(canonical(b, type));
+const byCanonical = (a: unknown, b: unknown, type: ColumnType) =>
+  JSON.stringify(canonical(a, type)) === JSON.stringify(canonical(b, type));
 
 const word = fc.constantFrom('a', 'b', 'c', '1', 'j1', 's');
 const uuid = fc.constantFrom('u1', 'u2', 'u3').map((u) => ({ uuid: u }));
@@ -22,9 +23,11 @@ describe('comparing column values', () => {
 
   it('tells maps apart exactly as their canonical forms do, undefined entries and key order included', () => {
     fc.assert(fc.property(mapValue, mapValue, agrees(map)));
-    fc.assert(fc.property(mapValue, (a) => {
-      expect(sameValue(a, Object.fromEntries(Object.entries(a).reverse()), map)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(mapValue, (a) => {
+        expect(sameValue(a, Object.fromEntries(Object.entries(a).reverse()), map)).toBe(true);
+      }),
+    );
   });
 
   it('tells sets apart exactly as their canonical forms do: any order, duplicates, the bare one-element form', () => {
@@ -35,7 +38,12 @@ describe('comparing column values', () => {
   });
 
   it('tells optional atoms apart exactly as their canonical forms do, an empty set being no value', () => {
-    const atom = fc.oneof(fc.constant(undefined), fc.constant([]), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }).map((n) => [n]));
+    const atom = fc.oneof(
+      fc.constant(undefined),
+      fc.constant([]),
+      fc.integer({ min: 0, max: 2 }),
+      fc.integer({ min: 0, max: 2 }).map((n) => [n]),
+    );
     fc.assert(fc.property(atom, atom, agrees(optional)));
   });
 

@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRow, decodeUntyped, decodeValue, encodeAtom, encodeMap, encodeRow, encodeSet, encodeValue } from '../../../provider/ovsdb/codec';
+import {
+  decodeRow,
+  decodeUntyped,
+  decodeValue,
+  encodeAtom,
+  encodeMap,
+  encodeRow,
+  encodeSet,
+  encodeValue,
+} from '../../../provider/ovsdb/codec';
 import { OvsdbValueError } from '../../../provider/ovsdb/errors';
 import type { ColumnType, TableSchema } from '../../../provider/ovsdb/schema';
 
 const networks: ColumnType = { key: 'string', min: 1, max: 'unlimited' };
-const ports: ColumnType = { key: { type: 'uuid', refTable: 'Logical_Router_Port', refType: 'strong' }, min: 0, max: 'unlimited' };
+const ports: ColumnType = {
+  key: { type: 'uuid', refTable: 'Logical_Router_Port', refType: 'strong' },
+  min: 0,
+  max: 'unlimited',
+};
 const optionalString: ColumnType = { key: 'string', min: 0, max: 1 };
 const stringMap: ColumnType = { key: 'string', value: 'string', min: 0, max: 'unlimited' };
-const queues: ColumnType = { key: { type: 'integer', minInteger: 0 }, value: { type: 'uuid', refTable: 'Queue' }, min: 0, max: 'unlimited' };
+const queues: ColumnType = {
+  key: { type: 'integer', minInteger: 0 },
+  value: { type: 'uuid', refTable: 'Queue' },
+  min: 0,
+  max: 'unlimited',
+};
 
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -27,7 +45,9 @@ describe('encoding plain values into OVSDB notation', () => {
   });
 
   it('writes a map as key/value pairs in insertion order', () => {
-    expect(json(encodeMap({ 'requested-tnl-key': '50000', owner: 'ts' }))).toBe('["map",[["requested-tnl-key","50000"],["owner","ts"]]]');
+    expect(json(encodeMap({ 'requested-tnl-key': '50000', owner: 'ts' }))).toBe(
+      '["map",[["requested-tnl-key","50000"],["owner","ts"]]]',
+    );
   });
 
   it('turns textual map keys back into integers and uuid values into pairs when the column says so', () => {
@@ -47,9 +67,17 @@ describe('encoding plain values into OVSDB notation', () => {
   });
 
   it('writes a whole row exactly as the server expects it', () => {
-    const lr: TableSchema = { columns: { name: { type: 'string' }, ports: { type: ports }, options: { type: stringMap } } };
-    const row = encodeRow({ name: 'lr-a', ports: [{ namedUuid: 'lrp_a' }], options: { 'requested-tnl-key': '50000' } }, lr, 'Logical_Router');
-    expect(json(row)).toBe('{"name":"lr-a","ports":["set",[["named-uuid","lrp_a"]]],"options":["map",[["requested-tnl-key","50000"]]]}');
+    const lr: TableSchema = {
+      columns: { name: { type: 'string' }, ports: { type: ports }, options: { type: stringMap } },
+    };
+    const row = encodeRow(
+      { name: 'lr-a', ports: [{ namedUuid: 'lrp_a' }], options: { 'requested-tnl-key': '50000' } },
+      lr,
+      'Logical_Router',
+    );
+    expect(json(row)).toBe(
+      '{"name":"lr-a","ports":["set",[["named-uuid","lrp_a"]]],"options":["map",[["requested-tnl-key","50000"]]]}',
+    );
   });
 });
 
@@ -66,7 +94,9 @@ describe('refusing values the column cannot hold', () => {
   });
 
   it('refuses more elements than the column allows and a missing required value', () => {
-    expect(() => encodeValue(['a', 'b'], optionalString, 'x.peer')).toThrow('holds 2 values; the column allows at most 1');
+    expect(() => encodeValue(['a', 'b'], optionalString, 'x.peer')).toThrow(
+      'holds 2 values; the column allows at most 1',
+    );
     expect(() => encodeValue(undefined, 'string', 'x.name')).toThrow('[x.name] undefined: is required');
   });
 
@@ -77,7 +107,9 @@ describe('refusing values the column cannot hold', () => {
 
   it('refuses non-finite numbers and a non-integer map key for an integer key', () => {
     expect(() => encodeAtom(Number.NaN)).toThrow('is not a finite number');
-    expect(() => encodeMap({ seven: { uuid: 'q' } }, queues, 'QoS.queues')).toThrow('[QoS.queues.seven] "seven": key is not an integer');
+    expect(() => encodeMap({ seven: { uuid: 'q' } }, queues, 'QoS.queues')).toThrow(
+      '[QoS.queues.seven] "seven": key is not an integer',
+    );
   });
 });
 
@@ -101,7 +133,10 @@ describe('decoding OVSDB notation by column type', () => {
 
   it('reads a row with _uuid as a uuid object and unknown columns untyped', () => {
     const table: TableSchema = { columns: { name: { type: 'string' }, ports: { type: ports } } };
-    const row = decodeRow({ _uuid: ['uuid', '1a09'], name: 'lr-a', ports: ['uuid', '8ea4'], extra: ['set', [1, 2]] }, table);
+    const row = decodeRow(
+      { _uuid: ['uuid', '1a09'], name: 'lr-a', ports: ['uuid', '8ea4'], extra: ['set', [1, 2]] },
+      table,
+    );
     expect(row).toEqual({ _uuid: { uuid: '1a09' }, name: 'lr-a', ports: [{ uuid: '8ea4' }], extra: [1, 2] });
   });
 

@@ -6,7 +6,11 @@ describe('parsing OVSDB remotes', () => {
   it('reads unix, tcp and ssl remotes', () => {
     expect(parseEndpoint('unix:/run/ovn/ovnnb_db.sock')).toEqual({ kind: 'unix', path: '/run/ovn/ovnnb_db.sock' });
     expect(parseEndpoint('tcp:127.0.0.1:6641')).toEqual({ kind: 'tcp', host: '127.0.0.1', port: 6641 });
-    expect(parseEndpoint('ssl:ovn-central.example:6641')).toEqual({ kind: 'ssl', host: 'ovn-central.example', port: 6641 });
+    expect(parseEndpoint('ssl:ovn-central.example:6641')).toEqual({
+      kind: 'ssl',
+      host: 'ovn-central.example',
+      port: 6641,
+    });
   });
 
   it('reads IPv6 hosts in brackets and writes them back the same way', () => {

@@ -26,11 +26,17 @@ const ops: Operation[] = [
 
 describe('checking transact results (RFC 7047 4.1.3)', () => {
   it('returns the per-operation results when nothing failed', () => {
-    expect(checkResults(ops, [{ uuid: ['uuid', 'u1'] }, { count: 1 }])).toEqual([{ uuid: ['uuid', 'u1'] }, { count: 1 }]);
+    expect(checkResults(ops, [{ uuid: ['uuid', 'u1'] }, { count: 1 }])).toEqual([
+      { uuid: ['uuid', 'u1'] },
+      { count: 1 },
+    ]);
   });
 
   it('throws the typed error of a failed operation with its index, op and table', () => {
-    const results = [{ uuid: ['uuid', 'u1'] as ['uuid', string] }, { error: 'constraint violation', details: 'no such row' }];
+    const results = [
+      { uuid: ['uuid', 'u1'] as ['uuid', string] },
+      { error: 'constraint violation', details: 'no such row' },
+    ];
     let caught: unknown;
     try {
       checkResults(ops, results, 'unix:/nb.sock');
@@ -39,13 +45,26 @@ describe('checking transact results (RFC 7047 4.1.3)', () => {
     }
     expect(caught).toBeInstanceOf(ConstraintViolation);
     expect(caught).toBeInstanceOf(OvsdbOperationError);
-    expect(caught).toMatchObject({ index: 1, op: 'mutate', table: 'Logical_Router', details: 'no such row', endpoint: 'unix:/nb.sock' });
-    expect((caught as Error).message).toBe('ovsdb: unix:/nb.sock: constraint violation in operation 1 (mutate on Logical_Router): no such row');
+    expect(caught).toMatchObject({
+      index: 1,
+      op: 'mutate',
+      table: 'Logical_Router',
+      details: 'no such row',
+      endpoint: 'unix:/nb.sock',
+    });
+    expect((caught as Error).message).toBe(
+      'ovsdb: unix:/nb.sock: constraint violation in operation 1 (mutate on Logical_Router): no such row',
+    );
   });
 
   it('reads the extra element after the operations as a commit error naming the table from its details', () => {
-    const details = 'Transaction causes multiple rows in "Logical_Router_Port" table to have identical values (lrp-a) for index on column "name".';
-    const results = [{ uuid: ['uuid', 'u1'] as ['uuid', string] }, { count: 1 }, { error: 'constraint violation', details }];
+    const details =
+      'Transaction causes multiple rows in "Logical_Router_Port" table to have identical values (lrp-a) for index on column "name".';
+    const results = [
+      { uuid: ['uuid', 'u1'] as ['uuid', string] },
+      { count: 1 },
+      { error: 'constraint violation', details },
+    ];
     expect(() => checkResults(ops, results, 'tcp:127.0.0.1:6641')).toThrow(ConstraintViolation);
     try {
       checkResults(ops, results);

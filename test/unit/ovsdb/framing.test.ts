@@ -63,10 +63,14 @@ describe('splitting a byte stream into JSON-RPC messages', () => {
   it('any chunking of a message stream yields the same messages', () => {
     const message = fc.dictionary(fc.string({ unit: 'grapheme' }), fc.jsonValue());
     fc.assert(
-      fc.property(fc.array(message, { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 20 }), (messages, cuts) => {
-        const expected = JSON.parse(JSON.stringify(messages));
-        expect(feed(splitAt(stream(messages), cuts))).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(message, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (messages, cuts) => {
+          const expected = JSON.parse(JSON.stringify(messages));
+          expect(feed(splitAt(stream(messages), cuts))).toEqual(expected);
+        },
+      ),
       { numRuns: 300 },
     );
   });

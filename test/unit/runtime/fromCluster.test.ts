@@ -80,7 +80,12 @@ describe('topologyInputs', () => {
     const input = topologyInputs(cluster, allocation).zones[0]!.inputs[0]!;
     const [n1, n2] = input.nodes;
     expect(n1).toMatchObject({ name: 'n1', id: allocation.nodeIds.n1, chassisId: 'ch-1' });
-    expect(n1!.gateway).toEqual({ bridge: 'breth0', mac: '0a:00:00:00:00:01', ips: ['172.18.0.2/16', 'fc00::2/64'], nextHops: ['172.18.0.1', 'fc00::1'] });
+    expect(n1!.gateway).toEqual({
+      bridge: 'breth0',
+      mac: '0a:00:00:00:00:01',
+      ips: ['172.18.0.2/16', 'fc00::2/64'],
+      nextHops: ['172.18.0.1', 'fc00::1'],
+    });
     expect(n2).toMatchObject({ name: 'n2', chassisId: 'n2' });
     expect(n2!.gateway).toBeUndefined();
     expect(n1!.hostSubnets!.cluster_udn_blue).toEqual(allocation.hostSubnets.cluster_udn_blue!.n1);
@@ -89,7 +94,11 @@ describe('topologyInputs', () => {
   it('the cluster input follows the inventory families, masquerade subnets and gateway mode', () => {
     const { cluster, allocation } = plan('central');
     const input = topologyInputs(cluster, allocation).zones[0]!.inputs[0]!;
-    expect(input.cluster).toEqual({ ipFamilies: ['ipv4', 'ipv6'], masqueradeSubnets: cluster.inventory.masqueradeSubnets, gatewayMode: 'shared' });
+    expect(input.cluster).toEqual({
+      ipFamilies: ['ipv4', 'ipv6'],
+      masqueradeSubnets: cluster.inventory.masqueradeSubnets,
+      gatewayMode: 'shared',
+    });
   });
 
   it('a Layer3 pod gets addresses from its node host subnets, skipping network, gateway and management addresses', () => {
@@ -100,22 +109,39 @@ describe('topologyInputs', () => {
     expect(ipsA).toHaveLength(2);
     expect(ipsA[0]).toBe(hostV4.replace(/0\/24$/, '3'));
     const pods = result.zones[0]!.inputs[0]!.pods!;
-    expect(pods.map((p) => [p.name, p.node, p.nadKey])).toEqual([['a', 'n1', 'blue/blue'], ['b', 'n2', 'blue/blue']]);
+    expect(pods.map((p) => [p.name, p.node, p.nadKey])).toEqual([
+      ['a', 'n1', 'blue/blue'],
+      ['b', 'n2', 'blue/blue'],
+    ]);
   });
 
   it('a Layer2 network gets its transit subnets, datapath keys and pod addresses from the network subnet', () => {
     const { cluster, allocation } = plan('central');
     const input = topologyInputs(cluster, allocation).zones[0]!.inputs[1]!;
-    expect(input.network).toMatchObject({ topology: 'layer2', transitSubnets: ['100.88.0.0/16', 'fd97::/64'], nadKeys: ['green/net'] });
-    expect(input.network.tunnelKeys).toEqual({ switch: allocation.datapathKeys.networks.green_net!.transitSwitch, transitRouter: allocation.datapathKeys.networks.green_net!.transitRouter });
-    expect(input.pods).toEqual([{ name: 'c', namespace: 'green', node: 'n2', nadKey: 'green/net', ips: ['10.20.0.3'] }]);
+    expect(input.network).toMatchObject({
+      topology: 'layer2',
+      transitSubnets: ['100.88.0.0/16', 'fd97::/64'],
+      nadKeys: ['green/net'],
+    });
+    expect(input.network.tunnelKeys).toEqual({
+      switch: allocation.datapathKeys.networks.green_net!.transitSwitch,
+      transitRouter: allocation.datapathKeys.networks.green_net!.transitRouter,
+    });
+    expect(input.pods).toEqual([
+      { name: 'c', namespace: 'green', node: 'n2', nadKey: 'green/net', ips: ['10.20.0.3'] },
+    ]);
   });
 
   it('a namespace without a primary network gets no network and no pod', () => {
     const { cluster, allocation } = plan('central');
     const inputs = topologyInputs(cluster, allocation).zones[0]!.inputs;
     expect(inputs.flatMap((i) => i.network.nadKeys)).not.toContain('plain/blue');
-    expect(inputs.flatMap((i) => i.pods ?? []).map((p) => p.namespace).sort()).toEqual(['blue', 'blue', 'green']);
+    expect(
+      inputs
+        .flatMap((i) => i.pods ?? [])
+        .map((p) => p.namespace)
+        .sort(),
+    ).toEqual(['blue', 'blue', 'green']);
   });
 
   it('previous pod addresses are kept when still valid', () => {
@@ -128,7 +154,8 @@ describe('topologyInputs', () => {
   it('every zone input renders without error in both layouts', () => {
     for (const zones of ['central', 'per-node']) {
       const { cluster, allocation } = plan(zones);
-      for (const z of topologyInputs(cluster, allocation).zones) for (const input of z.inputs) expect(renderNetwork(input).length).toBeGreaterThan(0);
+      for (const z of topologyInputs(cluster, allocation).zones)
+        for (const input of z.inputs) expect(renderNetwork(input).length).toBeGreaterThan(0);
     }
   });
 });
@@ -137,7 +164,11 @@ const pod = (namespace: string, name: string) => ({ namespace, name });
 
 describe('Layer2 pod tunnel ids', () => {
   it('new pods get the lowest free ids in namespace/name order', () => {
-    expect(assignPodTunnels('net', [pod('b', 'x'), pod('a', 'y'), pod('a', 'x')])).toEqual({ 'a/x': 1, 'a/y': 2, 'b/x': 3 });
+    expect(assignPodTunnels('net', [pod('b', 'x'), pod('a', 'y'), pod('a', 'x')])).toEqual({
+      'a/x': 1,
+      'a/y': 2,
+      'b/x': 3,
+    });
   });
 
   it('previous ids are kept and new pods fill the gaps below them', () => {
@@ -146,9 +177,16 @@ describe('Layer2 pod tunnel ids', () => {
   });
 
   it('a previous id out of range or taken twice is replaced', () => {
-    const ids = assignPodTunnels('net', [pod('a', 'x'), pod('a', 'y'), pod('a', 'z')], { 'a/x': 0, 'a/y': 40000, 'a/z': 1 });
+    const ids = assignPodTunnels('net', [pod('a', 'x'), pod('a', 'y'), pod('a', 'z')], {
+      'a/x': 0,
+      'a/y': 40000,
+      'a/z': 1,
+    });
     expect(ids).toEqual({ 'a/x': 2, 'a/y': 3, 'a/z': 1 });
-    expect(assignPodTunnels('net', [pod('a', 'x'), pod('a', 'y')], { 'a/x': 5, 'a/y': 5 })).toEqual({ 'a/x': 5, 'a/y': 1 });
+    expect(assignPodTunnels('net', [pod('a', 'x'), pod('a', 'y')], { 'a/x': 5, 'a/y': 5 })).toEqual({
+      'a/x': 5,
+      'a/y': 1,
+    });
   });
 
   it('more pods than ids is an error naming the network', () => {
@@ -162,8 +200,15 @@ describe('Layer2 pod tunnel ids', () => {
     const names = fc.uniqueArray(fc.stringMatching(/^[a-z]{1,4}$/), { maxLength: 40 });
     fc.assert(
       fc.property(names, names, (first, more) => {
-        const before = assignPodTunnels('n', first.map((n) => pod('ns', n)));
-        const after = assignPodTunnels('n', [...first, ...more].map((n) => pod('ns', n)), before);
+        const before = assignPodTunnels(
+          'n',
+          first.map((n) => pod('ns', n)),
+        );
+        const after = assignPodTunnels(
+          'n',
+          [...first, ...more].map((n) => pod('ns', n)),
+          before,
+        );
         const ids = Object.values(after);
         expect(new Set(ids).size).toBe(ids.length);
         expect(ids.every((id) => id >= 1 && id <= MAX_POD_TUNNEL_ID)).toBe(true);
@@ -181,8 +226,13 @@ describe('Layer2 pod tunnel ids', () => {
       expect(blue!.pods!.every((p) => p.tunnelId === undefined)).toBe(true);
       expect(green!.pods!.map((p) => p.tunnelId)).toEqual([1]);
     }
-    const remote = renderNetwork(result.zones[0]!.inputs[1]!).find((r) => r.table === 'Logical_Switch_Port' && r.columns.name === 'green.net_green_c');
-    expect(remote?.columns).toMatchObject({ type: 'remote', options: expect.objectContaining({ 'requested-tnl-key': '1' }) });
+    const remote = renderNetwork(result.zones[0]!.inputs[1]!).find(
+      (r) => r.table === 'Logical_Switch_Port' && r.columns.name === 'green.net_green_c',
+    );
+    expect(remote?.columns).toMatchObject({
+      type: 'remote',
+      options: expect.objectContaining({ 'requested-tnl-key': '1' }),
+    });
   });
 
   it('the central layout assigns no tunnel id: northd picks the keys', () => {
@@ -194,11 +244,16 @@ describe('Layer2 pod tunnel ids', () => {
 
   it('previous tunnel ids are kept, and the plan stores them in state', () => {
     const { cluster, allocation } = plan('per-node');
-    expect(topologyInputs(cluster, allocation, {}, undefined, { green_net: { 'green/c': 9 } }).tunnels).toEqual({ green_net: { 'green/c': 9 } });
+    expect(topologyInputs(cluster, allocation, {}, undefined, { green_net: { 'green/c': 9 } }).tunnels).toEqual({
+      green_net: { 'green/c': 9 },
+    });
     const first = planTopology(inventory('per-node') + networks);
     if (!first.ok) throw new Error('plan failed');
     expect(first.plan.state.podTunnels).toEqual({ green_net: { 'green/c': 1 } });
-    const again = planTopology(inventory('per-node') + networks, { ...first.plan.state, podTunnels: { green_net: { 'green/c': 4 } } });
+    const again = planTopology(inventory('per-node') + networks, {
+      ...first.plan.state,
+      podTunnels: { green_net: { 'green/c': 4 } },
+    });
     if (!again.ok) throw new Error('plan failed');
     expect(again.plan.state.podTunnels).toEqual({ green_net: { 'green/c': 4 } });
     expect(parseState(serializeState(again.plan.state), 'state').podTunnels).toEqual({ green_net: { 'green/c': 4 } });

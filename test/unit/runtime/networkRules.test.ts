@@ -30,21 +30,73 @@ const l3 = (subnets: string, extra = '') => `{topology: Layer3, layer3: {role: P
 
 describe('network rules', () => {
   it('accepts a dual-stack Layer3 network in a dual-stack cluster', () => {
-    expect(problemsOf(inventory('  ipFamilies: [IPv4, IPv6]') + cudn('n', l3('[{cidr: 10.1.0.0/16}, {cidr: "fd01::/48"}]')))).toEqual([]);
+    expect(
+      problemsOf(inventory('  ipFamilies: [IPv4, IPv6]') + cudn('n', l3('[{cidr: 10.1.0.0/16}, {cidr: "fd01::/48"}]'))),
+    ).toEqual([]);
   });
 
   it.each([
-    ['two subnets of one family', l3('[{cidr: 10.1.0.0/16}, {cidr: 10.2.0.0/16}]'), 'spec.network.layer3.subnets', 'When 2 CIDRs are set, they must be from different IP families'],
-    ['three subnets', l3('[{cidr: 10.1.0.0/16}, {cidr: 10.2.0.0/16}, {cidr: "fd01::/48"}]'), 'spec.network.layer3.subnets', 'must have at most 2 items'],
+    [
+      'two subnets of one family',
+      l3('[{cidr: 10.1.0.0/16}, {cidr: 10.2.0.0/16}]'),
+      'spec.network.layer3.subnets',
+      'When 2 CIDRs are set, they must be from different IP families',
+    ],
+    [
+      'three subnets',
+      l3('[{cidr: 10.1.0.0/16}, {cidr: 10.2.0.0/16}, {cidr: "fd01::/48"}]'),
+      'spec.network.layer3.subnets',
+      'must have at most 2 items',
+    ],
     ['no subnet', l3('[]'), 'spec.network.layer3.subnets', 'Subnets is required for Primary Layer3 topology'],
-    ['an IPv4 hostSubnet of 32', l3('[{cidr: 10.1.0.0/16, hostSubnet: 32}]'), 'spec.network.layer3.subnets[0].hostSubnet', 'HostSubnet must < 32 for ipv4 CIDR'],
-    ['an MTU below 1280 with IPv6', l3('[{cidr: "fd01::/48"}]', ', mtu: 1000'), 'spec.network.layer3.mtu', 'MTU should be greater than or equal to 1280 when IPv6 subnet is used'],
-    ['an MTU out of range', l3('[{cidr: 10.1.0.0/16}]', ', mtu: 100'), 'spec.network.layer3.mtu', '100 must be from 576 to 65536'],
-    ['a subnet overlapping the cluster subnets', l3('[{cidr: 10.128.0.0/16}]'), 'spec.network.layer3.subnets[0]', 'illegal network configuration: user defined subnet "10.128.0.0/16" overlaps cluster subnet "10.128.0.0/14"'],
-    ['a subnet overlapping the service CIDRs', l3('[{cidr: 172.16.0.0/16}]'), 'spec.network.layer3.subnets[0]', 'illegal network configuration: user defined subnet "172.16.0.0/16" overlaps service subnet "172.16.1.0/24"'],
-    ['a subnet overlapping the masquerade subnets', l3('[{cidr: 169.254.0.0/16}]'), 'spec.network.layer3.subnets[0]', 'overlaps masquerade subnet "169.254.169.0/29"'],
-    ['a join subnet overlapping the default network\'s', l3('[{cidr: 10.1.0.0/16}]', ', joinSubnets: [100.64.0.0/24]'), 'spec.network.layer3.joinSubnets[0]', 'illegal network configuration: user defined join subnet "100.64.0.0/24" overlaps built-in join subnet "100.64.0.0/16"'],
-    ['a join subnet overlapping its own subnet', l3('[{cidr: 100.65.0.0/16}]'), 'spec.network.layer3.joinSubnets[0]', 'illegal network configuration: user defined join subnet "100.65.0.0/16" overlaps user defined subnet "100.65.0.0/16"'],
+    [
+      'an IPv4 hostSubnet of 32',
+      l3('[{cidr: 10.1.0.0/16, hostSubnet: 32}]'),
+      'spec.network.layer3.subnets[0].hostSubnet',
+      'HostSubnet must < 32 for ipv4 CIDR',
+    ],
+    [
+      'an MTU below 1280 with IPv6',
+      l3('[{cidr: "fd01::/48"}]', ', mtu: 1000'),
+      'spec.network.layer3.mtu',
+      'MTU should be greater than or equal to 1280 when IPv6 subnet is used',
+    ],
+    [
+      'an MTU out of range',
+      l3('[{cidr: 10.1.0.0/16}]', ', mtu: 100'),
+      'spec.network.layer3.mtu',
+      '100 must be from 576 to 65536',
+    ],
+    [
+      'a subnet overlapping the cluster subnets',
+      l3('[{cidr: 10.128.0.0/16}]'),
+      'spec.network.layer3.subnets[0]',
+      'illegal network configuration: user defined subnet "10.128.0.0/16" overlaps cluster subnet "10.128.0.0/14"',
+    ],
+    [
+      'a subnet overlapping the service CIDRs',
+      l3('[{cidr: 172.16.0.0/16}]'),
+      'spec.network.layer3.subnets[0]',
+      'illegal network configuration: user defined subnet "172.16.0.0/16" overlaps service subnet "172.16.1.0/24"',
+    ],
+    [
+      'a subnet overlapping the masquerade subnets',
+      l3('[{cidr: 169.254.0.0/16}]'),
+      'spec.network.layer3.subnets[0]',
+      'overlaps masquerade subnet "169.254.169.0/29"',
+    ],
+    [
+      "a join subnet overlapping the default network's",
+      l3('[{cidr: 10.1.0.0/16}]', ', joinSubnets: [100.64.0.0/24]'),
+      'spec.network.layer3.joinSubnets[0]',
+      'illegal network configuration: user defined join subnet "100.64.0.0/24" overlaps built-in join subnet "100.64.0.0/16"',
+    ],
+    [
+      'a join subnet overlapping its own subnet',
+      l3('[{cidr: 100.65.0.0/16}]'),
+      'spec.network.layer3.joinSubnets[0]',
+      'illegal network configuration: user defined join subnet "100.65.0.0/16" overlaps user defined subnet "100.65.0.0/16"',
+    ],
   ])('refuses %s, naming the field', (_name, network, field, message) => {
     const found = problemsOf(inventory() + cudn('n', network));
     expect(found).toEqual([expect.objectContaining({ path: `ClusterUserDefinedNetwork/n: ${field}` })]);
@@ -56,31 +108,60 @@ describe('network rules', () => {
     const built = buildCluster(loadDocuments(text).documents);
     expect(built.problems).toEqual([]);
     expect(renderRefusals(built.cluster).map((p) => ({ path: p.path, message: p.message }))).toEqual([
-      { path: 'ClusterUserDefinedNetwork/n2', message: 'namespace a already has primary network cluster_udn_n1 (ClusterUserDefinedNetwork/n1); cluster_udn_n2 cannot be a second primary network there' },
+      {
+        path: 'ClusterUserDefinedNetwork/n2',
+        message:
+          'namespace a already has primary network cluster_udn_n1 (ClusterUserDefinedNetwork/n1); cluster_udn_n2 cannot be a second primary network there',
+      },
     ]);
   });
 
   it('refuses a pod on an unknown node, in a namespace without a primary network, or listed twice', () => {
-    const pods = '  pods: [{name: p, namespace: a, node: n9}, {name: q, namespace: b, node: n1}, {name: p, namespace: a, node: n1}]';
+    const pods =
+      '  pods: [{name: p, namespace: a, node: n9}, {name: q, namespace: b, node: n1}, {name: p, namespace: a, node: n1}]';
     expect(problemsOf(inventory(pods) + cudn('n', l3('[{cidr: 10.1.0.0/16}]')))).toEqual([
-      { path: 'Inventory/inv: spec.pods[0].node', message: 'spec.pods[0].node "n9" is not a node of the inventory (nodes: n1)' },
-      { path: 'Inventory/inv: spec.pods[1].namespace', message: 'spec.pods[1].namespace "b" has no primary network (no UserDefinedNetwork in it, no ClusterUserDefinedNetwork selecting it)' },
+      {
+        path: 'Inventory/inv: spec.pods[0].node',
+        message: 'spec.pods[0].node "n9" is not a node of the inventory (nodes: n1)',
+      },
+      {
+        path: 'Inventory/inv: spec.pods[1].namespace',
+        message:
+          'spec.pods[1].namespace "b" has no primary network (no UserDefinedNetwork in it, no ClusterUserDefinedNetwork selecting it)',
+      },
       { path: 'Inventory/inv: spec.pods[2]', message: 'spec.pods[2]: pod a/p is listed twice' },
     ]);
   });
 
   it('does not check pod nodes while the inventory lists no node (they come from the lab later)', () => {
-    const text = inventory('  pods: [{name: p, namespace: a, node: n9}]').replace('  nodes: [{name: n1}]\n', '') + cudn('n', l3('[{cidr: 10.1.0.0/16}]'));
+    const text =
+      inventory('  pods: [{name: p, namespace: a, node: n9}]').replace('  nodes: [{name: n1}]\n', '') +
+      cudn('n', l3('[{cidr: 10.1.0.0/16}]'));
     expect(problemsOf(text)).toEqual([]);
   });
 
   it('leaves other families, Localnet and secondary networks to the runtime, which refuses them', () => {
-    const text = inventory() + cudn('v6', l3('[{cidr: "fd01::/48"}]')) + cudn('sec', '{topology: Layer2, layer2: {role: Secondary, subnets: [10.3.0.0/16]}}', '{matchLabels: {kubernetes.io/metadata.name: b}}');
+    const text =
+      inventory() +
+      cudn('v6', l3('[{cidr: "fd01::/48"}]')) +
+      cudn(
+        'sec',
+        '{topology: Layer2, layer2: {role: Secondary, subnets: [10.3.0.0/16]}}',
+        '{matchLabels: {kubernetes.io/metadata.name: b}}',
+      );
     const built = buildCluster(loadDocuments(text).documents);
     expect(built.problems).toEqual([]);
     expect(renderRefusals(built.cluster).map((p) => [p.reason, p.path, p.message])).toEqual([
-      ['InvalidSpec', 'ClusterUserDefinedNetwork/v6: spec.network.layer3.subnets', 'network cluster_udn_v6 is attempting to use ipv6 subnets but the cluster does not support ipv6'],
-      ['UnsupportedNetworkType', 'ClusterUserDefinedNetwork/sec: spec.network.layer2.role', 'cluster_udn_sec: Secondary Layer2 networks are not supported yet (only primary Layer3 and Layer2 networks are rendered)'],
+      [
+        'InvalidSpec',
+        'ClusterUserDefinedNetwork/v6: spec.network.layer3.subnets',
+        'network cluster_udn_v6 is attempting to use ipv6 subnets but the cluster does not support ipv6',
+      ],
+      [
+        'UnsupportedNetworkType',
+        'ClusterUserDefinedNetwork/sec: spec.network.layer2.role',
+        'cluster_udn_sec: Secondary Layer2 networks are not supported yet (only primary Layer3 and Layer2 networks are rendered)',
+      ],
     ]);
   });
 });

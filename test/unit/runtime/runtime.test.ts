@@ -3,8 +3,16 @@ import { emptyState } from '../../../provider/alloc/state';
 import { nbSchema } from '../../../provider/nb/generated/nb';
 import type { DatabaseSchema } from '../../../provider/ovsdb/schema';
 import {
-  adaptToServer, canonicalJson, dropForeignShared, mergeInventorySpec, parseState, planTopology, runtimeStateVersion,
-  serializeState, StateError, stateOperations,
+  adaptToServer,
+  canonicalJson,
+  dropForeignShared,
+  mergeInventorySpec,
+  parseState,
+  planTopology,
+  runtimeStateVersion,
+  serializeState,
+  StateError,
+  stateOperations,
 } from '../../../provider/runtime';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { renderSharedRows } from '../../../provider/topology/shared';
@@ -25,17 +33,27 @@ function planned(text = withNodes(layer3File)) {
 
 describe('the runtime state', () => {
   it('serializes with sorted keys, so equal states give equal text whatever the key order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: 3 } })).toBe('{"a":{"c":3,"d":[2,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: 3 } })).toBe(
+      '{"a":{"c":3,"d":[2,{"y":2,"z":1}]},"b":1}',
+    );
   });
 
   it('round-trips through its text', () => {
-    const state = { version: runtimeStateVersion, allocation: emptyState(), pods: { net: { 'ns/p': ['10.0.0.3'] } } } as const;
+    const state = {
+      version: runtimeStateVersion,
+      allocation: emptyState(),
+      pods: { net: { 'ns/p': ['10.0.0.3'] } },
+    } as const;
     expect(parseState(serializeState(state), 'here')).toEqual(state);
   });
 
   it('refuses text that is not JSON or has another version, naming where it was read', () => {
-    expect(() => parseState('{oops', 'NB_Global.external_ids["ovnk.io/state/x"]')).toThrow(/^NB_Global.external_ids\["ovnk.io\/state\/x"\] is not JSON/);
-    expect(() => parseState('{"version": 7}', 'key')).toThrow(new StateError('key has state version 7; this ovnk reads version 1'));
+    expect(() => parseState('{oops', 'NB_Global.external_ids["ovnk.io/state/x"]')).toThrow(
+      /^NB_Global.external_ids\["ovnk.io\/state\/x"\] is not JSON/,
+    );
+    expect(() => parseState('{"version": 7}', 'key')).toThrow(
+      new StateError('key has state version 7; this ovnk reads version 1'),
+    );
   });
 
   it('sets the key by deleting and inserting it, removes it with one delete, and inserts NB_Global when there is none', () => {
@@ -44,7 +62,9 @@ describe('the runtime state', () => {
       ['external_ids', 'insert', ['map', [['ovnk.io/state/o', 'T']]]],
     ]);
     expect(stateOperations('o', undefined, true)).toHaveLength(1);
-    expect(stateOperations('o', 'T', false)).toEqual([{ op: 'insert', table: 'NB_Global', row: { external_ids: ['map', [['ovnk.io/state/o', 'T']]] } }]);
+    expect(stateOperations('o', 'T', false)).toEqual([
+      { op: 'insert', table: 'NB_Global', row: { external_ids: ['map', [['ovnk.io/state/o', 'T']]] } },
+    ]);
   });
 });
 
@@ -69,17 +89,28 @@ describe('planTopology', () => {
 
   it('gives Layer3 pods addresses with their host subnet prefix and the host subnet gateway', () => {
     const blueA = planned().zones[0]!.pods.find((p) => p.namespace === 'blue' && p.name === 'a')!;
-    expect(blueA).toMatchObject({ ifaceId: 'blue.blue_blue_a', addresses: ['10.10.0.3/24', 'fd10::3/64'], gateways: ['10.10.0.1', 'fd10::1'], mac: '0a:58:0a:0a:00:03', mtu: 1400 });
+    expect(blueA).toMatchObject({
+      ifaceId: 'blue.blue_blue_a',
+      addresses: ['10.10.0.3/24', 'fd10::3/64'],
+      gateways: ['10.10.0.1', 'fd10::1'],
+      mac: '0a:58:0a:0a:00:03',
+      mtu: 1400,
+    });
   });
 
   it('returns input problems instead of a plan for a bad file', () => {
-    const result = planTopology(layer3File.replace('hostSubnet: 24}, {cidr: "fd10::/60"', 'hostSubnet: 8}, {cidr: "fd10::/60"'));
+    const result = planTopology(
+      layer3File.replace('hostSubnet: 24}, {cidr: "fd10::/60"', 'hostSubnet: 8}, {cidr: "fd10::/60"'),
+    );
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.inputProblems[0]!.path).toBe('ClusterUserDefinedNetwork/blue: spec.network.layer3.subnets[0].hostSubnet');
+    expect(!result.ok && result.inputProblems[0]!.path).toBe(
+      'ClusterUserDefinedNetwork/blue: spec.network.layer3.subnets[0].hostSubnet',
+    );
   });
 
   it('refuses a Localnet network in use with a problem, not a plan without it', () => {
-    const localnet = '---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: ln}\nspec:\n  namespaceSelector: {matchLabels: {network: blue}}\n  network: {topology: Localnet, localnet: {role: Secondary, physicalNetworkName: phys, subnets: [10.50.0.0/24]}}\n';
+    const localnet =
+      '---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: ln}\nspec:\n  namespaceSelector: {matchLabels: {network: blue}}\n  network: {topology: Localnet, localnet: {role: Secondary, physicalNetworkName: phys, subnets: [10.50.0.0/24]}}\n';
     const plan = planned(withNodes(layer3File) + localnet);
     expect(plan.problems.map((p) => p.reason)).toEqual(['UnsupportedNetworkType']);
   });
@@ -87,10 +118,16 @@ describe('planTopology', () => {
 
 describe('server adaptation and shared rows', () => {
   const acl: DesiredRow = { table: 'ACL', columns: { priority: 1, tier: 2, external_ids: { 'k8s.ovn.org/id': 'x' } } };
-  const nat: DesiredRow = { table: 'NAT', columns: { match: 'eth.dst == 0a:00:00:00:00:01', external_ids: { 'ovnk.io/key': 'n1' } } };
+  const nat: DesiredRow = {
+    table: 'NAT',
+    columns: { match: 'eth.dst == 0a:00:00:00:00:01', external_ids: { 'ovnk.io/key': 'n1' } },
+  };
   const router: DesiredRow = { table: 'Logical_Router', columns: { name: 'r', nat: ['n1'] } };
   const without = (table: string, column: string): DatabaseSchema => {
-    const tables = { ...nbSchema.tables, [table]: { ...nbSchema.tables[table]!, columns: { ...nbSchema.tables[table]!.columns } } };
+    const tables = {
+      ...nbSchema.tables,
+      [table]: { ...nbSchema.tables[table]!, columns: { ...nbSchema.tables[table]!.columns } },
+    };
     delete tables[table]!.columns[column];
     return { ...nbSchema, version: '7.0.0', tables };
   };
@@ -111,22 +148,41 @@ describe('server adaptation and shared rows', () => {
 
   it('uses shared rows someone else made: ours are dropped with their meter bands', () => {
     const shared = renderSharedRows();
-    const kept = dropForeignShared(shared, { copps: new Set(['ovnkube-default']), meters: new Set(['arp-rate-limiter']) });
+    const kept = dropForeignShared(shared, {
+      copps: new Set(['ovnkube-default']),
+      meters: new Set(['arp-rate-limiter']),
+    });
     expect(kept.some((r) => r.table === 'Copp')).toBe(false);
     expect(kept.filter((r) => r.table === 'Meter')).toHaveLength(shared.filter((r) => r.table === 'Meter').length - 1);
-    expect(kept.filter((r) => r.table === 'Meter_Band')).toHaveLength(shared.filter((r) => r.table === 'Meter_Band').length - 1);
+    expect(kept.filter((r) => r.table === 'Meter_Band')).toHaveLength(
+      shared.filter((r) => r.table === 'Meter_Band').length - 1,
+    );
   });
 });
 
 describe('filling an inventory from the lab', () => {
-  const lab = { zones: 'central', nodes: [{ name: 'n1', id: 2, chassisId: 'c1' }, { name: 'n2', id: 3, chassisId: 'c2' }], targets: { zones: { central: { nb: 'unix:lab' } }, nodes: { n1: { host: 'h1' } } } };
+  const lab = {
+    zones: 'central',
+    nodes: [
+      { name: 'n1', id: 2, chassisId: 'c1' },
+      { name: 'n2', id: 3, chassisId: 'c2' },
+    ],
+    targets: { zones: { central: { nb: 'unix:lab' } }, nodes: { n1: { host: 'h1' } } },
+  };
 
   it('takes the lab nodes and targets when the file has none', () => {
     expect(mergeInventorySpec({ namespaces: [] }, lab)).toEqual({ ...lab, namespaces: [] });
   });
 
   it('lets the file win where it sets something, node by node and target by target', () => {
-    const merged = mergeInventorySpec({ zones: 'per-node', nodes: [{ name: 'n1', chassisId: 'mine' }], targets: { zones: { central: { nb: 'tcp:1.2.3.4:6641' } } } }, lab);
+    const merged = mergeInventorySpec(
+      {
+        zones: 'per-node',
+        nodes: [{ name: 'n1', chassisId: 'mine' }],
+        targets: { zones: { central: { nb: 'tcp:1.2.3.4:6641' } } },
+      },
+      lab,
+    );
     expect(merged.zones).toBe('per-node');
     expect(merged.nodes).toEqual([{ name: 'n1', id: 2, chassisId: 'mine' }]);
     expect(merged.targets).toEqual({ zones: { central: { nb: 'tcp:1.2.3.4:6641' } }, nodes: { n1: { host: 'h1' } } });

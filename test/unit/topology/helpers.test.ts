@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { mustParseCidr } from '../../../provider/model/cidr';
 import {
-  assignPodIPs, layer2TransitSubnets, macFromIP, masqueradeIPs, networkPrefix, podPort, renderNetwork,
-  renderSharedRows, transitPair, TopologyInputError,
+  assignPodIPs,
+  layer2TransitSubnets,
+  macFromIP,
+  masqueradeIPs,
+  networkPrefix,
+  podPort,
+  renderNetwork,
+  renderSharedRows,
+  transitPair,
+  TopologyInputError,
 } from '../../../provider/topology';
 import { exampleA, exampleE, rowOf } from './fixtures';
 
@@ -29,17 +37,27 @@ describe('derived addresses', () => {
 
   it('computes the per-network masquerade IPs as upstream', () => {
     const m = masqueradeIPs(mustParseCidr('169.254.0.0/17'), 2);
-    expect([m.gatewayRouter.ip, m.management.ip, m.dummyNextHop.ip, m.host.ip]).toEqual(['169.254.0.13', '169.254.0.14', '169.254.0.4', '169.254.0.2']);
+    expect([m.gatewayRouter.ip, m.management.ip, m.dummyNextHop.ip, m.host.ip]).toEqual([
+      '169.254.0.13',
+      '169.254.0.14',
+      '169.254.0.4',
+      '169.254.0.2',
+    ]);
   });
 });
 
 describe('transit subnets', () => {
   it('keeps the default when nothing overlaps', () => {
-    expect(layer2TransitSubnets({ networkSubnets: ['10.100.0.0/16', 'fd00:10::/64'] })).toEqual(['100.88.0.0/16', 'fd97::/64']);
+    expect(layer2TransitSubnets({ networkSubnets: ['10.100.0.0/16', 'fd00:10::/64'] })).toEqual([
+      '100.88.0.0/16',
+      'fd97::/64',
+    ]);
   });
 
   it('shifts to the next same-size subnet past every overlap', () => {
-    expect(layer2TransitSubnets({ networkSubnets: ['100.88.0.0/24'], joinSubnets: ['100.89.0.0/16'] })).toEqual(['100.90.0.0/16']);
+    expect(layer2TransitSubnets({ networkSubnets: ['100.88.0.0/24'], joinSubnets: ['100.89.0.0/16'] })).toEqual([
+      '100.90.0.0/16',
+    ]);
     expect(layer2TransitSubnets({ networkSubnets: ['fd97::/48'] })).toEqual(['fd97:0:1::/64']);
   });
 
@@ -49,11 +67,18 @@ describe('transit subnets', () => {
 });
 
 describe('pod addresses', () => {
-  const pods = [{ namespace: 'b', name: 'x' }, { namespace: 'a', name: 'y' }, { namespace: 'a', name: 'x' }];
+  const pods = [
+    { namespace: 'b', name: 'x' },
+    { namespace: 'a', name: 'y' },
+    { namespace: 'a', name: 'x' },
+  ];
 
   it('assigns in namespace/name order, skipping network, gateway and management addresses', () => {
     expect(assignPodIPs({ pods, subnets: ['10.0.1.0/24', 'fd00::/64'] })).toEqual({
-      'a/x': ['10.0.1.3', 'fd00::3'], 'a/y': ['10.0.1.4', 'fd00::4'], 'b/x': ['10.0.1.5', 'fd00::5'] });
+      'a/x': ['10.0.1.3', 'fd00::3'],
+      'a/y': ['10.0.1.4', 'fd00::4'],
+      'b/x': ['10.0.1.5', 'fd00::5'],
+    });
   });
 
   it('keeps previous assignments and fills the gaps', () => {
@@ -63,9 +88,16 @@ describe('pod addresses', () => {
 
   it('never hands out the broadcast address and reports a full subnet', () => {
     const four = ['a', 'b', 'c', 'd'].map((name) => ({ namespace: 'n', name }));
-    expect(Object.values(assignPodIPs({ pods: four, subnets: ['10.0.1.0/29'] })).flat()).toEqual(['10.0.1.3', '10.0.1.4', '10.0.1.5', '10.0.1.6']);
+    expect(Object.values(assignPodIPs({ pods: four, subnets: ['10.0.1.0/29'] })).flat()).toEqual([
+      '10.0.1.3',
+      '10.0.1.4',
+      '10.0.1.5',
+      '10.0.1.6',
+    ]);
     const five = [...four, { namespace: 'n', name: 'e' }];
-    expect(() => assignPodIPs({ pods: five, subnets: ['10.0.1.0/29'] })).toThrow('pods: "n/e" cannot get an address: subnet 10.0.1.0/29 is full');
+    expect(() => assignPodIPs({ pods: five, subnets: ['10.0.1.0/29'] })).toThrow(
+      'pods: "n/e" cannot get an address: subnet 10.0.1.0/29 is full',
+    );
     expect(() => assignPodIPs({ pods: four.slice(0, 1), subnets: ['10.0.1.0/30'] })).toThrow(TopologyInputError);
   });
 });
@@ -74,7 +106,10 @@ describe('shared rows', () => {
   it('renders the default Copp with a rate-limiter meter per protocol and the acl-logging meter', () => {
     const rows = renderSharedRows();
     const copp = rows.find((r) => r.table === 'Copp')!.columns;
-    expect(copp).toMatchObject({ name: 'ovnkube-default', meters: { arp: 'arp-rate-limiter', 'icmp6-error': 'icmp6-error-rate-limiter' } });
+    expect(copp).toMatchObject({
+      name: 'ovnkube-default',
+      meters: { arp: 'arp-rate-limiter', 'icmp6-error': 'icmp6-error-rate-limiter' },
+    });
     const meters = rows.filter((r) => r.table === 'Meter').map((r) => r.columns.name);
     for (const m of Object.values(copp.meters as Record<string, string>)) expect(meters).toContain(m);
     expect(meters).toContain('acl-logging');
@@ -85,7 +120,9 @@ describe('input errors', () => {
   it('names the field, the value and the reason for a bad host subnet', () => {
     const input = exampleA();
     input.nodes[0]!.hostSubnets = { isolatednet: ['192.168.1.5/24'] };
-    expect(() => renderNetwork(input)).toThrow('nodes[0].hostSubnets.isolatednet[0]: "192.168.1.5/24" is not a network address');
+    expect(() => renderNetwork(input)).toThrow(
+      'nodes[0].hostSubnets.isolatednet[0]: "192.168.1.5/24" is not a network address',
+    );
   });
 
   it('refuses a Layer3 node without a host subnet for the network', () => {
@@ -108,7 +145,9 @@ describe('input errors', () => {
 
   it('refuses a per-node zone with two local nodes and a zone naming an unknown node', () => {
     expect(() => renderNetwork({ ...exampleE(['node-a', 'node-b'], 'per-node') })).toThrow(/exactly one node/);
-    expect(() => renderNetwork({ ...exampleE(['node-z']) })).toThrow('zone.localNodes[0]: "node-z" is not a node of the input');
+    expect(() => renderNetwork({ ...exampleE(['node-z']) })).toThrow(
+      'zone.localNodes[0]: "node-z" is not a node of the input',
+    );
   });
 
   it('derives a mac for the management port of a dual-stack Layer2 network from its IPv4 address', () => {
@@ -119,10 +158,21 @@ describe('input errors', () => {
     input.network.joinSubnets = ['fd99::/64', '100.65.0.0/16'];
     input.network.transitSubnets = ['100.88.0.0/16', 'fd97::/64'];
     const rows = renderNetwork(input);
-    expect(rowOf(rows, 'Logical_Switch_Port', 'k8s-cluster_udn_green_node-a').addresses).toEqual(['0a:58:0a:64:00:02 10.100.0.2 fd00:10::2']);
-    expect(rowOf(rows, 'Logical_Router_Port', 'rtotr-GR_cluster_udn_green_node-a').networks).toEqual(['100.65.0.2/16', 'fd99::2/64', '100.88.0.5/31', 'fd97::5/127']);
-    expect(rowOf(rows, 'Logical_Router_Port', 'trtos-cluster_udn_green_ovn_layer2_switch').ipv6_ra_configs).toMatchObject({ address_mode: 'dhcpv6_stateful', mtu: '1400' });
-    expect(rowOf(rows, 'Logical_Router', 'GR_cluster_udn_green_node-a').options.lb_force_snat_ip).toBe('100.65.0.2 fd99::2');
+    expect(rowOf(rows, 'Logical_Switch_Port', 'k8s-cluster_udn_green_node-a').addresses).toEqual([
+      '0a:58:0a:64:00:02 10.100.0.2 fd00:10::2',
+    ]);
+    expect(rowOf(rows, 'Logical_Router_Port', 'rtotr-GR_cluster_udn_green_node-a').networks).toEqual([
+      '100.65.0.2/16',
+      'fd99::2/64',
+      '100.88.0.5/31',
+      'fd97::5/127',
+    ]);
+    expect(
+      rowOf(rows, 'Logical_Router_Port', 'trtos-cluster_udn_green_ovn_layer2_switch').ipv6_ra_configs,
+    ).toMatchObject({ address_mode: 'dhcpv6_stateful', mtu: '1400' });
+    expect(rowOf(rows, 'Logical_Router', 'GR_cluster_udn_green_node-a').options.lb_force_snat_ip).toBe(
+      '100.65.0.2 fd99::2',
+    );
   });
 });
 
@@ -135,7 +185,11 @@ describe('row keys', () => {
     input.network.joinSubnets = ['100.65.0.0/16', 'fd99::/64'];
     input.network.transitSubnets = ['100.88.0.0/16', 'fd97::/64'];
     const rows = renderNetwork(input);
-    const route = rowOf(rows, 'Logical_Router_Static_Route', 'udn-route:cluster_udn_green_transit_router:src-ip:fd00%3A10%3A%3A/64:fd97%3A%3A5');
+    const route = rowOf(
+      rows,
+      'Logical_Router_Static_Route',
+      'udn-route:cluster_udn_green_transit_router:src-ip:fd00%3A10%3A%3A/64:fd97%3A%3A5',
+    );
     expect(route).toMatchObject({ ip_prefix: 'fd00:10::/64', nexthop: 'fd97::5', policy: 'src-ip' });
   });
 });

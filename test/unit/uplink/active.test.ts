@@ -31,47 +31,85 @@ spec:
   return built.cluster;
 }
 
-const discoverAll = (...nodes: string[]) => new Map<string, NodeDiscovery>(nodes.map((n) => [n, { ok: true, facts: nodeFacts(n) }]));
+const discoverAll = (...nodes: string[]) =>
+  new Map<string, NodeDiscovery>(nodes.map((n) => [n, { ok: true, facts: nodeFacts(n) }]));
 
 describe('where a CUDN is active (Inventory spec.nodes[].networks)', () => {
   it('parses the list and leaves nodes without it active for every network', () => {
-    const cluster = clusterOf('[{ name: n1, gatewayBridge: breth0, networks: [tenant] }, { name: n2, gatewayBridge: breth0 }]');
+    const cluster = clusterOf(
+      '[{ name: n1, gatewayBridge: breth0, networks: [tenant] }, { name: n2, gatewayBridge: breth0 }]',
+    );
     expect(cluster.inventory.nodes.map((n) => n.networks)).toEqual([['tenant'], undefined]);
   });
 
   it('a wrongly typed list names the field', () => {
-    const text = 'apiVersion: ovnk/v1alpha1\nkind: Inventory\nmetadata: { name: inv }\nspec:\n  nodes: [{ name: n1, networks: tenant }]\n';
+    const text =
+      'apiVersion: ovnk/v1alpha1\nkind: Inventory\nmetadata: { name: inv }\nspec:\n  nodes: [{ name: n1, networks: tenant }]\n';
     const { problems } = buildCluster(loadDocuments(text).documents);
     expect(problems.map((p) => p.path)).toContain('Inventory/inv: spec.nodes[0].networks');
   });
 
   it('without narrowing, a node the Uplink does not select fails the CUDN with UplinkNotFoundForNode', () => {
-    const cluster = clusterOf("[{ name: n1, gatewayBridge: breth0, labels: { uplink: 'yes' } }, { name: n2, gatewayBridge: breth0 }]");
+    const cluster = clusterOf(
+      "[{ name: n1, gatewayBridge: breth0, labels: { uplink: 'yes' } }, { name: n2, gatewayBridge: breth0 }]",
+    );
     const plan = planUplinks({ cluster, owner: 'o', discovery: discoverAll('n1', 'n2') });
-    expect(plan.networks.cluster_udn_tenant!.conditions[0]).toMatchObject({ reason: 'UplinksNotReady', message: expect.stringContaining('blue/n2=UplinkNotFoundForNode') });
+    expect(plan.networks.cluster_udn_tenant!.conditions[0]).toMatchObject({
+      reason: 'UplinksNotReady',
+      message: expect.stringContaining('blue/n2=UplinkNotFoundForNode'),
+    });
   });
 
   it('a node where the CUDN is not active neither counts for UplinksReady nor gets its mapping', () => {
-    const cluster = clusterOf("[{ name: n1, gatewayBridge: breth0, labels: { uplink: 'yes' } }, { name: n2, gatewayBridge: breth0, labels: { uplink: 'yes' }, networks: [] }]");
+    const cluster = clusterOf(
+      "[{ name: n1, gatewayBridge: breth0, labels: { uplink: 'yes' } }, { name: n2, gatewayBridge: breth0, labels: { uplink: 'yes' }, networks: [] }]",
+    );
     const plan = planUplinks({ cluster, owner: 'o', discovery: discoverAll('n1', 'n2') });
-    expect(plan.nodes.map((n) => [n.node, n.desired])).toEqual([['n1', [{ network: 'cluster_udn_tenant', bridge: 'br-blue' }]], ['n2', []]]);
+    expect(plan.nodes.map((n) => [n.node, n.desired])).toEqual([
+      ['n1', [{ network: 'cluster_udn_tenant', bridge: 'br-blue' }]],
+      ['n2', []],
+    ]);
     expect(plan.nodes[1]!.change).toBeUndefined();
     const n2 = plan.uplinkStates.find((s) => s.spec.nodeName === 'n2')!;
-    expect(n2.status.conditions.find((c) => c.type === 'GatewayReady')).toMatchObject({ status: 'True', message: 'No active CUDNs require Uplink gateway programming' });
-    expect(plan.networks.cluster_udn_tenant!.conditions[0]).toMatchObject({ reason: 'GatewayConfigurationPending', message: expect.stringMatching(/^1 active node\/uplink readiness check\(s\) failed; examples: blue\/n1=/) });
+    expect(n2.status.conditions.find((c) => c.type === 'GatewayReady')).toMatchObject({
+      status: 'True',
+      message: 'No active CUDNs require Uplink gateway programming',
+    });
+    expect(plan.networks.cluster_udn_tenant!.conditions[0]).toMatchObject({
+      reason: 'GatewayConfigurationPending',
+      message: expect.stringMatching(/^1 active node\/uplink readiness check\(s\) failed; examples: blue\/n1=/),
+    });
   });
 
   it('narrowing the CUDN away from an unselected node makes it ready there', () => {
-    const cluster = clusterOf("[{ name: n1, gatewayBridge: breth0, labels: { uplink: 'yes' } }, { name: n2, gatewayBridge: breth0, networks: [] }]");
+    const cluster = clusterOf(
+      "[{ name: n1, gatewayBridge: breth0, labels: { uplink: 'yes' } }, { name: n2, gatewayBridge: breth0, networks: [] }]",
+    );
     const mapped = nodeFacts('n1');
-    mapped.ovs.externalIds = { 'ovn-bridge-mappings': 'physnet:breth0,cluster_udn_tenant:br-blue', 'ovnk.io/bridge-mappings/o': 'cluster_udn_tenant' };
-    const plan = planUplinks({ cluster, owner: 'o', discovery: new Map<string, NodeDiscovery>([['n1', { ok: true, facts: mapped }], ['n2', { ok: true, facts: nodeFacts('n2') }]]) });
+    mapped.ovs.externalIds = {
+      'ovn-bridge-mappings': 'physnet:breth0,cluster_udn_tenant:br-blue',
+      'ovnk.io/bridge-mappings/o': 'cluster_udn_tenant',
+    };
+    const plan = planUplinks({
+      cluster,
+      owner: 'o',
+      discovery: new Map<string, NodeDiscovery>([
+        ['n1', { ok: true, facts: mapped }],
+        ['n2', { ok: true, facts: nodeFacts('n2') }],
+      ]),
+    });
     expect(plan.networks.cluster_udn_tenant!.conditions[0]).toMatchObject({ status: 'True', reason: 'UplinksReady' });
   });
 
   it('a name that is no CUDN of the file is refused naming the field and the value', () => {
     const cluster = clusterOf('[{ name: n1, gatewayBridge: breth0, networks: [tenant, ghost] }]');
     const plan = planUplinks({ cluster, owner: 'o' });
-    expect(plan.problems).toContainEqual(expect.objectContaining({ reason: 'InvalidSpec', path: 'Inventory/inv: spec.nodes[0].networks[1]', message: expect.stringContaining('"ghost" is not a ClusterUserDefinedNetwork') }));
+    expect(plan.problems).toContainEqual(
+      expect.objectContaining({
+        reason: 'InvalidSpec',
+        path: 'Inventory/inv: spec.nodes[0].networks[1]',
+        message: expect.stringContaining('"ghost" is not a ClusterUserDefinedNetwork'),
+      }),
+    );
   });
 });

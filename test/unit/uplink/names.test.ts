@@ -22,11 +22,13 @@ describe('UplinkState names', () => {
   });
 
   it('hashed names stay within 33 characters and differ for different pairs', () => {
-    fc.assert(fc.property(fc.string({ minLength: 253, maxLength: 300 }), fc.string({ minLength: 1, maxLength: 10 }), (u, n) => {
-      const name = uplinkStateName(u, n);
-      expect(name.length).toBeLessThanOrEqual(33);
-      expect(uplinkStateName(u, `${n}x`)).not.toBe(name);
-    }));
+    fc.assert(
+      fc.property(fc.string({ minLength: 253, maxLength: 300 }), fc.string({ minLength: 1, maxLength: 10 }), (u, n) => {
+        const name = uplinkStateName(u, n);
+        expect(name.length).toBeLessThanOrEqual(33);
+        expect(uplinkStateName(u, `${n}x`)).not.toBe(name);
+      }),
+    );
   });
 
   it('the physical network of CUDN blue is cluster_udn_blue', () => {

@@ -31,42 +31,91 @@ describe('the uplink plan', () => {
   it('offline, it names one UplinkState per selected node and knows no readiness yet', () => {
     const plan = planUplinks({ cluster, owner: 'o' });
     expect(plan.uplinkStates.map((s) => [s.metadata.name, s.spec, s.status])).toEqual([
-      ['blue.n1', { uplinkName: 'blue', nodeName: 'n1' }, { type: 'OVSBridge', hostInterfaceName: 'blue0', conditions: [] }],
-      ['blue.n2', { uplinkName: 'blue', nodeName: 'n2' }, { type: 'OVSBridge', hostInterfaceName: 'blue0', conditions: [] }],
+      [
+        'blue.n1',
+        { uplinkName: 'blue', nodeName: 'n1' },
+        { type: 'OVSBridge', hostInterfaceName: 'blue0', conditions: [] },
+      ],
+      [
+        'blue.n2',
+        { uplinkName: 'blue', nodeName: 'n2' },
+        { type: 'OVSBridge', hostInterfaceName: 'blue0', conditions: [] },
+      ],
     ]);
     expect(plan.uplinks[0]!.status).toEqual({ conditions: [], selectedNodes: ['n1', 'n2'], overlappingNodes: [] });
     expect(plan.networks.cluster_udn_tenant!.conditions).toEqual([]);
   });
 
   it('with facts, it maps the CUDN to the resolved bridge on every node, and is pending until written', () => {
-    const discovery = new Map<string, NodeDiscovery>([['n1', { ok: true, facts: nodeFacts('n1') }], ['n2', { ok: true, facts: nodeFacts('n2') }]]);
+    const discovery = new Map<string, NodeDiscovery>([
+      ['n1', { ok: true, facts: nodeFacts('n1') }],
+      ['n2', { ok: true, facts: nodeFacts('n2') }],
+    ]);
     const plan = planUplinks({ cluster, owner: 'o', discovery });
-    expect(plan.nodes.map((n) => n.change?.mappings)).toEqual(['physnet:breth0,cluster_udn_tenant:br-blue', 'physnet:breth0,cluster_udn_tenant:br-blue']);
-    expect(plan.networks.cluster_udn_tenant!.conditions[0]).toMatchObject({ status: 'False', reason: 'GatewayConfigurationPending' });
+    expect(plan.nodes.map((n) => n.change?.mappings)).toEqual([
+      'physnet:breth0,cluster_udn_tenant:br-blue',
+      'physnet:breth0,cluster_udn_tenant:br-blue',
+    ]);
+    expect(plan.networks.cluster_udn_tenant!.conditions[0]).toMatchObject({
+      status: 'False',
+      reason: 'GatewayConfigurationPending',
+    });
   });
 
   it('a node already mapped is GatewayReady and needs no change', () => {
     const facts = nodeFacts('n1');
-    facts.ovs.externalIds = { 'ovn-bridge-mappings': 'physnet:breth0,cluster_udn_tenant:br-blue', 'ovnk.io/bridge-mappings/o': 'cluster_udn_tenant' };
-    const plan = planUplinks({ cluster, owner: 'o', discovery: new Map<string, NodeDiscovery>([['n1', { ok: true, facts }], ['n2', { ok: true, facts: { ...facts, node: 'n2' } }]]) });
+    facts.ovs.externalIds = {
+      'ovn-bridge-mappings': 'physnet:breth0,cluster_udn_tenant:br-blue',
+      'ovnk.io/bridge-mappings/o': 'cluster_udn_tenant',
+    };
+    const plan = planUplinks({
+      cluster,
+      owner: 'o',
+      discovery: new Map<string, NodeDiscovery>([
+        ['n1', { ok: true, facts }],
+        ['n2', { ok: true, facts: { ...facts, node: 'n2' } }],
+      ]),
+    });
     expect(plan.nodes.every((n) => n.change === undefined)).toBe(true);
     expect(plan.networks.cluster_udn_tenant!.conditions[0]).toMatchObject({ status: 'True', reason: 'UplinksReady' });
     expect(plan.uplinkStates[0]!.status.conditions[1]).toMatchObject({ type: 'GatewayReady', status: 'True' });
   });
 
   it('an unreachable node publishes no state and fails alone', () => {
-    const discovery = new Map<string, NodeDiscovery>([['n1', { ok: true, facts: nodeFacts('n1') }], ['n2', { ok: false, reason: 'HostUnreachable', message: 'cannot reach n2' }]]);
+    const discovery = new Map<string, NodeDiscovery>([
+      ['n1', { ok: true, facts: nodeFacts('n1') }],
+      ['n2', { ok: false, reason: 'HostUnreachable', message: 'cannot reach n2' }],
+    ]);
     const plan = planUplinks({ cluster, owner: 'o', discovery });
     expect(plan.uplinkStates.map((s) => s.metadata.name)).toEqual(['blue.n1']);
-    expect(plan.nodes[1]).toEqual({ node: 'n2', desired: [], error: { reason: 'HostUnreachable', message: 'cannot reach n2' } });
+    expect(plan.nodes[1]).toEqual({
+      node: 'n2',
+      desired: [],
+      error: { reason: 'HostUnreachable', message: 'cannot reach n2' },
+    });
     expect(plan.nodes[0]!.change).toBeDefined();
-    expect(plan.uplinks[0]!.status.conditions[0]).toMatchObject({ reason: 'MissingUplinkState', message: '1 of 2 selected node(s) have readiness failures; examples: n2=MissingUplinkState' });
+    expect(plan.uplinks[0]!.status.conditions[0]).toMatchObject({
+      reason: 'MissingUplinkState',
+      message: '1 of 2 selected node(s) have readiness failures; examples: n2=MissingUplinkState',
+    });
   });
 
   it('a failed mapping write is UplinkBridgeMappingFailed on that node', () => {
-    const discovery = new Map<string, NodeDiscovery>([['n1', { ok: true, facts: nodeFacts('n1') }], ['n2', { ok: true, facts: nodeFacts('n2') }]]);
-    const plan = planUplinks({ cluster, owner: 'o', discovery, mappingFailures: new Map([['n2', 'transaction failed']]) });
+    const discovery = new Map<string, NodeDiscovery>([
+      ['n1', { ok: true, facts: nodeFacts('n1') }],
+      ['n2', { ok: true, facts: nodeFacts('n2') }],
+    ]);
+    const plan = planUplinks({
+      cluster,
+      owner: 'o',
+      discovery,
+      mappingFailures: new Map([['n2', 'transaction failed']]),
+    });
     const gateway = plan.uplinkStates.find((s) => s.metadata.name === 'blue.n2')!.status.conditions[1];
-    expect(gateway).toMatchObject({ reason: 'UplinkBridgeMappingFailed', message: '1 of 1 active CUDN(s) have incomplete Uplink gateway configuration; examples: cluster_udn_tenant=UplinkBridgeMappingFailed: transaction failed' });
+    expect(gateway).toMatchObject({
+      reason: 'UplinkBridgeMappingFailed',
+      message:
+        '1 of 1 active CUDN(s) have incomplete Uplink gateway configuration; examples: cluster_udn_tenant=UplinkBridgeMappingFailed: transaction failed',
+    });
   });
 });

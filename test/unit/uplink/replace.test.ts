@@ -42,7 +42,7 @@ const clusterOf = (uplinks: string | undefined) => {
 };
 
 describe('spec.uplinks kept in state, a change reported as a replacement', () => {
-  it('the state keeps every CUDN\'s uplinks, [] for none, and survives a round trip', () => {
+  it("the state keeps every CUDN's uplinks, [] for none, and survives a round trip", () => {
     const first = planTopology(clusterOf('up-a'));
     expect(first.ok && first.plan.state.uplinks).toEqual({ cluster_udn_blue: ['up-a'] });
     const stored = parseState(serializeState(first.ok ? first.plan.state : (undefined as never)), 'state');
@@ -60,9 +60,16 @@ describe('spec.uplinks kept in state, a change reported as a replacement', () =>
 
   it('a changed, added or removed Uplink is a replacement naming the object, the old and the new value', () => {
     expect(uplinkReplacements({ cluster_udn_blue: ['up-a'] }, clusterOf('up-b').networks)).toEqual([
-      { network: 'cluster_udn_blue', from: ['up-a'], to: ['up-b'], message: expect.stringContaining('ClusterUserDefinedNetwork/blue: spec.uplinks changed from [up-a] to [up-b]') },
+      {
+        network: 'cluster_udn_blue',
+        from: ['up-a'],
+        to: ['up-b'],
+        message: expect.stringContaining('ClusterUserDefinedNetwork/blue: spec.uplinks changed from [up-a] to [up-b]'),
+      },
     ]);
-    expect(uplinkReplacements({ cluster_udn_blue: [] }, clusterOf('up-a').networks)[0]!.message).toContain('from none to [up-a]');
+    expect(uplinkReplacements({ cluster_udn_blue: [] }, clusterOf('up-a').networks)[0]!.message).toContain(
+      'from none to [up-a]',
+    );
     expect(uplinkReplacements({ cluster_udn_blue: ['up-a'] }, clusterOf(undefined).networks)[0]!.to).toEqual([]);
   });
 
@@ -78,10 +85,12 @@ describe('the localnet port of an Uplink-backed CUDN', () => {
     const planned = planTopology(cluster);
     if (!planned.ok) throw new Error('plan failed');
     const inputs = topologyInputs(cluster, planned.plan.allocation).zones[0]!.inputs;
-    return inputs.flatMap((i) => renderNetwork(i)).filter((r) => r.table === 'Logical_Switch_Port' && r.columns.type === 'localnet');
+    return inputs
+      .flatMap((i) => renderNetwork(i))
+      .filter((r) => r.table === 'Logical_Switch_Port' && r.columns.type === 'localnet');
   };
 
-  it('uses the network name as network_name (upstream\'s bridge-mapping key), not physnet', () => {
+  it("uses the network name as network_name (upstream's bridge-mapping key), not physnet", () => {
     const [port] = localnets('up-a');
     expect((port!.columns.options as Record<string, string>).network_name).toBe('cluster_udn_blue');
   });

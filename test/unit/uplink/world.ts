@@ -7,9 +7,23 @@ export function nodeFacts(node = 'n1'): NodeFacts {
   return {
     node,
     links: [
-      { name: 'blue0', mac: '0a:00:00:00:00:01', mtu: 1500, addresses: [{ family: 4, address: '192.0.2.10', prefix: 24, scope: 'global', secondary: false, deprecated: false }] },
+      {
+        name: 'blue0',
+        mac: '0a:00:00:00:00:01',
+        mtu: 1500,
+        addresses: [
+          { family: 4, address: '192.0.2.10', prefix: 24, scope: 'global', secondary: false, deprecated: false },
+        ],
+      },
       { name: 'eth2', mac: '0a:00:00:00:00:02', mtu: 1500, addresses: [] },
-      { name: 'breth0', mac: '0a:00:00:00:00:03', mtu: 9000, addresses: [{ family: 4, address: '198.19.1.11', prefix: 24, scope: 'global', secondary: false, deprecated: false }] },
+      {
+        name: 'breth0',
+        mac: '0a:00:00:00:00:03',
+        mtu: 9000,
+        addresses: [
+          { family: 4, address: '198.19.1.11', prefix: 24, scope: 'global', secondary: false, deprecated: false },
+        ],
+      },
     ],
     routes: [
       { family: 4, dst: 'default', gateway: '198.19.1.1', dev: 'breth0', multipath: false },
@@ -43,10 +57,17 @@ export function nodeFacts(node = 'n1'): NodeFacts {
   };
 }
 
-export function uplink(name: string, configs: { hostInterfaceName: string; matchLabels?: Record<string, string>; type?: string }[]): Uplink {
+export function uplink(
+  name: string,
+  configs: { hostInterfaceName: string; matchLabels?: Record<string, string>; type?: string }[],
+): Uplink {
   return {
     ref: `Uplink/${name}`,
     name,
-    nodeConfigs: configs.map((c) => ({ type: c.type ?? 'OVSBridge', hostInterfaceName: c.hostInterfaceName, nodeSelector: { matchLabels: c.matchLabels ?? {}, matchExpressions: [] } })),
+    nodeConfigs: configs.map((c) => ({
+      type: c.type ?? 'OVSBridge',
+      hostInterfaceName: c.hostInterfaceName,
+      nodeSelector: { matchLabels: c.matchLabels ?? {}, matchExpressions: [] },
+    })),
   };
 }

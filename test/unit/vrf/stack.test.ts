@@ -26,6 +26,11 @@ describe('the vrf-lite stack', () => {
     const red = effectiveDomain(cudn('red'), { 'kubernetes.io/hostname': 'ovn-worker' }, ras);
     expect(blue).toMatchObject({ kind: 'vrf', vrf: 'blue' });
     expect(red).toEqual({ kind: 'default', why: 'not-advertised' });
-    expect(bridgeConflicts('ovn-worker', [{ cudn: 'blue', bridge: 'br-blue', domain: blue }, { cudn: 'red', bridge: 'br-red', domain: red }])).toEqual([]);
+    expect(
+      bridgeConflicts('ovn-worker', [
+        { cudn: 'blue', bridge: 'br-blue', domain: blue },
+        { cudn: 'red', bridge: 'br-red', domain: red },
+      ]),
+    ).toEqual([]);
   });
 });
