@@ -3,11 +3,13 @@
  *
  * - Exit codes: 0 ok; 1 refused (problems found, nothing changed); 2 drift (`diff` only);
  *   3 unusable input (bad file, bad field); 4 target unreachable or failing.
- * - With `-o json` every outcome, errors included, is one JSON document on stdout.
- * - Human output and progress go to stderr.
+ * - Results go to stdout, whole: with `-o json` every outcome, errors included, is one JSON
+ *   document; with `-o text` the result for people (so `> file`, `| less`, `| grep` work).
+ * - Errors in text mode, logs and progress (cli/progress.ts) go to stderr.
  *
  * Commands throw `CliError` for expected failures; `runCommand` turns any outcome into the
  * document and the exit code, so no command writes to stdout or calls `process.exit` itself.
+ * Writes are awaited: a pipe or a slow reader gets every byte before the process exits.
  */
 
 export const ExitCode = {
@@ -38,14 +40,21 @@ export interface CommandResult {
   exitCode?: ExitCode;
   /** The `-o json` document (printed to stdout). */
   document: unknown;
-  /** The human rendering (printed to stderr for `-o text`; may be empty). */
+  /** The human rendering (printed to stdout for `-o text`; may be empty). */
   text?: string;
 }
 
-/** Progress lines for people: always stderr, never stdout. */
+/** Lines for people beside the result (the demo's story): always stderr, never stdout. */
 export function progress(message: string): void {
   process.stderr.write(`${message}\n`);
 }
+
+/** Write `text` and resolve once the stream has taken all of it (a pipe's reader may be slow). */
+export function emit(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve) => stream.write(text, () => resolve()));
+}
+
+const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
 export function parseOutputFormat(value: string | undefined): OutputFormat {
   if (value === undefined || value === 'text') return 'text';
@@ -65,11 +74,30 @@ export function errorDocument(error: unknown): { exitCode: ExitCode; document: R
   return { exitCode: ExitCode.unreachable, document: { ok: false, exitCode: ExitCode.unreachable, error: message } };
 }
 
+/** A failure for people: the error, then every problem it carries that the error does not already say. */
+function errorText(document: { error: string; problems?: unknown }): string {
+  const problems = Array.isArray(document.problems) ? (document.problems as ProblemLike[]) : [];
+  const lines = problems.map(problemLine).filter((l) => !document.error.endsWith(l));
+  return [`error: ${document.error}`, ...lines.map((l) => `  ${l}`)].join('\n');
+}
+
+interface ProblemLike {
+  file?: string;
+  path?: string;
+  message?: string;
+}
+
+/** `FILE: PATH: MESSAGE`, the one wording of a problem in text and in errors. */
+export function problemLine(p: ProblemLike): string {
+  return [p.file, p.path, p.message].filter((part) => part !== undefined && part !== '').join(': ');
+}
+
 /** Run one command body and print its outcome per the contract; returns the exit code. */
 export async function runCommand(format: OutputFormat, body: () => Promise<CommandResult>): Promise<ExitCode> {
   let exitCode: ExitCode;
   let document: unknown;
   let text: string | undefined;
+  let failed = false;
   try {
     const result = await body();
     exitCode = result.exitCode ?? ExitCode.ok;
@@ -77,10 +105,11 @@ export async function runCommand(format: OutputFormat, body: () => Promise<Comma
     text = result.text;
   } catch (error) {
     ({ exitCode, document } = errorDocument(error));
-    text = `error: ${(document as { error: string }).error}`;
+    text = errorText(document as { error: string });
+    failed = true;
   }
-  if (format === 'json') process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-  else if (text) process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+  if (format === 'json') await emit(process.stdout, `${JSON.stringify(document, null, 2)}\n`);
+  else if (text) await emit(failed ? process.stderr : process.stdout, line(text));
   return exitCode;
 }
 

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 /**
  * `ovnk`: the command line of ovnk-pulumi. It parses flags and hands each command to its module in
- * cli/commands/; the contract (exit codes, `-o json` on stdout, progress on stderr) is cli/contract.ts.
+ * cli/commands/; the contract (exit codes, results on stdout, progress on stderr) is cli/contract.ts.
+ * Help and `--version` are results (stdout); usage errors go to stderr. The process exits only
+ * after stdout and stderr have taken every byte, so a pipe or a slow reader gets whole documents.
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { commands } from './commands';
-import { ExitCode, errorDocument } from './contract';
+import { emit, ExitCode, errorDocument } from './contract';
+import { setQuiet } from './progress';
 
 export function buildProgram(): Command {
   const program = new Command('ovnk')
@@ -13,8 +16,11 @@ export function buildProgram(): Command {
       'User-defined networking for OVN-Kubernetes as code: plan, apply, diff and destroy topologies; run the embedded lab.',
     )
     .version(readVersion())
+    .addOption(new Option('-q, --quiet', 'no progress on stderr (progress shows only on a terminal anyway)'))
     .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+    // Usage errors throw, so main chooses the exit code; subcommands inherit this.
+    .exitOverride()
+    .hook('preAction', (_program, action) => setQuiet(action.optsWithGlobals().quiet === true));
   for (const register of commands) register(program);
   return program;
 }
@@ -34,16 +40,8 @@ function exitCodeOf(error: unknown): number {
   return errorDocument(error).exitCode;
 }
 
-/** Help and usage errors are human output (stderr); usage errors throw so we choose the exit code. */
-function applyContract(command: Command): void {
-  command.exitOverride();
-  command.configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
-  for (const sub of command.commands) applyContract(sub);
-}
-
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
-  applyContract(program);
   try {
     await program.parseAsync(argv);
     return (process.exitCode as number | undefined) ?? ExitCode.ok;
@@ -51,16 +49,31 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       const code = exitCodeOf(error);
       if (code !== ExitCode.ok && argv.includes('json')) {
-        process.stdout.write(`${JSON.stringify({ ok: false, exitCode: code, error: error.message }, null, 2)}\n`);
+        await emit(process.stdout, `${JSON.stringify({ ok: false, exitCode: code, error: error.message }, null, 2)}\n`);
       }
       return code;
     }
     const { exitCode, document } = errorDocument(error);
-    process.stderr.write(`error: ${(document as { error: string }).error}\n`);
+    await emit(process.stderr, `error: ${(document as { error: string }).error}\n`);
     return exitCode;
   }
 }
 
+/** Resolves when both streams have written everything queued before (writes complete in order). */
+function drained(): Promise<unknown> {
+  return Promise.all([emit(process.stdout, ''), emit(process.stderr, '')]);
+}
+
 if (require.main === module) {
-  main(process.argv).then((code) => process.exit(code));
+  // A reader that goes away (`| head`) is not an error of ours: stop writing, keep the exit code.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  main(process.argv)
+    .then(async (code) => {
+      await drained();
+      return code;
+    })
+    .then((code) => process.exit(code));
 }

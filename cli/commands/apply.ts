@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { applyZone, type TopologyPlan } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode } from '../contract';
+import { progressFor } from '../progress';
 import { type FileOptions, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
 import { checkLabPods, podKeysOf, syncLabPods } from './labPods';
 import { withUplinks } from './uplinks';
@@ -32,9 +33,12 @@ export async function apply(options: FileOptions): Promise<CommandResult> {
     );
   const zones: Record<string, unknown> = {};
   const lines: string[] = [];
+  const progress = progressFor('apply', plan.zones.length);
   for (const zone of plan.zones) {
     const db = target.zones.find((z) => z.name === zone.name)!.db;
+    const done = progress.zone(zone.name);
     const result = await applyZone(db, zone, target.owner, plan.state);
+    done(result.sent ? `${result.operations} operations sent` : 'up to date, nothing sent');
     zones[zone.name] = {
       endpoint: result.endpoint,
       sent: result.sent,

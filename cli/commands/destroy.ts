@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { destroyZone } from '../../provider/runtime';
 import type { CommandResult } from '../contract';
+import { progressFor } from '../progress';
 import { withUplinks } from './uplinks';
 import { type FileOptions, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
 import { podKeysOf, syncLabPods } from './labPods';
@@ -14,8 +15,11 @@ export async function destroy(options: FileOptions): Promise<CommandResult> {
   const target = await fileTarget(options);
   const zones: Record<string, unknown> = {};
   const lines: string[] = [];
+  const progress = progressFor('destroy', target.zones.length);
   for (const { name, db } of target.zones) {
+    const done = progress.zone(name);
     const result = await destroyZone(db, name, target.owner);
+    done(result.sent ? `${result.operations} operations sent` : 'nothing of this owner found');
     zones[name] = {
       endpoint: result.endpoint,
       sent: result.sent,

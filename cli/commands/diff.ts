@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { diffZone } from '../../provider/runtime';
 import { type CommandResult, ExitCode } from '../contract';
+import { progressFor } from '../progress';
 import { withUplinks } from './uplinks';
 import { type FileOptions, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
 
@@ -15,9 +16,12 @@ export async function diff(options: FileOptions): Promise<CommandResult> {
   const zones: Record<string, unknown> = {};
   const lines: string[] = [];
   let drifted = false;
+  const progress = progressFor('diff', plan.zones.length);
   for (const zone of plan.zones) {
     const db = target.zones.find((z) => z.name === zone.name)!.db;
+    const done = progress.zone(zone.name);
     const drift = await diffZone(db, zone, target.owner);
+    done(drift.lines.length === 0 ? 'no drift' : `${drift.lines.length} rows drifted`);
     drifted ||= drift.lines.length > 0;
     zones[zone.name] = { endpoint: drift.endpoint, drift: drift.lines };
     lines.push(

@@ -19,7 +19,8 @@ import {
   statusOf,
   up,
 } from '../../lab';
-import { CliError, type CommandResult, ExitCode, parseOutputFormat, progress, runFormatted } from '../contract';
+import { CliError, type CommandResult, ExitCode, parseOutputFormat, runFormatted } from '../contract';
+import { progressFor } from '../progress';
 
 interface OutputFlags {
   output?: string;
@@ -104,7 +105,7 @@ function registerUp(lab: Command): void {
           nodes: parseCount(flags.nodes),
           ovn: checkOvnFlavor(flags.ovn),
           uplinks: flags.uplinks === true,
-          progress,
+          progress: progressFor('lab up').note,
         };
         const result = await up(options);
         const verb = result.alreadyRunning ? 'is already running' : `is up in ${result.seconds.toFixed(2)} s`;

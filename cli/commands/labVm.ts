@@ -6,7 +6,8 @@
 import type { Command } from 'commander';
 import { LabError } from '../../lab';
 import { checkVmNodeCount, DEFAULT_VM_LAB, vmDown, type VmLabStatus, vmStatus, vmUp } from '../../lab/vm';
-import { CliError, type CommandResult, ExitCode, parseOutputFormat, progress, runCommand } from '../contract';
+import { CliError, type CommandResult, ExitCode, parseOutputFormat, runCommand } from '../contract';
+import { progressFor } from '../progress';
 
 interface VmFlags {
   name: string;
@@ -71,7 +72,7 @@ export function registerLabVm(program: Command): void {
           name: flags.name,
           nodes: checkVmNodeCount(Number(flags.vmNodes)),
           data: flags.data === true,
-          progress,
+          progress: progressFor('lab vm up').note,
         });
         return { document: status, text: vmStatusText(status) };
       }),

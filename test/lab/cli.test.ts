@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
+import { onTerminal } from '../support/cli';
 
 const lab = inject('lab');
 // the contract is the built program's: exit codes and streams of a real process (npm test builds first)
@@ -31,10 +32,15 @@ describe('ovnk lab', () => {
     expect(JSON.parse(pods.stdout)).toMatchObject({ name: lab.name, pods: expect.any(Array) });
   });
 
-  it('keeps stdout clean for people: text goes to stderr', async () => {
-    const result = await ovnk('lab', 'status', '--name', lab.name);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(lab.nodes[0].chassisId);
+  it('prints status and inventory for people on stdout, so they can be piped, with stderr empty', async () => {
+    const status = await ovnk('lab', 'status', '--name', lab.name);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(lab.nodes[0].chassisId);
+    expect(status.stderr).toBe('');
+    const inventory = await ovnk('lab', 'inventory', '--name', lab.name);
+    expect(inventory.code).toBe(0);
+    expect(inventory.stdout).toMatch(/^apiVersion: ovnk\/v1alpha1\nkind: Inventory\n/);
+    expect(inventory.stderr).toBe('');
   });
 
   it('treats an unknown flag as bad input (exit 3)', async () => {
@@ -75,5 +81,25 @@ describe('ovnk lab', () => {
   it('refuses exec into a pod that is not in the lab (exit 1) and a malformed pod name (exit 3)', async () => {
     expect((await ovnk('lab', 'exec', '--name', lab.name, 'nope/nope', '--', 'true')).code).toBe(1);
     expect((await ovnk('lab', 'exec', '--name', lab.name, 'justaname', '--', 'true')).code).toBe(3);
+  });
+});
+
+describe('ovnk lab up progress', () => {
+  const name = `tp${process.pid}`;
+  afterAll(() => {
+    spawnSync(process.execPath, [cli, 'lab', 'down', '--name', name], { encoding: 'utf8' });
+  });
+
+  it('shows its steps with the elapsed time on a terminal, and nothing on stderr when piped', async () => {
+    const shown = onTerminal(['lab', 'up', '--name', name, '--nodes', '1', '--ovn', lab.ovn]);
+    expect(shown.code, shown.terminal).toBe(0);
+    expect(shown.terminal).toMatch(new RegExp(`^lab up {2}\\d+\\.\\ds {2}lab "${name}": starting 1 node\\(s\\)`, 'm'));
+    expect(shown.stdout).toMatch(new RegExp(`^lab ${name} is up in `));
+    expect((await ovnk('lab', 'down', '--name', name)).code).toBe(0);
+    const piped = await ovnk('lab', 'up', '--name', name, '--nodes', '1', '--ovn', lab.ovn);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).toBe('');
+    expect(piped.stdout).toMatch(new RegExp(`^lab ${name} is up in `));
+    expect((await ovnk('lab', 'down', '--name', name)).code).toBe(0);
   });
 });

@@ -56,14 +56,14 @@ describe('colored-enterprise (PodNetwork) applied to the lab', () => {
     const stored = storedState(lab, owner).allocation.connects['colored-enterprise'].l2.owners;
     expect(Object.keys(stored).length).toBe(1);
     for (const [slice, subnets] of Object.entries(stored) as [string, string[]][])
-      expect(planned.stderr).toContain(`    ${slice}  yellow_yellow-network  ${subnets.join(', ')}`);
-    expect(planned.stderr).toMatch(/\n {4}layer3_\d+ {2}cluster_udn_green-network {2}192\.168\.\d+\.0\/24, fd01::/);
-    expect(planned.stderr).toMatch(/\n {2}cluster_udn_blue-network {2}id \d+ {2}Layer3 Primary/);
+      expect(planned.stdout).toContain(`    ${slice}  yellow_yellow-network  ${subnets.join(', ')}`);
+    expect(planned.stdout).toMatch(/\n {4}layer3_\d+ {2}cluster_udn_green-network {2}192\.168\.\d+\.0\/24, fd01::/);
+    expect(planned.stdout).toMatch(/\n {2}cluster_udn_blue-network {2}id \d+ {2}Layer3 Primary/);
     for (const node of lab.nodes)
-      expect(planned.stderr).toMatch(
+      expect(planned.stdout).toMatch(
         new RegExp(`\\n  ${node.name}  id \\d+  cluster_udn_blue-network 103\\.103\\.\\d+\\.0/24`),
       );
-    expect(planned.stderr).toMatch(/\n {2}central {2}\d+ rows: /);
+    expect(planned.stdout).toMatch(/\n {2}central {2}\d+ rows: /);
   });
 
   it('a second apply sends nothing and diff finds no drift', () => {

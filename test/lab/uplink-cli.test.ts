@@ -8,11 +8,12 @@ const lab = inject('lab');
 const cli = path.resolve(__dirname, '../../dist/cli/main.js');
 const invalid = path.resolve(__dirname, '../fixtures/uplink-invalid.yaml');
 
-function ovnk(...args: string[]): { code: number; json: Record<string, any>; stderr: string } {
+function ovnk(...args: string[]): { code: number; json: Record<string, any>; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60_000 });
   return {
     code: result.status ?? -1,
     json: args.includes('json') ? JSON.parse(result.stdout) : {},
+    stdout: result.stdout,
     stderr: result.stderr,
   };
 }
@@ -47,10 +48,10 @@ describe('ovnk and Uplinks', () => {
   });
 
   it('plan with --lab shows per node what it found and would write', () => {
-    const { code, stderr } = ovnk('plan', '-f', fixture, '--lab', lab.name);
+    const { code, stdout } = ovnk('plan', '-f', fixture, '--lab', lab.name);
     expect(code).toBe(0);
-    expect(stderr).toContain('state blue.ovn-worker2: blue0 on br-blue vlan 100  Resolved=True');
-    expect(stderr).toContain(
+    expect(stdout).toContain('state blue.ovn-worker2: blue0 on br-blue vlan 100  Resolved=True');
+    expect(stdout).toContain(
       'node ovn-worker3: would write ovn-bridge-mappings=physnet:breth0,cluster_udn_tenant-red:br-red',
     );
   });

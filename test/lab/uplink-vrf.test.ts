@@ -83,7 +83,7 @@ describe('VRF-Lite on the netns lab (no VRF in this kernel)', () => {
       timeout: 60_000,
     });
     expect(result.status).toBe(0);
-    expect(result.stderr).toContain(
+    expect(result.stdout).toContain(
       `node ${lab.nodes[0]!.name}: VRF blue=refused UplinkVRFAttachmentFailed: node ${lab.nodes[0]!.name} cannot create VRF blue`,
     );
   });

@@ -6,20 +6,14 @@
  * Providers are loaded from the tsc-compiled dist (vite-transformed code breaks serialization).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { repoRoot, requireFreshDist } from './dist';
 
-/** The package root (this file also runs compiled from dist/test/support, for the benchmark). */
-function packageRoot(dir: string): string {
-  const manifest = join(dir, 'package.json');
-  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'ovnk-pulumi') return dir;
-  if (dirname(dir) === dir) throw new Error('pulumiHost: the ovnk-pulumi package root was not found above this file');
-  return packageRoot(dirname(dir));
-}
+export { repoRoot, requireFreshDist };
 
-export const repoRoot = packageRoot(__dirname);
 const load = createRequire(join(repoRoot, 'package.json'));
 const pulumiDir = dirname(load.resolve('@pulumi/pulumi/package.json'));
 const fromPulumi = createRequire(join(pulumiDir, 'package.json'));
@@ -36,34 +30,6 @@ export interface DiffReply {
   changes: number;
   replaces: string[];
   deleteBeforeReplace: boolean;
-}
-
-/** Source files under `dir` (relative to the repo) whose compiled dist/ file is missing or older. */
-function staleSources(dir: string): string[] {
-  const stale: string[] = [];
-  for (const entry of readdirSync(join(repoRoot, dir), { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) stale.push(...staleSources(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
-      const compiled = join(repoRoot, 'dist', path.replace(/\.ts$/, '.js'));
-      if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(join(repoRoot, path)).mtimeMs)
-        stale.push(path);
-    }
-  }
-  return stale;
-}
-
-/**
- * The host runs the compiled dist/ (as an installed package would): refuse to test old code.
- * `npm test` builds first; a bare `npx vitest run` after an edit needs `npm run build`.
- */
-export function requireFreshDist(): void {
-  const stale = ['provider', 'components', 'stacks'].flatMap(staleSources);
-  if (stale.length === 0) return;
-  const shown = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ` and ${stale.length - 5} more` : '');
-  throw new Error(
-    `dist/ is stale or missing: ${shown} ${stale.length === 1 ? 'is' : 'are'} newer than the compiled dist/ (or not compiled): run \`npm run build\` (npm test builds first)`,
-  );
 }
 
 /** The `__provider` text of a compiled shim (dist/provider/shim.js), as dynamic.Resource makes it. */

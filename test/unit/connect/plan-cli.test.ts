@@ -13,6 +13,7 @@ function ovnk(...args: string[]) {
   return {
     code: result.status,
     json: args.includes('json') ? JSON.parse(result.stdout) : undefined,
+    stdout: result.stdout,
     stderr: result.stderr,
   };
 }
@@ -96,13 +97,13 @@ describe('ovnk plan', () => {
     expect(json.connects['blue-green-connect'].annotations['k8s.ovn.org/connect-router-tunnel-key']).toBe('16715779');
   });
 
-  it('prints the allocation table for people on stderr with -o text', () => {
-    const { code, stderr } = ovnk('plan', '-f', join(fixtures, 'colored-enterprise.yaml'));
+  it('prints the allocation table for people on stdout with -o text', () => {
+    const { code, stdout } = ovnk('plan', '-f', join(fixtures, 'colored-enterprise.yaml'));
     expect(code).toBe(0);
-    expect(stderr).toContain(
+    expect(stdout).toContain(
       'layer2_3  yellow_yellow-network  192.168.2.0/31, fd01::200/127  (block 192.168.2.0/24, fd01::200/120)',
     );
-    expect(stderr).toContain('ovn-worker  id 3');
+    expect(stdout).toContain('ovn-worker  id 3');
   });
 
   it("offline, a file whose pods name nodes the Inventory does not list exits 3 naming the pod's node field and suggesting --lab", () => {

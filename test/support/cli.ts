@@ -1,0 +1,70 @@
+/**
+ * The built `ovnk` as a child process, as a user runs it: exit code, stdout and stderr apart.
+ * Refuses a dist/ older than the sources (the contract under test is the compiled program's).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot, requireFreshDist } from './dist';
+
+export const cliPath = join(repoRoot, 'dist', 'cli', 'main.js');
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let checked = false;
+
+/** Run `ovnk ...args` with `input` on stdin (default: none), from the repository root. */
+export function ovnk(args: string[], options: { input?: string; cwd?: string } = {}): CliRun {
+  if (!checked) requireFreshDist(['cli', 'provider', 'lab', 'components', 'stacks']);
+  checked = true;
+  const run = spawnSync(process.execPath, [cliPath, ...args], {
+    encoding: 'utf8',
+    cwd: options.cwd ?? repoRoot,
+    input: options.input ?? '',
+    maxBuffer: 256 * 1024 * 1024,
+    timeout: 120_000,
+  });
+  return { code: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** The JSON document on stdout (fails the test with the output when it is not one). */
+export function documentOf(run: CliRun): any {
+  try {
+    return JSON.parse(run.stdout);
+  } catch {
+    throw new Error(
+      `stdout is not one JSON document (exit ${run.code}):\n${run.stdout.slice(0, 2000)}\nstderr:\n${run.stderr}`,
+    );
+  }
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * `ovnk ...args` with stderr on a real pseudo-terminal (util-linux `script`) and stdout in a file:
+ * `terminal` is what a person at the terminal saw (stderr only), `stdout` the result.
+ */
+export function onTerminal(args: string[]): CliRun & { terminal: string } {
+  if (!checked) requireFreshDist(['cli', 'provider', 'lab', 'components', 'stacks']);
+  checked = true;
+  const dir = mkdtempSync(join(tmpdir(), 'ovnk-tty-'));
+  try {
+    const out = join(dir, 'stdout');
+    const command = `${[process.execPath, cliPath, ...args].map(quote).join(' ')} >${quote(out)}`;
+    const run = spawnSync('script', ['-qec', command, '/dev/null'], {
+      encoding: 'utf8',
+      cwd: repoRoot,
+      input: '',
+      timeout: 300_000,
+    });
+    const terminal = run.stdout.replace(/\r/g, '');
+    return { code: run.status ?? -1, terminal, stdout: readFileSync(out, 'utf8'), stderr: run.stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
