@@ -13,6 +13,7 @@ import {
   type ClusterNetworkConnectObject,
   type InventoryObject,
   type NetworkObject,
+  networkKey,
   topologyOf,
   type UplinkObject,
 } from './objects';
@@ -39,11 +40,13 @@ export interface ClusterArgs {
  * stack config `ovnk:nb` (or `ovnk:zoneEndpoints`), never from the args.
  *
  * @example
- * const cluster = new Cluster("lab", {
- *   inventory: { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
- *                spec: { zones: "central", namespaces: [{ name: "blue" }], nodes: [{ name: "node-1" }] } },
- *   networks: [blueNetwork], connects: [coloredConnect] });
- * export const ids = cluster.allocations.apply(a => a.networkIds);
+ * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
+ *   spec: { zones: "central", namespaces: [{ name: "blue", labels: { tenant: "blue" } }], nodes: [{ name: "node-1" }] } };
+ * const cluster = new Cluster("lab", { inventory, networks: [{
+ *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: "blue-network" },
+ *   spec: { namespaceSelector: { matchLabels: { tenant: "blue" } },
+ *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr: "103.103.0.0/16", hostSubnet: 24 }] } } } }] });
+ * export const ids = cluster.allocations.apply((a) => a.networkIds);
  */
 export class Cluster extends pulumi.ComponentResource implements ClusterContext {
   readonly owner: string;
@@ -52,13 +55,14 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
   readonly allocationsResource: ClusterAllocations;
   /** Every allocation (ids, host subnets, keys, connect subnets), known at preview. */
   readonly allocations: pulumi.Output<AllocationsOutput>;
-  /** Network components by object name. */
+  /** Network components by key: a CUDN's name, a UDN's `namespace/name` (networkKey). */
   readonly networks: Record<string, Layer3Network | Layer2Network> = {};
   readonly connects: Record<string, NetworkConnect> = {};
   /** Uplink components by object name. */
   readonly uplinks: Record<string, Uplink> = {};
   readonly inventory: InventoryObject;
   readonly networkObjects: NetworkObject[];
+  readonly connectObjects: ClusterNetworkConnectObject[];
   /** Per-node layout: the zone resources by zone (node) name. */
   readonly zones: Record<string, ZoneRows> = {};
 
@@ -68,6 +72,7 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     this.layout = args.inventory.spec.zones ?? 'per-node';
     this.inventory = args.inventory;
     this.networkObjects = args.networks ?? [];
+    this.connectObjects = args.connects ?? [];
     this.topology = {
       owner: `${this.owner}/cluster`,
       inventory: args.inventory,
@@ -100,10 +105,11 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
       const Kind = topologyOf(network) === 'Layer2' ? Layer2Network : Layer3Network;
       const named = network.kind === 'ClusterUserDefinedNetwork' ? (network.spec.uplinks ?? []) : [];
       const uplinks = named.flatMap((u) => (this.uplinks[u] ? [this.uplinks[u]!] : []));
-      this.networks[network.metadata.name] = new Kind(
-        `${name}-${network.metadata.name}`,
+      const key = networkKey(network);
+      this.networks[key] = new Kind(
+        `${name}-${key}`,
         { cluster: this, network, uplinks },
-        { parent: this },
+        { parent: this, aliases: formerNames(name, network, networks).map((n) => ({ name: n })) },
       );
     }
   }
@@ -118,4 +124,16 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
       );
     }
   }
+}
+
+/**
+ * The name a UDN's component had before names carried the namespace (`<cluster>-<name>`), so an
+ * existing stack keeps its resources. None when another network has the same name: that old
+ * name was never usable for both (Pulumi refused the duplicate), and two resources must not
+ * claim one alias.
+ */
+function formerNames(cluster: string, network: NetworkObject, networks: NetworkObject[]): string[] {
+  if (network.kind !== 'UserDefinedNetwork') return [];
+  const same = networks.filter((n) => n.metadata.name === network.metadata.name);
+  return same.length === 1 ? [`${cluster}-${network.metadata.name}`] : [];
 }

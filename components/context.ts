@@ -5,8 +5,8 @@
  */
 import type * as pulumi from '@pulumi/pulumi';
 import type { ClusterSlices, PackedSlice } from '../provider/runtime/pulumi';
-import type { InventoryObject, NetworkObject } from './objects';
-import type { ClusterAllocations, TopologyProps } from './resources';
+import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject } from './objects';
+import type { AllocationsOutput, ClusterAllocations, TopologyProps } from './resources';
 
 export interface ClusterContext {
   /** The `ovnk.io/owner` base of this cluster's rows, e.g. `ovnk-pulumi.colored-enterprise`. */
@@ -17,6 +17,34 @@ export interface ClusterContext {
   /** The plain Inventory and network objects (an Uplink's children are cut from them). */
   readonly inventory: InventoryObject;
   readonly networkObjects: NetworkObject[];
+  readonly connectObjects: ClusterNetworkConnectObject[];
+  /** The components the cluster made, by network key and connect name (a second one is refused). */
+  readonly networks: Readonly<Record<string, pulumi.Resource>>;
+  readonly connects: Readonly<Record<string, pulumi.Resource>>;
+}
+
+/**
+ * Network and connect components exist only as a Cluster's children: the Cluster's
+ * ClusterAllocations is planned from the objects given to it, so a component for an object it
+ * was not given would have no allocation (and a second one for an object it was given would write
+ * the same rows twice). Throws, naming the object and saying what to do instead.
+ */
+export function requireClusterChild(
+  cluster: ClusterContext,
+  component: string,
+  ref: string,
+  given: boolean,
+  made: pulumi.Resource | undefined,
+  access: string,
+): void {
+  if (!given)
+    throw new Error(
+      `${component}: ${ref} is not among the Cluster's objects; a ${component} cannot be made on its own: give the object to new Cluster(name, { ... }) and use ${access}`,
+    );
+  if (made)
+    throw new Error(
+      `${component}: the Cluster already made the component of ${ref}; a ${component} cannot be made on its own: use ${access}`,
+    );
 }
 
 /** The props of a per-zone resource of this cluster: owner, zone and the slice `pick` takes from the cluster's slices. */
@@ -30,4 +58,25 @@ export function zoneProps(
     s ? pick(s) : undefined,
   );
   return { owner: `${cluster.owner}/${owner}`, zone, slice };
+}
+
+/**
+ * One object's entry in the cluster's allocations (known at preview: check computes them). Never
+ * a silent empty value: an allocations output that is missing (ClusterAllocations was never
+ * checked, as under mocks that echo their inputs) or lacks the object throws, naming it.
+ */
+export function allocationOf<T>(
+  cluster: ClusterContext,
+  ref: string,
+  pick: (allocations: AllocationsOutput) => T | undefined,
+): pulumi.Output<T> {
+  return cluster.allocationsResource.allocations.apply((a): T => {
+    if (a === undefined || a === null)
+      throw new Error(
+        `${ref}: ClusterAllocations has no allocations output, so its check did not run (under mocks, answer its registration with pulumiKinds.ClusterAllocations.check from ovnk-pulumi/runtime)`,
+      );
+    const mine = pick(a);
+    if (mine === undefined) throw new Error(`${ref}: the Cluster's allocations hold no entry for it`);
+    return mine;
+  });
 }

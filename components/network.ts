@@ -1,13 +1,14 @@
 /**
- * Layer3Network and Layer2Network: one primary user-defined network of a Cluster. In the
+ * Layer3Network and Layer2Network: one primary user-defined network of a Cluster, made by the
+ * Cluster for each network object it is given (never on their own: requireClusterChild). In the
  * central layout each owns a NetworkRows resource (its rows in the central Northbound); in the
  * per-node layout the Cluster's ZoneRows hold them. Either way the outputs come from the
  * cluster's allocations, so they are known at preview.
  */
 import * as pulumi from '@pulumi/pulumi';
 import type { ClusterContext } from './context';
-import { zoneProps } from './context';
-import { type NetworkObject, objectRef, topologyOf } from './objects';
+import { allocationOf, requireClusterChild, zoneProps } from './context';
+import { type NetworkObject, networkKey, objectRef } from './objects';
 import { NetworkRows, type UplinkStateObject } from './resources';
 import type { Uplink } from './uplink';
 
@@ -23,7 +24,7 @@ export interface NetworkArgs {
 abstract class NetworkComponent extends pulumi.ComponentResource {
   /** OVN network name (`cluster_udn_blue-network`, `yellow_yellow-network`). */
   readonly networkName: pulumi.Output<string>;
-  /** Network id (1..4095), stable across changes. */
+  /** Network id (1..4095), stable across changes; null while the network serves no namespace of the inventory (upstream allocates none then). */
   readonly networkId: pulumi.Output<number | null>;
   /** The network's cluster router (Layer3) or transit router (Layer2). */
   readonly routerName: pulumi.Output<string>;
@@ -34,32 +35,29 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
   /** The UplinkStates of the Uplinks this network names (every node of each). */
   readonly uplinkStates: pulumi.Output<UplinkStateObject[]>;
 
-  protected constructor(
-    type: string,
-    expected: 'Layer3' | 'Layer2',
-    name: string,
-    args: NetworkArgs,
-    opts?: pulumi.ComponentResourceOptions,
-  ) {
+  protected constructor(type: string, name: string, args: NetworkArgs, opts?: pulumi.ComponentResourceOptions) {
     super(type, name, {}, opts);
     const ref = objectRef(args.network);
-    if (topologyOf(args.network) !== expected)
-      throw new Error(
-        `${ref}: the network's topology is ${topologyOf(args.network)}; use ${expected === 'Layer3' ? 'Layer2Network' : 'Layer3Network'} for it`,
-      );
-    const mine = args.cluster.allocationsResource.allocations.apply((a) => a?.networks?.[ref]);
+    const key = networkKey(args.network);
+    const given = args.cluster.networkObjects.some((n) => objectRef(n) === ref);
+    requireClusterChild(args.cluster, type, ref, given, args.cluster.networks[key], `cluster.networks["${key}"]`);
+    const mine = allocationOf(args.cluster, ref, (a) => a.networks?.[ref]);
     const rows =
       args.cluster.layout === 'central'
         ? new NetworkRows(
             `${name}-rows`,
             { ...zoneProps(args.cluster, `network/${ref}`, 'central', (s) => s.networks?.[ref]), network: ref },
-            { parent: this, dependsOn: [args.cluster.allocationsResource, ...(args.uplinks ?? [])] },
+            {
+              parent: this,
+              dependsOn: [args.cluster.allocationsResource, ...(args.uplinks ?? [])],
+              aliases: childAliases(opts, '-rows'),
+            },
           )
         : undefined;
-    this.networkName = mine.apply((m) => m?.name ?? '');
-    this.networkId = mine.apply((m) => m?.id ?? null);
-    this.routerName = mine.apply((m) => m?.routerName ?? '');
-    this.hostSubnets = mine.apply((m) => m?.hostSubnets ?? {});
+    this.networkName = mine.apply((m) => m.name);
+    this.networkId = mine.apply((m) => m.id);
+    this.routerName = mine.apply((m) => m.routerName);
+    this.hostSubnets = mine.apply((m) => m.hostSubnets);
     this.rowCounts = rows ? rows.rowCounts : pulumi.output(undefined);
     this.uplinkStates = pulumi.all((args.uplinks ?? []).map((u) => u.uplinkStates)).apply((all) => all.flat());
     this.registerOutputs({
@@ -73,33 +71,50 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
   }
 }
 
+/** A child named `<component>-<suffix>` keeps its parent's former names (as the engine's inherited aliases do). */
+function childAliases(opts: pulumi.ComponentResourceOptions | undefined, suffix: string): pulumi.Alias[] {
+  return (opts?.aliases ?? []).flatMap((a) =>
+    typeof a === 'object' && a !== null && typeof (a as pulumi.Alias).name === 'string'
+      ? [{ name: `${(a as pulumi.Alias).name as string}${suffix}` }]
+      : [],
+  );
+}
+
 /**
  * A primary Layer3 user-defined network (per-node host subnets, cluster router, transit switch).
+ * The Cluster makes one for each Layer3 network object it is given; read it from `cluster.networks`.
  *
  * @example
- * const blue = new Layer3Network("blue", { cluster, network: {
+ * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
+ *   spec: { zones: "central", namespaces: [{ name: "blue", labels: { tenant: "blue" } }], nodes: [{ name: "node-1" }] } };
+ * const cluster = new Cluster("lab", { inventory, networks: [{
  *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: "blue-network" },
  *   spec: { namespaceSelector: { matchLabels: { tenant: "blue" } },
- *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr: "103.103.0.0/16", hostSubnet: 24 }] } } } } });
+ *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr: "103.103.0.0/16", hostSubnet: 24 }] } } } }] });
+ * const blue = cluster.networks["blue-network"] as Layer3Network;
  * export const blueId = blue.networkId;
  */
 export class Layer3Network extends NetworkComponent {
   constructor(name: string, args: NetworkArgs, opts?: pulumi.ComponentResourceOptions) {
-    super('ovnk:network:Layer3Network', 'Layer3', name, args, opts);
+    super('ovnk:network:Layer3Network', name, args, opts);
   }
 }
 
 /**
  * A primary Layer2 user-defined network (one switch for every node, the OKEP-5094 transit router).
+ * The Cluster makes one for each Layer2 network object it is given; a UDN's key is `namespace/name`.
  *
  * @example
- * const yellow = new Layer2Network("yellow", { cluster, network: {
+ * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
+ *   spec: { zones: "central", namespaces: [{ name: "yellow" }], nodes: [{ name: "node-1" }] } };
+ * const cluster = new Cluster("lab", { inventory, networks: [{
  *   apiVersion: "k8s.ovn.org/v1", kind: "UserDefinedNetwork", metadata: { name: "yellow-network", namespace: "yellow" },
- *   spec: { topology: "Layer2", layer2: { role: "Primary", subnets: ["105.105.0.0/16"] } } } });
+ *   spec: { topology: "Layer2", layer2: { role: "Primary", subnets: ["105.105.0.0/16"] } } }] });
+ * const yellow = cluster.networks["yellow/yellow-network"] as Layer2Network;
  * export const yellowRouter = yellow.routerName;
  */
 export class Layer2Network extends NetworkComponent {
   constructor(name: string, args: NetworkArgs, opts?: pulumi.ComponentResourceOptions) {
-    super('ovnk:network:Layer2Network', 'Layer2', name, args, opts);
+    super('ovnk:network:Layer2Network', name, args, opts);
   }
 }

@@ -80,6 +80,15 @@ export function objectRef(object: { kind: string; metadata: ObjectMeta }): strin
   return namespace === undefined ? `${object.kind}/${name}` : `${object.kind}/${namespace}/${name}`;
 }
 
+/**
+ * A network's key among its Cluster's networks and in its component's name: a CUDN's name, a
+ * UDN's `namespace/name` (no Kubernetes name holds `/`, so the two never collide).
+ */
+export function networkKey(network: NetworkObject): string {
+  const { namespace, name } = network.metadata;
+  return network.kind === 'UserDefinedNetwork' ? `${namespace}/${name}` : name;
+}
+
 export function topologyOf(network: NetworkObject): 'Layer3' | 'Layer2' {
   return network.kind === 'ClusterUserDefinedNetwork' ? network.spec.network.topology : network.spec.topology;
 }

@@ -24,14 +24,14 @@ describe('components under mocks', () => {
     expect(types).toEqual([
       'ovnk:cluster:Cluster c1',
       'ovnk:connect:NetworkConnect c1-colored-enterprise',
-      'ovnk:network:Layer2Network c1-yellow-network',
+      'ovnk:network:Layer2Network c1-yellow/yellow-network',
       'ovnk:network:Layer3Network c1-blue-network',
       'ovnk:network:Layer3Network c1-green-network',
       'pulumi-nodejs:dynamic/ovnk:ClusterAllocations c1-allocations',
       'pulumi-nodejs:dynamic/ovnk:ConnectRouter c1-colored-enterprise-router',
       'pulumi-nodejs:dynamic/ovnk:NetworkRows c1-blue-network-rows',
       'pulumi-nodejs:dynamic/ovnk:NetworkRows c1-green-network-rows',
-      'pulumi-nodejs:dynamic/ovnk:NetworkRows c1-yellow-network-rows',
+      'pulumi-nodejs:dynamic/ovnk:NetworkRows c1-yellow/yellow-network-rows',
     ]);
   });
 
@@ -58,7 +58,9 @@ describe('components under mocks', () => {
     expect(await valueOf(cluster.networks['blue-network']!.routerName)).toBe(
       'cluster_udn_blue.network_ovn_cluster_router',
     );
-    expect(await valueOf(cluster.networks['yellow-network']!.routerName)).toBe('yellow_yellow.network_transit_router');
+    expect(await valueOf(cluster.networks['yellow/yellow-network']!.routerName)).toBe(
+      'yellow_yellow.network_transit_router',
+    );
     const connect = cluster.connects['colored-enterprise']!;
     expect(await valueOf(connect.routerName)).toBe('connect_router_colored-enterprise');
     expect(await valueOf(connect.tunnelKey)).toBeGreaterThan(0);
@@ -104,16 +106,6 @@ describe('components under mocks', () => {
       'c5-zone-ovn-worker2',
     ]);
     expect(Object.keys(cluster.zones).sort()).toEqual(['ovn-control-plane', 'ovn-worker', 'ovn-worker2']);
-  });
-
-  it('a Layer2 object given to Layer3Network is refused, naming the object and the right component', async () => {
-    const args = topologyArgs('colored-enterprise', 'central');
-    const cluster = new components.Cluster('c6', { ...args, networks: [] });
-    const yellow = args.networks.find((n) => n.metadata.name === 'yellow-network')!;
-    expect(() => new components.Layer3Network('y', { cluster, network: yellow })).toThrow(
-      "UserDefinedNetwork/yellow/yellow-network: the network's topology is Layer2; use Layer2Network for it",
-    );
-    await valueOf(cluster.allocations);
   });
 
   it('Uplinks get one UplinkState per selected node, holding only that node, and the CUDNs naming them see their states', async () => {
