@@ -74,11 +74,12 @@ export function errorDocument(error: unknown): { exitCode: ExitCode; document: R
   return { exitCode: ExitCode.unreachable, document: { ok: false, exitCode: ExitCode.unreachable, error: message } };
 }
 
-/** A failure for people: the error, then every problem it carries that the error does not already say. */
-function errorText(document: { error: string; problems?: unknown }): string {
+/** A failure for people: the error, then every problem it carries unless the error is that one problem. */
+function errorText(document: { error: string; file?: string; problems?: unknown }): string {
   const problems = Array.isArray(document.problems) ? (document.problems as ProblemLike[]) : [];
-  const lines = problems.map(problemLine).filter((l) => !document.error.endsWith(l));
-  return [`error: ${document.error}`, ...lines.map((l) => `  ${l}`)].join('\n');
+  const lines = problems.map((p) => problemLine({ file: document.file, ...p }));
+  const said = lines.length === 1 && document.error === lines[0];
+  return [`error: ${document.error}`, ...(said ? [] : lines.map((l) => `  ${l}`))].join('\n');
 }
 
 interface ProblemLike {

@@ -93,13 +93,12 @@ function asCliError(error: unknown, file: string): unknown {
   return error;
 }
 
-function inputError(file: string, problems: Problem[]): CliError {
+/** Unusable input (exit 3): the one problem, or how many there are; text mode lists every one. */
+export function inputError(file: string, problems: Problem[]): CliError {
   const first = problems[0]!;
-  return new CliError(ExitCode.badInput, `${file}: ${first.path}: ${first.message}`, {
-    file,
-    path: first.path,
-    problems,
-  });
+  const message =
+    problems.length === 1 ? `${file}: ${first.path}: ${first.message}` : `${file}: ${problems.length} problems`;
+  return new CliError(ExitCode.badInput, message, { file, path: first.path, problems });
 }
 
 function labStatus(lab: string | boolean): LabStatus {

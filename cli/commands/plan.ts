@@ -24,7 +24,7 @@ import {
   type ZonePlan,
 } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode } from '../contract';
-import { fileTarget, runFileCommand } from './fileTarget';
+import { fileTarget, inputError, runFileCommand } from './fileTarget';
 import { planText } from './planText';
 import { withUplinks } from './uplinks';
 
@@ -77,15 +77,6 @@ async function sourceOf(options: PlanOptions): Promise<{ cluster: Cluster; previ
 
 const emptyRuntimeState = (): RuntimeState => ({ version: runtimeStateVersion, allocation: emptyState(), pods: {} });
 
-function inputError(file: string, problems: Problem[]): CliError {
-  const first = problems[0]!;
-  return new CliError(ExitCode.badInput, `${file}: ${first.path}: ${first.message}`, {
-    file,
-    path: first.path,
-    problems,
-  });
-}
-
 /** The plan is the runtime's (planTopology): exactly the rows, pods and state apply would write. */
 export async function plan(options: PlanOptions): Promise<CommandResult> {
   const source = await sourceOf(options);
@@ -94,12 +85,13 @@ export async function plan(options: PlanOptions): Promise<CommandResult> {
   const result = planTopology(source.cluster, source.previous, { zone: options.zone });
   if (!result.ok) throw inputError(options.file, result.inputProblems);
   const { cluster, allocation, zones, problems } = result.plan;
-  const document = planDocument(allocation, zones);
+  const document = planDocument(allocation, zones, problems);
   const exitCode = problems.length === 0 ? ExitCode.ok : ExitCode.refused;
-  return { exitCode, document, text: planText(cluster, allocation, zones) };
+  return { exitCode, document, text: planText(cluster, allocation, zones, problems) };
 }
 
-export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[]) {
+/** `ok` is false when anything is refused; `problems` lists every refusal (each connect's also under `connects`). */
+export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[], problems: Problem[]) {
   const { networkIds, nodeIds, hostSubnets, datapathKeys } = allocation;
   const connects: Record<string, unknown> = {};
   for (const [name, c] of Object.entries(allocation.connects)) {
@@ -112,10 +104,10 @@ export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[]) {
     };
   }
   return {
-    ok: true,
+    ok: problems.length === 0,
     accepted: allocation.problems.length === 0 && Object.values(allocation.connects).every((c) => c.accepted),
     connects,
-    problems: allocation.problems,
+    problems: problems.map(({ reason, message, path }) => ({ reason, message, path })),
     allocations: { networkIds, nodeIds, hostSubnets, datapathKeys },
     // Children listed in their parents' columns, as a person reads a Northbound.
     zones: Object.fromEntries(zones.map((z) => [z.name, zoneTables(inlineParents(z.rows))])),

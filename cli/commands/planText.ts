@@ -1,7 +1,8 @@
-/** The `ovnk plan -o text` rendering: the allocation table a person reads first, then problems. */
+/** The `ovnk plan -o text` rendering: the allocation table a person reads first, then every problem. */
 import type { ClusterAllocation } from '../../provider/alloc/cluster';
 import type { DesiredRow } from '../../provider/nb/desired';
 import type { Cluster } from '../../provider/model/cluster';
+import type { Problem } from '../../provider/model/problem';
 
 /** A zone as the text shows it: its name, its rows and the notes on rows left out. */
 export interface ZoneSummary {
@@ -10,7 +11,13 @@ export interface ZoneSummary {
   notes: string[];
 }
 
-export function planText(cluster: Cluster, allocation: ClusterAllocation, zones: ZoneSummary[] = []): string {
+/** `problems`: every refusal of the plan (default: the allocation's and the connects'). */
+export function planText(
+  cluster: Cluster,
+  allocation: ClusterAllocation,
+  zones: ZoneSummary[] = [],
+  problems: Problem[] = [...allocation.problems, ...Object.values(allocation.connects).flatMap((c) => c.problems)],
+): string {
   const lines: string[] = ['Networks'];
   for (const n of cluster.networks) {
     const id = allocation.networkIds[n.name];
@@ -28,7 +35,6 @@ export function planText(cluster: Cluster, allocation: ClusterAllocation, zones:
       const block = a.blocks ? `  (block ${Object.values(a.blocks).join(', ')})` : '';
       lines.push(`    ${owner}  ${a.network ?? '?'}  ${Object.values(a.subnets).join(', ')}${block}`);
     }
-    for (const p of c.problems) lines.push(`    ! ${p.reason}: ${p.message}`);
   }
   lines.push('Nodes');
   for (const [node, id] of Object.entries(allocation.nodeIds)) {
@@ -38,8 +44,8 @@ export function planText(cluster: Cluster, allocation: ClusterAllocation, zones:
     lines.push(`  ${node}  id ${id}${subnets.length ? `  ${subnets.join('; ')}` : ''}`);
   }
   lines.push(...zoneLines(zones));
-  if (allocation.problems.length > 0) lines.push('Problems');
-  for (const p of allocation.problems) lines.push(`  ! ${p.reason}: ${p.path}: ${p.message}`);
+  if (problems.length > 0) lines.push(`Problems (${problems.length}, nothing may be applied)`);
+  for (const p of problems) lines.push(`  ! ${p.reason}: ${p.path}: ${p.message}`);
   return lines.join('\n');
 }
 

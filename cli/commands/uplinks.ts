@@ -192,6 +192,7 @@ function merge(
   for (const [name, n] of Object.entries(result.networks))
     networks[name] = { ...((networks[name] as object) ?? {}), uplinks: n.uplinks, conditions: n.conditions };
   const drift = command === 'diff' ? uplinkDriftLines(result) : [];
+  const refused = command === 'plan' && result.problems.length > 0;
   return {
     exitCode,
     text: [
@@ -204,6 +205,7 @@ function merge(
       .join('\n'),
     document: {
       ...document,
+      ...(refused ? { ok: false, problems: [...((document.problems as unknown[]) ?? []), ...result.problems] } : {}),
       uplinks: result.uplinks,
       uplinkStates: result.uplinkStates,
       networks,
