@@ -10,7 +10,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { down, DEFAULT_OVN, type LabStatus, readState, up } from '../lab';
+import { down, DEFAULT_OVN, type CentralLabStatus as LabStatus, readState, up } from '../lab';
 import { applyZone, closeConnections, destroyZone, nbConnection, type TopologyPlan } from '../provider/runtime';
 import type { OvsdbDatabase } from '../provider/ovsdb/client';
 import { syncLabPods } from '../cli/commands/labPods';
@@ -181,11 +181,12 @@ async function measureFirstPing(lab: LabStatus, db: OvsdbDatabase): Promise<void
 }
 
 async function run(): Promise<void> {
-  const started = await up({ name: LAB, nodes: 3, ovn: DEFAULT_OVN });
+  const started = await up({ name: LAB, nodes: 3, ovn: DEFAULT_OVN, zones: 'central' });
+  const lab = started.status as LabStatus;
   try {
-    const db = await nbConnection(started.status.nb);
-    await measureScale(started.status, db);
-    await measureFirstPing(started.status, db);
+    const db = await nbConnection(lab.nb);
+    await measureScale(lab, db);
+    await measureFirstPing(lab, db);
   } finally {
     await closeConnections();
     if (!started.alreadyRunning) await down(LAB);

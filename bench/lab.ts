@@ -1,11 +1,12 @@
 /**
  * Benchmark of the embedded lab: wall time of `up` for 3 nodes (ready: sshd answers, chassis
- * registered) and of `down`, against a same-run baseline: starting one bare ovsdb-server.
+ * registered) and of `down`, central on both OVNs and per-node (one NB/SB/northd per node) on
+ * trixie, against a same-run baseline: starting one bare ovsdb-server.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { down, type OvnFlavor, up } from '../lab';
+import { down, type OvnFlavor, up, type ZoneLayout } from '../lab';
 import { exec } from '../lab/exec';
 import { stopDaemons } from '../lab/processes';
 import { type Benchmark, figure, note, timed } from './harness';
@@ -36,21 +37,21 @@ async function bareOvsdbServer(): Promise<number> {
   }
 }
 
-async function labRound(name: string, ovn: OvnFlavor): Promise<{ up: number; down: number }> {
-  const started = await timed(() => up({ name, nodes: 3, ovn }));
+async function labRound(name: string, ovn: OvnFlavor, zones: ZoneLayout): Promise<{ up: number; down: number }> {
+  const started = await timed(() => up({ name, nodes: 3, ovn, zones }));
   const stopped = await timed(() => down(name));
   return { up: started.seconds, down: stopped.seconds };
 }
 
-/** Best of RUNS rounds of up and down for one OVN. */
-async function bestRounds(name: string, ovn: OvnFlavor): Promise<{ up: number; down: number }> {
+/** Best of RUNS rounds of up and down for one OVN and zone layout. */
+async function bestRounds(name: string, ovn: OvnFlavor, zones: ZoneLayout): Promise<{ up: number; down: number }> {
   let best = { up: Infinity, down: Infinity };
   try {
-    await up({ name, nodes: 3, ovn }).then(() => down(name)); // warm-up: builds the trixie root once, fills caches
+    await up({ name, nodes: 3, ovn, zones }).then(() => down(name)); // warm-up: builds the trixie root once, fills caches
     for (let i = 0; i < RUNS; i++) {
-      const round = await labRound(name, ovn);
+      const round = await labRound(name, ovn, zones);
       best = { up: Math.min(best.up, round.up), down: Math.min(best.down, round.down) };
-      note(`${ovn} round ${i + 1}: up ${round.up.toFixed(3)} s, down ${round.down.toFixed(3)} s`);
+      note(`${ovn} ${zones} round ${i + 1}: up ${round.up.toFixed(3)} s, down ${round.down.toFixed(3)} s`);
     }
   } finally {
     await down(name);
@@ -60,18 +61,22 @@ async function bestRounds(name: string, ovn: OvnFlavor): Promise<{ up: number; d
 
 export const labBenchmark: Benchmark = {
   name: 'lab',
-  description: 'ovnk lab up/down with 3 nodes (bookworm and trixie OVN), against starting one bare ovsdb-server',
+  description:
+    'ovnk lab up/down with 3 nodes (central on bookworm and trixie, per-node on trixie), against starting one bare ovsdb-server',
   async run() {
     const name = `bench${process.pid}`;
     let baseline = Infinity;
     for (let i = 0; i < RUNS; i++) baseline = Math.min(baseline, await bareOvsdbServer());
-    const bookworm = await bestRounds(name, 'bookworm');
-    const trixie = await bestRounds(name, 'trixie');
+    const bookworm = await bestRounds(name, 'bookworm', 'central');
+    const trixie = await bestRounds(name, 'trixie', 'central');
+    const perNode = await bestRounds(name, 'trixie', 'per-node');
     figure('lab.ovsdb-server.baseline', baseline, 's');
     figure('lab.up3', bookworm.up, 's');
     figure('lab.up3.ratio', bookworm.up / baseline, 'x baseline');
     figure('lab.down3', bookworm.down, 's');
     figure('lab.up3.trixie', trixie.up, 's');
     figure('lab.up3.trixie.ratio', trixie.up / baseline, 'x baseline');
+    figure('lab.up3.per-node', perNode.up, 's');
+    figure('lab.up3.per-node.ratio', perNode.up / baseline, 'x baseline');
   },
 };

@@ -77,7 +77,7 @@ export const uplinkBenchmark: Benchmark = {
     const name = `bu${process.pid}`;
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ovnk-bench-uplink-'));
     try {
-      const { status } = await up({ name, nodes: 3, ovn: 'trixie', uplinks: true });
+      const { status } = await up({ name, nodes: 3, ovn: 'trixie', zones: 'central', uplinks: true });
       const cluster = clusterOf(status);
       const baseline = await best(() => sshTrue(name, dir));
       const discover = await best(() => discoverUplinks(cluster, OWNER));

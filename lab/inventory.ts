@@ -1,21 +1,20 @@
 /**
- * The running lab as an Inventory object (ovnk/v1alpha1, kind Inventory): one central zone, the
- * nodes with their ids, chassis ids, gateway bridges and gateway details (nodeIPs, gatewayMac,
+ * The running lab as an Inventory object (ovnk/v1alpha1, kind Inventory): the lab's zone layout
+ * (per-node: one zone per node; or central), the nodes with their ids, chassis ids, gateway bridges and gateway details (nodeIPs, gatewayMac,
  * gatewayNextHops: what renders the gateway routers' external side), and `spec.targets` mapping
- * the zone to its Northbound endpoint and each node to its SSH settings and host-key pin. Only
+ * each zone to its Northbound and Southbound endpoints and each node (of a lab with a data plane) to its SSH settings and host-key pin. Only
  * the client key's path appears, never key material. Pure.
  */
+import type { ZoneLayout } from './layout';
 import type { LabNodeStatus, LabStatus } from './status';
 import { uplinkLabelsOf } from './uplinks';
-
-export const CENTRAL_ZONE = 'central';
 
 export interface LabInventoryDocument {
   apiVersion: 'ovnk/v1alpha1';
   kind: 'Inventory';
   metadata: { name: string };
   spec: {
-    zones: 'central';
+    zones: ZoneLayout;
     nodes: LabInventoryNode[];
     targets: {
       zones: Record<string, { nb: string; sb: string }>;
@@ -58,12 +57,12 @@ export function inventoryOf(status: LabStatus): LabInventoryDocument {
     kind: 'Inventory',
     metadata: { name: status.name },
     spec: {
-      zones: 'central',
+      zones: status.zoneLayout,
       nodes: status.nodes.map(nodeOf),
       targets: {
-        zones: { [CENTRAL_ZONE]: { nb: status.nb, sb: status.sb } },
+        zones: Object.fromEntries(status.zones.map((z) => [z.name, { nb: z.nb, sb: z.sb }])),
         nodes: Object.fromEntries(
-          status.nodes.map((n) => [
+          (status.dataPlane ? status.nodes : []).map((n) => [
             n.name,
             {
               host: n.ssh.host,

@@ -1,12 +1,24 @@
 /**
- * The embedded lab's life cycle: `up` (fabric, central NB/SB/northd, N nodes, ready when every
- * sshd answers and every chassis is registered), `down` (exactly what the state file records, pods
+ * The embedded lab's life cycle: `up` (fabric, the zones' NB/SB/northd: one per node in the
+ * per-node layout, one central set otherwise, N nodes, ready when every sshd answers and every
+ * chassis is registered where its zone expects it), `down` (exactly what the state file records, pods
  * included; safe when nothing runs), and reading a running lab's status.
  */
 import { mkdirSync } from 'node:fs';
 import { centralDaemons, centralSocket, createFabric, startCentral } from './central';
-import { refused } from './errors';
-import { checkLabName, checkNodeCount, checkOvnFlavor, type LabLayout, labLayout, type OvnFlavor } from './layout';
+import { badInput, refused } from './errors';
+import {
+  checkLabName,
+  checkNodeCount,
+  checkOvnFlavor,
+  checkZoneLayout,
+  hasDataPlane,
+  type LabLayout,
+  labLayout,
+  type OvnFlavor,
+  type ZoneLayout,
+  zoneLayoutOf,
+} from './layout';
 import { nodeDaemons, startNode } from './node';
 import { checkPrerequisites } from './preflight';
 import { isRunning, pidOf } from './processes';
@@ -26,14 +38,21 @@ import { type LabStatus, statusOf } from './status';
 import { mountOvnRoot, prepareOvnRoot } from './trixie';
 import { teardown } from './teardown';
 import { provisionUplinks } from './uplinks';
+import { startZones, waitForZones, zoneDaemons } from './zones';
 
 export const DEFAULT_LAB_NAME = 'lab';
 export const DEFAULT_OVN: OvnFlavor = 'trixie';
+/** Upstream's only layout. */
+export const DEFAULT_ZONES: ZoneLayout = 'per-node';
 
 export interface UpOptions {
   name: string;
   nodes: number;
   ovn: OvnFlavor;
+  /** per-node (the default, upstream's) or central. */
+  zones?: ZoneLayout;
+  /** false: only the zones' databases and northd, no node data plane (large control-plane labs). */
+  dataPlane?: boolean;
   /** Progress lines for people. */
   progress?: (message: string) => void;
   readyTimeoutMs?: number;
@@ -63,7 +82,12 @@ export function labStatus(name: string): LabStatus | undefined {
   return state ? statusOf(state, state.ovnRoot) : undefined;
 }
 
+function controlDaemons(layout: LabLayout) {
+  return layout.zones === 'per-node' ? layout.nodes.flatMap((n) => zoneDaemons(layout, n)) : centralDaemons(layout);
+}
+
 function initialState(layout: LabLayout, ovnRoot: string | undefined): LabState {
+  const nodes = hasDataPlane(layout) ? layout.nodes : [];
   return {
     version: 1,
     name: layout.name,
@@ -74,10 +98,10 @@ function initialState(layout: LabLayout, ovnRoot: string | undefined): LabState 
     ownerPid: process.pid,
     layout,
     ...(ovnRoot ? { ovnRoot } : {}),
-    namespaces: [layout.fabricNamespace, ...layout.nodes.map((n) => n.namespace)],
+    namespaces: [layout.fabricNamespace, ...nodes.map((n) => n.namespace)],
     rootLinks: [layout.hostLink],
     mounts: [],
-    daemons: [...layout.nodes.flatMap(nodeDaemons), ...centralDaemons(layout)],
+    daemons: [...nodes.flatMap(nodeDaemons), ...controlDaemons(layout)],
     hostKeyFingerprints: {},
     pods: [],
   };
@@ -91,36 +115,56 @@ async function createKeys(layout: LabLayout): Promise<Record<string, string>> {
   return Object.fromEntries(layout.nodes.map((n) => [n.name, fingerprintOfPublicKeyFile(`${n.hostKeyPath}.pub`)]));
 }
 
-async function bringUp(layout: LabLayout, state: LabState, timeoutMs: number): Promise<void> {
+/** The central NB/SB/northd (after the fabric: they listen on its address), or every zone's. */
+async function startControl(layout: LabLayout, root: string | undefined): Promise<void> {
+  await createFabric(layout);
+  if (layout.zones === 'per-node') await startZones(layout, root!);
+  else await startCentral(layout, root);
+}
+
+async function waitForChassisOf(layout: LabLayout, root: string | undefined, deadline: number): Promise<void> {
+  if (layout.zones === 'per-node') return waitForZones(layout, root!, deadline);
+  if (!hasDataPlane(layout)) return;
+  const ids = layout.nodes.map((n) => n.chassisId);
+  return waitForChassis(centralSocket(layout, 'sb'), root, ids, deadline);
+}
+
+async function startNodes(layout: LabLayout, state: LabState, deadline: number): Promise<void> {
   const root = state.ovnRoot;
-  const [fingerprints] = await Promise.all([
-    createKeys(layout),
-    createFabric(layout).then(() => startCentral(layout, root)),
-  ]);
-  state.hostKeyFingerprints = fingerprints;
-  writeState(state);
   const started = await Promise.all(layout.nodes.map((node) => startNode(layout, node, root)));
   state.gatewayMacs = Object.fromEntries(layout.nodes.map((node, i) => [node.name, started[i]!.gatewayMac]));
   writeState(state);
-  const deadline = Date.now() + timeoutMs;
-  await Promise.all([
-    ...layout.nodes.map((n) => waitForSsh(n.mgmtIp, 22, deadline, `${n.logDir}/sshd.log`)),
-    waitForChassis(
-      centralSocket(layout, 'sb'),
-      root,
-      layout.nodes.map((n) => n.chassisId),
-      deadline,
-    ),
-  ]);
+  await Promise.all(layout.nodes.map((n) => waitForSsh(n.mgmtIp, 22, deadline, `${n.logDir}/sshd.log`)));
 }
 
-/** A running lab of the same OVN is reported; another OVN is refused; a dead one is cleaned first. */
+async function bringUp(layout: LabLayout, state: LabState, timeoutMs: number): Promise<void> {
+  const root = state.ovnRoot;
+  const dataPlane = hasDataPlane(layout);
+  const [fingerprints] = await Promise.all([dataPlane ? createKeys(layout) : {}, startControl(layout, root)]);
+  state.hostKeyFingerprints = fingerprints;
+  writeState(state);
+  const deadline = Date.now() + timeoutMs;
+  if (dataPlane) await startNodes(layout, state, deadline);
+  await waitForChassisOf(layout, root, deadline);
+}
+
+/**
+ * A running lab of the same OVN is reported; another OVN, or zones other than the ones asked for
+ * explicitly, are refused; a dead one is cleaned first.
+ */
 async function checkExisting(options: UpOptions): Promise<LabStatus | undefined> {
   const existing = readState(options.name);
   if (!existing) return undefined;
-  if (existing.ovn !== options.ovn && labAlive(existing)) {
+  const zones = zoneLayoutOf(existing.layout);
+  const other =
+    existing.ovn !== options.ovn
+      ? `the ${existing.ovn} OVN`
+      : options.zones !== undefined && zones !== options.zones
+        ? `${zones} zones`
+        : undefined;
+  if (other && labAlive(existing)) {
     throw refused(
-      `lab "${options.name}" is already running with the ${existing.ovn} OVN: run "ovnk lab down --name ${options.name}" first, or use another --name`,
+      `lab "${options.name}" is already running with ${other}: run "ovnk lab down --name ${options.name}" first, or use another --name`,
     );
   }
   if (labAlive(existing)) return statusOf(existing, existing.ovnRoot);
@@ -129,14 +173,24 @@ async function checkExisting(options: UpOptions): Promise<LabStatus | undefined>
   return undefined;
 }
 
+/** Per-node zones need the trixie OVN (remote router ports). */
+function checkZonesOvn(options: UpOptions, zones: ZoneLayout): void {
+  if (zones === 'per-node' && options.ovn !== 'trixie')
+    throw badInput(
+      `--zones per-node needs the trixie OVN (northd ${options.ovn === 'bookworm' ? '23.03' : options.ovn} ignores requested-chassis on remote router ports): use --ovn trixie, or --zones central`,
+    );
+}
+
 export async function up(options: UpOptions): Promise<UpResult> {
   const started = Date.now();
   checkLabName(options.name);
   checkNodeCount(options.nodes);
   checkOvnFlavor(options.ovn);
+  const zones = checkZoneLayout(options.zones ?? DEFAULT_ZONES);
   checkPrerequisites();
   const running = await checkExisting(options);
   if (running) return { status: running, alreadyRunning: true, seconds: 0 };
+  checkZonesOvn(options, zones);
   mkdirSync(labsRoot(), { recursive: true });
   try {
     mkdirSync(labDir(options.name), { recursive: false });
@@ -151,6 +205,8 @@ export async function up(options: UpOptions): Promise<UpResult> {
     index,
     nodes: options.nodes,
     ovn: options.ovn,
+    zones,
+    dataPlane: options.dataPlane ?? true,
     dir: labDir(options.name),
   });
   let state: LabState | undefined;
@@ -159,9 +215,12 @@ export async function up(options: UpOptions): Promise<UpResult> {
     state = initialState(layout, ovnRoot);
     writeState(state);
     if (ovnRoot) await mountOvnRoot(ovnRoot);
-    options.progress?.(`lab "${options.name}": starting ${options.nodes} node(s) with the ${options.ovn} OVN`);
+    options.progress?.(
+      `lab "${options.name}": starting ${options.nodes} node(s) with the ${options.ovn} OVN, ${zones} zones${layout.dataPlane ? '' : ', no data plane'}`,
+    );
     await bringUp(layout, state, options.readyTimeoutMs ?? 30_000);
-    if (options.uplinks) await Promise.all(layout.nodes.map((node) => provisionUplinks(layout, node, ovnRoot)));
+    if (options.uplinks && layout.dataPlane)
+      await Promise.all(layout.nodes.map((node) => provisionUplinks(layout, node, ovnRoot)));
     state.phase = 'running';
     writeState(state);
     return { status: statusOf(state, ovnRoot), alreadyRunning: false, seconds: (Date.now() - started) / 1000 };

@@ -10,6 +10,9 @@ import { badInput } from './errors';
 
 export type OvnFlavor = 'bookworm' | 'trixie';
 export const OVN_FLAVORS: readonly OvnFlavor[] = ['bookworm', 'trixie'];
+/** per-node: one NB, SB and northd per node (upstream's only layout); central: one of each for all nodes. */
+export type ZoneLayout = 'per-node' | 'central';
+export const ZONE_LAYOUTS: readonly ZoneLayout[] = ['per-node', 'central'];
 export const MAX_NODES = 50;
 export const MAX_INDEX = 250;
 const NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
@@ -38,6 +41,10 @@ export interface LabLayout {
   name: string;
   index: number;
   ovn: OvnFlavor;
+  /** Absent in states of labs started before per-node zones: those are central. */
+  zones?: ZoneLayout;
+  /** false: zones only, no node namespaces, OVS, ovn-controller or sshd (absent: true). */
+  dataPlane?: boolean;
   dir: string;
   fabricNamespace: string;
   /** The only interface the lab creates in the root namespace. */
@@ -75,6 +82,17 @@ export function checkOvnFlavor(value: string): OvnFlavor {
   }
   return value as OvnFlavor;
 }
+
+export function checkZoneLayout(value: string): ZoneLayout {
+  if (!(ZONE_LAYOUTS as readonly string[]).includes(value)) {
+    throw badInput(`--zones ${value} is not known: use one of ${ZONE_LAYOUTS.join(', ')}`);
+  }
+  return value as ZoneLayout;
+}
+
+/** The layout's zones (central for labs recorded before the choice existed). */
+export const zoneLayoutOf = (layout: LabLayout): ZoneLayout => layout.zones ?? 'central';
+export const hasDataPlane = (layout: LabLayout): boolean => layout.dataPlane !== false;
 
 /** Upstream kind-style node names: ovn-worker, ovn-worker2, ovn-worker3, ... */
 export function nodeName(position: number): string {
@@ -123,6 +141,8 @@ export interface LayoutInput {
   index: number;
   nodes: number;
   ovn: OvnFlavor;
+  zones?: ZoneLayout;
+  dataPlane?: boolean;
   /** The lab's own directory (state, sockets, logs, keys). */
   dir: string;
 }
@@ -137,6 +157,8 @@ export function labLayout(input: LayoutInput): LabLayout {
     name: checkLabName(name),
     index,
     ovn: input.ovn,
+    zones: input.zones ?? 'per-node',
+    dataPlane: input.dataPlane ?? true,
     dir,
     fabricNamespace: `${namespacePrefix(index)}f`,
     hostLink: `${namespacePrefix(index)}h`,

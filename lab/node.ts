@@ -2,15 +2,17 @@
  * One simulated node: a network namespace with a mgmt veth (sshd, Southbound client) and an MTU 9000
  * underlay veth in the OVS gateway bridge `breth0` (netdev, holding the node address, the encap IP
  * and the default route, as upstream's shared gateway expects), its own Open_vSwitch
- * ovsdb-server, ovs-vswitchd (userspace datapath), ovn-controller (geneve), and sshd.
+ * ovsdb-server, ovs-vswitchd (userspace datapath), ovn-controller (geneve; connected to its
+ * zone's Southbound in the per-node layout, to the central one otherwise), and sshd.
  */
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { exec, inNamespace, inRoot, ipBatch, sleep } from './exec';
 import { failing } from './errors';
-import type { LabLayout, NodeLayout } from './layout';
+import { type LabLayout, type NodeLayout, zoneLayoutOf } from './layout';
 import type { DaemonRecord } from './processes';
 import { prepareFakeRun, startSshd } from './sshd';
+import { zoneOf } from './zones';
 
 export const GATEWAY_BRIDGE = 'breth0';
 /** The prefix of the node address on breth0 (the underlay subnet). */
@@ -50,6 +52,12 @@ async function createLinks(layout: LabLayout, node: NodeLayout): Promise<void> {
   );
 }
 
+/** The node's Southbound: its own zone's (marked interconnect, so it tunnels to remote chassis), or the central one. */
+function southbound(layout: LabLayout, node: NodeLayout): string[] {
+  if (zoneLayoutOf(layout) === 'central') return [`external_ids:ovn-remote=tcp:${layout.centralIp}:${layout.sbPort}`];
+  return [`external_ids:ovn-remote=${zoneOf(layout, node).sb}`, 'external_ids:ovn-is-interconn=true'];
+}
+
 function openVswitchSettings(layout: LabLayout, node: NodeLayout): string[] {
   return [
     'init',
@@ -59,7 +67,7 @@ function openVswitchSettings(layout: LabLayout, node: NodeLayout): string[] {
     '.',
     `external_ids:system-id=${node.chassisId}`,
     `external_ids:hostname=${node.name}`,
-    `external_ids:ovn-remote=tcp:${layout.centralIp}:${layout.sbPort}`,
+    ...southbound(layout, node),
     'external_ids:ovn-encap-type=geneve',
     `external_ids:ovn-encap-ip=${node.encapIp}`,
     'external_ids:ovn-bridge-datapath-type=netdev',

@@ -5,6 +5,7 @@
  */
 import { exec, inNamespace, inRoot, ipBatch } from './exec';
 import { badInput } from './errors';
+import { hasDataPlane } from './layout';
 import { nodeDbSocket } from './node';
 import { type PodRecord, readState, updateState } from './state';
 
@@ -29,6 +30,10 @@ async function recordPod(labName: string, spec: PodSpec): Promise<PodRecord & { 
     if (!node)
       throw badInput(
         `pod ${spec.namespace}/${spec.name}: node "${spec.node}" is not in lab "${labName}" (nodes: ${state.layout.nodes.map((n) => n.name).join(', ')})`,
+      );
+    if (!hasDataPlane(state.layout))
+      throw badInput(
+        `pod ${spec.namespace}/${spec.name}: lab "${labName}" runs without a data plane (no node namespaces): start it without --no-data-plane to plug pods`,
       );
     if (state.pods.some((p) => p.namespace === spec.namespace && p.name === spec.name))
       throw badInput(`pod ${spec.namespace}/${spec.name} already exists in lab "${labName}"`);

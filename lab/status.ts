@@ -1,13 +1,18 @@
 /**
- * The lab as other code sees it (`ovnk lab status -o json`, the tests' `inject('lab')`): OVSDB
- * endpoints of the central databases and, per node, its ids, SSH settings, Open_vSwitch socket,
+ * The lab as other code sees it (`ovnk lab status -o json`, the tests' `inject('lab')`): its zone
+ * layout, the OVSDB endpoints of each zone's databases (one zone per node in the per-node
+ * layout, the zone `central` otherwise, whose endpoints also stand at the top level) and, per node, its ids, SSH settings, Open_vSwitch socket,
  * encap IP, gateway bridge and gateway details (breth0's address, MAC and default next hop, as
  * upstream's l3-gateway-config has them). Pure: computed from the recorded state.
  */
 import { centralSocket } from './central';
-import type { OvnFlavor } from './layout';
+import { hasDataPlane, type LabLayout, type OvnFlavor, type ZoneLayout, zoneLayoutOf } from './layout';
 import { GATEWAY_BRIDGE, GATEWAY_PREFIX, nodeDbSocket } from './node';
 import type { LabState } from './state';
+import { zoneOf } from './zones';
+
+/** The zone of the central layout. */
+export const CENTRAL_ZONE = 'central';
 
 export interface LabSshSettings {
   host: string;
@@ -39,28 +44,63 @@ export interface LabNodeStatus {
   namespace: string;
 }
 
+export interface LabZoneStatus {
+  /** The node's name in the per-node layout; `central` otherwise. */
+  name: string;
+  nb: string;
+  sb: string;
+  /** The central zone's tcp endpoints (the per-node zones listen on unix sockets only). */
+  nbTcp?: string;
+  sbTcp?: string;
+}
+
 export interface LabStatus {
   name: string;
   ovn: OvnFlavor;
-  nb: string;
-  sb: string;
-  nbTcp: string;
-  sbTcp: string;
+  /** per-node: one NB, SB and northd per node (upstream's layout); central: one for all nodes. */
+  zoneLayout: ZoneLayout;
+  /** false: the nodes have no namespace, OVS, ovn-controller or sshd (a control-plane-only lab). */
+  dataPlane: boolean;
+  /** One entry per zone, in node order. */
+  zones: LabZoneStatus[];
+  /** The central layout's databases (absent in the per-node layout: see `zones`). */
+  nb?: string;
+  sb?: string;
+  nbTcp?: string;
+  sbTcp?: string;
   /** Set for the trixie OVN: run its own tools with `chroot <ovnRoot> ...`. */
   ovnRoot?: string;
   dir: string;
   nodes: LabNodeStatus[];
 }
 
+/** The central lab's status, as the test suite's shared lab has it. */
+export type CentralLabStatus = LabStatus & Required<Pick<LabStatus, 'nb' | 'sb' | 'nbTcp' | 'sbTcp'>>;
+
+function zonesOf(layout: LabLayout): LabZoneStatus[] {
+  if (zoneLayoutOf(layout) === 'per-node') return layout.nodes.map((node) => zoneOf(layout, node));
+  return [
+    {
+      name: CENTRAL_ZONE,
+      nb: `unix:${centralSocket(layout, 'nb')}`,
+      sb: `unix:${centralSocket(layout, 'sb')}`,
+      nbTcp: `tcp:${layout.centralIp}:${layout.nbPort}`,
+      sbTcp: `tcp:${layout.centralIp}:${layout.sbPort}`,
+    },
+  ];
+}
+
 export function statusOf(state: LabState, ovnRoot?: string): LabStatus {
   const { layout } = state;
+  const zones = zonesOf(layout);
+  const central = zoneLayoutOf(layout) === 'central' ? zones[0]! : undefined;
   return {
     name: state.name,
     ovn: state.ovn,
-    nb: `unix:${centralSocket(layout, 'nb')}`,
-    sb: `unix:${centralSocket(layout, 'sb')}`,
-    nbTcp: `tcp:${layout.centralIp}:${layout.nbPort}`,
-    sbTcp: `tcp:${layout.centralIp}:${layout.sbPort}`,
+    zoneLayout: zoneLayoutOf(layout),
+    dataPlane: hasDataPlane(layout),
+    zones,
+    ...(central ? { nb: central.nb, sb: central.sb, nbTcp: central.nbTcp, sbTcp: central.sbTcp } : {}),
     ...(ovnRoot ? { ovnRoot } : {}),
     dir: layout.dir,
     nodes: layout.nodes.map((node) => ({

@@ -1,16 +1,27 @@
 /**
- * `ovnk demo [--name LAB] [--ovn FLAVOR] [--keep] [-o json|text]`: the README's main job in one
- * command. Starts the lab (or reuses a running one), prints the plan's allocation table, applies
- * OKEP-5224's colored-enterprise (stacks/colored-enterprise.yaml), pings between pods on
- * different nodes (connected networks answer, the isolated one does not), deletes a
- * connect-router route by hand and shows `diff` naming it and `apply` repairing it, then tears
- * everything down (destroy, and lab down when the demo started the lab). Progress on stderr.
+ * `ovnk demo [--name LAB] [--ovn FLAVOR] [--zones per-node|central] [--keep] [-o json|text]`: the
+ * README's main job in one command. Starts the lab (or reuses a running one) in upstream's
+ * per-node layout (one Northbound per node; `--zones central` for one for all), prints the plan's
+ * allocation table, applies OKEP-5224's colored-enterprise (stacks/colored-enterprise.yaml) to
+ * every zone, pings between pods on different nodes, so in different zones (connected networks
+ * answer, the isolated one does not), deletes a connect-router route by hand in the zone of the
+ * probe's source pod and shows `diff` naming it and `apply` repairing it, then tears everything
+ * down (destroy, and lab down when the demo started the lab). Progress on stderr.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { checkOvnFlavor, DEFAULT_OVN, down, type LabStatus, readState, up } from '../../lab';
+import {
+  checkOvnFlavor,
+  checkZoneLayout,
+  DEFAULT_OVN,
+  DEFAULT_ZONES,
+  down,
+  type LabStatus,
+  readState,
+  up,
+} from '../../lab';
 import type { ZoneRows } from '../../provider/connect/zones';
 import { closeConnections } from '../../provider/runtime';
 import { type CommandResult, ExitCode, parseOutputFormat, progress, runCommand } from '../contract';
@@ -18,11 +29,13 @@ import { apply } from './apply';
 import { fileTarget, planFor } from './fileTarget';
 import { destroy } from './destroy';
 import { diff } from './diff';
+import { labCliError } from './lab';
 import { planText } from './planText';
 
 interface DemoOptions {
   name: string;
   ovn: string;
+  zones?: string;
   keep?: boolean;
   output?: string;
 }
@@ -31,6 +44,9 @@ interface DemoOptions {
 export interface PingRow {
   from: string;
   to: string;
+  /** The zones the two pods are in (their nodes in the per-node layout). */
+  fromZone: string;
+  toZone: string;
   address: string;
   expect: 'reply' | 'blocked';
   got: 'reply' | 'blocked';
@@ -56,8 +72,8 @@ export function demoFile(): string {
   return found;
 }
 
-function nbctl(lab: LabStatus, ...args: string[]): string {
-  const argv = [...(lab.ovnRoot ? [lab.ovnRoot, 'ovn-nbctl'] : []), `--db=${lab.nb}`, ...args];
+function nbctl(lab: LabStatus, nb: string, ...args: string[]): string {
+  const argv = [...(lab.ovnRoot ? [lab.ovnRoot, 'ovn-nbctl'] : []), `--db=${nb}`, ...args];
   return execFileSync(lab.ovnRoot ? 'chroot' : 'ovn-nbctl', argv, { encoding: 'utf8' });
 }
 
@@ -66,6 +82,12 @@ function podOf(lab: LabStatus, key: string) {
   const pod = readState(lab.name)?.pods.find((p) => p.namespace === namespace && p.name === name);
   if (!pod) throw new Error(`pod ${key} is not plugged in lab ${lab.name}`);
   return pod;
+}
+
+/** The zone a pod's rows and port live in: its node's in the per-node layout. */
+function zoneOfPod(lab: LabStatus, key: string) {
+  const name = lab.zoneLayout === 'per-node' ? podOf(lab, key).node : lab.zones[0]!.name;
+  return lab.zones.find((z) => z.name === name)!;
 }
 
 function pingOnce(netns: string, address: string): Promise<boolean> {
@@ -86,28 +108,32 @@ async function pingRow(lab: LabStatus, [from, to, family, expect]: (typeof PINGS
     .map((a) => a.split('/')[0]!)
     .find((a) => a.includes(':') === (family === 6))!;
   const replied = await answers(podOf(lab, from).netns, address, expect === 'reply' ? 8 : 2);
-  return { from, to, address, expect, got: replied ? 'reply' : 'blocked' };
+  const zones = { fromZone: zoneOfPod(lab, from).name, toZone: zoneOfPod(lab, to).name };
+  return { from, to, ...zones, address, expect, got: replied ? 'reply' : 'blocked' };
 }
 
 export function pingTable(rows: PingRow[]): string {
   const lines = rows.map(
     (r) =>
-      `  ${r.from.padEnd(9)} -> ${r.to.padEnd(9)} ${r.address.padEnd(18)} ${r.got.padEnd(8)} ${r.got === r.expect ? 'as designed' : `WRONG (expected ${r.expect})`}`,
+      `  ${r.from.padEnd(9)} -> ${r.to.padEnd(9)} ${`${r.fromZone} -> ${r.toZone}`.padEnd(27)} ${r.address.padEnd(18)} ${r.got.padEnd(8)} ${r.got === r.expect ? 'as designed' : `WRONG (expected ${r.expect})`}`,
   );
-  return [`  ${'from'.padEnd(9)}    ${'to'.padEnd(9)} ${'address'.padEnd(18)} ${'result'.padEnd(8)}`, ...lines].join(
-    '\n',
-  );
+  const header = `  ${'from'.padEnd(9)}    ${'to'.padEnd(9)} ${'zones'.padEnd(27)} ${'address'.padEnd(18)} ${'result'.padEnd(8)}`;
+  return [header, ...lines].join('\n');
 }
 
-const sync = (lab: LabStatus) => nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+/** Until every zone's chassis have caught up with its Northbound. */
+const sync = (lab: LabStatus) => {
+  for (const zone of lab.zones) nbctl(lab, zone.nb, '--wait=hv', '--timeout=30', 'sync');
+};
 
-/** Deletes the connect-router route to green/b's host subnet; returns that subnet. */
-function breakRoute(lab: LabStatus): string {
+/** Deletes the connect-router route to green/b's host subnet in the probe's source zone; returns both. */
+function breakRoute(lab: LabStatus, from: string): { subnet: string; zone: string } {
   const address = (podOf(lab, 'green/b').addresses as string[]).find((a) => !a.includes(':'))!;
   const [ip] = address.split('/');
   const subnet = `${ip!.split('.').slice(0, 3).join('.')}.0/24`;
-  nbctl(lab, 'lr-route-del', CONNECT_ROUTER, subnet);
-  return subnet;
+  const zone = zoneOfPod(lab, from);
+  nbctl(lab, zone.nb, 'lr-route-del', CONNECT_ROUTER, subnet);
+  return { subnet, zone: zone.name };
 }
 
 interface Step {
@@ -126,7 +152,11 @@ async function showPlan({ lab, file }: Step): Promise<void> {
   progress(`\n== plan (${path.basename(file)}) ==\n${planText(plan.cluster, plan.allocation, zones)}`);
 }
 
-async function runPings(step: Step, title: string): Promise<PingRow[]> {
+async function runPings(step: Step): Promise<PingRow[]> {
+  const title =
+    step.lab.zoneLayout === 'per-node'
+      ? 'pings between pods on different nodes, so across zones (one Northbound per node)'
+      : 'pings between pods on different nodes (one central Northbound)';
   sync(step.lab);
   const rows = await Promise.all(PINGS.map((p) => pingRow(step.lab, p)));
   progress(`\n== ${title} ==\n${pingTable(rows)}`);
@@ -135,33 +165,40 @@ async function runPings(step: Step, title: string): Promise<PingRow[]> {
 
 async function driftAndRepair(
   step: Step,
-): Promise<{ subnet: string; drift: string[]; blocked: boolean; repaired: boolean }> {
-  const subnet = breakRoute(step.lab);
-  progress(`\n== drift: deleted the connect router's route to ${subnet} by hand ==`);
-  sync(step.lab);
+): Promise<{ subnet: string; zone: string; drift: string[]; blocked: boolean; repaired: boolean }> {
   const probe = PINGS[0]!;
+  const { subnet, zone } = breakRoute(step.lab, probe[0]);
+  progress(`\n== drift: deleted the connect router's route to ${subnet} by hand in zone ${zone} ==`);
+  sync(step.lab);
   const blocked = (await pingRow(step.lab, probe)).got === 'blocked';
   progress(`  ${probe[0]} -> ${probe[1]}: ${blocked ? 'blocked' : 'still answers'}`);
   const found = await diff({ file: step.file, lab: step.lab.name });
-  const drift = (found.document as { zones: Record<string, { drift: string[] }> }).zones.central?.drift ?? [];
+  const zones = (found.document as { zones: Record<string, { drift?: string[] }> }).zones;
+  const drift = Object.entries(zones).flatMap(([name, z]) => (z.drift ?? []).map((l) => `zone ${name}: ${l}`));
   progress(`  ovnk diff (exit ${found.exitCode}):\n${drift.map((l) => `    ${l}`).join('\n')}`);
   const repair = await apply({ file: step.file, lab: step.lab.name });
   progress(`  ovnk apply: ${(repair.text ?? '').split('\n')[0]}`);
   sync(step.lab);
   const repaired = (await pingRow(step.lab, probe)).got === 'reply';
   progress(`  ${probe[0]} -> ${probe[1]}: ${repaired ? 'answers again' : 'STILL BLOCKED'}`);
-  return { subnet, drift, blocked, repaired };
+  return { subnet, zone, drift, blocked, repaired };
 }
 
 export async function demo(options: DemoOptions): Promise<CommandResult> {
   const started = Date.now();
   const ovn = checkOvnFlavor(options.ovn);
-  const labUp = await up({ name: options.name, nodes: 3, ovn, progress });
+  const zones = options.zones === undefined ? undefined : checkZoneLayout(options.zones);
+  const labUp = await up({ name: options.name, nodes: 3, ovn, ...(zones ? { zones } : {}), progress }).catch(
+    (error: unknown) => {
+      throw labCliError(error, options.name);
+    },
+  );
   const step: Step = { lab: labUp.status, file: demoFile() };
+  const layout = `${labUp.status.zoneLayout} zones`;
   progress(
     labUp.alreadyRunning
-      ? `reusing the running lab "${options.name}"`
-      : `lab "${options.name}" (${ovn} OVN) is up in ${labUp.seconds.toFixed(1)} s`,
+      ? `reusing the running lab "${options.name}" (${layout})`
+      : `lab "${options.name}" (${ovn} OVN, ${layout}) is up in ${labUp.seconds.toFixed(1)} s`,
   );
   try {
     await showPlan(step);
@@ -172,14 +209,14 @@ export async function demo(options: DemoOptions): Promise<CommandResult> {
         .filter((l) => !l.startsWith('  '))
         .join('\n')}`,
     );
-    const pings = await runPings(step, 'pings between pods on different nodes');
+    const pings = await runPings(step);
     const drift = await driftAndRepair(step);
     const ok = pings.every((p) => p.got === p.expect) && drift.blocked && drift.repaired && drift.drift.length > 0;
     const seconds = (Date.now() - started) / 1000;
     progress(`\n${ok ? 'every promise held' : 'SOME PROMISE FAILED'} (${seconds.toFixed(1)} s so far)`);
     return {
       exitCode: ok ? ExitCode.ok : ExitCode.unreachable,
-      document: { ok, lab: options.name, pings, drift, seconds },
+      document: { ok, lab: options.name, zones: step.lab.zoneLayout, pings, drift, seconds },
     };
   } finally {
     await teardown(step, options, labUp.alreadyRunning);
@@ -210,6 +247,10 @@ export function registerDemo(program: Command): void {
     .description('Start the lab, plan and apply colored-enterprise, ping, show a drift repaired, tear down')
     .option('--name <name>', 'the lab to use (reused when running, else started and stopped)', 'demo')
     .option('--ovn <flavor>', 'which OVN when the demo starts the lab: bookworm or trixie', DEFAULT_OVN)
+    .option(
+      '--zones <layout>',
+      `per-node (one Northbound per node, as upstream; needs trixie) or central, when the demo starts the lab; default ${DEFAULT_ZONES}`,
+    )
     .option('--keep', 'leave the topology and the lab running')
     .option('-o, --output <format>', 'json or text', 'text')
     .action(async (options: DemoOptions) => {

@@ -9,8 +9,10 @@ import {
   checkLabName,
   checkNodeCount,
   checkOvnFlavor,
+  checkZoneLayout,
   DEFAULT_LAB_NAME,
   DEFAULT_OVN,
+  DEFAULT_ZONES,
   down,
   inventoryOf,
   LabError,
@@ -38,6 +40,11 @@ function formatOf(flags: OutputFlags) {
   return flags.json ? 'json' : parseOutputFormat(flags.output);
 }
 
+/** A LabError as the contract's CliError (bad input 3, refused 1, failing 4); other errors as they are. */
+export function labCliError(error: unknown, lab: string): unknown {
+  return error instanceof LabError ? new CliError(EXIT_OF_KIND[error.kind], error.message, { lab }) : error;
+}
+
 /** Run a lab action under the contract, turning LabError into CliError with its exit code. */
 async function act(flags: OutputFlags, body: () => Promise<CommandResult>): Promise<void> {
   process.exitCode = await runFormatted(
@@ -46,8 +53,7 @@ async function act(flags: OutputFlags, body: () => Promise<CommandResult>): Prom
       try {
         return await body();
       } catch (error) {
-        if (error instanceof LabError) throw new CliError(EXIT_OF_KIND[error.kind], error.message, { lab: flags.name });
-        throw error;
+        throw labCliError(error, flags.name);
       }
     },
   );
@@ -63,7 +69,10 @@ function runningStatus(name: string): LabStatus {
 }
 
 function statusText(status: LabStatus): string {
-  const lines = [`lab ${status.name} (${status.ovn} OVN): nb ${status.nb}  sb ${status.sb}`];
+  const plane = status.dataPlane ? '' : ', no data plane';
+  const lines = [`lab ${status.name} (${status.ovn} OVN, ${status.zoneLayout} zones${plane})`];
+  for (const z of status.zones) lines.push(`  zone ${z.name}  nb ${z.nb}  sb ${z.sb}`);
+  if (!status.dataPlane) return lines.join('\n');
   for (const n of status.nodes)
     lines.push(
       `  ${n.name}  id ${n.id}  chassis ${n.chassisId}  ssh ${n.ssh.user}@${n.ssh.host}  encap ${n.encapIp}  ${n.ssh.hostKeyFingerprint}`,
@@ -87,23 +96,32 @@ function withOutput(command: Command): Command {
     .option('--json', 'same as -o json');
 }
 
+type UpFlags = OutputFlags & { nodes: string; ovn: string; zones?: string; dataPlane: boolean; uplinks?: boolean };
+
 function registerUp(lab: Command): void {
   withOutput(
     lab
       .command('up')
       .description(
-        'Start the lab: central NB/SB/northd and N nodes; returns when every sshd answers and every chassis is registered',
+        "Start the lab: N nodes and their zones' NB/SB/northd; returns when every sshd answers and every chassis is registered",
       ),
   )
     .option('--nodes <n>', 'how many nodes', '3')
     .option('--ovn <flavor>', 'which OVN: bookworm (host packages) or trixie (debootstrapped root)', DEFAULT_OVN)
+    .option(
+      '--zones <layout>',
+      `per-node (one NB, SB and northd per node, as upstream runs; trixie only) or central (one for all nodes); default ${DEFAULT_ZONES}`,
+    )
+    .option('--no-data-plane', 'only the zones (NB, SB, northd): no node namespaces, OVS, ovn-controller or sshd')
     .option('--uplinks', 'also provision the Uplink bridges br-blue and br-red next to breth0 (lab/uplinks.ts)')
-    .action((flags: OutputFlags & { nodes: string; ovn: string; uplinks?: boolean }) =>
+    .action((flags: UpFlags) =>
       act(flags, async () => {
         const options = {
           name: checkLabName(flags.name),
           nodes: parseCount(flags.nodes),
           ovn: checkOvnFlavor(flags.ovn),
+          ...(flags.zones === undefined ? {} : { zones: checkZoneLayout(flags.zones) }),
+          dataPlane: flags.dataPlane,
           uplinks: flags.uplinks === true,
           progress: progressFor('lab up').note,
         };

@@ -31,7 +31,7 @@ describe('a second, named lab', () => {
   });
 
   it('comes up next to the shared lab without colliding, and down removes exactly its namespaces, links and pods', async () => {
-    const { status } = await up({ name, nodes: 2, ovn: 'bookworm' });
+    const { status } = await up({ name, nodes: 2, ovn: 'bookworm', zones: 'central' });
     const state = readState(name)!;
     const shared = readState(lab.name)!;
     expect(state.index).not.toBe(shared.index);

@@ -1,15 +1,17 @@
 /**
- * Vitest global setup: one lab (3 nodes) for the whole test run, shared by every test file through
- * `inject('lab')`, and torn down at the end. The OVN is the lab's default (trixie) unless
+ * Vitest global setup: one central lab (3 nodes, one Northbound for all: quick to start, and
+ * what the tests reading `lab.nb` expect) for the whole test run, shared by every test file through
+ * `inject('lab')`, and torn down at the end. Tests of upstream's per-node layout start their own
+ * per-node lab (test/lab/ic-helpers.ts). The OVN is the lab's default (trixie) unless
  * OVNK_LAB_OVN says otherwise. Each run gets its own lab name (t<pid>), so test runs
  * of several people on one machine do not collide; labs of runs that died are removed first.
  */
 import type { TestProject } from 'vitest/node';
-import { checkOvnFlavor, DEFAULT_OVN, down, type LabStatus, listLabNames, readState, up } from '../../lab';
+import { type CentralLabStatus, checkOvnFlavor, DEFAULT_OVN, down, listLabNames, readState, up } from '../../lab';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    lab: LabStatus;
+    lab: CentralLabStatus;
   }
 }
 
@@ -40,11 +42,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
       name,
       nodes: 3,
       ovn,
+      zones: 'central',
       uplinks: true,
       progress: (m) => process.stderr.write(`${m}\n`),
     });
     process.stderr.write(`test lab ${name} (${ovn} OVN) is up in ${seconds.toFixed(2)} s\n`);
-    project.provide('lab', status);
+    project.provide('lab', status as CentralLabStatus);
   } catch (error) {
     await down(name).catch(() => undefined);
     throw new Error(
