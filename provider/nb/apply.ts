@@ -270,9 +270,14 @@ export async function transactPlan(
     return { sent: true, created: createdUuids(plan, results) };
   } catch (error) {
     if (error instanceof TimedOut && plan.operations[error.index]?.op === 'wait')
-      throw new ConcurrentChangeError(plan.guards[error.index], error);
+      throw new ConcurrentChangeError(plan.guards[waitsBefore(plan.operations, error.index)] ?? 'a guarded row', error);
     throw error;
   }
+}
+
+/** The position of operation `index` among the waits (plan.guards is parallel to them). */
+function waitsBefore(operations: Operation[], index: number): number {
+  return operations.slice(0, index).filter((op) => op.op === 'wait').length;
 }
 
 function createdUuids(plan: Plan, results: { uuid?: string }[]): Record<string, string> {

@@ -12,15 +12,13 @@
  */
 import type { Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
+import { type Home, writeHomeKey } from './homeKey';
 import { checkOwner } from './ownership';
 
 export const LEDGER_PREFIX = 'ovnk.io/owned/';
 
 /** Where a database keeps its ledgers: a root singleton table and its string map column. */
-export interface LedgerHome {
-  table: string;
-  column: string;
-}
+export type LedgerHome = Home;
 
 const HOMES: Readonly<Record<string, LedgerHome>> = {
   OVN_Northbound: { table: 'NB_Global', column: 'external_ids' },
@@ -95,31 +93,6 @@ export function ledgerSelect(home: LedgerHome): Operation {
   return { op: 'select', table: home.table, where: [], columns: [home.column] };
 }
 
-/** The operations that store `text` (or remove the key when undefined) as the owner's ledger. */
-export function ledgerOperations(
-  home: LedgerHome,
-  owner: string,
-  text: string | undefined,
-  homeExists: boolean,
-): Operation[] {
-  const key = ledgerKey(owner);
-  if (!homeExists)
-    return text === undefined
-      ? []
-      : [{ op: 'insert', table: home.table, row: { [home.column]: ['map', [[key, text]]] } }];
-  const remove: Operation = {
-    op: 'mutate',
-    table: home.table,
-    where: [],
-    mutations: [[home.column, 'delete', ['set', [key]]]],
-  };
-  if (text === undefined) return [remove];
-  return [
-    remove,
-    { op: 'mutate', table: home.table, where: [], mutations: [[home.column, 'insert', ['map', [[key, text]]]]] },
-  ];
-}
-
 /** The ledger operations and their line in words, when the owner's ledger must change; else nothing. */
 export function planLedger(
   schema: DatabaseSchema,
@@ -127,14 +100,16 @@ export function planLedger(
   state: LedgerState,
   stored: Ledger,
   owned: { table: string; identity: string }[],
-): { operations: Operation[]; detail?: { table: string; text: string } } {
+): { operations: Operation[]; guards: string[]; detail?: { table: string; text: string } } {
   const home = ledgerHome(schema.name);
-  if (home === undefined) return { operations: [] };
+  if (home === undefined) return { operations: [], guards: [] };
   const next: Ledger = {};
   for (const row of owned) (next[row.table] ??= []).push(row.identity);
   const before = serializeLedger(stored);
   const after = serializeLedger(next);
-  if (before === after) return { operations: [] };
+  if (before === after) return { operations: [], guards: [] };
   const text = `${home.column}["${ledgerKey(owner)}"]: ${before ?? 'absent'} -> ${after ?? 'absent'}`;
-  return { operations: ledgerOperations(home, owner, after, state.homeExists), detail: { table: home.table, text } };
+  // guarded against the text as stored (another writer of this owner's ledger fails the commit)
+  const write = writeHomeKey(home, ledgerKey(owner), state.text, after, state.homeExists);
+  return { ...write, detail: { table: home.table, text } };
 }

@@ -11,6 +11,7 @@
 import type { Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
 import { describeRow, rowIdentity, type DesiredRow, type ObservedRow } from './desired';
+import type { KeyWrite } from './homeKey';
 import { isLedgerTable, planLedger, type LedgerState } from './ledger';
 import { checkForeignTwins, splitObserved, storedLedger, type Split } from './owned';
 import { withOwner } from './ownership';
@@ -47,7 +48,7 @@ export interface Plan {
   changes: RowChange[];
   /** One line per change, in words. */
   summary: string[];
-  /** For each `wait` (they come first in `operations`): what it guards, in words. */
+  /** For each `wait` in `operations`, in order: what it guards, in words. */
   guards: string[];
 }
 
@@ -103,13 +104,9 @@ export function reconcile(input: ReconcileInput): Plan {
   const owned = entries
     .filter((e) => isLedgerTable(input.schema, e.row.table))
     .map((e) => ({ table: e.row.table, identity: e.identity }));
-  addLedger(planned, planLedger(input.schema, input.owner, input.ledger ?? { homeExists: true }, ledger, owned));
-  return assemble(planned, input.schema);
-}
-
-function addLedger(plan: PlannedRow, ledger: ReturnType<typeof planLedger>): void {
-  plan.deletes.push(...ledger.operations);
-  if (ledger.detail) plan.changes.push({ action: 'update', table: ledger.detail.table, details: [ledger.detail.text] });
+  const write = planLedger(input.schema, input.owner, input.ledger ?? { homeExists: true }, ledger, owned);
+  if (write.detail) planned.changes.push({ action: 'update', table: write.detail.table, details: [write.detail.text] });
+  return assemble(planned, input.schema, write);
 }
 
 type Identified = { row: DesiredRow; identity: string };
@@ -259,9 +256,10 @@ function labeller(entries: Entry[], observed: ObservedRow[]): (id: string) => st
 
 /**
  * One transaction: guards first, then inserts (children before the roots that reference them),
- * updates, mutates, deletes, and last the deleted rows' detaches from the rows that stay.
+ * updates, mutates, deletes, the deleted rows' detaches from the rows that stay, and last the
+ * ledger key with its own guard (homeKey.ts).
  */
-function assemble(planned: PlannedRow, schema: DatabaseSchema): Plan {
+function assemble(planned: PlannedRow, schema: DatabaseSchema, ledger: KeyWrite): Plan {
   const isRoot = (op: Operation) => 'table' in op && schema.tables[op.table].isRoot === true;
   const operations = [
     ...planned.waits,
@@ -271,8 +269,10 @@ function assemble(planned: PlannedRow, schema: DatabaseSchema): Plan {
     ...planned.mutates,
     ...planned.deletes,
     ...planned.detaches,
+    ...ledger.operations,
   ];
-  return { operations, changes: planned.changes, summary: planned.changes.map(describeChange), guards: planned.guards };
+  const guards = [...planned.guards, ...ledger.guards];
+  return { operations, changes: planned.changes, summary: planned.changes.map(describeChange), guards };
 }
 
 export function describeChange(change: RowChange): string {

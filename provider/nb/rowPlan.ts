@@ -7,10 +7,10 @@
  * external_ids: their guards compare their index columns (updates) or every column (deletes). Pure.
  */
 import type { Condition, Operation } from '../ovsdb/notation';
-import type { DatabaseSchema, TableSchema } from '../ovsdb/schema';
+import { normalizeColumnType, type ColumnType, type DatabaseSchema, type TableSchema } from '../ovsdb/schema';
 import { describeRow, rowIdentity, type ObservedRow } from './desired';
 import { deleteOp, insertOp, mutateRefsOp, byUuid, updateOp, waitExistsOp, waitUnchangedOp } from './ops';
-import { isReferenceSet, parentColumns, type DesiredTarget, type ReferenceScope } from './references';
+import { isReferenceSet, parentColumns, referencedTable, type DesiredTarget, type ReferenceScope } from './references';
 import type { Entry, Holder, RowChange } from './reconcile';
 import { canonical, describeValue, sameValue } from './values';
 
@@ -37,10 +37,22 @@ export interface PlannedRow {
   /** Deleted rows leaving the reference sets of rows that stay: sent after every delete (planDeletion). */
   detaches: Operation[];
   changes: RowChange[];
+  /** Uuids of the rows some wait already guards (one guard per row is enough). */
+  guarded: Set<string>;
 }
 
 export function emptyPlan(): PlannedRow {
-  return { waits: [], guards: [], inserts: [], updates: [], mutates: [], deletes: [], detaches: [], changes: [] };
+  return {
+    waits: [],
+    guards: [],
+    inserts: [],
+    updates: [],
+    mutates: [],
+    deletes: [],
+    detaches: [],
+    changes: [],
+    guarded: new Set(),
+  };
 }
 
 type Ref = DesiredTarget;
@@ -65,6 +77,7 @@ export function planRow(context: RowPlanContext, entry: Entry, plan: PlannedRow)
 function planInsert(context: RowPlanContext, entry: Entry, plan: PlannedRow): void {
   const table = context.schema.tables[entry.row.table];
   const named = (entry.target as { namedUuid: string }).namedUuid;
+  for (const column in entry.columns) guardReferenced(context, plan, table.columns[column].type, entry.columns[column]);
   plan.inserts.push(insertOp(entry.row.table, table, named, entry.columns));
   plan.changes.push({
     action: 'create',
@@ -80,14 +93,24 @@ function planUpdate(context: RowPlanContext, entry: Entry, observed: ObservedRow
   const changed: Record<string, unknown> = {};
   const before: Record<string, unknown> = {};
   const details: string[] = [];
+  let adds = false;
   for (const column in entry.columns) {
     const value = entry.columns[column];
     const type = table.columns[column].type;
     if (isReferenceSet(type)) {
-      details.push(
-        ...planReferenceSet(context, entry.row.table, observed.uuid, column, value, observed.columns[column], plan),
+      const set = planReferenceSet(
+        context,
+        entry.row.table,
+        observed.uuid,
+        column,
+        value,
+        observed.columns[column],
+        plan,
       );
+      adds ||= set.adds;
+      details.push(...set.details);
     } else if (!sameValue(value, observed.columns[column], type)) {
+      guardReferenced(context, plan, type, value);
       changed[column] = canonical(value, type);
       before[column] = canonical(observed.columns[column], type);
       details.push(
@@ -101,10 +124,38 @@ function planUpdate(context: RowPlanContext, entry: Entry, observed: ObservedRow
     plan.guards.push(
       `${describeRow(entry.row.table, entry.identity)} (${Object.keys(before).sort().join(', ')}) is unchanged`,
     );
+    plan.guarded.add(observed.uuid);
     plan.updates.push(updateOp(entry.row.table, table, observed.uuid, changed));
-  }
+  } else if (adds) guardExists(plan, entry.row.table, observed.uuid, describeRow(entry.row.table, entry.identity));
   if (details.length > 0)
     plan.changes.push({ action: 'update', table: entry.row.table, identity: entry.identity, details });
+}
+
+/**
+ * A row whose reference set gets new children must still exist when the transaction runs: a
+ * `mutate` of a row another writer deleted matches nothing, the new children are then left
+ * unreferenced and the server drops them, yet the transaction succeeds. The wait makes it fail.
+ */
+function guardExists(plan: PlannedRow, table: string, uuid: string, row: string): void {
+  if (plan.guarded.has(uuid)) return;
+  plan.guarded.add(uuid);
+  plan.waits.push(waitExistsOp(table, uuid));
+  plan.guards.push(`${row} (${uuid}) still exists`);
+}
+
+/**
+ * Existing rows a written value references must still exist too: a strong reference to a row
+ * deleted meanwhile fails the commit with a bare integrity error, a weak one (a router's Copp) is
+ * dropped without a word. Rows inserted in the same transaction need no guard.
+ */
+function guardReferenced(context: RowPlanContext, plan: PlannedRow, type: ColumnType, value: unknown): void {
+  const refTable = referencedTable(type);
+  if (refTable === undefined || value === undefined || value === null) return;
+  const refs =
+    normalizeColumnType(type).value !== undefined && !Array.isArray(value) && typeof value === 'object'
+      ? Object.values(value as Record<string, unknown>)
+      : refList(value);
+  for (const ref of refs as Ref[]) if ('uuid' in ref) guardExists(plan, refTable, ref.uuid, context.label(ref.uuid));
 }
 
 /** Adds missing references; removes only references to our own rows that are no longer wanted. */
@@ -116,7 +167,7 @@ function planReferenceSet(
   desiredValue: unknown,
   observedValue: unknown,
   plan: PlannedRow,
-): string[] {
+): { details: string[]; adds: boolean } {
   const desired = refList(desiredValue);
   const present = refList(observedValue);
   const wanted = new Set(desired.map(refId));
@@ -127,6 +178,7 @@ function planReferenceSet(
   );
   const details: string[] = [];
   if (add.length > 0) {
+    guardReferenced(context, plan, context.schema.tables[table].columns[column].type, add);
     plan.mutates.push(mutateRefsOp(table, byUuid(uuid), column, 'insert', add));
     details.push(`${column} + ${add.map((r) => context.label(refId(r))).join(', ')}`);
   }
@@ -134,7 +186,7 @@ function planReferenceSet(
     plan.mutates.push(mutateRefsOp(table, byUuid(uuid), column, 'delete', remove));
     details.push(`${column} - ${remove.map((r) => context.label(refId(r))).join(', ')}`);
   }
-  return details;
+  return { details, adds: add.length > 0 };
 }
 
 /** Columns whose observed values guard an update: the owner marker, or a ledger row's index. */
@@ -149,10 +201,7 @@ function planAttach(context: RowPlanContext, entry: Entry, { row: parent, column
     refList(parent.columns[column]).some((ref) => refId(ref) === entry.observed!.uuid)
   )
     return;
-  plan.waits.push(waitExistsOp(parent.table, parent.uuid));
-  plan.guards.push(
-    `${describeRow(parent.table, rowIdentity(parent.table, parent.columns))} (${parent.uuid}) still exists`,
-  );
+  guardExists(plan, parent.table, parent.uuid, describeRow(parent.table, rowIdentity(parent.table, parent.columns)));
   plan.mutates.push(mutateRefsOp(parent.table, byUuid(parent.uuid), column, 'insert', [entry.target]));
   const to = `${describeRow(parent.table, rowIdentity(parent.table, parent.columns))} ${column}`;
   plan.changes.push({ action: 'attach', table: entry.row.table, identity: entry.identity, details: [`to ${to}`] });

@@ -228,6 +228,26 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
     expect(await nbctl('get', 'Logical_Router_Port', 'race-lrp', 'mac')).toBe('"0a:00:00:00:00:77"');
   });
 
+  it('does not claim a port added to our router when another writer deletes the router meanwhile: the transaction fails and writes nothing', async () => {
+    const request = { owner: 'o-parent', schema: nbSchema, desired: topology('par') };
+    await apply(client, request);
+    const withPort: DesiredRow[] = [
+      { ...request.desired[0]!, columns: { ...request.desired[0]!.columns, ports: ['par-lrp', 'par-lrp2'] } },
+      ...request.desired.slice(1),
+      {
+        table: 'Logical_Router_Port',
+        columns: { name: 'par-lrp2', mac: '0a:58:64:40:00:09', networks: ['100.64.0.9/31'] },
+      },
+    ];
+    const db = recordingOf(client, { beforeWrite: () => nbctl('lr-del', 'par-lr').then(() => undefined) });
+    const error = await apply(db, { ...request, desired: withPort }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConcurrentChangeError);
+    expect((error as Error).message).toMatch(
+      /expected Logical_Router "par-lr" \([0-9a-f-]+\) still exists; nothing was written/,
+    );
+    expect(await rows('Logical_Router_Port', [['name', '==', 'par-lrp2']])).toEqual([]);
+  });
+
   it('refuses a pass ACL before any write, naming the feature and the server version', async () => {
     const db = recording();
     const desired: DesiredRow[] = [

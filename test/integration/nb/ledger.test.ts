@@ -54,6 +54,15 @@ async function select(table: string): Promise<Record<string, unknown>[]> {
 const ledgerOf = async () => ((await select('NB_Global'))[0]!.external_ids as Record<string, string>)[KEY];
 const groupsOf = async (sw: string) =>
   (await nbctl('--bare', '--columns=load_balancer_group', 'list', 'Logical_Switch', sw)).split(/\s+/).filter(Boolean);
+const setLedger = async (text: string) => {
+  const mutate = (mutator: string, value: unknown) => ({
+    op: 'mutate' as const,
+    table: 'NB_Global',
+    where: [],
+    mutations: [['external_ids', mutator, value]] as never,
+  });
+  await client.transact(NB, [mutate('delete', ['set', [KEY]]), mutate('insert', ['map', [[KEY, text]]])]);
+};
 const uuidOf = async (table: string, where: string) => nbctl('--bare', '--columns=_uuid', 'find', table, where);
 
 const desired = (): DesiredRow[] => [
@@ -129,6 +138,26 @@ describe('rows without external_ids, owned through the ledger, on a real NB serv
       'Load_Balancer_Group "their-group": a row with this identity already exists',
     );
     expect(await uuidOf('Load_Balancer_Group', 'name=their-group')).not.toBe('');
+  });
+
+  it('a second writer of the same owner that rewrites the ledger meanwhile fails our transaction, which writes nothing', async () => {
+    const rows = desired();
+    rows.push({
+      table: 'Static_MAC_Binding',
+      columns: { logical_port: 'rtoe-GR_n1', ip: '169.254.0.7', mac: '0a:58:a9:fe:00:07', override_dynamic_mac: true },
+    });
+    const other = JSON.stringify({ Static_MAC_Binding: ['rtoe-GR_n1/169.254.0.9'] });
+    const db = recordingOf(client, { beforeWrite: () => setLedger(other) });
+    await expect(apply(db, { owner, schema: nbSchema, desired: rows })).rejects.toThrow(
+      `expected NB_Global.external_ids["${KEY}"] is unchanged since it was read; nothing was written`,
+    );
+    expect(await ledgerOf()).toBe(other);
+    expect(await nbctl('--bare', '--columns=mac', 'find', 'Static_MAC_Binding', 'ip=169.254.0.7')).toBe('');
+    const restored = JSON.stringify({
+      Load_Balancer_Group: ['cnc_svc_x'],
+      Static_MAC_Binding: ['rtoe-GR_n1/169.254.0.1'],
+    });
+    await setLedger(restored);
   });
 
   it('destroy leaves no row of ours, no ledger key, and the foreign switches with their other groups', async () => {

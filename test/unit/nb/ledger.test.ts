@@ -25,10 +25,45 @@ const plan = (rows: DesiredRow[], foreign: ObservedRow[] = [], text?: string) =>
 const written = (rows: DesiredRow[]) => materialize(rows).observed;
 
 describe('the ledger of rows without external_ids', () => {
-  it('is written with the rows it owns, in the same transaction, sorted', () => {
+  it('is written with the rows it owns, in the same transaction, sorted, and checked to be ours afterwards', () => {
     const result = plan(desired());
-    expect(result.operations.map((op) => op.op)).toEqual(['insert', 'insert', 'mutate', 'mutate']);
+    expect(result.operations.map((op) => op.op)).toEqual(['insert', 'insert', 'mutate', 'wait']);
     expect(result.operations.slice(2)).toEqual([
+      {
+        op: 'mutate',
+        table: 'NB_Global',
+        where: [],
+        mutations: [['external_ids', 'insert', ['map', [[KEY, ledgerText]]]]],
+      },
+      {
+        op: 'wait',
+        table: 'NB_Global',
+        where: [['external_ids', 'includes', ['map', [[KEY, ledgerText]]]]],
+        columns: [],
+        until: '==',
+        rows: [{}],
+        timeout: 0,
+      },
+    ]);
+    expect(result.guards).toEqual([`NB_Global.external_ids["${KEY}"] was not written by another writer meanwhile`]);
+    const lbgInsert = result.operations[0] as { row: Record<string, unknown> };
+    expect(lbgInsert.row.external_ids).toBeUndefined();
+    expect(result.summary).toContain(`update NB_Global: external_ids["${KEY}"]: absent -> ${ledgerText}`);
+  });
+
+  it('is rewritten only while it still holds the text that was read', () => {
+    const stored = JSON.stringify({ Load_Balancer_Group: ['cnc_svc_x'] });
+    const result = plan(desired(), written([lbg('cnc_svc_x')]), stored);
+    expect(result.operations.slice(-3)).toEqual([
+      {
+        op: 'wait',
+        table: 'NB_Global',
+        where: [['external_ids', 'includes', ['map', [[KEY, stored]]]]],
+        columns: [],
+        until: '==',
+        rows: [{}],
+        timeout: 0,
+      },
       { op: 'mutate', table: 'NB_Global', where: [], mutations: [['external_ids', 'delete', ['set', [KEY]]]] },
       {
         op: 'mutate',
@@ -37,9 +72,7 @@ describe('the ledger of rows without external_ids', () => {
         mutations: [['external_ids', 'insert', ['map', [[KEY, ledgerText]]]]],
       },
     ]);
-    const lbgInsert = result.operations[0] as { row: Record<string, unknown> };
-    expect(lbgInsert.row.external_ids).toBeUndefined();
-    expect(result.summary).toContain(`update NB_Global: external_ids["${KEY}"]: absent -> ${ledgerText}`);
+    expect(result.guards.at(-1)).toBe(`NB_Global.external_ids["${KEY}"] is unchanged since it was read`);
   });
 
   it('inserts the home row when the database has none yet', () => {
@@ -179,6 +212,7 @@ describe('rows with several parents', () => {
     expect(result.operations.filter((op) => op.op === 'wait').map((op) => (op as { where: unknown }).where)).toEqual([
       [['_uuid', '==', ['uuid', uuidFor(1)]]],
       [['_uuid', '==', ['uuid', uuidFor(2)]]],
+      [['external_ids', 'includes', ['map', [[KEY, text]]]]],
     ]);
     expect(result.summary).toContain(
       'attach Load_Balancer_Group "cnc_svc_x": to Logical_Switch "sw-a" load_balancer_group',

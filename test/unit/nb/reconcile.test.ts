@@ -213,14 +213,40 @@ describe('reconcile', () => {
     );
   });
 
-  it('resolves a reference to a foreign row by its identity', () => {
+  it('resolves a reference to a foreign row by its identity, guarded by that row still existing', () => {
     const copp: ObservedRow = {
       table: 'Copp',
       uuid: uuidFor(5),
       columns: { name: 'ovnkube-default', meters: {}, external_ids: {} },
     };
     const result = plan([router('lr1', { copp: 'ovnkube-default' })], [], [copp]);
-    expect((result.operations[0] as { row: Record<string, unknown> }).row.copp).toEqual(['uuid', copp.uuid]);
+    const insert = result.operations.find((op) => op.op === 'insert') as { row: Record<string, unknown> };
+    expect(insert.row.copp).toEqual(['uuid', copp.uuid]);
+    expect(result.operations[0]).toMatchObject({
+      op: 'wait',
+      table: 'Copp',
+      where: [['_uuid', '==', ['uuid', copp.uuid]]],
+    });
+    expect(result.guards).toEqual([`Copp "ovnkube-default" (${copp.uuid}) still exists`]);
+  });
+
+  it('guards a row of ours whose reference set gets a new child by that row still existing, once', () => {
+    const { observed } = materialize([router('lr1', { ports: [] })]);
+    const lr = observed[0]!;
+    const result = plan([router('lr1', { ports: ['p1', 'p2'] }), port('p1'), port('p2')], observed);
+    const waits = result.operations.filter((op) => op.op === 'wait');
+    expect(waits).toEqual([
+      {
+        op: 'wait',
+        table: 'Logical_Router',
+        where: [['_uuid', '==', ['uuid', lr.uuid]]],
+        columns: ['_uuid'],
+        until: '==',
+        rows: [{ _uuid: ['uuid', lr.uuid] }],
+        timeout: 0,
+      },
+    ]);
+    expect(result.guards).toEqual([`Logical_Router "lr1" (${lr.uuid}) still exists`]);
   });
 
   it('reports every problem of the desired rows at once', () => {
