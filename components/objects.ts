@@ -47,7 +47,7 @@ export interface UserDefinedNetworkObject {
 
 export type NetworkObject = ClusterUserDefinedNetworkObject | UserDefinedNetworkObject;
 
-/** A ClusterNetworkConnect: network selectors, connectSubnets (immutable), connectivity. */
+/** A ClusterNetworkConnect: network selectors, connectSubnets (immutable upstream: a change replaces the connect), connectivity. */
 export interface ClusterNetworkConnectObject {
   apiVersion: 'k8s.ovn.org/v1';
   kind: 'ClusterNetworkConnect';

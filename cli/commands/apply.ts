@@ -5,12 +5,16 @@
  * pods and unplug this owner's pods no longer in the file.
  */
 import type { Command } from 'commander';
-import { applyZone, type TopologyPlan } from '../../provider/runtime';
+import { applyZone, connectReplacements, type PlannedReplacement, type TopologyPlan } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode } from '../contract';
 import { progressFor } from '../progress';
 import { type FileOptions, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
 import { checkLabPods, podKeysOf, syncLabPods } from './labPods';
 import { withUplinks } from './uplinks';
+
+interface ApplyOptions extends FileOptions {
+  replace?: boolean;
+}
 
 function refusal(file: string, plan: TopologyPlan): CliError {
   const problems = plan.problems.map(({ reason, message, path }) => ({ reason, message, path }));
@@ -21,10 +25,29 @@ function refusal(file: string, plan: TopologyPlan): CliError {
   );
 }
 
-export async function apply(options: FileOptions): Promise<CommandResult> {
+/** Changed connectSubnets replace a connect (upstream recreates the object): only when asked for. */
+function replaceRefusal(file: string, replacements: PlannedReplacement[]): CliError {
+  return new CliError(
+    ExitCode.refused,
+    `${file}: refused, nothing was changed: ${replacements.map((r) => r.message).join('; ')}; give --replace to replace it`,
+    {
+      file,
+      problems: replacements.map((r) => ({
+        reason: 'ReplaceRequired',
+        path: `${r.kind}/${r.name}: spec.connectSubnets`,
+        message: r.message,
+      })),
+      replacements,
+    },
+  );
+}
+
+export async function apply(options: ApplyOptions): Promise<CommandResult> {
   const target = await fileTarget(options);
   const plan = planFor(target, options.zone);
   if (plan.problems.length > 0) throw refusal(options.file, plan);
+  const replacements = connectReplacements(plan.allocation);
+  if (replacements.length > 0 && !options.replace) throw replaceRefusal(options.file, replacements);
   if (target.lab)
     checkLabPods(
       target.lab,
@@ -61,7 +84,12 @@ export async function apply(options: FileOptions): Promise<CommandResult> {
     : undefined;
   if (pods) lines.push(`pods: ${pods.plugged.length} plugged, ${pods.unplugged.length} unplugged`);
   else if (plan.zones.some((z) => z.pods.length > 0)) lines.push('pods: not plugged (only --lab plugs pods)');
-  return { document: { ok: true, owner: target.owner, zones, ...(pods ? { pods } : {}) }, text: lines.join('\n') };
+  if (replacements.length > 0) lines.push(...replacements.map((r) => `replaced ${r.kind}/${r.name}`));
+  const replaced = replacements.length > 0 ? { replaced: replacements.map((r) => `${r.kind}/${r.name}`) } : {};
+  return {
+    document: { ok: true, owner: target.owner, zones, ...replaced, ...(pods ? { pods } : {}) },
+    text: lines.join('\n'),
+  };
 }
 
 export function registerApply(program: Command): void {
@@ -70,8 +98,9 @@ export function registerApply(program: Command): void {
       .command('apply')
       .description(
         "Apply the file's networks to each zone's Northbound (one transaction per zone) and plug its pods in the lab",
-      ),
-  ).action((options: FileOptions) =>
+      )
+      .option('--replace', 'allow replacing what cannot change in place (a connect whose connectSubnets changed)'),
+  ).action((options: ApplyOptions) =>
     runFileCommand(options, () => withUplinks('apply', options, () => apply(options))),
   ); // uplinks: cli/commands/uplinks.ts
 }

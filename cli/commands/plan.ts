@@ -18,6 +18,7 @@ import type { Problem } from '../../provider/model/problem';
 import { inlineParents } from '../../provider/nb/parents';
 import {
   buildTopology,
+  connectReplacements,
   planTopology,
   type RuntimeState,
   runtimeStateVersion,
@@ -112,6 +113,8 @@ export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[], p
     // Children listed in their parents' columns, as a person reads a Northbound.
     zones: Object.fromEntries(zones.map((z) => [z.name, zoneTables(inlineParents(z.rows))])),
     zoneNotes: zones.flatMap((z) => z.notes),
+    // connects whose connectSubnets changed: apply replaces them only when given --replace
+    replacements: connectReplacements(allocation),
     state: allocation.state,
   };
 }

@@ -35,6 +35,7 @@ export function planText(
       const block = a.blocks ? `  (block ${Object.values(a.blocks).join(', ')})` : '';
       lines.push(`    ${owner}  ${a.network ?? '?'}  ${Object.values(a.subnets).join(', ')}${block}`);
     }
+    if (c.replaced) lines.push(`    replace: ${c.replaced.message} (apply needs --replace)`);
   }
   lines.push('Nodes');
   for (const [node, id] of Object.entries(allocation.nodeIds)) {

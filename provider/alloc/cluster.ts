@@ -12,6 +12,7 @@ import { type Problem, problem } from '../model/problem';
 import {
   allocateConnectSubnets,
   type ConnectNetworkAllocation,
+  type ConnectReplacement,
   type ConnectRequest,
   subnetAnnotationText,
 } from './connects';
@@ -34,6 +35,8 @@ export interface ConnectAllocation {
   networks: Record<string, ConnectNetworkAllocation>;
   /** Upstream's annotations as they would be written (absent until allocated). */
   annotations: Record<string, string>;
+  /** Its connectSubnets changed since the previous state: applying it replaces the connect. */
+  replaced?: ConnectReplacement;
 }
 
 export interface DatapathKeys {
@@ -87,12 +90,10 @@ export function allocateCluster(input: AllocationInput, previous: AllocationStat
   for (const request of connects) {
     const result = allocateConnectSubnets(request, context, previous.connects[request.name]);
     if (result.state) connectStates[request.name] = result.state;
-    results[request.name] = connectResult(
-      request,
-      result.problems,
-      result.networks,
-      datapathKeys.connects[request.name],
-    );
+    results[request.name] = {
+      ...connectResult(request, result.problems, result.networks, datapathKeys.connects[request.name]),
+      ...(result.replaced ? { replaced: result.replaced } : {}),
+    };
   }
   const hostSubnets: ClusterAllocation['hostSubnets'] = {};
   for (const [name, state] of Object.entries(hostState)) hostSubnets[name] = state.owners;

@@ -3,7 +3,9 @@
  * annotation when there is no previous state (cursor 0, as after a restart); allocate nothing
  * when validation failed (the previous allocation stays, as upstream returns early); otherwise
  * keep existing owners, allocate new networks in ascending network id, release the vanished
- * ones, and check the ports every zone will derive.
+ * ones, and check the ports every zone will derive. Changed connectSubnets (immutable upstream,
+ * so the object is recreated there) are a replacement: the previous allocation and the
+ * annotation are dropped and every network gets a fresh slice of the new subnets (cursor 0).
  */
 import { type Cidr, type Family, familyName, formatCidr, mustParseCidr, parseCidr } from '../model/cidr';
 import { connectSubnetAnnotation } from '../model/cnc';
@@ -41,11 +43,21 @@ export interface ConnectNetworkAllocation {
   blocks?: { ipv4?: string; ipv6?: string };
 }
 
+export type SubnetList = { cidr: string; networkPrefix: number }[];
+
+/** A connect whose connectSubnets changed: it is replaced (deleted, then made again from `to`). */
+export interface ConnectReplacement {
+  from: SubnetList;
+  to: SubnetList;
+  message: string;
+}
+
 export interface ConnectSubnets {
   problems: Problem[];
   /** By owner key (`layer3_1`). */
   networks: Record<string, ConnectNetworkAllocation>;
   state?: ConnectState;
+  replaced?: ConnectReplacement;
 }
 
 export function allocateConnectSubnets(
@@ -55,19 +67,34 @@ export function allocateConnectSubnets(
 ): ConnectSubnets {
   const problems: Problem[] = [];
   const subnets = request.connectSubnets.map((s) => ({ cidr: mustParseCidr(s.cidr), networkPrefix: s.networkPrefix }));
-  if (previous && subnets.length > 0 && !sameSubnets(previous.connectSubnets, request.connectSubnets)) {
-    problems.push(problem('InvalidSpec', request.ref, 'spec.connectSubnets', 'connectSubnets is immutable'));
-  }
-  const allocator = previous
-    ? ConnectSubnetAllocator.fromState(previous)
-    : subnets.length > 0
-      ? adopted(request, subnets, context.families, problems)
+  const replaced =
+    previous && subnets.length > 0 && !sameSubnets(previous.connectSubnets, request.connectSubnets)
+      ? replacement(request, previous.connectSubnets)
       : undefined;
+  const kept = replaced ? undefined : previous;
+  const allocator = kept
+    ? ConnectSubnetAllocator.fromState(kept)
+    : replaced
+      ? ConnectSubnetAllocator.create(subnets, context.families)
+      : subnets.length > 0
+        ? adopted(request, subnets, context.families, problems)
+        : undefined;
   if (!allocator) return { problems, networks: {} };
   if (request.problems.length === 0 && problems.length === 0)
     allocateNetworks(request, context, allocator, subnets, problems);
-  const connectSubnets = previous?.connectSubnets ?? request.connectSubnets;
-  return { problems, networks: describe(allocator, context), state: { connectSubnets, ...allocator.toState() } };
+  const connectSubnets = kept?.connectSubnets ?? request.connectSubnets;
+  const state = { connectSubnets, ...allocator.toState() };
+  return { problems, networks: describe(allocator, context), state, ...(replaced ? { replaced } : {}) };
+}
+
+function replacement(request: ConnectRequest, from: SubnetList): ConnectReplacement {
+  const show = (list: SubnetList) => `[${list.map((s) => `${s.cidr}/p${s.networkPrefix}`).join(', ')}]`;
+  const to = request.connectSubnets;
+  return {
+    from,
+    to,
+    message: `${request.ref}: spec.connectSubnets changed from ${show(from)} to ${show(to)}; upstream refuses this update (connectSubnets is immutable) and needs the ClusterNetworkConnect recreated, so this is a replacement: the connect router and its links are deleted and made again, every network with a fresh subnet of the new connectSubnets`,
+  };
 }
 
 function sameSubnets(a: ConnectState['connectSubnets'], b: ConnectState['connectSubnets']): boolean {

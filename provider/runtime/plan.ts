@@ -47,6 +47,21 @@ export interface TopologyPlan {
   problems: Problem[];
 }
 
+/** A connect this plan replaces (its connectSubnets changed since the stored state), with the reason in words. */
+export interface PlannedReplacement {
+  kind: 'ClusterNetworkConnect';
+  name: string;
+  from: { cidr: string; networkPrefix: number }[];
+  to: { cidr: string; networkPrefix: number }[];
+  message: string;
+}
+
+export function connectReplacements(allocation: ClusterAllocation): PlannedReplacement[] {
+  return Object.entries(allocation.connects).flatMap(([name, c]) =>
+    c.replaced ? [{ kind: 'ClusterNetworkConnect' as const, name, ...c.replaced }] : [],
+  );
+}
+
 export type PlanResult = { ok: false; inputProblems: Problem[] } | { ok: true; plan: TopologyPlan };
 
 export interface PlanOptions {

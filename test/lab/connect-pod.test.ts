@@ -187,6 +187,57 @@ describe('colored-enterprise (PodNetwork) applied to the lab', () => {
     expect(await misbehaving(lab, across(['yellow/a'], ['blue/b', 'green/a']), true)).toEqual([]);
   });
 
+  it('a changed connectSubnets: plan shows the replacement, apply refuses it without --replace and makes it with --replace, and pods still reach each other', async () => {
+    const moved = variant('colored-enterprise.yaml', 'moved-subnets.yaml', [
+      ['{cidr: 192.168.0.0/16, networkPrefix: 24}', '{cidr: 172.31.0.0/16, networkPrefix: 24}'],
+    ]);
+    const planned = ovnk('plan', '-f', moved, '--lab', lab.name, '-o', 'json');
+    expect(planned.status, planned.stderr).toBe(0);
+    expect(planned.json.replacements).toEqual([
+      expect.objectContaining({ kind: 'ClusterNetworkConnect', name: 'colored-enterprise' }),
+    ]);
+    expect(ovnk('plan', '-f', moved, '--lab', lab.name).stdout).toMatch(
+      /replace: ClusterNetworkConnect\/colored-enterprise: spec\.connectSubnets changed from \[192\.168\.0\.0\/16\/p24, fd01::\/112\/p120\] to \[172\.31\.0\.0\/16\/p24/,
+    );
+    const ports = () =>
+      nbctl(
+        lab,
+        '--bare',
+        '--columns=networks',
+        'find',
+        'Logical_Router_Port',
+        `external_ids:"k8s.ovn.org/name"=colored-enterprise`,
+      );
+    const before = ports();
+    const refused = ovnk('apply', '-f', moved, '--lab', lab.name, '-o', 'json');
+    expect(refused.status).toBe(1);
+    expect(refused.json.ok).toBe(false);
+    expect(refused.json.error).toMatch(/connectSubnets is immutable.*give --replace to replace it$/);
+    expect(refused.json.problems).toEqual([
+      expect.objectContaining({
+        reason: 'ReplaceRequired',
+        path: 'ClusterNetworkConnect/colored-enterprise: spec.connectSubnets',
+      }),
+    ]);
+    expect(ports()).toBe(before);
+    const replaced = ovnk('apply', '-f', moved, '--lab', lab.name, '--replace', '-o', 'json');
+    expect(replaced.status, replaced.stderr).toBe(0);
+    expect(replaced.json.replaced).toEqual(['ClusterNetworkConnect/colored-enterprise']);
+    const v4 = ports()
+      .split(/\s+/)
+      .filter((n) => /^\d/.test(n));
+    expect(v4.length).toBeGreaterThan(0);
+    expect(v4.every((n) => n.startsWith('172.31.'))).toBe(true);
+    expect(storedState(lab, owner).allocation.connects['colored-enterprise'].connectSubnets[0].cidr).toBe(
+      '172.31.0.0/16',
+    );
+    expect(ovnk('apply', '-f', moved, '--lab', lab.name, '-o', 'json').json.zones.central.sent).toBe(false);
+    expect(ovnk('diff', '-f', moved, '--lab', lab.name).status).toBe(0);
+    sync(lab);
+    expect(await misbehaving(lab, across(['blue/a', 'yellow/a'], ['green/b', 'blue/b']), true)).toEqual([]);
+    expect(ovnk('apply', '-f', file, '--lab', lab.name, '--replace').status).toBe(0);
+  });
+
   it('destroy leaves no row and no state of this owner', () => {
     expect(ovnk('destroy', '-f', file, '--lab', lab.name).status).toBe(0);
     return ownedRowCounts(lab, owner).then((counts) => {

@@ -15,6 +15,52 @@ function plan(text: string, previous?: AllocationState) {
   return outcome.allocation;
 }
 
+describe('changed connectSubnets', () => {
+  const colored = fixture('colored-enterprise.yaml');
+  const moved = colored.replace(
+    '{cidr: 192.168.0.0/16, networkPrefix: 24}',
+    '{cidr: 172.31.0.0/16, networkPrefix: 24}',
+  );
+
+  it('are a replacement, not a refusal: every network gets a fresh slice of the new subnets, the tunnel key stays', () => {
+    const before = plan(colored);
+    const after = plan(moved, JSON.parse(JSON.stringify(before.state)));
+    const c = after.connects['colored-enterprise']!;
+    expect(c.problems).toEqual([]);
+    expect(c.accepted).toBe(true);
+    expect(c.tunnelKey).toBe(before.connects['colored-enterprise']!.tunnelKey);
+    expect(Object.fromEntries(Object.entries(c.networks).map(([owner, n]) => [owner, n.subnets.ipv4]))).toEqual({
+      layer2_3: '172.31.2.0/31',
+      layer3_1: '172.31.0.0/24',
+      layer3_2: '172.31.1.0/24',
+    });
+    expect(c.replaced).toEqual({
+      from: [
+        { cidr: '192.168.0.0/16', networkPrefix: 24 },
+        { cidr: 'fd01::/112', networkPrefix: 120 },
+      ],
+      to: [
+        { cidr: '172.31.0.0/16', networkPrefix: 24 },
+        { cidr: 'fd01::/112', networkPrefix: 120 },
+      ],
+      message: expect.stringMatching(
+        /^ClusterNetworkConnect\/colored-enterprise: spec\.connectSubnets changed from \[192\.168\.0\.0\/16\/p24, fd01::\/112\/p120\] to \[172\.31\.0\.0\/16\/p24, fd01::\/112\/p120\]; upstream refuses this update \(connectSubnets is immutable\) .*replacement/,
+      ),
+    });
+    expect(after.state.connects['colored-enterprise']!.connectSubnets[0]).toEqual({
+      cidr: '172.31.0.0/16',
+      networkPrefix: 24,
+    });
+  });
+
+  it('planned again with the state they produced are no replacement any more', () => {
+    const first = plan(moved, JSON.parse(JSON.stringify(plan(colored).state)));
+    const again = plan(moved, JSON.parse(JSON.stringify(first.state)));
+    expect(again.connects['colored-enterprise']!.replaced).toBeUndefined();
+    expect(again.connects['colored-enterprise']!.networks).toEqual(first.connects['colored-enterprise']!.networks);
+  });
+});
+
 describe('golden plans', () => {
   it("allocates the feature doc's blue/green example exactly as its annotation shows (the doc's tunnel key 16715782 comes from earlier history; a fresh cluster gets 16715779)", () => {
     const a = plan(fixture('blue-green.yaml'));
