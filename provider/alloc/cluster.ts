@@ -143,7 +143,7 @@ function allocateKeys(
     ...connects.map((c) => `connect-router/${c.name}`),
   ]);
   for (const owner of keys.owners()) if (!wanted.has(owner)) keys.release(owner);
-  for (const c of connects) adoptKey(keys, c, previous, problems);
+  for (const c of connects) adoptKey(keys, c, previous);
   const out: DatapathKeys = { networks: {}, connects: {} };
   for (const n of networks.filter((n) => networkIds[n.name] !== undefined && n.topology !== 'Localnet')) {
     out.networks[n.name] = { transitSwitch: transitSwitchKey(networkIds[n.name]!) };
@@ -169,12 +169,7 @@ function allocateKeys(
 }
 
 /** Upstream's tunnel-key annotation is reserved when the previous state does not know the connect. */
-function adoptKey(
-  keys: TunnelKeyAllocator,
-  request: ConnectRequest,
-  previous: AllocationState,
-  problems: Problem[],
-): void {
+function adoptKey(keys: TunnelKeyAllocator, request: ConnectRequest, previous: AllocationState): void {
   const owner = `connect-router/${request.name}`;
   if (request.tunnelKeyAnnotation === undefined || previous.tunnelKeys.keys[owner] !== undefined) return;
   const field = `metadata.annotations["${connectTunnelKeyAnnotation}"]`;

@@ -5,7 +5,7 @@
  * (topology + layer3 / layer2 / localnet). cudn.ts and udn.ts say where that shape lives.
  */
 import { type Cidr, type Family, cidrSize, mustParseCidr, formatCidr, overlaps, parseCidr } from './cidr';
-import { FieldReader, type Json } from './fields';
+import type { FieldReader, Json } from './fields';
 import { cidrList } from './inventory';
 import type { LoadedDocument } from './load';
 import { problem } from './problem';

@@ -3,7 +3,7 @@
  * Endpoints use OVSDB syntax (`unix:`, `tcp:`, `ssl:`, several remotes comma-separated). Only
  * references to credentials appear here (a key path, a host-key pin), never key material.
  */
-import { FieldReader, type Json } from './fields';
+import type { FieldReader, Json } from './fields';
 
 export interface NodeTarget {
   host: string;

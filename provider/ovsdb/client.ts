@@ -6,7 +6,7 @@
  */
 import { decodeRow, type PlainRow } from './codec';
 import { describeEndpoint, parseEndpoint, type Endpoint } from './endpoint';
-import { checkResults, OvsdbTransportError } from './errors';
+import { checkResults, type OvsdbTransportError } from './errors';
 import {
   checkRequests,
   decodeTableUpdates,

@@ -201,7 +201,8 @@ function enslave(ctx: Context, iface: string, vrf: string, table: number, cudn: 
     argv: ['sh', '-c', 'mkdir -p "$1" && cat > "$2"', 'sh', MEMBERSHIP_DIR, membershipFile(iface)],
     stdin: `${JSON.stringify(record)}\n`,
   });
-  ctx.slaves.get(vrf)?.add(iface) ?? ctx.slaves.set(vrf, new Set([iface]));
+  if (!ctx.slaves.has(vrf)) ctx.slaves.set(vrf, new Set());
+  ctx.slaves.get(vrf)!.add(iface);
 }
 
 function moveRoutes(ctx: Context, routes: RouteFact[], table: number, where: string): void {

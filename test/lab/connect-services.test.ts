@@ -10,7 +10,6 @@ import { nbctl, ovnk, ownedRowCounts, podIPs } from './networks-helpers';
 
 const lab = inject('lab');
 const file = stack('colored-enterprise-services.yaml');
-const owner = 'colored-enterprise-services';
 const clusterIP = '10.96.10.10';
 const port = 8080;
 const serviceOnly = variant('colored-enterprise-services.yaml', 'service-only.yaml', [

@@ -58,7 +58,7 @@ export function neighbourMac(netns: string, address: string): string | undefined
 
 /** `Table` -> count of rows carrying `ovnk.io/owner=<owner>`, for every table that has external_ids. */
 export async function ownedRowCounts(lab: LabStatus, owner: string): Promise<Record<string, number>> {
-  const client = await OvsdbClient.connect(lab.nb);
+  const client = await OvsdbClient.connect(lab.nb!);
   try {
     const tables = Object.keys(nbSchema.tables).filter((t) => nbSchema.tables[t]!.columns.external_ids !== undefined);
     const server = await client.getSchema('OVN_Northbound');

@@ -8,7 +8,6 @@ export interface Registered {
   inputs: Record<string, unknown>;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 /** The URN an alias of a registration names, as the engine collapses it (name, type and parent defaulting to the resource's). */
 function aliasUrn(req: any, alias: any): string {
   if (alias.getUrn()) return alias.getUrn();
@@ -33,7 +32,6 @@ export function recordAliases(): Map<string, string[]> {
   };
   return aliases;
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** Strict mocks: records every registration; ClusterAllocations answers as its real check does at preview. */
 export function installMocks(preview: boolean, allocate: (name: string) => boolean = () => true): Registered[] {

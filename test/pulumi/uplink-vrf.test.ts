@@ -19,7 +19,7 @@ const labelled = () =>
   }));
 const autoRa = (cudn: string) => ({
   apiVersion: 'k8s.ovn.org/v1',
-  kind: 'RouteAdvertisements',
+  kind: 'RouteAdvertisements' as const,
   metadata: { name: `${cudn}-ra` },
   spec: {
     targetVRF: 'auto',
@@ -84,10 +84,10 @@ describe('UplinkState VRF inputs', () => {
       }),
     );
     expect(failures ?? []).toEqual([]);
-    expect((inputs.routeAdvertisements as { metadata: { name: string } }[]).map((r) => r.metadata.name)).toEqual([
+    expect((inputs!.routeAdvertisements as { metadata: { name: string } }[]).map((r) => r.metadata.name)).toEqual([
       'tenant-red-ra',
     ]);
-    expect(inputs.networkIds).toEqual({ 'cluster_udn_tenant-red': 2 });
+    expect(inputs!.networkIds).toEqual({ 'cluster_udn_tenant-red': 2 });
   });
 
   it('check refuses a malformed RouteAdvertisements and a bad network id, naming each', async () => {

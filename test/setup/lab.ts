@@ -52,6 +52,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await down(name).catch(() => undefined);
     throw new Error(
       `the test lab could not start: ${(error as Error).message}. Set this machine up with "npm run setup" (as root), then run "npm test" as root.`,
+      { cause: error },
     );
   }
   return async () => {

@@ -17,7 +17,6 @@ export { repoRoot, requireFreshDist };
 const load = createRequire(join(repoRoot, 'package.json'));
 const pulumiDir = dirname(load.resolve('@pulumi/pulumi/package.json'));
 const fromPulumi = createRequire(join(pulumiDir, 'package.json'));
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const grpc: any = fromPulumi('@grpc/grpc-js');
 const services: any = fromPulumi('./proto/provider_grpc_pb.js');
 const messages: any = fromPulumi('./proto/provider_pb.js');

@@ -12,7 +12,7 @@ import { enumValues } from '../values';
 /** `Logical_Router_Port` -> `LogicalRouterPort`, `ACL` -> `ACL`, `ha_chassis` -> `HaChassis`. */
 export function camelCase(name: string): string {
   return name
-    .split(/[_\-]/)
+    .split(/[_-]/)
     .filter((part) => part.length > 0)
     .map((part) => part[0].toUpperCase() + part.slice(1))
     .join('');

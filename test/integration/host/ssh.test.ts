@@ -190,10 +190,14 @@ describe('SSH host-key pinning and failures', () => {
       const keyPath = path.join(dir, 'stranger');
       execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', keyPath]);
       const runner = new SshHostRunner(targetOf(lab.nodes[0], { keyPath }));
-      const error = await runner.run(['true']).catch((e: unknown) => e as Error);
+      const error = await runner.run(['true']).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(HostAuthError);
-      expect(error.message).toContain(keyPath);
-      expect(error.message).not.toMatch(/PRIVATE KEY|AAAA/);
+      const { message } = error as HostAuthError;
+      expect(message).toContain(keyPath);
+      expect(message).not.toMatch(/PRIVATE KEY|AAAA/);
       await runner.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
-import type { Condition, Operation } from '../../../provider/ovsdb/notation';
+import type { Condition } from '../../../provider/ovsdb/notation';
 import { compareSchemas, SchemaAdaptationError } from '../../../provider/nb/adapt';
 import { findRepoRoot } from '../../../provider/nb/generate/sources';
 import { apply, ConcurrentChangeError, observe, planApply, transactPlan } from '../../../provider/nb/apply';

@@ -12,7 +12,7 @@ interface World {
   networks: { layer2: boolean }[];
   nodes: number;
   dual: boolean;
-  connectivity: string[];
+  connectivity: readonly string[];
   second: boolean;
   order: number[];
   nodeOrder: number[];

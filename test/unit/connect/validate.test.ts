@@ -11,8 +11,6 @@ function problemsOf(connect: object, extra: object[] = [], options: Parameters<t
   return outcome.allocation.connects.c!.problems;
 }
 
-const base = { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 24 }] };
-
 describe('CRD and CEL rules of ClusterNetworkConnect', () => {
   it.each([
     ['a missing networkSelectors', { networkSelectors: undefined }, 'spec.networkSelectors: Required value'],
@@ -272,7 +270,10 @@ describe('OKEP reasons', () => {
       'network cluster_udn_net-2 has transport type EVPN that is not supported for networkConnect',
     ],
   ])('reports UnsupportedNetworkType for %s', (_name, extra, message) => {
-    const subnets = extra.topology === 'Localnet' ? ['10.3.0.0/16'] : [{ cidr: '10.3.0.0/16', hostSubnet: 24 }];
+    const subnets =
+      'topology' in extra && extra.topology === 'Localnet'
+        ? ['10.3.0.0/16']
+        : [{ cidr: '10.3.0.0/16', hostSubnet: 24 }];
     const problems = problemsOf(cnc('c'), [cudn('net-2', 'ns-2', subnets, extra)]);
     expect(problems).toEqual([expect.objectContaining({ reason: 'UnsupportedNetworkType', message })]);
   });

@@ -9,6 +9,7 @@ import {
   mergeInventorySpec,
   parseState,
   planTopology,
+  type RuntimeState,
   runtimeStateVersion,
   serializeState,
   StateError,
@@ -39,11 +40,11 @@ describe('the runtime state', () => {
   });
 
   it('round-trips through its text', () => {
-    const state = {
+    const state: RuntimeState = {
       version: runtimeStateVersion,
       allocation: emptyState(),
       pods: { net: { 'ns/p': ['10.0.0.3'] } },
-    } as const;
+    };
     expect(parseState(serializeState(state), 'here')).toEqual(state);
   });
 

@@ -3,6 +3,7 @@ import {
   condition,
   gatewayReady,
   selectForNode,
+  type SelectableNode,
   selectNodes,
   stateObject,
   type UplinkState,
@@ -95,7 +96,7 @@ describe('Uplink Ready', () => {
 
   it('overlap outranks every other failure', () => {
     const two = uplink('blue', [{ hostInterfaceName: 'blue0' }, { hostInterfaceName: 'x', matchLabels: { x: 'y' } }]);
-    const some = [
+    const some: SelectableNode[] = [
       { name: 'n1', labels: { x: 'y' } },
       { name: 'n2', labels: {} },
     ];
@@ -133,7 +134,7 @@ describe('CUDN UplinksReady', () => {
   });
 
   it('an active node the Uplink does not select is UplinkNotFoundForNode', () => {
-    const nodes = [
+    const nodes: SelectableNode[] = [
       { name: 'n1', labels: { group: 'a' } },
       { name: 'n2', labels: {} },
     ];
@@ -150,7 +151,7 @@ describe('CUDN UplinksReady', () => {
   });
 
   it('different failure reasons give UplinksNotReady', () => {
-    const nodes = [
+    const nodes: SelectableNode[] = [
       { name: 'n1', labels: { group: 'a' } },
       { name: 'n2', labels: {} },
     ];

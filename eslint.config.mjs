@@ -1,0 +1,31 @@
+// ESLint: the recommended JavaScript and typescript-eslint rules (syntax only, no type information,
+// so it stays fast), with the house's habits: `_`-prefixed names are deliberately unused, types are
+// imported with `import type` so the layer checks (.dependency-cruiser.cjs) can tell a type import
+// from a value import, and `typeof import('...')` types the modules a test loads late.
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig(
+  { ignores: ['dist/', 'node_modules/', 'test/pulumi/fixtures/'] },
+  {
+    files: ['**/*.ts'],
+    extends: [js.configs.recommended, tseslint.configs.recommended],
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
+      '@typescript-eslint/no-import-type-side-effects': 'error',
+    },
+  },
+  {
+    // Tests read the CLI's JSON documents and rows' columns field by field; `expect` is their check.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);
