@@ -5,6 +5,7 @@
  * throws. These problems mean the input is unusable (the CLI's exit 3).
  */
 import { parseClusterNetworkConnect, type ClusterNetworkConnect } from './cnc';
+import type { Cluster } from './clusterShape';
 import { parseClusterUserDefinedNetwork } from './cudn';
 import { type Inventory, parseInventory } from './inventory';
 import type { LoadedDocument } from './load';
@@ -15,15 +16,7 @@ import { matchesSelector } from './selector';
 import { parseUserDefinedNetwork } from './udn';
 import { parseUplink, type Uplink, uplinkApiVersion } from './uplink';
 
-export interface Cluster {
-  inventory: Inventory;
-  /** Sorted by OVN network name. */
-  networks: Network[];
-  /** Sorted by name. */
-  connects: ClusterNetworkConnect[];
-  /** Uplink objects (OKEP-6019), sorted by name; absent when built by hand without them. */
-  uplinks?: Uplink[];
-}
+export type { Cluster } from './clusterShape';
 
 export const kinds = {
   Inventory: 'ovnk/v1alpha1',

@@ -10,7 +10,7 @@
  * those networks as they are.
  */
 import { type Cidr, type Family, mustParseCidr, overlaps } from './cidr';
-import type { Cluster } from './cluster';
+import type { Cluster } from './clusterShape';
 import type { Network } from './network';
 import { type Problem, problem } from './problem';
 

@@ -6,7 +6,7 @@
 import { describeRow, rowIdentity, type ObservedRow } from './desired';
 import { isLedgerTable, ledgerHome, ledgerKey, parseLedger, type Ledger } from './ledger';
 import { isOwnedBy } from './ownership';
-import type { Entry, ReconcileInput } from './reconcile';
+import type { Entry, ReconcileInput } from './reconcileTypes';
 import { RowIndex } from './references';
 
 /** The owner's stored ledger (empty when the database has no ledger home or none is stored). */

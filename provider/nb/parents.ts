@@ -7,7 +7,7 @@
  */
 import type { DatabaseSchema } from '../ovsdb/schema';
 import { describeRow, rowIdentity, type DesiredRow, type ObservedRow, type ParentRef } from './desired';
-import type { Entry, Holder } from './reconcile';
+import type { Entry, Holder } from './reconcileTypes';
 import { isReferenceSet, referencedTable } from './references';
 
 const keyOf = (table: string, identity: string | undefined) => `${table}\u0000${identity ?? ''}`;

@@ -12,36 +12,15 @@ import type { Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
 import { describeRow, rowIdentity, type DesiredRow, type ObservedRow } from './desired';
 import type { KeyWrite } from './homeKey';
-import { isLedgerTable, planLedger, type LedgerState } from './ledger';
+import { isLedgerTable, planLedger } from './ledger';
 import { checkForeignTwins, splitObserved, storedLedger, type Split } from './owned';
 import { withOwner } from './ownership';
 import { checkParentColumns, formerParents, inlineParents } from './parents';
 import { referenceSetColumns, RowIndex, resolveColumn, type DesiredTarget, type ReferenceScope } from './references';
+import type { Entry, ReconcileInput, RowChange } from './reconcileTypes';
 import { emptyPlan, planDeletion, planRow, type PlannedRow, type RowPlanContext } from './rowPlan';
 
-export interface ReconcileInput {
-  /** The owner whose rows these are (`ovnk.io/owner`). */
-  owner: string;
-  /** Column types, roots and references (our generated metadata, or the server's). */
-  schema: DatabaseSchema;
-  desired: DesiredRow[];
-  /** The rows observed carrying our marker. Rows without it are treated as foreign. */
-  observed: ObservedRow[];
-  /** Observed rows of others that references or `parents` may name (and rows of ledger tables). */
-  foreign?: ObservedRow[];
-  /** The owner's ledger as observed (default: none stored, home row present). */
-  ledger?: LedgerState;
-}
-
-export interface RowChange {
-  action: 'create' | 'update' | 'delete' | 'attach' | 'detach';
-  table: string;
-  identity?: string;
-  /** `column: old -> new`, `ports + X`, ... */
-  details: string[];
-  /** For `create`: the uuid-name of its insert (its uuid is in that operation's result). */
-  namedUuid?: string;
-}
+export type { ReconcileInput, RowChange } from './reconcileTypes';
 
 export interface Plan {
   operations: Operation[];
@@ -57,25 +36,6 @@ export class ReconcileError extends Error {
   constructor(readonly problems: string[]) {
     super(`nb: cannot reconcile the desired rows:\n  - ${problems.join('\n  - ')}`);
   }
-}
-
-/** A desired row made ready: identity, match, target, resolved columns. */
-export interface Entry {
-  row: DesiredRow;
-  identity: string;
-  observed?: ObservedRow;
-  target: DesiredTarget;
-  columns: Record<string, unknown>;
-  /** The foreign rows named by `row.parents`, once found, with the column to hold this row. */
-  parentRows: Holder[];
-  /** Rows of others that hold this row in a declared parent column but are no longer its parents. */
-  detachFrom: Holder[];
-}
-
-/** A foreign row and the reference column of it that holds (or should hold) one of our rows. */
-export interface Holder {
-  row: ObservedRow;
-  column: string;
 }
 
 export function reconcile(input: ReconcileInput): Plan {

@@ -11,7 +11,7 @@ import { normalizeColumnType, type ColumnType, type DatabaseSchema, type TableSc
 import { describeRow, rowIdentity, type ObservedRow } from './desired';
 import { deleteOp, insertOp, mutateRefsOp, byUuid, updateOp, waitExistsOp, waitUnchangedOp } from './ops';
 import { isReferenceSet, parentColumns, referencedTable, type DesiredTarget, type ReferenceScope } from './references';
-import type { Entry, Holder, RowChange } from './reconcile';
+import type { Entry, Holder, RowChange } from './reconcileTypes';
 import { canonical, describeValue, sameValue } from './values';
 
 export interface RowPlanContext {

@@ -14,38 +14,19 @@ import { buildCluster, type Cluster } from '../model/cluster';
 import { loadDocuments, type LoadedDocument } from '../model/load';
 import { renderRefusals } from '../model/networkRules';
 import { type Problem, problem } from '../model/problem';
-import type { DesiredRow } from '../nb/desired';
 import { prepareZones, renderZone, uniqueRows } from '../connect/zones';
 import { validateConnects } from '../connect/validate';
 import { TopologyInputError } from '../topology/errors';
 import { topologyInputs, type ZoneRenderInputs } from '../topology/fromCluster';
-import type { ZoneInput } from '../topology/input';
 import { renderNetwork } from '../topology/render';
 import { renderSharedRows } from '../topology/shared';
-import { podPlugs, type PodPlug } from './pods';
+import { podPlugs } from './pods';
 import { runtimeStateVersion, type RuntimeState } from './state';
 import { withServiceBackends } from './services';
+import type { TopologyPlan, ZonePlan } from './topologyPlan';
 import { uplinksState } from '../uplink/replace';
 
-export interface ZonePlan {
-  name: string;
-  zone: ZoneInput;
-  /** Every row of this owner in the zone's Northbound, sorted by the renderers. */
-  rows: DesiredRow[];
-  pods: PodPlug[];
-  /** What the connect renderer left out of this zone, in words (e.g. remote ports without a chassis). */
-  notes: string[];
-}
-
-export interface TopologyPlan {
-  cluster: Cluster;
-  allocation: ClusterAllocation;
-  /** What to store next to the rows (allocation state and pod addresses). */
-  state: RuntimeState;
-  zones: ZonePlan[];
-  /** Refusals: allocation and connect problems. Nothing may be applied while there are any. */
-  problems: Problem[];
-}
+export type { TopologyPlan, ZonePlan } from './topologyPlan';
 
 /** A connect this plan replaces (its connectSubnets changed since the stored state), with the reason in words. */
 export interface PlannedReplacement {

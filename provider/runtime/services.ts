@@ -10,7 +10,7 @@
 import { networkServiceRows } from '../connect/services';
 import type { DesiredRow } from '../nb/desired';
 import type { PodPlug } from './pods';
-import type { TopologyPlan } from './plan';
+import type { TopologyPlan } from './topologyPlan';
 
 const bareAddress = (address: string): string => address.split('/')[0]!;
 
