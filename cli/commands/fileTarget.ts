@@ -15,10 +15,14 @@ import { checkOwner } from '../../provider/nb/ownership';
 import { ReconcileError } from '../../provider/nb/reconcile';
 import type { OvsdbDatabase } from '../../provider/ovsdb/client';
 import {
+  ChangedByAnotherWriterError,
   closeConnections,
   EndpointError,
   fillInventory,
+  ForeignRowClash,
   nbConnection,
+  NotCommittedError,
+  OutcomeUnknownError,
   planTopology,
   readZoneState,
   type RuntimeState,
@@ -78,7 +82,10 @@ export async function runFileCommand(options: FileOptions, body: () => Promise<C
   );
 }
 
-function asCliError(error: unknown, file: string): unknown {
+/** Runtime failures as the contract's outcomes (exported for the unit test of the mapping). */
+export function asCliError(error: unknown, file: string): unknown {
+  const outcome = outcomeError(error, file);
+  if (outcome) return outcome;
   if (error instanceof TargetUnreachableError)
     return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint });
   if (error instanceof EndpointError)
@@ -91,6 +98,22 @@ function asCliError(error: unknown, file: string): unknown {
     });
   }
   return error;
+}
+
+/** Refused because of others' writes (exit 1), or a transaction whose outcome the target left in doubt (exit 4). */
+function outcomeError(error: unknown, file: string): CliError | undefined {
+  const refused = (reason: string, path: string) =>
+    new CliError(ExitCode.refused, `refused: ${(error as Error).message}`, {
+      file,
+      problems: [{ reason, message: (error as Error).message, path }],
+    });
+  if (error instanceof ChangedByAnotherWriterError) return refused('ChangedByAnotherWriter', error.endpoint);
+  if (error instanceof ForeignRowClash) return refused('ForeignRowClash', `${error.table} ${error.values}`);
+  if (error instanceof NotCommittedError)
+    return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint, outcome: 'not committed' });
+  if (error instanceof OutcomeUnknownError)
+    return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint, outcome: 'unknown' });
+  return undefined;
 }
 
 /** Unusable input (exit 3): the one problem, or how many there are; text mode lists every one. */

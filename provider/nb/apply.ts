@@ -4,11 +4,11 @@
  * foreign rows references and parents name; then, only when some of our rows have parents, the
  * rows that hold them) -> adapt to the server's schema -> reconcile -> one transaction, sent
  * only when there is something to do.
- * The only I/O of provider/nb/, through an OvsdbDatabase (nb -> ovsdb is an allowed arrow).
+ * provider/nb/'s I/O is here and in transact.ts and clash.ts, through an OvsdbDatabase (nb ->
+ * ovsdb is an allowed arrow).
  */
 import type { OvsdbDatabase } from '../ovsdb/client';
 import { isUuid } from '../ovsdb/codec';
-import { TimedOut } from '../ovsdb/errors';
 import type { Condition, Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
 import { adaptRows, compareSchemas, type SchemaMismatch } from './adapt';
@@ -17,6 +17,9 @@ import { isLedgerTable, ledgerHome, ledgerKey, ledgerSelect, type LedgerState } 
 import { KEY_KEY, OWNER_KEY, UPSTREAM_ID_KEY } from './ownership';
 import { reconcile, type Plan } from './reconcile';
 import { referencedTable } from './references';
+import { transactPlan } from './transact';
+
+export { ConcurrentChangeError, transactPlan } from './transact';
 
 export interface Observation {
   /** The server's schema (row types and constraints as it enforces them). */
@@ -26,6 +29,8 @@ export interface Observation {
   foreign: ObservedRow[];
   /** The owner's ledger (absent for databases without a ledger home). */
   ledger?: LedgerState;
+  /** The home row's map (every owner's bookkeeping keys), when the database has a home. */
+  home?: { exists: boolean; map: Record<string, string> };
 }
 
 export interface ApplyRequest {
@@ -43,19 +48,6 @@ export interface ApplyResult {
   sent: boolean;
   /** Uuids of the rows this apply created, by `Table/identity`. */
   created: Record<string, string>;
-}
-
-/** A `wait` guard failed: someone changed a row between our read and our write; nothing was written. */
-export class ConcurrentChangeError extends Error {
-  override name = 'ConcurrentChangeError';
-  constructor(
-    readonly guard: string,
-    override readonly cause: TimedOut,
-  ) {
-    super(
-      `nb: another writer changed the database since it was read: expected ${guard}; nothing was written (apply again to re-read)`,
-    );
-  }
 }
 
 /**
@@ -171,14 +163,21 @@ export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise
     server,
     owned,
     foreign: [...foreign.values()],
-    ledger: home && ledgerState(results[ops.length], home, request.owner),
+    ...(home && homeOf(results[ops.length], home, request.owner)),
   };
 }
 
-function ledgerState(result: { rows?: Row[] } | undefined, home: { column: string }, owner: string): LedgerState {
+function homeOf(
+  result: { rows?: Row[] } | undefined,
+  home: { column: string },
+  owner: string,
+): Pick<Observation, 'ledger' | 'home'> {
   const row = result?.rows?.[0];
   const map = (row?.[home.column] ?? {}) as Record<string, string>;
-  return { homeExists: row !== undefined, text: map[ledgerKey(owner)] };
+  return {
+    ledger: { homeExists: row !== undefined, text: map[ledgerKey(owner)] },
+    home: { exists: row !== undefined, map },
+  };
 }
 
 /**
@@ -256,42 +255,6 @@ export function planApply(
     ledger: observation.ledger,
   });
   return { plan, mismatches: compareSchemas(request.schema, observation.server) };
-}
-
-/** Sends a plan as one transaction (nothing when it is empty). */
-export async function transactPlan(
-  db: OvsdbDatabase,
-  database: string,
-  plan: Plan,
-): Promise<{ sent: boolean; created: Record<string, string> }> {
-  if (plan.operations.length === 0) return { sent: false, created: {} };
-  try {
-    const results = await db.transact(database, plan.operations);
-    return { sent: true, created: createdUuids(plan, results) };
-  } catch (error) {
-    if (error instanceof TimedOut && plan.operations[error.index]?.op === 'wait')
-      throw new ConcurrentChangeError(plan.guards[waitsBefore(plan.operations, error.index)] ?? 'a guarded row', error);
-    throw error;
-  }
-}
-
-/** The position of operation `index` among the waits (plan.guards is parallel to them). */
-function waitsBefore(operations: Operation[], index: number): number {
-  return operations.slice(0, index).filter((op) => op.op === 'wait').length;
-}
-
-function createdUuids(plan: Plan, results: { uuid?: string }[]): Record<string, string> {
-  const byName = new Map<string, string>();
-  plan.operations.forEach((op, i) => {
-    const uuid = results[i]?.uuid;
-    if (op.op === 'insert' && op['uuid-name'] !== undefined && uuid !== undefined) byName.set(op['uuid-name'], uuid);
-  });
-  const created: Record<string, string> = {};
-  for (const change of plan.changes) {
-    const uuid = change.namedUuid === undefined ? undefined : byName.get(change.namedUuid);
-    if (uuid !== undefined) created[`${change.table}/${change.identity}`] = uuid;
-  }
-  return created;
 }
 
 /** observe -> adapt -> reconcile -> one transaction. */

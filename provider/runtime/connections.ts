@@ -33,6 +33,8 @@ export class EndpointError extends Error {
 }
 
 const pool = new Map<string, Promise<OvsdbDatabase>>();
+/** How to reach each pooled connection's endpoint again (after it failed). */
+const reopeners = new WeakMap<OvsdbDatabase, () => Promise<OvsdbDatabase>>();
 
 async function open(endpoint: string, options: ClientOptions): Promise<OvsdbDatabase> {
   if (endpoint.includes(',')) {
@@ -58,15 +60,33 @@ export async function nbConnection(
   try {
     const db = await connection;
     if (db instanceof OvsdbClient && !db.isOpen) {
-      pool.delete(endpoint);
+      if (pool.get(endpoint) === connection) pool.delete(endpoint);
       return nbConnection(endpoint, field, options);
     }
+    reopeners.set(db, () => nbConnection(endpoint, field, options));
     return db;
   } catch (error) {
     if (error instanceof OvsdbValueError) throw new EndpointError(endpoint, field, error.reason);
     if (error instanceof OvsdbTransportError) throw new TargetUnreachableError(endpoint, error.message);
     const code = (error as NodeJS.ErrnoException).code;
     throw new TargetUnreachableError(endpoint, code ?? (error as Error).message);
+  }
+}
+
+/**
+ * Runs `body` on a fresh connection to where `db` led, after `db` failed: the pool's (reopened)
+ * when `db` came from it; a cluster client finds its leader again by itself; any other
+ * connection is opened here by its endpoint text and closed afterwards.
+ */
+export async function withReconnected<T>(db: OvsdbDatabase, body: (db: OvsdbDatabase) => Promise<T>): Promise<T> {
+  const reopen = reopeners.get(db);
+  if (reopen !== undefined) return body(await reopen());
+  if (db instanceof OvsdbClusterClient) return body(db);
+  const fresh = await OvsdbClient.connect(db.endpoint, { connectTimeoutMs: 5000 });
+  try {
+    return await body(fresh);
+  } finally {
+    fresh.close();
   }
 }
 

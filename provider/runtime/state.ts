@@ -5,6 +5,7 @@
  * nothing.
  */
 import { type AllocationState, readState as readAllocation } from '../alloc/state';
+import { writeHomeKey, type KeyWrite } from '../nb/homeKey';
 import type { Operation } from '../ovsdb/notation';
 import type { PodAssignments } from '../topology/fromCluster';
 import type { PodTunnels } from '../topology/pod-tunnels';
@@ -72,24 +73,15 @@ export function selectGlobal(): Operation {
 }
 
 /**
- * Operations that set (text) or remove (undefined) the state key. With no NB_Global row yet
- * (a Northbound nobody initialized) the row is inserted.
+ * The operations that set (text) or remove (undefined) the state key, guarded against another
+ * writer of it (nb/homeKey.ts); `before` is the text read. With no NB_Global row yet (a Northbound
+ * nobody initialized) the row is inserted.
  */
-export function stateOperations(owner: string, text: string | undefined, hasGlobal: boolean): Operation[] {
-  const key = stateKey(owner);
-  if (!hasGlobal)
-    return text === undefined
-      ? []
-      : [{ op: 'insert', table: 'NB_Global', row: { external_ids: ['map', [[key, text]]] } }];
-  const remove: Operation = {
-    op: 'mutate',
-    table: 'NB_Global',
-    where: [],
-    mutations: [['external_ids', 'delete', ['set', [key]]]],
-  };
-  if (text === undefined) return [remove];
-  return [
-    remove,
-    { op: 'mutate', table: 'NB_Global', where: [], mutations: [['external_ids', 'insert', ['map', [[key, text]]]]] },
-  ];
+export function stateWrite(
+  owner: string,
+  before: string | undefined,
+  text: string | undefined,
+  hasGlobal: boolean,
+): KeyWrite {
+  return writeHomeKey({ table: 'NB_Global', column: 'external_ids' }, stateKey(owner), before, text, hasGlobal);
 }

@@ -1,9 +1,11 @@
 /**
- * The I/O of one zone: observe -> plan -> one transaction, for apply, diff and destroy, over a
- * Northbound connection. The state key is written in the same transaction as the rows and only
- * when its text changes, so an unchanged apply sends nothing. Usable by the CLI and the providers.
+ * The I/O of one zone: observe -> plan -> one transaction (commit.ts: guarded, retried when
+ * another writer interferes, its outcome read back when the connection fails), for apply, diff
+ * and destroy, over a Northbound connection. The state key is written in the same transaction as
+ * the rows and only when its text changes, so an unchanged apply sends nothing. Usable by the CLI
+ * and the providers.
  */
-import { observe, planApply, transactPlan, type ApplyRequest } from '../nb/apply';
+import { observe, planApply, type ApplyRequest } from '../nb/apply';
 import type { DesiredRow } from '../nb/desired';
 import { ledgerHome } from '../nb/ledger';
 import { nbSchema } from '../nb/generated/nb';
@@ -14,28 +16,31 @@ import type { Operation } from '../ovsdb/notation';
 import { adaptToServer, dropForeignShared, type ForeignShared } from './compat';
 import { NB_DATABASE } from './connections';
 import type { ZonePlan } from './plan';
-import { parseState, selectGlobal, serializeState, stateKey, stateOperations, type RuntimeState } from './state';
+import { ChangedByAnotherWriterError, commit, type CommitOptions, type Committed, type GlobalRow } from './commit';
+import { parseState, selectGlobal, serializeState, stateKey, stateWrite, type RuntimeState } from './state';
 
 export interface ZoneResult {
   zone: string;
   endpoint: string;
-  /** Whether a transaction was sent. */
+  /** Whether a transaction was sent (and, as far as could be known, committed). */
   sent: boolean;
   /** Operations in that transaction (0 when none was sent). */
   operations: number;
   /** One line per row change, in words (plus the state key when it changed). */
   summary: string[];
-  /** What was adapted for this server (compat.ts), in words. */
+  /** What was adapted for this server (compat.ts), and how the outcome was learnt after a failed connection. */
   notes: string[];
+  /** Transactions tried: more than 1 when another writer's changes made guards fail (commit.ts). */
+  attempts: number;
 }
 
 interface Lookup {
-  hasGlobal: boolean;
+  global: GlobalRow;
   storedState?: string;
   foreign: ForeignShared;
 }
 
-/** NB_Global's state key and the shared rows (Copp, Meter) that exist without our marker. */
+/** NB_Global (the state key among its external_ids) and the shared rows (Copp, Meter) that exist without our marker. */
 async function lookup(db: OvsdbDatabase, owner: string): Promise<Lookup> {
   const ops: Operation[] = [
     selectGlobal(),
@@ -52,7 +57,7 @@ async function lookup(db: OvsdbDatabase, owner: string): Promise<Lookup> {
   const row = global!.rows?.[0];
   const ids = (row?.external_ids ?? {}) as Record<string, string>;
   return {
-    hasGlobal: row !== undefined,
+    global: { exists: row !== undefined, ids },
     storedState: ids[stateKey(owner)],
     foreign: { copps: notOurs(copps!.rows), meters: notOurs(meters!.rows) },
   };
@@ -80,53 +85,86 @@ async function reconcileZone(
   return { plan: planApply(request, observation).plan, found, notes: adapted.notes };
 }
 
-async function send(
-  db: OvsdbDatabase,
-  zone: string,
-  plan: Plan,
-  stateOps: Operation[],
-  stateLine: string[],
-  notes: string[] = [],
-): Promise<ZoneResult> {
-  const operations = [...plan.operations, ...stateOps];
-  const { sent } = await transactPlan(db, NB_DATABASE, { ...plan, operations });
+/** The plan with the state key set to `text` (or removed) after the rows, when it changes. */
+function withState(plan: Plan, owner: string, found: Lookup, text: string | undefined): Plan {
+  if (found.storedState === text) return plan;
+  // nb's ledger (Static_MAC_Binding rows) may create NB_Global in this transaction: then set the key there
+  const inserted = plan.operations.some((op) => op.op === 'insert' && op.table === 'NB_Global');
+  const write = stateWrite(owner, found.storedState, text, found.global.exists || inserted);
+  const line = `${text === undefined ? 'remove' : 'set'} NB_Global external_ids ${stateKey(owner)}`;
+  return {
+    ...plan,
+    operations: [...plan.operations, ...write.operations],
+    guards: [...plan.guards, ...write.guards],
+    summary: [...plan.summary, line],
+  };
+}
+
+function zoneResult(zone: string, db: OvsdbDatabase, committed: Committed, notes: string[]): ZoneResult {
+  const { plan, sent, attempts, recovered } = committed;
   return {
     zone,
     endpoint: db.endpoint,
     sent,
-    operations: sent ? operations.length : 0,
-    summary: [...plan.summary, ...stateLine],
-    notes,
+    operations: sent ? plan.operations.length : 0,
+    summary: plan.summary,
+    notes: recovered === undefined ? notes : [...notes, recovered],
+    attempts,
   };
 }
 
-/** Make the zone's Northbound hold exactly `zone.rows` of `owner`, and store `state`. */
+/**
+ * Make the zone's Northbound hold exactly `zone.rows` of `owner`, and store `state`. Guard
+ * failures are retried with the same state; a state another writer of this owner stored meanwhile
+ * is not overwritten (the plan was made from the one read first).
+ */
 export async function applyZone(
   db: OvsdbDatabase,
   zone: ZonePlan,
   owner: string,
   state: RuntimeState,
+  options: CommitOptions = {},
 ): Promise<ZoneResult> {
-  const { plan, found, notes } = await reconcileZone(db, zone.rows, owner);
   const text = serializeState(state);
-  const changed = found.storedState !== text;
-  // nb's ledger (Static_MAC_Binding rows) may create NB_Global in this transaction: then set the key there
-  const hasGlobal = found.hasGlobal || plan.operations.some((op) => op.op === 'insert' && op.table === 'NB_Global');
-  const stateOps = changed ? stateOperations(owner, text, hasGlobal) : [];
-  return send(db, zone.name, plan, stateOps, changed ? [`set NB_Global external_ids ${stateKey(owner)}`] : [], notes);
+  let first: Lookup | undefined;
+  let notes: string[] = [];
+  const committed = await commit(
+    db,
+    owner,
+    async (conn) => {
+      const planned = await reconcileZone(conn, zone.rows, owner);
+      first ??= planned.found;
+      if (planned.found.storedState !== first.storedState)
+        throw new ChangedByAnotherWriterError(
+          db.endpoint,
+          `NB_Global.external_ids["${stateKey(owner)}"], the state this plan was made from, was rewritten meanwhile (plan and apply again)`,
+          1,
+        );
+      notes = planned.notes;
+      return { plan: withState(planned.plan, owner, planned.found, text), global: planned.found.global };
+    },
+    options,
+  );
+  return zoneResult(zone.name, db, committed, notes);
 }
 
-/** Remove every row of `owner` from the zone's Northbound and its state key. */
-export async function destroyZone(db: OvsdbDatabase, zone: string, owner: string): Promise<ZoneResult> {
-  const { plan, found } = await reconcileZone(db, [], owner);
-  const has = found.storedState !== undefined;
-  return send(
+/** Remove every row of `owner` from the zone's Northbound, its state key and its marker. */
+export async function destroyZone(
+  db: OvsdbDatabase,
+  zone: string,
+  owner: string,
+  options: CommitOptions = {},
+): Promise<ZoneResult> {
+  const committed = await commit(
     db,
-    zone,
-    plan,
-    has ? stateOperations(owner, undefined, true) : [],
-    has ? [`remove NB_Global external_ids ${stateKey(owner)}`] : [],
+    owner,
+    async (conn) => {
+      const { plan, found } = await reconcileZone(conn, [], owner);
+      return { plan: withState(plan, owner, found, undefined), global: found.global };
+    },
+    { ...options, removeMarker: true },
   );
+  return zoneResult(zone, db, committed, []);
 }
 
 export interface Drift {

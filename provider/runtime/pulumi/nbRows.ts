@@ -1,12 +1,14 @@
 /**
- * One owner's rows in one zone's Northbound, for the providers: apply them in one transaction,
+ * One owner's rows in one zone's Northbound, for the providers: apply them in one transaction
+ * (runtime/commit.ts: guarded, retried when another writer interferes, with the owner's marker),
  * measure their drift (what the next apply would change, in words, bounded), count what is
  * live, delete them (owned rows only; nothing owned is success). Connections come from
  * zoneDatabase.ts: module-level pools, one per endpoint.
  */
 import { createHash } from 'node:crypto';
 import type { DesiredRow } from '../../nb/desired';
-import { apply, observe, planApply } from '../../nb/apply';
+import { observe, planApply } from '../../nb/apply';
+import { commit, type Committed } from '../commit';
 import { nbSchema } from '../../nb/generated/nb';
 import { zoneDatabase } from './zoneDatabase';
 
@@ -35,12 +37,27 @@ export function digestRows(rows: DesiredRow[]): string {
   return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
 }
 
+/** One zone's rows of `owner` through commit.ts: guarded, retried, its outcome read back after a failed connection. */
+async function commitRows(zone: string, owner: string, rows: DesiredRow[], removeMarker = false): Promise<Committed> {
+  const request = { owner, schema: nbSchema, desired: rows };
+  return commit(
+    await database(zone),
+    owner,
+    async (db) => {
+      const observation = await observe(db, request);
+      const home = observation.home ?? { exists: false, map: {} };
+      return { plan: planApply(request, observation).plan, global: { exists: home.exists, ids: home.map } };
+    },
+    { removeMarker, reconnect: async (body) => body(await database(zone)) },
+  );
+}
+
 export async function applyRows(
   zone: string,
   owner: string,
   rows: DesiredRow[],
 ): Promise<{ sent: boolean; changes: number }> {
-  const result = await apply(await database(zone), { owner, schema: nbSchema, desired: rows });
+  const result = await commitRows(zone, owner, rows);
   return { sent: result.sent, changes: result.plan.changes.length };
 }
 
@@ -57,5 +74,5 @@ export async function driftOf(zone: string, owner: string, rows: DesiredRow[]): 
 
 /** Deletes every row carrying this owner's marker in the zone (Meters with their bands); idempotent. */
 export async function deleteRows(zone: string, owner: string): Promise<void> {
-  await apply(await database(zone), { owner, schema: nbSchema, desired: [] });
+  await commitRows(zone, owner, [], true);
 }

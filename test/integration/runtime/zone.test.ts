@@ -72,6 +72,7 @@ describe("a zone with the gateway routers' external side, on a real ovsdb-server
     expect(Object.keys(globals[0]!.external_ids as object).sort()).toEqual([
       `ovnk.io/owned/${owner}`,
       `ovnk.io/state/${owner}`,
+      `ovnk.io/txn/${owner}`,
     ]);
   });
 

@@ -13,7 +13,7 @@ import {
   runtimeStateVersion,
   serializeState,
   StateError,
-  stateOperations,
+  stateWrite,
 } from '../../../provider/runtime';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { renderSharedRows } from '../../../provider/topology/shared';
@@ -57,13 +57,44 @@ describe('the runtime state', () => {
     );
   });
 
-  it('sets the key by deleting and inserting it, removes it with one delete, and inserts NB_Global when there is none', () => {
-    expect(stateOperations('o', 'T', true).map((op) => op.op === 'mutate' && op.mutations[0])).toEqual([
-      ['external_ids', 'delete', ['set', ['ovnk.io/state/o']]],
-      ['external_ids', 'insert', ['map', [['ovnk.io/state/o', 'T']]]],
+  it('rewrites the key only while it holds the text read, removes it the same way, and inserts NB_Global when there is none', () => {
+    const holds = (text: string) => ({
+      op: 'wait',
+      table: 'NB_Global',
+      where: [['external_ids', 'includes', ['map', [['ovnk.io/state/o', text]]]]],
+      columns: [],
+      until: '==',
+      rows: [{}],
+      timeout: 0,
+    });
+    const set = stateWrite('o', 'S', 'T', true);
+    expect(set.operations).toEqual([
+      holds('S'),
+      {
+        op: 'mutate',
+        table: 'NB_Global',
+        where: [],
+        mutations: [['external_ids', 'delete', ['set', ['ovnk.io/state/o']]]],
+      },
+      {
+        op: 'mutate',
+        table: 'NB_Global',
+        where: [],
+        mutations: [['external_ids', 'insert', ['map', [['ovnk.io/state/o', 'T']]]]],
+      },
     ]);
-    expect(stateOperations('o', undefined, true)).toHaveLength(1);
-    expect(stateOperations('o', 'T', false)).toEqual([
+    expect(set.guards).toEqual(['NB_Global.external_ids["ovnk.io/state/o"] is unchanged since it was read']);
+    expect(stateWrite('o', 'S', undefined, true).operations.map((op) => op.op)).toEqual(['wait', 'mutate']);
+    expect(stateWrite('o', undefined, 'T', true).operations).toEqual([
+      {
+        op: 'mutate',
+        table: 'NB_Global',
+        where: [],
+        mutations: [['external_ids', 'insert', ['map', [['ovnk.io/state/o', 'T']]]]],
+      },
+      holds('T'),
+    ]);
+    expect(stateWrite('o', undefined, 'T', false).operations).toEqual([
       { op: 'insert', table: 'NB_Global', row: { external_ids: ['map', [['ovnk.io/state/o', 'T']]] } },
     ]);
   });
