@@ -22,7 +22,6 @@ import {
   readState,
   up,
 } from '../../lab';
-import type { ZoneRows } from '../../provider/connect/zones';
 import { closeConnections } from '../../provider/runtime';
 import { type CommandResult, ExitCode, parseOutputFormat, progress, runCommand } from '../contract';
 import { apply } from './apply';
@@ -30,7 +29,7 @@ import { fileTarget, planFor } from './fileTarget';
 import { destroy } from './destroy';
 import { diff } from './diff';
 import { labCliError } from './lab';
-import { planText } from './planText';
+import { planText, type ZoneSummary } from './planText';
 
 interface DemoOptions {
   name: string;
@@ -144,7 +143,7 @@ interface Step {
 async function showPlan({ lab, file }: Step): Promise<void> {
   const target = await fileTarget({ file, lab: lab.name });
   const plan = planFor(target);
-  const zones: ZoneRows[] = plan.zones.map((z) => ({
+  const zones: ZoneSummary[] = plan.zones.map((z) => ({
     zone: { name: z.name, layout: z.zone.layout ?? 'central', localNodes: z.zone.localNodes },
     rows: z.rows,
     notes: [],

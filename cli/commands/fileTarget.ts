@@ -8,30 +8,29 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { checkLabName, DEFAULT_LAB_NAME, inventoryOf, type LabStatus, readState as readLab, statusOf } from '../../lab';
 import type { Cluster } from '../../provider/model/cluster';
-import { loadDocuments } from '../../provider/model/load';
 import type { Problem } from '../../provider/model/problem';
-import { SchemaAdaptationError } from '../../provider/nb/adapt';
-import { checkOwner } from '../../provider/nb/ownership';
-import { ReconcileError } from '../../provider/nb/reconcile';
-import type { OvsdbDatabase } from '../../provider/ovsdb/client';
 import {
+  buildTopology,
   ChangedByAnotherWriterError,
+  checkOwner,
   closeConnections,
   EndpointError,
   fillInventory,
   ForeignRowClash,
+  loadDocuments,
   nbConnection,
   NotCommittedError,
   OutcomeUnknownError,
+  type OvsdbDatabase,
   planTopology,
   readZoneState,
+  refusalProblems,
   type RuntimeState,
   StateError,
   TargetUnreachableError,
   type TopologyPlan,
+  zoneNames,
 } from '../../provider/runtime';
-import { buildTopology } from '../../provider/runtime/plan';
-import { zonesOf } from '../../provider/topology/fromCluster';
 import { CliError, type CommandResult, ExitCode, parseOutputFormat, runFormatted } from '../contract';
 
 export interface FileOptions {
@@ -91,10 +90,11 @@ export function asCliError(error: unknown, file: string): unknown {
   if (error instanceof EndpointError)
     return new CliError(ExitCode.badInput, error.message, { path: error.field, endpoint: error.endpoint });
   if (error instanceof StateError) return new CliError(ExitCode.badInput, error.message, { file });
-  if (error instanceof SchemaAdaptationError || error instanceof ReconcileError) {
-    return new CliError(ExitCode.refused, `refused, nothing was sent: ${error.message}`, {
+  const refused = refusalProblems(error);
+  if (refused) {
+    return new CliError(ExitCode.refused, `refused, nothing was sent: ${(error as Error).message}`, {
       file,
-      problems: error.problems,
+      problems: refused,
     });
   }
   return error;
@@ -187,7 +187,7 @@ export async function fileTarget(options: FileOptions): Promise<FileTarget> {
     : loaded.documents;
   const built = buildTopology(documents);
   if (!built.ok) throw inputError(options.file, built.inputProblems);
-  const names = zonesOf(built.cluster).map((z) => z.name);
+  const names = zoneNames(built.cluster);
   if (options.zone !== undefined && !names.includes(options.zone)) {
     throw new CliError(
       ExitCode.badInput,

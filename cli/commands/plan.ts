@@ -10,18 +10,18 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { ClusterAllocation } from '../../provider/alloc/cluster';
-import { type AllocationState, emptyState, readState } from '../../provider/alloc/state';
-import { zoneTables } from '../../provider/connect/zones';
 import type { Cluster } from '../../provider/model/cluster';
 import type { Problem } from '../../provider/model/problem';
-import { inlineParents } from '../../provider/nb/parents';
 import {
+  type AllocationState,
   buildTopology,
+  type ClusterAllocation,
   connectReplacements,
   planTopology,
+  readableTables,
+  readPreviousAllocation,
   type RuntimeState,
-  runtimeStateVersion,
+  withAllocation,
   type ZonePlan,
 } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode } from '../contract';
@@ -65,18 +65,16 @@ async function sourceOf(options: PlanOptions): Promise<{ cluster: Cluster; previ
     const stored = target.previous;
     return {
       cluster: target.cluster,
-      previous: allocation === undefined ? stored : { ...(stored ?? emptyRuntimeState()), allocation },
+      previous: allocation === undefined ? stored : withAllocation(stored, allocation),
     };
   }
   const built = buildTopology(readInput(options.file, '-f'));
   if (!built.ok) throw inputError(options.file, built.inputProblems);
   return {
     cluster: built.cluster,
-    previous: allocation === undefined ? undefined : { ...emptyRuntimeState(), allocation },
+    previous: allocation === undefined ? undefined : withAllocation(undefined, allocation),
   };
 }
-
-const emptyRuntimeState = (): RuntimeState => ({ version: runtimeStateVersion, allocation: emptyState(), pods: {} });
 
 /** The plan is the runtime's (planTopology): exactly the rows, pods and state apply would write. */
 export async function plan(options: PlanOptions): Promise<CommandResult> {
@@ -111,7 +109,7 @@ export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[], p
     problems: problems.map(({ reason, message, path }) => ({ reason, message, path })),
     allocations: { networkIds, nodeIds, hostSubnets, datapathKeys },
     // Children listed in their parents' columns, as a person reads a Northbound.
-    zones: Object.fromEntries(zones.map((z) => [z.name, zoneTables(inlineParents(z.rows))])),
+    zones: Object.fromEntries(zones.map((z) => [z.name, readableTables(z.rows)])),
     zoneNotes: zones.flatMap((z) => z.notes),
     // connects whose connectSubnets changed: apply replaces them only when given --replace
     replacements: connectReplacements(allocation),
@@ -165,8 +163,7 @@ function readPrevious(file: string): AllocationState {
       path: '--previous',
     });
   }
-  const state = readState(value);
-  if (typeof state === 'string')
-    throw new CliError(ExitCode.badInput, `${file} ${state}`, { file, path: '--previous' });
-  return state;
+  const read = readPreviousAllocation(value);
+  if (!read.ok) throw new CliError(ExitCode.badInput, `${file} ${read.reason}`, { file, path: '--previous' });
+  return read.allocation;
 }

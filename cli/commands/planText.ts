@@ -1,7 +1,6 @@
 /** The `ovnk plan -o text` rendering: the allocation table a person reads first, then every problem. */
-import type { ClusterAllocation } from '../../provider/alloc/cluster';
-import type { DesiredRow } from '../../provider/nb/desired';
 import type { Cluster } from '../../provider/model/cluster';
+import type { ClusterAllocation, DesiredRow } from '../../provider/runtime';
 import type { Problem } from '../../provider/model/problem';
 
 /** A zone as the text shows it: its name, its rows and the notes on rows left out. */

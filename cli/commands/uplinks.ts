@@ -11,24 +11,26 @@
  */
 import { readFileSync } from 'node:fs';
 import { checkLabName, DEFAULT_LAB_NAME, inventoryOf, readState as readLab, statusOf } from '../../lab';
-import { buildCluster, type Cluster } from '../../provider/model/cluster';
-import { uplinksOf } from '../../provider/model/cudn';
-import { loadDocuments } from '../../provider/model/load';
+import type { Cluster } from '../../provider/model/cluster';
 import type { Problem } from '../../provider/model/problem';
-import { parseRouteAdvertisementsDocuments, type RouteAdvertisements } from '../../provider/model/routeAdvertisements';
-import { planTopology } from '../../provider/runtime/plan';
+import type { RouteAdvertisements } from '../../provider/model/routeAdvertisements';
+import { buildTopology, loadDocuments, planTopology } from '../../provider/runtime/plan';
 import type { RuntimeState } from '../../provider/runtime/state';
 import { fillInventory } from '../../provider/runtime/inventoryMerge';
 import {
   applyUplinks,
   destroyUplinks,
   discoverUplinks,
+  parseRouteAdvertisementsDocuments,
+  planUplinks,
   uplinkDriftLines,
+  type UplinkPlan,
+  type UplinkReplacement,
+  uplinkReplacements,
   type UplinkRunResult,
+  uplinksOf,
+  type UplinkVrfInput,
 } from '../../provider/runtime/uplink';
-import { planUplinks, type UplinkPlan } from '../../provider/uplink/plan';
-import { type UplinkReplacement, uplinkReplacements } from '../../provider/uplink/replace';
-import type { UplinkVrfInput } from '../../provider/uplink/vrfIntents';
 import { CliError, type CommandResult, ExitCode } from '../contract';
 import { fileTarget } from './fileTarget';
 
@@ -72,8 +74,8 @@ function clusterOf(options: UplinkOptions): Loaded | undefined {
       inventoryOf(statusOf(state, state.ovnRoot)) as unknown as { spec: Record<string, unknown> },
     );
   }
-  const built = buildCluster(documents);
-  if (built.problems.length > 0) return undefined;
+  const built = buildTopology(documents);
+  if (!built.ok) return undefined;
   const problems: Problem[] = [];
   const routeAdvertisements = parseRouteAdvertisementsDocuments(documents, problems);
   if (problems.length > 0) {

@@ -12,3 +12,12 @@ export * from './state';
 export * from './zone';
 export * from './inventoryMerge';
 export * from './pulumi';
+export * from './readable';
+export * from './refusals';
+
+// Shapes and checks of the layers below that the runtime's callers (the CLI) handle as they are.
+export type { ClusterAllocation } from '../alloc/cluster';
+export type { AllocationState } from '../alloc/state';
+export type { DesiredRow } from '../nb/desired';
+export { checkOwner } from '../nb/ownership';
+export type { OvsdbDatabase } from '../ovsdb/client';

@@ -27,6 +27,7 @@ import type { TopologyPlan, ZonePlan } from './topologyPlan';
 import { uplinksState } from '../uplink/replace';
 
 export type { TopologyPlan, ZonePlan } from './topologyPlan';
+export { loadDocuments } from '../model/load';
 
 /** A connect this plan replaces (its connectSubnets changed since the stored state), with the reason in words. */
 export interface PlannedReplacement {

@@ -4,7 +4,7 @@
  * transaction as the rows, and serialized canonically (sorted keys) so an unchanged plan writes
  * nothing.
  */
-import { type AllocationState, readState as readAllocation } from '../alloc/state';
+import { type AllocationState, emptyState, readState as readAllocation } from '../alloc/state';
 import { writeHomeKey, type KeyWrite } from '../nb/homeKey';
 import type { Operation } from '../ovsdb/notation';
 import type { PodAssignments } from '../topology/fromCluster';
@@ -65,6 +65,19 @@ export function parseState(text: string, where: string): RuntimeState {
   const podTunnels =
     record.podTunnels && typeof record.podTunnels === 'object' ? { podTunnels: record.podTunnels } : {};
   return { version: runtimeStateVersion, allocation, pods, ...podTunnels, ...uplinks };
+}
+
+/** An allocation given by hand (`ovnk plan --previous`: a plan document or its state), or why it is not one. */
+export function readPreviousAllocation(
+  value: unknown,
+): { ok: true; allocation: AllocationState } | { ok: false; reason: string } {
+  const allocation = readAllocation(value);
+  return typeof allocation === 'string' ? { ok: false, reason: allocation } : { ok: true, allocation };
+}
+
+/** The stored state, or an empty one, with `allocation` in place of its own: what `--previous` plans against. */
+export function withAllocation(stored: RuntimeState | undefined, allocation: AllocationState): RuntimeState {
+  return { ...(stored ?? { version: runtimeStateVersion, allocation: emptyState(), pods: {} }), allocation };
 }
 
 /** The select that reads NB_Global (its uuid and external_ids). */
