@@ -17,11 +17,12 @@ import {
   topologyOf,
   type UplinkObject,
 } from './objects';
+import { keyPathFailures } from '../provider/runtime/pulumi';
 import { type RouteAdvertisementsObject, Uplink } from './uplink';
 import { type AllocationsOutput, ClusterAllocations, type TopologyProps, ZoneRows } from './resources';
 
 export interface ClusterArgs {
-  /** The Inventory object. Plain: its zones and nodes decide the children. */
+  /** The Inventory object. Plain: its zones and nodes decide the children. Its node targets name no `keyPath` (SSH keys come from stack config or an agent). */
   readonly inventory: InventoryObject;
   /** ClusterUserDefinedNetwork / UserDefinedNetwork objects; one child component each. */
   readonly networks?: NetworkObject[];
@@ -68,6 +69,9 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
 
   constructor(name: string, args: ClusterArgs, opts?: pulumi.ComponentResourceOptions) {
     super('ovnk:cluster:Cluster', name, {}, opts);
+    const keyPaths = keyPathFailures(args.inventory);
+    if (keyPaths.length > 0)
+      throw new Error(`Cluster ${name}: ${keyPaths.map((f) => f.reason.replace(/^InvalidField: /, '')).join('; ')}`);
     this.owner = args.owner ?? `${pulumi.getProject()}.${pulumi.getStack()}`;
     this.layout = args.inventory.spec.zones ?? 'per-node';
     this.inventory = args.inventory;

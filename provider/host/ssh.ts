@@ -1,8 +1,9 @@
 /**
  * HostRunner over SSH (ssh2): one connection per host, opened on first use and reused; commands
  * to one host run one at a time; connect and per-command timeouts; the host key checked against
- * its pin before anything is sent; public-key authentication only. Key material is read from the
- * key file at connect time and never appears in messages (only the file's path does).
+ * its pin before anything is sent; public-key authentication only, with a key (material, or a file
+ * read at connect time) or the keys of an SSH agent. Key material never appears in messages (a
+ * key file's path does).
  */
 import { readFile } from 'node:fs/promises';
 import type { Duplex } from 'node:stream';
@@ -28,6 +29,8 @@ export interface SshTarget {
   /** Private key material (e.g. from a Pulumi secret). Never logged. */
   privateKey?: string | Buffer;
   passphrase?: string;
+  /** An SSH agent's socket (SSH_AUTH_SOCK): its keys are offered after `keyPath`/`privateKey`, or alone. */
+  agent?: string;
   /** The pin: a `SHA256:...` fingerprint or known_hosts text. */
   hostKey?: HostKeyPin;
   /** Accept a key the pin does not cover (never one that contradicts it). Off by default. */
@@ -108,13 +111,15 @@ export class SshHostRunner implements HostRunner {
     return this.connection;
   }
 
-  private async privateKey(): Promise<string | Buffer> {
+  private async privateKey(): Promise<string | Buffer | undefined> {
     if (this.target.privateKey !== undefined) return this.target.privateKey;
-    if (!this.target.keyPath)
+    if (!this.target.keyPath) {
+      if (this.target.agent) return undefined;
       throw new HostAuthError(
         this.describe,
-        `no private key for ${this.describe}: give keyPath or privateKey (key authentication only)`,
+        `no private key for ${this.describe}: give keyPath, privateKey or an SSH agent (key authentication only)`,
       );
+    }
     try {
       return await readFile(this.target.keyPath);
     } catch (error) {
@@ -162,7 +167,10 @@ export class SshHostRunner implements HostRunner {
             host: this.target.host,
             port: this.target.port ?? 22,
             username: this.target.user,
-            authHandler: ['publickey' as const],
+            authHandler: [
+              ...(privateKey !== undefined ? (['publickey'] as const) : []),
+              ...(this.target.agent ? (['agent'] as const) : []),
+            ],
             readyTimeout: timeoutMs,
             keepaliveInterval: 15_000,
             hostVerifier: (key: Buffer) => {
@@ -173,7 +181,8 @@ export class SshHostRunner implements HostRunner {
           try {
             client.connect({
               ...config,
-              privateKey,
+              ...(privateKey !== undefined ? { privateKey } : {}),
+              ...(this.target.agent ? { agent: this.target.agent } : {}),
               ...(this.target.passphrase ? { passphrase: this.target.passphrase } : {}),
             });
           } catch (error) {
@@ -219,11 +228,20 @@ export class SshHostRunner implements HostRunner {
     );
   }
 
+  /** Which keys were offered, in words (a file's path, never key material). */
+  private keysTried(): string {
+    const tried = [
+      ...(this.target.keyPath ? [this.target.keyPath] : this.target.privateKey !== undefined ? ['the given key'] : []),
+      ...(this.target.agent ? ["the SSH agent's keys"] : []),
+    ];
+    return tried.length > 0 ? ` with ${tried.join(' and ')}` : '';
+  }
+
   private connectError(error: Error & { level?: string; code?: string }, timeoutMs: number): HostError {
     if (error.level === 'client-authentication') {
       return new HostAuthError(
         this.describe,
-        `${this.describe} refused public-key authentication for user ${this.target.user}${this.target.keyPath ? ` with ${this.target.keyPath}` : ''}: check that its public key is in the user's authorized_keys`,
+        `${this.describe} refused public-key authentication for user ${this.target.user}${this.keysTried()}: check that its public key is in the user's authorized_keys`,
       );
     }
     if (error.level === 'client-timeout')

@@ -1,11 +1,17 @@
 /**
  * Module-level Northbound connections: one per endpoint text, shared by every CLI action and
  * provider call of this process. A comma-separated endpoint is a RAFT cluster (leader-following
- * client). Connecting failures become TargetUnreachableError naming the endpoint.
+ * client); `ssl:` takes the caller's TLS material; `ssh://user@host[:port]/unix:/path` is
+ * tunnelled (tunnel.ts) with the caller's SSH credentials. Connecting failures become
+ * TargetUnreachableError naming the endpoint (never a credential).
  */
 import { OvsdbClient, type ClientOptions, type OvsdbDatabase } from '../ovsdb/client';
 import { OvsdbClusterClient } from '../ovsdb/cluster';
 import { OvsdbTransportError, OvsdbValueError } from '../ovsdb/errors';
+import { closeTunnels, parseSshEndpoint, type SshCredentials, tunnelConnection } from './tunnel';
+
+/** How to open a Northbound: client options, TLS material for `ssl:`, SSH credentials for `ssh://`. */
+export type NbOptions = ClientOptions & { ssh?: SshCredentials };
 
 export const NB_DATABASE = 'OVN_Northbound';
 
@@ -36,7 +42,8 @@ const pool = new Map<string, Promise<OvsdbDatabase>>();
 /** How to reach each pooled connection's endpoint again (after it failed). */
 const reopeners = new WeakMap<OvsdbDatabase, () => Promise<OvsdbDatabase>>();
 
-async function open(endpoint: string, options: ClientOptions): Promise<OvsdbDatabase> {
+async function open(endpoint: string, field: string, options: NbOptions): Promise<OvsdbDatabase> {
+  if (endpoint.startsWith('ssh://')) return tunnel(endpoint, field, options);
   if (endpoint.includes(',')) {
     const cluster = new OvsdbClusterClient(endpoint, NB_DATABASE, options);
     await cluster.listDbs();
@@ -45,15 +52,31 @@ async function open(endpoint: string, options: ClientOptions): Promise<OvsdbData
   return OvsdbClient.connect(endpoint, options);
 }
 
+async function tunnel(endpoint: string, field: string, options: NbOptions): Promise<OvsdbDatabase> {
+  const target = parseSshEndpoint(endpoint);
+  if (typeof target === 'string') throw new EndpointError(endpoint, field, target);
+  if (!options.ssh)
+    throw new EndpointError(
+      endpoint,
+      field,
+      'is tunnelled through SSH: it needs a key or an agent and a pinned host key',
+    );
+  try {
+    return await tunnelConnection(endpoint, target, options.ssh, options.connectTimeoutMs ?? 10_000);
+  } catch (error) {
+    throw new TargetUnreachableError(endpoint, (error as Error).message);
+  }
+}
+
 /** The shared connection to `endpoint`; `field` names where the endpoint came from in errors. */
 export async function nbConnection(
   endpoint: string,
   field = 'endpoint',
-  options: ClientOptions = {},
+  options: NbOptions = {},
 ): Promise<OvsdbDatabase> {
   let connection = pool.get(endpoint);
   if (!connection) {
-    connection = open(endpoint, { connectTimeoutMs: 5000, ...options });
+    connection = open(endpoint, field, { connectTimeoutMs: 5000, ...options });
     pool.set(endpoint, connection);
     connection.catch(() => pool.delete(endpoint));
   }
@@ -66,6 +89,7 @@ export async function nbConnection(
     reopeners.set(db, () => nbConnection(endpoint, field, options));
     return db;
   } catch (error) {
+    if (error instanceof EndpointError || error instanceof TargetUnreachableError) throw error;
     if (error instanceof OvsdbValueError) throw new EndpointError(endpoint, field, error.reason);
     if (error instanceof OvsdbTransportError) throw new TargetUnreachableError(endpoint, error.message);
     const code = (error as NodeJS.ErrnoException).code;
@@ -101,4 +125,5 @@ export async function closeConnections(): Promise<void> {
       // a connection that never opened has nothing to close
     }
   }
+  await closeTunnels();
 }

@@ -20,6 +20,13 @@ export function labCluster(lab: LabStatus, text = readFileSync(fixture, 'utf8'))
   return built.cluster;
 }
 
+/** The lab's Inventory without its node targets' key files, as a Pulumi program gives it (keys come from stack config). */
+export function withoutKeyPaths(inventory: object): { spec: Record<string, unknown> } {
+  const copy = structuredClone(inventory) as { spec: { targets?: { nodes?: Record<string, { keyPath?: string }> } } };
+  for (const target of Object.values(copy.spec.targets?.nodes ?? {})) delete target.keyPath;
+  return copy as unknown as { spec: Record<string, unknown> };
+}
+
 const pool = new HostPool();
 
 /** Run argv on a lab node over SSH; fails on a non-zero exit. */

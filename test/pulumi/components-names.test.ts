@@ -142,6 +142,17 @@ describe('component names and examples under mocks', () => {
     expect(values.key).toEqual(expect.any(Number));
   });
 
+  it('a Cluster whose Inventory names an SSH key file is refused: the path would land in the state', () => {
+    const args = topologyArgs('colored-enterprise', 'central');
+    const spec = {
+      ...args.inventory.spec,
+      targets: { nodes: { 'ovn-worker': { host: 'h', keyPath: '/home/me/.ssh/id' } } },
+    };
+    expect(() => new components.Cluster('n6', { ...args, inventory: { ...args.inventory, spec } })).toThrow(
+      'Cluster n6: spec.targets.nodes.ovn-worker.keyPath would be stored in the Pulumi state: remove it and give the key as ovnk:sshPrivateKey (a secret), ovnk:sshKeyFile, or an SSH agent (SSH_AUTH_SOCK)',
+    );
+  });
+
   it('a network or connect component made on its own is refused with an error that says to use the Cluster', async () => {
     const args = topologyArgs('colored-enterprise', 'central');
     const cluster = new components.Cluster('n5', { ...args, networks: args.networks.slice(0, 1), connects: [] });

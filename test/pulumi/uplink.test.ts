@@ -12,7 +12,15 @@ import {
   stopTestHost,
   type TestHost,
 } from '../support/pulumiHost';
-import { bridgeMappings, closeNodes, externalIds, fixture, onNode, restoreExternalIds } from '../lab/uplink-helpers';
+import {
+  bridgeMappings,
+  closeNodes,
+  externalIds,
+  fixture,
+  onNode,
+  restoreExternalIds,
+  withoutKeyPaths,
+} from '../lab/uplink-helpers';
 
 // UplinkState through the engine's host against the lab's nodes (real sshd, real Open_vSwitch):
 // one resource per node the `red` Uplink selects; check previews the mappings, create writes them,
@@ -24,12 +32,13 @@ let testHost: TestHost | undefined;
 let shim: string;
 let saved: string[] = [];
 
-/** The fixture's objects with the inventory's nodes and targets filled from the lab. */
+/**
+ * The fixture's objects with the inventory's nodes and targets filled from the lab, without the
+ * targets' key file (Pulumi would store it in the state): the key comes from stack config.
+ */
 function objects(): { inventory: YamlObject; uplinks: YamlObject[]; networks: YamlObject[] } {
   const loaded = loadDocuments(readFileSync(fixture, 'utf8'));
-  const docs = fillInventory(loaded.documents, inventoryOf(lab) as unknown as { spec: Record<string, unknown> }).map(
-    (d) => d.body as YamlObject,
-  );
+  const docs = fillInventory(loaded.documents, withoutKeyPaths(inventoryOf(lab))).map((d) => d.body as YamlObject);
   return {
     inventory: docs.find((d) => d.kind === 'Inventory')!,
     uplinks: docs.filter((d) => d.kind === 'Uplink'),
@@ -39,7 +48,7 @@ function objects(): { inventory: YamlObject; uplinks: YamlObject[]; networks: Ya
 
 beforeAll(async () => {
   saved = await Promise.all(lab.nodes.map(externalIds));
-  testHost = await startTestHost(['UplinkState'], {});
+  testHost = await startTestHost(['UplinkState'], { 'ovnk:sshKeyFile': lab.nodes[0]!.ssh.keyPath });
   host = testHost.host;
   shim = testHost.shim.UplinkState!;
 }, 60_000);
@@ -78,6 +87,10 @@ describe('UplinkState through the host, one per selected node', () => {
       expect(checked.inputs.stateName).toBe(`red.${node.name}`);
       const result = await host.create(urn, checked.inputs);
       created[node.name] = { urn, id: result.id, outs: result.properties };
+      for (const state of [checked.inputs, result.properties]) {
+        expect(JSON.stringify(state)).not.toContain('keyPath');
+        expect(JSON.stringify(state)).not.toContain(node.ssh.keyPath);
+      }
       expect(await bridgeMappings(node)).toContain('cluster_udn_tenant-red:br-red');
       expect(result.properties.mappings).toEqual(['cluster_udn_tenant-red:br-red']);
       expect((result.properties.uplinkState as { spec: { nodeName: string } }).spec.nodeName).toBe(node.name);

@@ -72,7 +72,6 @@ function props(extra: string[] = []): Props {
             port: node.ssh.port,
             user: node.ssh.user,
             hostKey: node.ssh.hostKeyFingerprint,
-            keyPath: node.ssh.keyPath,
           },
         },
       },
@@ -132,7 +131,8 @@ beforeAll(async () => {
   consumer = linkedConsumer();
   host = await PulumiHost.start(consumer.dir);
   shim = await serializeShim('UplinkState');
-  await host.configure({});
+  // the key from stack config, never from the Inventory (whose inputs the state keeps)
+  await host.configure({ 'ovnk:sshKeyFile': vmStatus(g().lab)!.nodes[0]!.ssh.keyPath });
 });
 
 afterAll(async () => {

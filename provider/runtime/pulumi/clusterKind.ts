@@ -10,6 +10,7 @@ import { connectRouterName } from '../../connect/ids';
 import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
 import { renderSharedRows } from '../../topology/shared';
 import { driftCount, ownerFailure, same, zoneRowMethods } from './kind';
+import { keyPathFailures } from './keyPaths';
 import { sliceDigest } from './pack';
 import {
   type CheckResult,
@@ -68,11 +69,11 @@ function allocationSummary(allocated: Allocated): Props {
 
 function check(olds: Props, news: Props): CheckResult<Props> {
   if (containsUnknown(news)) return { inputs: news };
-  const owner = ownerFailure(news.owner);
+  const props = [...ownerFailure(news.owner), ...keyPathFailures(news.inventory)];
   const read = readTopology(news);
-  if (!read.topology) return { inputs: news, failures: [...owner, ...read.failures] };
+  if (!read.topology) return { inputs: news, failures: [...props, ...read.failures] };
   const result = allocateTopology(read.topology, stateOf(olds));
-  const failures = [...owner, ...allocateFailures(result, read.topology)];
+  const failures = [...props, ...allocateFailures(result, read.topology)];
   if (!result.ok || failures.length > 0) return { inputs: news, failures };
   const { allocated } = result;
   const inputs = {

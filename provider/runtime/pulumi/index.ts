@@ -16,3 +16,4 @@ export {
   type UplinkStateInputs,
   type YamlObject,
 } from './uplinkInput';
+export { keyPathFailures } from './keyPaths';

@@ -3,13 +3,17 @@
  * hands to configure() (decrypted, never copied into resource state or outputs): `ovnk:nb` is the
  * endpoint of every zone, `ovnk:zoneEndpoints` a JSON object zone -> endpoint that overrides it;
  * `ssl:` endpoints use `ovnk:tlsPrivateKey`, `ovnk:tlsCertificate`, `ovnk:tlsCaCertificate` (PEM);
- * `ssh://user@host[:port]/unix:/path` endpoints are tunnelled with `ovnk:sshPrivateKey`, the host
- * key pinned by `ovnk:sshKnownHosts` (known_hosts text) or `ovnk:sshHostKeyFingerprint`
- * (`SHA256:...`). Module-level, so every resource kind served by one host process sees them.
- * Errors name a secret key, never its value.
+ * `ssh://user@host[:port]/unix:/path` endpoints are tunnelled, and Uplink nodes reached, with an
+ * SSH key: `ovnk:sshPrivateKey` (a secret), `ovnk:sshKeyFile` (a key file on the machine running
+ * Pulumi) or, without either, the agent of SSH_AUTH_SOCK; the Northbound's host key is pinned by
+ * `ovnk:sshKnownHosts` (known_hosts text) or `ovnk:sshHostKeyFingerprint` (`SHA256:...`), a
+ * node's by its Inventory `hostKey` (or `ovnk:sshKnownHosts`). Config is not resource state: no
+ * key and no key path ever lands there. Module-level, so every resource kind served by one host
+ * process sees them. Errors name a secret key, never its value.
  */
 import type { HostKeyPin } from '../../host/hostkey';
 import type { TlsMaterial } from '../../ovsdb/transport';
+import type { SshCredentials } from '../tunnel';
 import type { ConfigReader } from './protocol';
 
 export const NB_KEY = 'ovnk:nb';
@@ -21,23 +25,27 @@ export const TLS_KEYS = {
 } as const;
 export const SSH_KEYS = {
   privateKey: 'ovnk:sshPrivateKey',
+  keyFile: 'ovnk:sshKeyFile',
   knownHosts: 'ovnk:sshKnownHosts',
   fingerprint: 'ovnk:sshHostKeyFingerprint',
 } as const;
 
+/** The SSH key (material, file or agent) and the configured pin, each when set. */
 export interface SshSettings {
-  privateKey: string;
-  hostKey: HostKeyPin;
+  privateKey?: string;
+  keyPath?: string;
+  agent?: string;
+  hostKey?: HostKeyPin;
 }
 
 export interface Settings {
   nb?: string;
   zones: Record<string, string>;
   tls?: TlsMaterial;
-  ssh?: SshSettings;
+  ssh: SshSettings;
 }
 
-let settings: Settings = { zones: {} };
+let settings: Settings = { zones: {}, ssh: {} };
 
 /** A configuration value that cannot be used, naming the key (and the value unless it is a secret) and why. */
 export class ConfigError extends Error {
@@ -72,22 +80,22 @@ function readTls(config: ConfigReader): TlsMaterial | undefined {
   return values as TlsMaterial;
 }
 
-function readSsh(config: ConfigReader): SshSettings | undefined {
-  const privateKey = config.get(SSH_KEYS.privateKey);
+function readSsh(config: ConfigReader): SshSettings {
+  const privateKey = config.get(SSH_KEYS.privateKey) || undefined;
+  const keyPath = config.get(SSH_KEYS.keyFile) || undefined;
+  const agent = process.env.SSH_AUTH_SOCK || undefined;
   const knownHosts = config.get(SSH_KEYS.knownHosts);
   const fingerprint = config.get(SSH_KEYS.fingerprint);
-  if (!privateKey) return undefined;
   if (fingerprint && !/^SHA256:[A-Za-z0-9+/]+=*$/.test(fingerprint))
     throw new ConfigError(
       `${SSH_KEYS.fingerprint} ${JSON.stringify(fingerprint)} is not an OpenSSH SHA256:... fingerprint`,
     );
   const hostKey: HostKeyPin | undefined = knownHosts ? { knownHosts } : fingerprint ? { fingerprint } : undefined;
-  if (!hostKey)
-    throw new ConfigError(
-      `${SSH_KEYS.privateKey} is set but no host key is pinned: set ${SSH_KEYS.knownHosts} or ${SSH_KEYS.fingerprint}`,
-    );
-  return { privateKey, hostKey };
+  return { privateKey, keyPath, agent, hostKey };
 }
+
+/** Where an SSH key can come from, in words, for errors. */
+export const SSH_KEY_SOURCES = `${SSH_KEYS.privateKey} (a secret), ${SSH_KEYS.keyFile}, or an SSH agent (SSH_AUTH_SOCK)`;
 
 export function readSettings(config: ConfigReader): Settings {
   return {
@@ -120,10 +128,19 @@ export function tlsMaterial(): TlsMaterial | undefined {
   return settings.tls;
 }
 
-export function requireSsh(endpoint: string): SshSettings {
-  if (!settings.ssh)
+/** The credentials of a tunnelled Northbound: a key and a pin, or an error naming the keys to set. */
+export function requireSsh(endpoint: string): SshCredentials {
+  const { privateKey, keyPath, agent, hostKey } = settings.ssh;
+  if (!privateKey && !keyPath && !agent)
+    throw new ConfigError(`${endpoint} is tunnelled through SSH: set ${SSH_KEY_SOURCES}`);
+  if (!hostKey)
     throw new ConfigError(
-      `${endpoint} is tunnelled through SSH: set ${SSH_KEYS.privateKey} (a secret) and ${SSH_KEYS.knownHosts} or ${SSH_KEYS.fingerprint}`,
+      `${endpoint} is tunnelled through SSH but no host key is pinned: set ${SSH_KEYS.knownHosts} or ${SSH_KEYS.fingerprint}`,
     );
+  return { privateKey, keyPath, agent, hostKey };
+}
+
+/** The SSH key settings for Uplink nodes (their pins come from the Inventory, else the configured one). */
+export function sshSettings(): SshSettings {
   return settings.ssh;
 }

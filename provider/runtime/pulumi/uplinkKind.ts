@@ -22,7 +22,8 @@ import {
   SCHEMA_VERSION,
   withoutProvider,
 } from './protocol';
-import { configureSettings } from './settings';
+import { keyPathFailures } from './keyPaths';
+import { configureSettings, SSH_KEY_SOURCES, sshSettings } from './settings';
 import { uplinkCluster, type YamlObject } from './uplinkInput';
 import type { Cluster } from '../../model/cluster';
 import { uplinksOf } from '../../model/cudn';
@@ -55,7 +56,7 @@ function mine(plan: UplinkPlan, props: Props) {
 
 function check(news: Props): CheckResult<Props> {
   if (containsUnknown(news)) return { inputs: news };
-  const failures: CheckFailure[] = [...ownerFailure(news.owner)];
+  const failures: CheckFailure[] = [...ownerFailure(news.owner), ...keyPathFailures(news.inventory)];
   if (typeof news.node !== 'string' || news.node === '')
     failures.push({
       property: 'node',
@@ -91,14 +92,15 @@ function diff(olds: Props, news: Props): DiffResult {
   return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };
 }
 
-/** The run options: VRF input when the resource was given RouteAdvertisements. */
+/** The run options: the node's SSH key from stack config or the agent, and VRF input when the resource was given RouteAdvertisements. */
 function runOptions(props: Props, cluster: Cluster) {
   const vrf = uplinkVrfOf(props, cluster);
   if (vrf && !vrf.ok)
     throw new Error(
       `the stored UplinkState VRF inputs no longer parse: ${vrf.failures.map((f) => `${f.property}: ${f.reason}`).join('; ')}`,
     );
-  return vrf ? { vrf: vrf.vrf } : {};
+  const ssh = { ...sshSettings(), sources: `set ${SSH_KEY_SOURCES}` };
+  return vrf ? { ssh, vrf: vrf.vrf } : { ssh };
 }
 
 /** This node's VRF report (null without RouteAdvertisements): outcomes per CUDN and the steps planned or run, or why not. */
@@ -153,7 +155,11 @@ export const UplinkState: ResourceKind = {
   },
   delete: async (_id, props) => {
     stateVersion(props);
-    const result = await destroyUplinks(clusterOf(withoutProvider(props)), String(props.owner));
+    const stored = withoutProvider(props);
+    const cluster = clusterOf(stored);
+    const result = await destroyUplinks(cluster, String(props.owner), runOptions(stored, cluster));
+    const { step } = mine(result, props);
+    if (step?.error) throw new Error(`node ${props.node}: ${step.error.reason}: ${step.error.message}`);
     const written = result.written[String(props.node)];
     if (written && 'error' in written)
       throw new Error(`node ${props.node}: removing this owner's ovn-bridge-mappings failed: ${written.error}`);

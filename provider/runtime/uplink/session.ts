@@ -22,9 +22,21 @@ import { mappingOperations, type OvsRead, readOvsFacts, VSWITCH_DATABASE } from 
 
 export const defaultOvsDb = '/var/run/openvswitch/db.sock';
 
+/** SSH credentials for nodes whose target names no key file (Pulumi: from stack config, never from state). */
+export interface NodeCredentials {
+  privateKey?: string;
+  keyPath?: string;
+  agent?: string;
+  /** The pin of nodes whose target has no `hostKey`. */
+  hostKey?: HostKeyPin;
+  /** Where a key can come from, in words, for the error when there is none. */
+  sources: string;
+}
+
 export interface SessionOptions {
   connectTimeoutMs?: number;
   commandTimeoutMs?: number;
+  ssh?: NodeCredentials;
 }
 
 interface NodeHandle {
@@ -67,14 +79,25 @@ export class UplinkSession {
       host: t.host,
       port: t.port,
       user: t.user,
-      keyPath: t.keyPath,
-      hostKey: hostKeyPin(t.hostKey),
+      ...this.keyOf(node, t),
+      hostKey: hostKeyPin(t.hostKey) ?? this.options.ssh?.hostKey,
       connectTimeoutMs: this.options.connectTimeoutMs ?? 5_000,
       commandTimeoutMs: this.options.commandTimeoutMs,
     });
     handle = { runner };
     this.handles.set(node, handle);
     return handle;
+  }
+
+  /** The target's key file, else the session's credentials (key, key file, agent). */
+  private keyOf(node: string, t: NodeTarget): { keyPath?: string; privateKey?: string; agent?: string } {
+    if (t.keyPath !== undefined) return { keyPath: t.keyPath };
+    const ssh = this.options.ssh;
+    if (!ssh || (!ssh.privateKey && !ssh.keyPath && !ssh.agent))
+      throw new Error(
+        `node ${node} has no SSH key: ${ssh?.sources ?? `give spec.targets.nodes.${node}.keyPath or run an SSH agent`}`,
+      );
+    return { privateKey: ssh.privateKey, keyPath: ssh.keyPath, agent: ssh.agent };
   }
 
   private database(node: string): Promise<OvsdbClient> {

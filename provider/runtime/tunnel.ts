@@ -1,0 +1,80 @@
+/**
+ * Northbound endpoints tunnelled through SSH, `ssh://user@host[:port]/unix:/path`: a stream to the
+ * remote unix socket forwarded over one SSH connection per host (provider/host: the host key
+ * checked against its pin, a key or an agent's keys), one OVSDB client per endpoint. The CLI and
+ * the providers share it; the credentials come from their caller (flags, stack config), and
+ * only a key file's path, never key material, can appear in an error.
+ */
+import type { HostKeyPin } from '../host/hostkey';
+import { HostPool } from '../host/pool';
+import { openUnixSocketStream } from '../host/stream';
+import { OvsdbClient, type OvsdbDatabase } from '../ovsdb/client';
+
+/** How to reach a host over SSH: a key (material or a file) and/or an agent, and the host-key pin. */
+export interface SshCredentials {
+  /** Private key material (e.g. a Pulumi secret). */
+  privateKey?: string;
+  /** A private key file, read at connect time. */
+  keyPath?: string;
+  /** An SSH agent's socket (SSH_AUTH_SOCK). */
+  agent?: string;
+  hostKey: HostKeyPin;
+}
+
+export interface SshEndpoint {
+  user: string;
+  host: string;
+  port: number;
+  socketPath: string;
+}
+
+const SSH_ENDPOINT = /^ssh:\/\/([^@/\s]+)@(\[[0-9a-fA-F:]+\]|[^:/\s]+)(?::(\d+))?\/unix:(\/\S+)$/;
+
+/** The parts of an ssh:// endpoint, or the reason it is not one (for the caller's error). */
+export function parseSshEndpoint(endpoint: string): SshEndpoint | string {
+  const match = SSH_ENDPOINT.exec(endpoint);
+  if (!match) return 'is not ssh://user@host[:port]/unix:/path/to/nb.sock';
+  const port = match[3] === undefined ? 22 : Number(match[3]);
+  if (port < 1 || port > 65535) return `has port ${port}, outside 1..65535`;
+  return { user: match[1]!, host: match[2]!.replace(/^\[|\]$/g, ''), port, socketPath: match[4]! };
+}
+
+const hosts = new HostPool();
+const tunnels = new Map<string, Promise<OvsdbClient>>();
+
+/** The pooled client of an ssh:// endpoint (already parsed); failures are the host layer's errors. */
+export async function tunnelConnection(
+  endpoint: string,
+  target: SshEndpoint,
+  ssh: SshCredentials,
+  connectTimeoutMs: number,
+): Promise<OvsdbDatabase> {
+  let client = tunnels.get(endpoint);
+  if (!client) {
+    const runner = hosts.runner({
+      host: target.host,
+      port: target.port,
+      user: target.user,
+      ...(ssh.privateKey !== undefined ? { privateKey: ssh.privateKey } : {}),
+      ...(ssh.keyPath !== undefined ? { keyPath: ssh.keyPath } : {}),
+      ...(ssh.agent !== undefined ? { agent: ssh.agent } : {}),
+      hostKey: ssh.hostKey,
+      connectTimeoutMs,
+    });
+    client = OvsdbClient.connect(openUnixSocketStream(runner, target.socketPath), { connectTimeoutMs });
+    tunnels.set(endpoint, client);
+    client.catch(() => tunnels.delete(endpoint));
+  }
+  const db = await client;
+  if (db.isOpen) return db;
+  tunnels.delete(endpoint);
+  return tunnelConnection(endpoint, target, ssh, connectTimeoutMs);
+}
+
+/** Close every tunnelled client and its SSH connection. */
+export async function closeTunnels(): Promise<void> {
+  const all = [...tunnels.values()];
+  tunnels.clear();
+  for (const client of all) (await client.catch(() => undefined))?.close();
+  await hosts.closeAll();
+}
