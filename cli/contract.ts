@@ -12,6 +12,8 @@
  * Writes are awaited: a pipe or a slow reader gets every byte before the process exits.
  */
 
+import { problemLine } from '../provider/runtime';
+
 export const ExitCode = {
   ok: 0,
   refused: 1,
@@ -86,11 +88,6 @@ interface ProblemLike {
   file?: string;
   path?: string;
   message?: string;
-}
-
-/** `FILE: PATH: MESSAGE`, the one wording of a problem in text and in errors. */
-export function problemLine(p: ProblemLike): string {
-  return [p.file, p.path, p.message].filter((part) => part !== undefined && part !== '').join(': ');
 }
 
 /** Run one command body and print its outcome per the contract; returns the exit code. */

@@ -9,3 +9,4 @@ export * from './cluster';
 export * from './network';
 export * from './networkConnect';
 export * from './uplink';
+export * from './topologyFile';

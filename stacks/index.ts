@@ -1,54 +1,28 @@
 /**
  * The project's Pulumi program: the stack config names a topology file (`ovnk-pulumi:topology`,
- * relative to stacks/) or a generated scale topology (`ovnk-pulumi:scale`), and optionally
+ * relative to stacks/, or absolute) or a generated scale topology (`ovnk-pulumi:scale`), and optionally
  * overrides the inventory's zones (`ovnk-pulumi:zones`) and gives the nodes (with their labels
  * and SSH targets) where the file leaves them to `--lab` (`ovnk-pulumi:nodes`, `ovnk-pulumi:targets`);
- * one Cluster renders it, Uplinks and RouteAdvertisements included.
+ * one Cluster renders it, Uplinks and RouteAdvertisements included. The file is loaded and
+ * checked by the same code as `ovnk plan -f` (components/topologyFile.ts): what the CLI refuses,
+ * the program refuses with the same problems, before registering anything.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
-import { parseAllDocuments } from 'yaml';
-import {
-  Cluster,
-  type ClusterArgs,
-  type ClusterNetworkConnectObject,
-  type InventoryObject,
-  type NetworkObject,
-  type RouteAdvertisementsObject,
-  type UplinkObject,
-} from '../components';
+import { Cluster, topologyFromFiles, type TopologyArgs } from '../components';
 import { type ScaleSpec, scaleTopology } from './scale';
 
-type Topology = Required<Pick<ClusterArgs, 'inventory' | 'networks' | 'connects' | 'uplinks' | 'routeAdvertisements'>>;
-
-/** The objects of a YAML file, sorted into the Cluster's args. */
-export function topologyFromFile(file: string): Topology {
-  const objects = parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as { kind?: string });
-  const inventory = objects.find((o) => o.kind === 'Inventory');
-  if (!inventory) throw new Error(`ovnk-pulumi:topology: ${file} has no Inventory object`);
-  return {
-    inventory: inventory as InventoryObject,
-    networks: objects.filter(
-      (o) => o.kind === 'ClusterUserDefinedNetwork' || o.kind === 'UserDefinedNetwork',
-    ) as NetworkObject[],
-    connects: objects.filter((o) => o.kind === 'ClusterNetworkConnect') as ClusterNetworkConnectObject[],
-    uplinks: objects.filter((o) => o.kind === 'Uplink') as UplinkObject[],
-    routeAdvertisements: objects.filter((o) => o.kind === 'RouteAdvertisements') as RouteAdvertisementsObject[],
-  };
-}
-
-function stackTopology(config: pulumi.Config): Topology {
+/** The stack's topology: generated (scale), or its file read and refused as `ovnk plan -f` does. */
+function stackTopology(config: pulumi.Config): TopologyArgs {
   const zones = config.get('zones') as 'central' | 'per-node' | undefined;
-  const scale = config.getObject<ScaleSpec>('scale');
-  const topology = scale
-    ? { ...scaleTopology(scale, zones ?? 'per-node'), uplinks: [], routeAdvertisements: [] }
-    : topologyFromFile(join(__dirname, config.require('topology')));
   const overrides = {
     zones,
     nodes: config.getObject<Record<string, unknown>[]>('nodes'),
     targets: config.getObject<Record<string, unknown>>('targets'),
   };
+  const scale = config.getObject<ScaleSpec>('scale');
+  if (!scale) return topologyFromFiles([resolve(__dirname, config.require('topology'))], overrides);
+  const topology = { ...scaleTopology(scale, zones ?? 'per-node'), uplinks: [], routeAdvertisements: [] };
   const spec = {
     ...topology.inventory.spec,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),

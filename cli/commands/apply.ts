@@ -45,9 +45,9 @@ function replaceRefusal(file: string, replacements: PlannedReplacement[]): CliEr
 export async function apply(options: ApplyOptions): Promise<CommandResult> {
   const target = await fileTarget(options);
   const plan = planFor(target, options.zone);
-  if (plan.problems.length > 0) throw refusal(options.file, plan);
+  if (plan.problems.length > 0) throw refusal(target.file, plan);
   const replacements = connectReplacements(plan.allocation);
-  if (replacements.length > 0 && !options.replace) throw replaceRefusal(options.file, replacements);
+  if (replacements.length > 0 && !options.replace) throw replaceRefusal(target.file, replacements);
   if (target.lab)
     checkLabPods(
       target.lab,

@@ -4,20 +4,19 @@
  * cluster (with `--lab`, the Inventory filled from the running lab; the file wins), the owner,
  * each zone's Northbound, and the state stored there.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { checkLabName, DEFAULT_LAB_NAME, inventoryOf, type LabStatus, readState as readLab, statusOf } from '../../lab';
 import type { Cluster } from '../../provider/model/cluster';
-import type { Problem } from '../../provider/model/problem';
 import {
-  buildTopology,
+  attributed,
+  buildInputs,
   ChangedByAnotherWriterError,
   checkOwner,
   closeConnections,
   EndpointError,
   fillInventory,
   ForeignRowClash,
-  loadDocuments,
+  type InputDocument,
   nbConnection,
   NotCommittedError,
   OutcomeUnknownError,
@@ -32,9 +31,10 @@ import {
   zoneNames,
 } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode, parseOutputFormat, runFormatted } from '../contract';
+import { type FileArgs, fileOption, inputError, inputLabel, inputOf } from './input';
 
 export interface FileOptions {
-  file: string;
+  file: FileArgs;
   lab?: string | boolean;
   nb?: string[];
   zone?: string;
@@ -43,7 +43,10 @@ export interface FileOptions {
 }
 
 export interface FileTarget {
+  /** The inputs as one label for messages. */
   file: string;
+  /** The documents as loaded (filled from the lab with --lab), each with its file. */
+  documents: InputDocument[];
   owner: string;
   cluster: Cluster;
   lab?: LabStatus;
@@ -54,7 +57,7 @@ export interface FileTarget {
 
 export function withFileOptions(command: Command): Command {
   return command
-    .requiredOption('-f, --file <file>', 'YAML or JSON file with Inventory and network objects')
+    .addOption(fileOption('YAML or JSON file with Inventory and network objects'))
     .option(
       '--lab [name]',
       `target the running lab (default name "${DEFAULT_LAB_NAME}"); fills nodes and targets the file lacks`,
@@ -73,7 +76,7 @@ export async function runFileCommand(options: FileOptions, body: () => Promise<C
       try {
         return await body();
       } catch (error) {
-        throw asCliError(error, options.file);
+        throw asCliError(error, inputLabel(options.file));
       } finally {
         await closeConnections();
       }
@@ -116,14 +119,6 @@ function outcomeError(error: unknown, file: string): CliError | undefined {
   return undefined;
 }
 
-/** Unusable input (exit 3): the one problem, or how many there are; text mode lists every one. */
-export function inputError(file: string, problems: Problem[]): CliError {
-  const first = problems[0]!;
-  const message =
-    problems.length === 1 ? `${file}: ${first.path}: ${first.message}` : `${file}: ${problems.length} problems`;
-  return new CliError(ExitCode.badInput, message, { file, path: first.path, problems });
-}
-
 function labStatus(lab: string | boolean): LabStatus {
   const name = checkLabName(typeof lab === 'string' ? lab : DEFAULT_LAB_NAME);
   const state = readLab(name);
@@ -134,18 +129,6 @@ function labStatus(lab: string | boolean): LabStatus {
       { lab: name },
     );
   return statusOf(state, state.ovnRoot);
-}
-
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new CliError(
-      ExitCode.badInput,
-      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      { file, path: '-f' },
-    );
-  }
 }
 
 /** `EP` for every zone, or `ZONE=EP`; the last one given wins. */
@@ -179,14 +162,14 @@ function ownerOf(given: string | undefined, cluster: Cluster): string {
 
 /** Load, fill from the lab, build, connect to each zone's Northbound, read the stored state. */
 export async function fileTarget(options: FileOptions): Promise<FileTarget> {
-  const loaded = loadDocuments(readText(options.file));
-  if (loaded.problems.length > 0) throw inputError(options.file, loaded.problems);
+  const input = await inputOf(options);
+  if (input.problems.length > 0) throw inputError(input.label, input.problems);
   const lab = options.lab === undefined || options.lab === false ? undefined : labStatus(options.lab);
   const documents = lab
-    ? fillInventory(loaded.documents, inventoryOf(lab) as unknown as { spec: Record<string, unknown> })
-    : loaded.documents;
-  const built = buildTopology(documents);
-  if (!built.ok) throw inputError(options.file, built.inputProblems);
+    ? fillInventory(input.documents, inventoryOf(lab) as unknown as { spec: Record<string, unknown> })
+    : input.documents;
+  const built = buildInputs(documents);
+  if (!built.ok) throw inputError(input.label, built.problems);
   const names = zoneNames(built.cluster);
   if (options.zone !== undefined && !names.includes(options.zone)) {
     throw new CliError(
@@ -203,12 +186,12 @@ export async function fileTarget(options: FileOptions): Promise<FileTarget> {
   const owner = ownerOf(options.owner, built.cluster);
   let previous: RuntimeState | undefined;
   for (const zone of zones) previous ??= await readZoneState(zone.db, owner);
-  return { file: options.file, owner, cluster: built.cluster, lab, zones, previous };
+  return { file: input.label, documents, owner, cluster: built.cluster, lab, zones, previous };
 }
 
 /** The plan for a target; input problems exit 3. */
 export function planFor(target: FileTarget, zone?: string): TopologyPlan {
   const result = planTopology(target.cluster, target.previous, { zone });
-  if (!result.ok) throw inputError(target.file, result.inputProblems);
+  if (!result.ok) throw inputError(target.file, attributed(result.inputProblems, target.documents));
   return result.plan;
 }

@@ -14,9 +14,11 @@ import type { Cluster } from '../../provider/model/cluster';
 import type { Problem } from '../../provider/model/problem';
 import {
   type AllocationState,
-  buildTopology,
+  attributed,
+  buildInputs,
   type ClusterAllocation,
   connectReplacements,
+  type InputDocument,
   planTopology,
   readableTables,
   readPreviousAllocation,
@@ -25,12 +27,13 @@ import {
   type ZonePlan,
 } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode } from '../contract';
-import { fileTarget, inputError, runFileCommand } from './fileTarget';
+import { fileTarget, runFileCommand } from './fileTarget';
+import { type FileArgs, fileOption, inputError, inputOf } from './input';
 import { planText } from './planText';
 import { withUplinks } from './uplinks';
 
 interface PlanOptions {
-  file: string;
+  file: FileArgs;
   lab?: string | boolean;
   zone?: string;
   previous?: string;
@@ -41,9 +44,8 @@ export function registerPlan(program: Command): void {
   program
     .command('plan')
     .description('Validate and allocate offline: ids, host subnets, tunnel keys, connect subnets, problems')
-    .requiredOption(
-      '-f, --file <file>',
-      'YAML or JSON file with Inventory, (Cluster)UserDefinedNetwork and ClusterNetworkConnect objects',
+    .addOption(
+      fileOption('YAML or JSON file with Inventory, (Cluster)UserDefinedNetwork and ClusterNetworkConnect objects'),
     )
     .option('--zone <name>', 'plan only this zone (default: every zone)')
     .option(
@@ -57,21 +59,35 @@ export function registerPlan(program: Command): void {
 
 const withLab = (options: PlanOptions): boolean => options.lab !== undefined && options.lab !== false;
 
-/** Offline: the file alone; --lab: the file filled from the lab (fileTarget, as apply) and the state stored there. */
-async function sourceOf(options: PlanOptions): Promise<{ cluster: Cluster; previous?: RuntimeState }> {
+interface PlanSource {
+  cluster: Cluster;
+  /** The inputs as one label, and the documents with their files (problems name them). */
+  label: string;
+  documents: InputDocument[];
+  previous?: RuntimeState;
+}
+
+/** Offline: the inputs alone; --lab: filled from the lab (fileTarget, as apply) with the state stored there. */
+async function sourceOf(options: PlanOptions): Promise<PlanSource> {
   const allocation = options.previous === undefined ? undefined : readPrevious(options.previous);
   if (withLab(options)) {
-    const target = await fileTarget({ file: options.file, lab: options.lab, zone: options.zone });
+    const target = await fileTarget(options);
     const stored = target.previous;
     return {
       cluster: target.cluster,
+      label: target.file,
+      documents: target.documents,
       previous: allocation === undefined ? stored : withAllocation(stored, allocation),
     };
   }
-  const built = buildTopology(readInput(options.file, '-f'));
-  if (!built.ok) throw inputError(options.file, built.inputProblems);
+  const input = await inputOf(options);
+  if (input.problems.length > 0) throw inputError(input.label, input.problems);
+  const built = buildInputs(input.documents);
+  if (!built.ok) throw inputError(input.label, built.problems);
   return {
     cluster: built.cluster,
+    label: input.label,
+    documents: input.documents,
     previous: allocation === undefined ? undefined : withAllocation(undefined, allocation),
   };
 }
@@ -79,10 +95,10 @@ async function sourceOf(options: PlanOptions): Promise<{ cluster: Cluster; previ
 /** The plan is the runtime's (planTopology): exactly the rows, pods and state apply would write. */
 export async function plan(options: PlanOptions): Promise<CommandResult> {
   const source = await sourceOf(options);
-  if (!withLab(options)) checkPodNodes(options.file, source.cluster);
+  if (!withLab(options)) checkPodNodes(source);
   checkZone(source.cluster, options.zone);
   const result = planTopology(source.cluster, source.previous, { zone: options.zone });
-  if (!result.ok) throw inputError(options.file, result.inputProblems);
+  if (!result.ok) throw inputError(source.label, attributed(result.inputProblems, source.documents));
   const { cluster, allocation, zones, problems } = result.plan;
   const document = planDocument(allocation, zones, problems);
   const exitCode = problems.length === 0 ? ExitCode.ok : ExitCode.refused;
@@ -118,7 +134,7 @@ export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[], p
 }
 
 /** Offline, pods on nodes the Inventory does not list cannot be planned (no node ids, no rows): exit 3, suggesting --lab. */
-function checkPodNodes(file: string, cluster: Cluster): void {
+function checkPodNodes({ cluster, label, documents }: PlanSource): void {
   const listed = new Set(cluster.inventory.nodes.map((n) => n.name));
   const at = cluster.inventory.pods.findIndex((p) => !listed.has(p.node));
   if (at < 0) return;
@@ -126,7 +142,8 @@ function checkPodNodes(file: string, cluster: Cluster): void {
   const path = `spec.pods[${at}].node`;
   const known = listed.size === 0 ? 'spec.nodes lists no node' : `spec.nodes lists ${[...listed].join(', ')}`;
   const message = `pod ${pod.namespace}/${pod.name} names node "${pod.node}", which the Inventory does not list (${known}): give --lab [NAME] to plan against the running lab's nodes, or list the node under spec.nodes`;
-  throw new CliError(ExitCode.badInput, `${file}: ${path}: ${message}`, { file, path });
+  const file = documents.find((d) => d.kind === 'Inventory')?.file;
+  throw inputError(label, [{ reason: 'InvalidField', message, path, file }]);
 }
 
 function checkZone(cluster: Cluster, zone: string | undefined): void {

@@ -9,14 +9,14 @@
  * stored state is reported under `uplinkReplacements`. Uplink problems refuse before the command
  * changes anything. Hooked into each command by one marked line.
  */
-import { readFileSync } from 'node:fs';
 import { checkLabName, DEFAULT_LAB_NAME, inventoryOf, readState as readLab, statusOf } from '../../lab';
 import type { Cluster } from '../../provider/model/cluster';
 import type { Problem } from '../../provider/model/problem';
 import type { RouteAdvertisements } from '../../provider/model/routeAdvertisements';
-import { buildTopology, loadDocuments, planTopology } from '../../provider/runtime/plan';
+import { planTopology } from '../../provider/runtime/plan';
 import type { RuntimeState } from '../../provider/runtime/state';
 import { fillInventory } from '../../provider/runtime/inventoryMerge';
+import { attributed, buildInputs } from '../../provider/runtime/input';
 import {
   applyUplinks,
   destroyUplinks,
@@ -33,11 +33,12 @@ import {
 } from '../../provider/runtime/uplink';
 import { CliError, type CommandResult, ExitCode } from '../contract';
 import { fileTarget } from './fileTarget';
+import { type FileArgs, inputError, inputLabel, inputOf, type LoadedInput } from './input';
 
 export type UplinkCommand = 'plan' | 'apply' | 'diff' | 'destroy';
 
 export interface UplinkOptions {
-  file: string;
+  file: FileArgs;
   lab?: string | boolean;
   owner?: string;
   nb?: string[];
@@ -49,17 +50,16 @@ interface Loaded {
   routeAdvertisements: RouteAdvertisements[];
 }
 
-/** The file's cluster (filled from the lab with --lab) and RouteAdvertisements; undefined when the file is unusable (the command reports that). */
-function clusterOf(options: UplinkOptions): Loaded | undefined {
-  let text: string;
+/** The inputs' cluster (filled from the lab with --lab) and RouteAdvertisements; undefined when the input is unusable (the command reports that). */
+async function clusterOf(options: UplinkOptions): Promise<Loaded | undefined> {
+  let input: LoadedInput;
   try {
-    text = readFileSync(options.file, 'utf8');
+    input = await inputOf(options);
   } catch {
     return undefined;
   }
-  const loaded = loadDocuments(text);
-  if (loaded.problems.length > 0) return undefined;
-  let documents = loaded.documents;
+  if (input.problems.length > 0) return undefined;
+  let documents = input.documents;
   if (options.lab !== undefined && options.lab !== false) {
     const name = checkLabName(typeof options.lab === 'string' ? options.lab : DEFAULT_LAB_NAME);
     const state = readLab(name);
@@ -74,18 +74,11 @@ function clusterOf(options: UplinkOptions): Loaded | undefined {
       inventoryOf(statusOf(state, state.ovnRoot)) as unknown as { spec: Record<string, unknown> },
     );
   }
-  const built = buildTopology(documents);
+  const built = buildInputs(documents);
   if (!built.ok) return undefined;
   const problems: Problem[] = [];
   const routeAdvertisements = parseRouteAdvertisementsDocuments(documents, problems);
-  if (problems.length > 0) {
-    const first = problems[0]!;
-    throw new CliError(ExitCode.badInput, `${options.file}: ${first.path}: ${first.message}`, {
-      file: options.file,
-      path: first.path,
-      problems,
-    });
-  }
+  if (problems.length > 0) throw inputError(input.label, attributed(problems, documents));
   return { cluster: built.cluster, routeAdvertisements };
 }
 
@@ -227,7 +220,7 @@ export async function withUplinks(
   options: UplinkOptions,
   inner: () => CommandResult | Promise<CommandResult>,
 ): Promise<CommandResult> {
-  const loaded = clusterOf(options);
+  const loaded = await clusterOf(options);
   if (!loaded || !hasUplinks(loaded.cluster)) return inner();
   const { cluster } = loaded;
   const owner = options.owner ?? cluster.inventory.name;
@@ -235,8 +228,8 @@ export async function withUplinks(
   if (offline.problems.length > 0 && command !== 'plan' && command !== 'destroy') {
     throw new CliError(
       ExitCode.refused,
-      `${options.file}: refused, nothing was changed: ${offline.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
-      { file: options.file, problems: offline.problems },
+      `${inputLabel(options.file)}: refused, nothing was changed: ${offline.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+      { file: inputLabel(options.file), problems: offline.problems },
     );
   }
   const online = command !== 'plan' || (options.lab !== undefined && options.lab !== false) || hasTargets(cluster);

@@ -12,6 +12,7 @@ export * from './pods';
 export * from './state';
 export * from './zone';
 export * from './inventoryMerge';
+export * from './input';
 export * from './pulumi';
 export * from './readable';
 export * from './refusals';

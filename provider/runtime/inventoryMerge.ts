@@ -38,7 +38,7 @@ export function mergeInventorySpec(file: Spec, other: Spec): Spec {
 }
 
 /** The documents with the (first) Inventory's spec filled from `other`; other documents as they are. */
-export function fillInventory(documents: LoadedDocument[], other: { spec: Spec }): LoadedDocument[] {
+export function fillInventory<D extends LoadedDocument>(documents: D[], other: { spec: Spec }): D[] {
   let done = false;
   return documents.map((doc) => {
     if (done || doc.kind !== 'Inventory') return doc;

@@ -76,7 +76,7 @@ describe('unusable input', () => {
     const run = ovnk(['plan', '-f', unusable]);
     expect(run.code).toBe(3);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain(`error: ${unusable}: 2 problems\n`);
+    expect(run.stderr).toContain(`error: 2 problems in ${unusable}\n`);
     expect(run.stderr).toContain(
       `  ${unusable}: ClusterNetworkConect/typo: kind: kind "ClusterNetworkConect" is not one of `,
     );
