@@ -15,9 +15,9 @@ export type PlanOutcome =
 
 export function planCluster(text: string, previous?: AllocationState): PlanOutcome {
   const loaded = loadDocuments(text);
+  if (loaded.problems.length > 0) return { ok: false, inputProblems: loaded.problems };
   const built = buildCluster(loaded.documents);
-  const inputProblems = [...loaded.problems, ...built.problems];
-  if (inputProblems.length > 0) return { ok: false, inputProblems };
+  if (built.problems.length > 0) return { ok: false, inputProblems: built.problems };
   return { ok: true, cluster: built.cluster, allocation: allocatePlan(built.cluster, previous) };
 }
 

@@ -1,9 +1,13 @@
 /**
  * Multi-document YAML (or JSON) text -> documents with their kind, name and a reference used in
  * every problem path (`ClusterNetworkConnect/colored-enterprise`, `UserDefinedNetwork/blue/net`).
- * Syntax errors and documents without kind or name become problems; nothing throws.
+ * Syntax errors and documents without kind or name become problems; so does every document that
+ * its kind's schema refuses (upstream's CRD with its CEL rules, or our Inventory's: crd/), with
+ * the field path. Callers stop at any problem: nothing later runs on an invalid object. Nothing
+ * throws.
  */
 import { parseAllDocuments } from 'yaml';
+import { validateObject } from './crd/validate';
 import { FieldReader, type Json } from './fields';
 import { type Problem, problem } from './problem';
 
@@ -73,5 +77,6 @@ function readDocument(value: Json, index: number, where: string, problems: Probl
     labels: objectReader.labels(meta.labels, 'metadata.labels'),
     annotations: objectReader.labels(meta.annotations, 'metadata.annotations'),
   };
+  problems.push(...validateObject(body, { ref }));
   return { index, apiVersion, kind, metadata, ref, body };
 }

@@ -56,9 +56,11 @@ export function buildTopology(
   source: string | LoadedDocument[],
 ): { ok: true; cluster: Cluster } | { ok: false; inputProblems: Problem[] } {
   const loaded = typeof source === 'string' ? loadDocuments(source) : { documents: source, problems: [] };
+  if (loaded.problems.length > 0) return { ok: false, inputProblems: loaded.problems };
   const built = buildCluster(loaded.documents);
-  const inputProblems = [...loaded.problems, ...built.problems];
-  return inputProblems.length > 0 ? { ok: false, inputProblems } : { ok: true, cluster: built.cluster };
+  return built.problems.length > 0
+    ? { ok: false, inputProblems: built.problems }
+    : { ok: true, cluster: built.cluster };
 }
 
 export function planTopology(

@@ -56,38 +56,28 @@ describe('ovnk and Uplinks', () => {
     );
   });
 
-  it('plan refuses bad Uplinks (exit 1) naming the field and the value', () => {
+  it('plan refuses an Uplink the CRD refuses before anything is computed (exit 3), naming the field and the value', () => {
     const { code, json } = ovnk('plan', '-f', invalid, '-o', 'json');
-    expect(code).toBe(1);
-    expect(json.uplinkProblems).toEqual([
+    expect(code).toBe(3);
+    expect(json.problems).toEqual([
       {
-        reason: 'InvalidSpec',
+        reason: 'InvalidField',
         path: 'Uplink/long: spec.nodeConfigs[0].hostInterfaceName',
         object: 'Uplink/long',
-        message:
-          'spec.nodeConfigs[0].hostInterfaceName "a-very-long-interface" must be 1 to 15 characters long (it has 21)',
-      },
-      {
-        reason: 'UplinkNotFound',
-        path: 'ClusterUserDefinedNetwork/orphan: spec.uplinks[0]',
-        object: 'ClusterUserDefinedNetwork/orphan',
-        message: 'Uplink absent is missing',
+        message: 'spec.nodeConfigs[0].hostInterfaceName: Too long: may not be more than 15 bytes',
       },
     ]);
-    expect(json.networks.cluster_udn_orphan.conditions[0]).toEqual({
-      type: 'UplinksReady',
-      status: 'False',
-      reason: 'UplinkNotFound',
-      message: 'Uplink absent is missing',
-    });
   });
 
   it('apply refuses bad Uplinks before anything is written', async () => {
     const before = await bridgeMappings(lab.nodes[0]!);
     const { code, json } = ovnk('apply', '-f', invalid, '--lab', lab.name, '-o', 'json');
-    expect(code).toBe(1);
-    expect(json).toMatchObject({ ok: false, file: invalid });
-    expect(json.error).toContain('refused, nothing was changed');
+    expect(code).toBe(3);
+    expect(json).toMatchObject({
+      ok: false,
+      file: invalid,
+      path: 'Uplink/long: spec.nodeConfigs[0].hostInterfaceName',
+    });
     expect(await bridgeMappings(lab.nodes[0]!)).toBe(before);
   });
 });

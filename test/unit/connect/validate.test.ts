@@ -44,20 +44,6 @@ describe('CRD and CEL rules of ClusterNetworkConnect', () => {
       { networkSelectors: [{ networkSelectionType: 'PrimaryUserDefinedNetworks' }] },
       'Inconsistent selector: both networkSelectionType PrimaryUserDefinedNetworks and primaryUserDefinedNetworkSelector have to be set or neither',
     ],
-    [
-      'an In expression without values',
-      {
-        networkSelectors: [
-          {
-            networkSelectionType: 'PrimaryUserDefinedNetworks',
-            primaryUserDefinedNetworkSelector: {
-              namespaceSelector: { matchExpressions: [{ key: 'a', operator: 'In' }] },
-            },
-          },
-        ],
-      },
-      'spec.networkSelectors[0].primaryUserDefinedNetworkSelector.namespaceSelector.matchExpressions[0]: operator In needs at least one value',
-    ],
     ['a missing connectSubnets', { connectSubnets: undefined }, 'spec.connectSubnets: Required value'],
     [
       'three connect subnets',
@@ -67,12 +53,12 @@ describe('CRD and CEL rules of ClusterNetworkConnect', () => {
     [
       'a CIDR with host bits',
       { connectSubnets: [{ cidr: '192.168.0.1/16', networkPrefix: 24 }] },
-      /^CIDR must be a valid network address/,
+      /CIDR must be a valid network address/,
     ],
     [
       'a CIDR that is not one',
       { connectSubnets: [{ cidr: 'not-a-cidr', networkPrefix: 24 }] },
-      /^CIDR must be a valid network address/,
+      /CIDR must be a valid network address/,
     ],
     [
       'networkPrefix 0',
@@ -87,7 +73,7 @@ describe('CRD and CEL rules of ClusterNetworkConnect', () => {
     [
       'networkPrefix not longer than the CIDR',
       { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 16 }] },
-      /^NetworkPrefix must be longer than the CIDR prefix length/,
+      /NetworkPrefix must be longer than the CIDR prefix length/,
     ],
     [
       'IPv4 networkPrefix 32',
@@ -123,19 +109,40 @@ describe('CRD and CEL rules of ClusterNetworkConnect', () => {
     [
       'an unknown connectivity',
       { connectivity: ['InvalidConnectivity'] },
-      /^spec.connectivity\[0\]: Unsupported value: "InvalidConnectivity"/,
+      /spec.connectivity\[0\]: Unsupported value: "InvalidConnectivity"/,
     ],
     [
       'duplicate connectivity',
       { connectivity: ['PodNetwork', 'PodNetwork'] },
       'connectivity cannot contain duplicate values',
     ],
-  ])('refuses %s', (_name, spec, message) => {
-    const problems = problemsOf(cnc('c', spec));
-    expect(problems.map((p) => p.reason)).toContain('InvalidSpec');
-    expect(problems.map((p) => p.message)).toContainEqual(
-      typeof message === 'string' ? message : expect.stringMatching(message),
+  ])('refuses %s before anything is computed, in the API server words', (_name, spec, message) => {
+    const outcome = planCluster(
+      yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), cnc('c', spec)]),
     );
+    expect(outcome.ok).toBe(false);
+    const problems = outcome.ok ? [] : outcome.inputProblems;
+    expect(problems.every((p) => p.object === 'ClusterNetworkConnect/c')).toBe(true);
+    expect(problems.map((p) => p.message)).toContainEqual(
+      typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
+    );
+  });
+
+  it("refuses an In expression without values as the connect's problem (the selector conversion, not the CRD)", () => {
+    const spec = {
+      networkSelectors: [
+        {
+          networkSelectionType: 'PrimaryUserDefinedNetworks',
+          primaryUserDefinedNetworkSelector: {
+            namespaceSelector: { matchExpressions: [{ key: 'a', operator: 'In' }] },
+          },
+        },
+      ],
+    };
+    expect(problemsOf(cnc('c', spec)).map((p) => [p.reason, p.message])).toContainEqual([
+      'InvalidSpec',
+      'spec.networkSelectors[0].primaryUserDefinedNetworkSelector.namespaceSelector.matchExpressions[0]: operator In needs at least one value',
+    ]);
   });
 
   it.each([

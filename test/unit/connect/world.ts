@@ -40,13 +40,24 @@ export function cudn(
       network: {
         topology,
         ...(extra.transport ? { transport: extra.transport } : {}),
+        ...transportConfig(extra.transport, topology),
         [key]: {
           role: extra.role ?? 'Primary',
           subnets,
+          ...(topology === 'Localnet' ? { physicalNetworkName: 'physnet' } : {}),
           ...(extra.joinSubnets ? { joinSubnets: extra.joinSubnets } : {}),
         },
       },
     },
+  };
+}
+
+/** The config the CRD requires with a transport (upstream's valid-scenarios-{no-overlay,evpn}.go). */
+function transportConfig(transport: string | undefined, topology: string): object {
+  if (transport === 'NoOverlay') return { noOverlay: { outboundSNAT: 'Enabled', routing: 'Managed' } };
+  if (transport !== 'EVPN') return {};
+  return {
+    evpn: { vtep: 'evpn-vtep', ...(topology === 'Layer2' ? { macVRF: { vni: 100 } } : { ipVRF: { vni: 200 } }) },
   };
 }
 

@@ -1,0 +1,4 @@
+/** provider/model/crd: validation of objects against upstream's CRD schemas (CEL rules included) and our Inventory's. */
+export { validateObject, type ValidateOptions } from './validate';
+export { knownKinds, type KnownKind } from './kinds';
+export { crdSourceCommit } from './generated';

@@ -1,0 +1,88 @@
+/**
+ * The kinds the validator knows: upstream's CRDs (generated/, pinned at crdSourceCommit) and our
+ * Inventory (schemas/inventory.json), each with its scope, the name format its objects need, and
+ * an ajv validator compiled on first use. An Uplink's name must be a DNS-1123 label, not just a
+ * subdomain: a CUDN's `spec.uplinks` only accepts labels (the CUDN CRD's pattern), and the
+ * UplinkState of an Uplink on a node is named `<uplink>.<node>`. The validators are ajv's,
+ * precompiled by `npm run generate` (compiling these schemas at run time costs far more than
+ * checking a file) and loaded on first use of their kind.
+ */
+import type { ValidateFunction } from 'ajv';
+import { upstreamCrds } from './generated';
+import { validators } from './generated/validators';
+import inventorySchema from './schemas/inventory.json';
+import objectMetaSchema from './schemas/objectMeta.json';
+import { toAjvSchema } from './structural';
+import type { CrdDefinition, StructuralSchema } from './types';
+
+export interface KnownKind {
+  apiVersion: string;
+  kind: string;
+  scope: 'Cluster' | 'Namespaced';
+  schema: StructuralSchema;
+  nameFormat: 'dns1123-subdomain' | 'dns1123-label';
+  /** Where the schema comes from, for messages. */
+  source: 'upstream CRD' | 'ovnk';
+}
+
+const labelNamed = new Set(['Uplink']);
+
+/** The kinds of CRDs (each served version) and our Inventory. */
+export function kindsFrom(crds: readonly CrdDefinition[]): KnownKind[] {
+  return [inventoryKind, ...crds.flatMap(crdKinds)];
+}
+
+function crdKinds(crd: CrdDefinition): KnownKind[] {
+  return crd.versions
+    .filter((v) => v.served)
+    .map((v) => ({
+      apiVersion: `${crd.group}/${v.name}`,
+      kind: crd.kind,
+      scope: crd.scope,
+      schema: v.schema,
+      nameFormat: labelNamed.has(crd.kind) ? ('dns1123-label' as const) : ('dns1123-subdomain' as const),
+      source: 'upstream CRD' as const,
+    }));
+}
+
+const inventoryKind: KnownKind = {
+  apiVersion: 'ovnk/v1alpha1',
+  kind: 'Inventory',
+  scope: 'Cluster',
+  schema: inventorySchema as StructuralSchema,
+  nameFormat: 'dns1123-subdomain',
+  source: 'ovnk',
+};
+
+export const knownKinds: readonly KnownKind[] = kindsFrom(upstreamCrds);
+
+export function findKind(apiVersion: string, kind: string): KnownKind | undefined {
+  return knownKinds.find((k) => k.kind === kind && k.apiVersion === apiVersion);
+}
+
+/** The generated validator's file name (generated/validators/<name>.ts) and key. */
+export function validatorName(known: KnownKind): string {
+  return `${known.kind.toLowerCase()}-${known.apiVersion.split('/').pop()}`;
+}
+
+/** The JSON schema ajv compiles for a kind: its structural schema with our ObjectMeta. */
+export function ajvSchemaOf(known: KnownKind): Record<string, unknown> {
+  const name = { ...objectMetaSchema.properties.name, format: known.nameFormat };
+  const metadata = { ...objectMetaSchema, properties: { ...objectMetaSchema.properties, name } };
+  return toAjvSchema(known.schema, metadata);
+}
+
+const loaded = new Map<KnownKind, ValidateFunction>();
+
+/** The kind's precompiled validator, loaded once. */
+export function validatorOf(known: KnownKind): ValidateFunction {
+  let validate = loaded.get(known);
+  if (!validate) {
+    const load = validators[validatorName(known)];
+    if (!load)
+      throw new Error(`internal: no generated validator for ${known.apiVersion} ${known.kind}: run npm run generate`);
+    validate = load();
+    loaded.set(known, validate);
+  }
+  return validate;
+}
