@@ -14,9 +14,10 @@ import type { DatabaseSchema } from '../ovsdb/schema';
 import { adaptRows, compareSchemas, type SchemaMismatch } from './adapt';
 import { rowIdentity, type DesiredRow, type ObservedRow } from './desired';
 import { isLedgerTable, ledgerHome, ledgerKey, ledgerSelect, type LedgerState } from './ledger';
-import { KEY_KEY, OWNER_KEY, UPSTREAM_ID_KEY } from './ownership';
+import { KEY_KEY, OWNER_KEY, SHARED_OWNER, UPSTREAM_ID_KEY } from './ownership';
 import { reconcile, type Plan } from './reconcile';
 import { referencedTable } from './references';
+import { sharedTables } from './shared';
 import { transactPlan } from './transact';
 
 export { ConcurrentChangeError, transactPlan } from './transact';
@@ -24,6 +25,7 @@ export { ConcurrentChangeError, transactPlan } from './transact';
 export interface Observation {
   /** The server's schema (row types and constraints as it enforces them). */
   server: DatabaseSchema;
+  /** Rows carrying our marker, and the shared rows (shared.ts) of the tables that may hold them. */
   owned: ObservedRow[];
   /** Rows of others named by references or parents, holders of our rows, and ledger-table rows. */
   foreign: ObservedRow[];
@@ -136,8 +138,12 @@ export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise
       for (const op of identitySelects(server, table, identity)) lookups.push({ table, identity, op });
   }
   const managed = managedColumns(request, server);
+  // our rows, then the shared rows (shared.ts), which any owner may use
+  const ownedTables = [...tables, ...sharedTables(server.name).filter((t) => tables.includes(t))];
   const ops = [
-    ...tables.map((t) => ownedSelect(t, request.owner, selectedColumns(managed, server, t))),
+    ...ownedTables.map((t, i) =>
+      ownedSelect(t, i < tables.length ? request.owner : SHARED_OWNER, selectedColumns(managed, server, t)),
+    ),
     ...ledgerTables.map((table): Operation => ({ op: 'select', table, where: [] })),
     ...lookups.map((l) => l.op),
   ];
@@ -145,14 +151,14 @@ export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise
     request.schema.name,
     home && server.tables[home.table] ? [...ops, ledgerSelect(home)] : ops,
   );
-  const owned = tables.flatMap((table, i) => (results[i]!.rows ?? []).map(toRow(table)));
+  const owned = ownedTables.flatMap((table, i) => (results[i]!.rows ?? []).map(toRow(table)));
   const ownedUuids = new Set(owned.map((r) => r.uuid));
   const foreign = new Map<string, ObservedRow>();
   ledgerTables.forEach((table, i) =>
-    (results[tables.length + i]!.rows ?? []).map(toRow(table)).forEach((row) => foreign.set(row.uuid, row)),
+    (results[ownedTables.length + i]!.rows ?? []).map(toRow(table)).forEach((row) => foreign.set(row.uuid, row)),
   );
   lookups.forEach((lookup, i) => {
-    for (const row of (results[tables.length + ledgerTables.length + i]!.rows ?? []).map(toRow(lookup.table))) {
+    for (const row of (results[ownedTables.length + ledgerTables.length + i]!.rows ?? []).map(toRow(lookup.table))) {
       if (!ownedUuids.has(row.uuid) && rowIdentity(row.table, row.columns) === lookup.identity)
         foreign.set(row.uuid, row);
     }

@@ -48,6 +48,8 @@ export interface DesiredRow {
   columns: Record<string, unknown>;
   /** Rows whose reference column should hold this one (see the header). */
   parents?: ParentRef[];
+  /** A row several owners use (shared.ts): claimed and released by each, deleted with its last user. */
+  shared?: boolean;
 }
 
 /** Identity rule 0: tables without external_ids, identified by their unique index's columns. */

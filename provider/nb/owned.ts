@@ -1,11 +1,13 @@
 /**
- * Which observed rows are ours (reconcile.ts): rows carrying our marker, and rows of ledger tables
- * whose identity our ledger lists (ledger.ts); everything else is someone else's. A desired
+ * Which observed rows are ours (reconcile.ts): rows carrying our marker, shared rows carrying our
+ * user key (shared.ts), and rows of ledger tables whose identity our ledger lists (ledger.ts);
+ * everything else is someone else's. A desired
  * ledger row whose identity a foreign row already has is refused. Pure.
  */
 import { describeRow, rowIdentity, type ObservedRow } from './desired';
 import { isLedgerTable, ledgerHome, ledgerKey, parseLedger, type Ledger } from './ledger';
 import { isOwnedBy } from './ownership';
+import { isSharedRow, isUsedBy } from './shared';
 import type { Entry, ReconcileInput } from './reconcileTypes';
 import { RowIndex } from './references';
 
@@ -18,7 +20,7 @@ export function storedLedger(input: ReconcileInput): Ledger {
 }
 
 export interface Split {
-  /** Our rows by identity; of several with one identity the lowest uuid is kept, the rest go stale. */
+  /** Our rows and every shared row, by identity; of several with one identity the lowest uuid is kept, the rest of ours go stale. */
   owned: RowIndex<ObservedRow>;
   foreign: RowIndex<ObservedRow>;
   mine: ObservedRow[];
@@ -35,14 +37,17 @@ export function splitObserved(input: ReconcileInput, ledger: Ledger): Split {
     (ledger[row.table] ?? []).includes(rowIdentity(row.table, row.columns) ?? '');
   const byUuid = new Map([...input.observed, ...(input.foreign ?? [])].map((row) => [row.uuid, row]));
   const observed = new Set(input.observed);
+  const ids = (row: ObservedRow) => row.columns.external_ids as Record<string, unknown> | undefined;
   const mine = [...byUuid.values()].filter((row) =>
     isLedgerTable(input.schema, row.table)
       ? inLedger(row)
-      : observed.has(row) && isOwnedBy(row.columns.external_ids as Record<string, unknown>, input.owner),
+      : observed.has(row) && (isOwnedBy(ids(row), input.owner) || isUsedBy(ids(row), input.owner)),
   );
   const mineSet = new Set(mine);
   const others = [...byUuid.values()].filter((row) => !mineSet.has(row));
-  for (const row of [...mine].sort((a, b) => (a.uuid < b.uuid ? -1 : 1))) {
+  // a desired shared row matches a shared row whoever uses it (the owner then claims it)
+  const matchable = [...mine, ...others.filter((row) => observed.has(row) && isSharedRow(ids(row)))];
+  for (const row of matchable.sort((a, b) => (a.uuid < b.uuid ? -1 : 1))) {
     const identity = rowIdentity(row.table, row.columns);
     if (identity !== undefined && owned.get(row.table, identity).length === 0) owned.add(row.table, identity, row);
   }

@@ -13,11 +13,16 @@ export const KEY_KEY = 'ovnk.io/key';
 /** Upstream's id key (ovn-kubernetes' db_object_ids). */
 export const UPSTREAM_ID_KEY = 'k8s.ovn.org/id';
 
+/** The owner marker of shared rows (shared.ts): no owner may take this name. */
+export const SHARED_OWNER = 'ovnk.io/shared';
+
 /** Owners already checked: withOwner runs once per row, the check once per owner. */
 const checkedOwners = new Set<string>();
 
 /** An owner: the stack or topology that wrote the row. Printable, no `=` or control characters. */
 export function checkOwner(owner: string): string {
+  if (owner === SHARED_OWNER)
+    throw new OwnershipError(`nb: owner ${JSON.stringify(owner)} is reserved: it marks rows several owners share`);
   if (!/^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/.test(owner)) {
     throw new OwnershipError(
       `nb: owner ${JSON.stringify(owner)} is not a valid owner name (letters, digits and . _ : / @ -, starting with a letter or digit)`,

@@ -18,7 +18,10 @@ import { withOwner } from './ownership';
 import { checkParentColumns, formerParents, inlineParents } from './parents';
 import { referenceSetColumns, RowIndex, resolveColumn, type DesiredTarget, type ReferenceScope } from './references';
 import type { Entry, ReconcileInput, RowChange } from './reconcileTypes';
-import { emptyPlan, planDeletion, planRow, type PlannedRow, type RowPlanContext } from './rowPlan';
+import { emptyPlan, planDeletion, planRelease, planRow, type PlannedRow, type RowPlanContext } from './rowPlan';
+import { claimedIds, releasedIds, sharedTables } from './shared';
+
+type ExternalIds = Record<string, unknown> | undefined;
 
 export type { ReconcileInput, RowChange } from './reconcileTypes';
 
@@ -46,6 +49,9 @@ export function reconcile(input: ReconcileInput): Plan {
   const entries = match(desired, split.owned);
   checkForeignTwins(input, entries, split.foreign, problems);
   const stale = staleRows(split, entries);
+  // shared rows other owners still use are released, not deleted
+  const released = stale.filter((row) => releasedIds(row.columns.external_ids as ExternalIds, input.owner));
+  const deleted = stale.filter((row) => !released.includes(row));
   const scope = buildScope(entries, split.foreign);
   for (const entry of entries) entry.columns = resolveEntry(input, scope, entry, problems);
   checkParents(input.schema, scope, entries, problems);
@@ -56,11 +62,13 @@ export function reconcile(input: ReconcileInput): Plan {
     scope,
     label: labeller(entries, [...input.observed, ...(input.foreign ?? [])]),
     ours: new Set(split.mine.map((r) => r.uuid)),
-    stale: new Set(stale.map((r) => r.uuid)),
+    stale: new Set(deleted.map((r) => r.uuid)),
   };
   const planned = emptyPlan();
   for (const entry of entries) planRow(context, entry, planned);
-  for (const row of stale) planDeletion(context, row, planned);
+  for (const row of released)
+    planRelease(context, row, releasedIds(row.columns.external_ids as ExternalIds, input.owner)!, planned);
+  for (const row of deleted) planDeletion(context, row, planned);
   const owned = entries
     .filter((e) => isLedgerTable(input.schema, e.row.table))
     .map((e) => ({ table: e.row.table, identity: e.identity }));
@@ -88,6 +96,8 @@ function checkDesired(input: ReconcileInput, problems: string[]): Identified[] {
         `${where()}: ${row.table} has no external_ids column to carry our owner marker, and no unique index to record its rows by in a ledger`,
       );
     }
+    if (row.shared && !sharedTables(input.schema.name).includes(row.table))
+      problems.push(`${where()}: ${row.table} is not a table of ${input.schema.name} that may hold shared rows`);
     const unknown = Object.keys(row.columns).filter((c) => table.columns[c] === undefined);
     if (unknown.length > 0) problems.push(`${where()}: ${row.table} has no column(s) ${unknown.join(', ')}`);
     if (identity === undefined)
@@ -153,7 +163,13 @@ function resolveEntry(
   for (column in entry.row.columns)
     resolved[column] = resolveColumn(scope, table.columns[column].type, entry.row.columns[column], problem);
   if (table.columns.external_ids !== undefined)
-    resolved.external_ids = withOwner(resolved.external_ids as Record<string, unknown> | undefined, input.owner);
+    resolved.external_ids = entry.row.shared
+      ? claimedIds(
+          resolved.external_ids as ExternalIds,
+          entry.observed?.columns.external_ids as ExternalIds,
+          input.owner,
+        )
+      : withOwner(resolved.external_ids as ExternalIds, input.owner);
   return resolved;
 }
 

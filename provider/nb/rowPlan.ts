@@ -12,6 +12,7 @@ import { describeRow, rowIdentity, type ObservedRow } from './desired';
 import { deleteOp, insertOp, mutateRefsOp, byUuid, updateOp, waitExistsOp, waitUnchangedOp } from './ops';
 import { isReferenceSet, parentColumns, referencedTable, type DesiredTarget, type ReferenceScope } from './references';
 import type { Entry, Holder, RowChange } from './reconcileTypes';
+import { usersOf } from './shared';
 import { canonical, describeValue, sameValue } from './values';
 
 export interface RowPlanContext {
@@ -212,6 +213,26 @@ function planDetach(entry: Entry, { row, column }: Holder, plan: PlannedRow): vo
   plan.mutates.push(mutateRefsOp(row.table, byUuid(row.uuid), column, 'delete', [{ uuid: entry.observed!.uuid }]));
   const from = `${describeRow(row.table, rowIdentity(row.table, row.columns))} ${column}`;
   plan.changes.push({ action: 'detach', table: entry.row.table, identity: entry.identity, details: [`from ${from}`] });
+}
+
+/**
+ * A shared row (shared.ts) this owner no longer wants but others still use: only our user key
+ * leaves its external_ids, guarded by the value read (a concurrent claim or release fails us).
+ */
+export function planRelease(
+  context: RowPlanContext,
+  row: ObservedRow,
+  ids: Record<string, string>,
+  plan: PlannedRow,
+): void {
+  const table = context.schema.tables[row.table];
+  const identity = rowIdentity(row.table, row.columns);
+  plan.waits.push(waitUnchangedOp(row.table, table, row.uuid, { external_ids: row.columns.external_ids }));
+  plan.guards.push(`${describeRow(row.table, identity)} (external_ids) is unchanged`);
+  plan.guarded.add(row.uuid);
+  plan.updates.push(updateOp(row.table, table, row.uuid, { external_ids: ids }));
+  const users = usersOf(ids).join(', ');
+  plan.changes.push({ action: 'update', table: row.table, identity, details: [`released, still used by ${users}`] });
 }
 
 /**

@@ -11,8 +11,9 @@
  * Every other column the server lacks is refused by the schema adapter (provider/nb/adapt.ts),
  * with the feature and version it needs.
  * - Shared rows (Copp `ovnkube-default`, its meters and `acl-logging`): when a row of that name
- *   exists and is not ours, it is used as it is: ours is dropped from the desired set (with its
- *   meter bands), and references by name resolve to the existing row.
+ *   exists and is neither ours nor a shared row of ovnk (nb/shared.ts, which the engine claims),
+ *   it is used as it is: ours is dropped from the desired set (with its meter bands), and
+ *   references by name resolve to the existing row.
  */
 import type { DesiredRow } from '../nb/desired';
 import type { DatabaseSchema } from '../ovsdb/schema';

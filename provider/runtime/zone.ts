@@ -10,6 +10,7 @@ import type { DesiredRow } from '../nb/desired';
 import { ledgerHome } from '../nb/ledger';
 import { nbSchema } from '../nb/generated/nb';
 import { isOwnedBy } from '../nb/ownership';
+import { isSharedRow } from '../nb/shared';
 import type { Plan, RowChange } from '../nb/reconcile';
 import type { OvsdbDatabase } from '../ovsdb/client';
 import type { Operation } from '../ovsdb/notation';
@@ -48,10 +49,14 @@ async function lookup(db: OvsdbDatabase, owner: string): Promise<Lookup> {
     { op: 'select', table: 'Meter', where: [], columns: ['name', 'external_ids'] },
   ];
   const [global, copps, meters] = await db.transact(NB_DATABASE, ops);
+  // shared rows (nb/shared.ts) are everyone's: the engine claims them
   const notOurs = (rows: Record<string, unknown>[] = []) =>
     new Set(
       rows
-        .filter((r) => !isOwnedBy((r.external_ids ?? {}) as Record<string, string>, owner))
+        .filter((r) => {
+          const ids = (r.external_ids ?? {}) as Record<string, string>;
+          return !isOwnedBy(ids, owner) && !isSharedRow(ids);
+        })
         .map((r) => r.name as string),
     );
   const row = global!.rows?.[0];

@@ -4,7 +4,8 @@
  * second, fair, one drop band of 25 pps: upstream's `EnsureDefaultCOPP`; newer upstream gives
  * the bfd meter its own band, whose rate we have not verified, so all meters use 25 here) and
  * the ACL logging meter `acl-logging` (upstream's default `--acl-logging-rate-limit` of 20).
- * The runtime creates them only when absent and never deletes rows someone else made.
+ * They are shared rows: several owners in one Northbound use the same ones, and the last owner
+ * that stops using them deletes them; rows of that name someone else made are used as they are.
  */
 import { ACL_LOGGING_METER, DEFAULT_COPP } from './names';
 import { identityOf, KINDS, keyedRow, row, type DesiredRow } from './rows';
@@ -35,13 +36,14 @@ export function meterName(protocol: string): string {
   return `${protocol}-rate-limiter`;
 }
 
-/** Copp, meters and bands the rendered networks refer to. */
+/** Copp, meters and bands the rendered networks refer to, each shared by every owner that renders it (nb/shared.ts). */
 export function renderSharedRows(): DesiredRow[] {
   const meters: Record<string, string> = {};
   for (const protocol of COPP_PROTOCOLS) meters[protocol] = meterName(protocol);
-  return [
+  const rows = [
     row('Copp', { name: DEFAULT_COPP, meters }),
     ...COPP_PROTOCOLS.flatMap((p) => meter(meterName(p), DEFAULT_RATE)),
     ...meter(ACL_LOGGING_METER, ACL_LOGGING_RATE),
   ];
+  return rows.map((r) => ({ ...r, shared: true }));
 }

@@ -10,6 +10,7 @@ import type { DesiredRow } from '../../nb/desired';
 import { observe, planApply } from '../../nb/apply';
 import { commit, type Committed } from '../commit';
 import { nbSchema } from '../../nb/generated/nb';
+import { isSharedRow, isUsedBy } from '../../nb/shared';
 import { zoneDatabase } from './zoneDatabase';
 
 /** Drift lines kept in outputs; the count says how many there were. */
@@ -68,7 +69,13 @@ export async function driftOf(zone: string, owner: string, rows: DesiredRow[]): 
   return {
     lines: plan.summary.slice(0, DRIFT_LINES),
     count: plan.summary.length,
-    liveRows: countRows(observation.owned),
+    // observe also reads the shared rows others use; only those this owner uses are its own
+    liveRows: countRows(
+      observation.owned.filter((row) => {
+        const ids = row.columns.external_ids as Record<string, unknown> | undefined;
+        return !isSharedRow(ids) || isUsedBy(ids, owner);
+      }),
+    ),
   };
 }
 

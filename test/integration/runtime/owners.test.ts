@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OvsdbClient } from '../../../provider/ovsdb/client';
+import type { Operation } from '../../../provider/ovsdb/notation';
+import { applyZone, destroyZone, diffZone, planTopology, type TopologyPlan } from '../../../provider/runtime';
+import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+
+const NB = 'OVN_Northbound';
+
+/** One Layer3 network `name` of owner `owner` in one central zone. */
+const topology = (owner: string, name: string, cidr: string) => `
+apiVersion: ovnk/v1alpha1
+kind: Inventory
+metadata: {name: ${owner}}
+spec:
+  zones: central
+  namespaces: [{name: ${name}, labels: {network: ${name}}}]
+  nodes: [{name: n1}, {name: n2}]
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: {name: ${name}}
+spec:
+  namespaceSelector: {matchLabels: {network: ${name}}}
+  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: ${cidr}, hostSubnet: 24}]}}
+`;
+
+let server: OvsdbServer;
+let client: OvsdbClient;
+
+beforeAll(async () => {
+  server = await startOvsdbServer();
+  client = await OvsdbClient.connect(server.unix);
+});
+
+afterAll(async () => {
+  client?.close();
+  await server?.stop();
+});
+
+function plan(text: string): TopologyPlan {
+  const result = planTopology(text);
+  if (!result.ok) throw new Error(result.inputProblems[0]!.message);
+  return result.plan;
+}
+
+async function select(table: string, columns?: string[]) {
+  const op: Operation = { op: 'select', table, where: [], ...(columns ? { columns } : {}) };
+  return (await client.transact(NB, [op]))[0]!.rows ?? [];
+}
+
+const users = (row: Record<string, unknown>) =>
+  Object.keys(row.external_ids as object)
+    .filter((k) => k.startsWith('ovnk.io/user/'))
+    .sort();
+
+describe('two owners in one Northbound share the Copp and the meters', () => {
+  const blue = plan(topology('owner-a', 'blue', '10.10.0.0/16'));
+  const red = plan(topology('owner-b', 'red', '10.20.0.0/16'));
+
+  it('each owner claims the shared rows the other created, with one row of each', async () => {
+    await applyZone(client, blue.zones[0]!, 'owner-a', blue.state);
+    await applyZone(client, red.zones[0]!, 'owner-b', red.state);
+    const copps = await select('Copp', ['_uuid', 'external_ids']);
+    expect(copps).toHaveLength(1);
+    expect(users(copps[0]!)).toEqual(['ovnk.io/user/owner-a', 'ovnk.io/user/owner-b']);
+    expect((await select('Meter', ['name', 'external_ids'])).map(users)).toEqual(
+      Array(10).fill(['ovnk.io/user/owner-a', 'ovnk.io/user/owner-b']),
+    );
+    expect((await applyZone(client, red.zones[0]!, 'owner-b', red.state)).sent).toBe(false);
+    expect((await applyZone(client, blue.zones[0]!, 'owner-a', blue.state)).sent).toBe(false);
+  });
+
+  it('destroying one owner leaves the shared rows to the other, whose routers keep their Copp', async () => {
+    const [copp] = await select('Copp', ['_uuid']);
+    const destroyed = await destroyZone(client, 'central', 'owner-a');
+    expect(destroyed.summary).toContain('update Copp "ovnkube-default": released, still used by owner-b');
+    const routers = await select('Logical_Router', ['name', 'copp']);
+    expect(routers.length).toBeGreaterThan(0);
+    for (const router of routers) expect(router.copp).toEqual(copp!._uuid);
+    expect(users((await select('Copp', ['external_ids']))[0]!)).toEqual(['ovnk.io/user/owner-b']);
+    expect(await select('Meter')).toHaveLength(10);
+    expect(await select('Meter_Band')).toHaveLength(10);
+    expect((await diffZone(client, red.zones[0]!, 'owner-b')).lines).toEqual([]);
+  });
+
+  it('destroying the last owner removes them', async () => {
+    await destroyZone(client, 'central', 'owner-b');
+    expect(await select('Copp')).toEqual([]);
+    expect(await select('Meter')).toEqual([]);
+    expect(await select('Meter_Band')).toEqual([]);
+    expect(await select('Logical_Router')).toEqual([]);
+  });
+});
