@@ -9,6 +9,7 @@ import { ovsdbBenchmark } from './ovsdb';
 import { pulumiBenchmark } from './pulumi';
 import { reconcileBenchmark } from './reconcile';
 import { uplinkBenchmark } from './uplink';
+import { zonesBenchmark } from './zones';
 
 export const benchmarks: Benchmark[] = [
   allocBenchmark,
@@ -20,4 +21,5 @@ export const benchmarks: Benchmark[] = [
   networksBenchmark,
   uplinkBenchmark,
   connectBenchmark,
+  zonesBenchmark,
 ];

@@ -1,15 +1,23 @@
 /**
- * `ovnk apply -f FILE [--lab [NAME] | --nb EP ...] [--zone NAME] [--owner NAME] [-o json|text]`:
- * load -> plan against the state stored in the target Northbound -> refuse (exit 1, nothing
- * sent) on problems -> per zone one transaction (rows + state) -> in the lab, plug the planned
- * pods and unplug this owner's pods no longer in the file.
+ * `ovnk apply -f FILE [--lab [NAME] | --nb EP ...] [--zone NAME] [--owner NAME] [--parallel N] [-o json|text]`:
+ * load -> plan against the state stored in the target Northbounds -> refuse (exit 1, nothing
+ * sent) on problems -> every zone at once, each one transaction (rows + state); a zone that fails
+ * fails alone (zoneRuns.ts) -> in the lab, plug the planned pods and unplug this owner's pods no
+ * longer in the file, leaving the pods of failed zones as they were.
  */
 import type { Command } from 'commander';
-import { applyZone, connectReplacements, type PlannedReplacement, type TopologyPlan } from '../../provider/runtime';
+import {
+  applyZone,
+  connectReplacements,
+  type PlannedReplacement,
+  type TopologyPlan,
+  type ZoneResult,
+} from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode } from '../contract';
-import { progressFor } from '../progress';
-import { type FileOptions, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
-import { checkLabPods, podKeysOf, syncLabPods } from './labPods';
+import type { LabStatus } from '../../lab';
+import { type FileOptions, type FileTarget, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
+import { checkLabPods, podKeysOf, podsOfZones, syncLabPods } from './labPods';
+import { failureEntry, failureLine, runZones, type ZoneFailure, zonesResult } from './zoneRuns';
 import { withUplinks } from './uplinks';
 
 interface ApplyOptions extends FileOptions {
@@ -42,8 +50,10 @@ function replaceRefusal(file: string, replacements: PlannedReplacement[]): CliEr
   );
 }
 
+const sentText = (r: ZoneResult) => (r.sent ? `${r.operations} operations sent` : 'up to date, nothing sent');
+
 export async function apply(options: ApplyOptions): Promise<CommandResult> {
-  const target = await fileTarget(options);
+  const target = await fileTarget(options, true);
   const plan = planFor(target, options.zone);
   if (plan.problems.length > 0) throw refusal(target.file, plan);
   const replacements = connectReplacements(plan.allocation);
@@ -54,42 +64,56 @@ export async function apply(options: ApplyOptions): Promise<CommandResult> {
       plan.zones.flatMap((z) => z.pods),
       podKeysOf(target.previous),
     );
+  const runs = await runZones(
+    target,
+    'apply',
+    plan.zones.map((z) => z.name),
+    (zone) =>
+      applyZone(
+        zone.db,
+        plan.zones.find((z) => z.name === zone.name)!,
+        target.owner,
+        plan.state,
+      ),
+    sentText,
+  );
   const zones: Record<string, unknown> = {};
   const lines: string[] = [];
-  const progress = progressFor('apply', plan.zones.length);
-  for (const zone of plan.zones) {
-    const db = target.zones.find((z) => z.name === zone.name)!.db;
-    const done = progress.zone(zone.name);
-    const result = await applyZone(db, zone, target.owner, plan.state);
-    done(result.sent ? `${result.operations} operations sent` : 'up to date, nothing sent');
-    zones[zone.name] = {
-      endpoint: result.endpoint,
-      sent: result.sent,
-      operations: result.operations,
-      summary: result.summary,
-      notes: result.notes,
-    };
+  for (const run of runs) {
+    if (!run.ok) {
+      zones[run.zone] = failureEntry(run.failure);
+      lines.push(failureLine(run.failure));
+      continue;
+    }
+    const result = run.value;
+    const { endpoint, sent, operations, summary, notes } = result;
+    zones[run.zone] = { endpoint, sent, operations, summary, notes };
     lines.push(
-      `zone ${zone.name} (${result.endpoint}): ${result.sent ? `${result.operations} operations sent` : 'up to date, nothing sent'}`,
-      ...result.notes.map((n) => `  note: ${n}`),
-      ...result.summary.map((s) => `  ${s}`),
+      `zone ${run.zone} (${endpoint}): ${sentText(result)}`,
+      ...notes.map((n) => `  note: ${n}`),
+      ...summary.map((s) => `  ${s}`),
     );
   }
-  const pods = target.lab
-    ? await syncLabPods(
-        target.lab,
-        plan.zones.flatMap((z) => z.pods),
-        podKeysOf(target.previous),
-      )
-    : undefined;
+  const failures = runs.flatMap((r) => (r.ok ? [] : [r.failure]));
+  const pods = target.lab ? await syncPods(target.lab, plan, target, failures) : undefined;
   if (pods) lines.push(`pods: ${pods.plugged.length} plugged, ${pods.unplugged.length} unplugged`);
   else if (plan.zones.some((z) => z.pods.length > 0)) lines.push('pods: not plugged (only --lab plugs pods)');
   if (replacements.length > 0) lines.push(...replacements.map((r) => `replaced ${r.kind}/${r.name}`));
   const replaced = replacements.length > 0 ? { replaced: replacements.map((r) => `${r.kind}/${r.name}`) } : {};
-  return {
-    document: { ok: true, owner: target.owner, zones, ...replaced, ...(pods ? { pods } : {}) },
-    text: lines.join('\n'),
-  };
+  return zonesResult({ owner: target.owner, zones, ...replaced, ...(pods ? { pods } : {}) }, lines, failures);
+}
+
+/** The lab's pods of this owner made to match the plan, but for the pods of zones that failed. */
+function syncPods(lab: LabStatus, plan: TopologyPlan, target: FileTarget, failures: ZoneFailure[]) {
+  const untouched = podsOfZones(
+    plan.zones,
+    failures.map((f) => f.zone),
+  );
+  return syncLabPods(
+    lab,
+    plan.zones.flatMap((z) => z.pods).filter((p) => !untouched.has(`${p.namespace}/${p.name}`)),
+    podKeysOf(target.previous).filter((key) => !untouched.has(key)),
+  );
 }
 
 export function registerApply(program: Command): void {

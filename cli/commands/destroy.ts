@@ -1,41 +1,58 @@
 /**
  * `ovnk destroy -f FILE ...`: remove exactly this owner's rows (and its state key) from each
- * zone's Northbound, one transaction per zone, and unplug its pods in the lab. Rows without our
- * marker, even identical ones, are untouched.
+ * zone's Northbound, every zone at once, one transaction per zone (a zone that fails fails alone:
+ * zoneRuns.ts), and unplug its pods in the lab. Rows without our marker, even identical ones, are
+ * untouched.
  */
 import type { Command } from 'commander';
-import { destroyZone } from '../../provider/runtime';
+import { destroyZone, type ZoneResult } from '../../provider/runtime';
 import type { CommandResult } from '../contract';
-import { progressFor } from '../progress';
 import { withUplinks } from './uplinks';
-import { type FileOptions, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
-import { podKeysOf, syncLabPods } from './labPods';
+import { type FileOptions, type FileTarget, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
+import { podKeysOf, podsOfZones, syncLabPods } from './labPods';
+import { failureEntry, failureLine, runZones, type ZoneFailure, zonesResult } from './zoneRuns';
+
+const removedText = (r: ZoneResult) => (r.sent ? `${r.operations} operations sent` : 'nothing of this owner found');
 
 export async function destroy(options: FileOptions): Promise<CommandResult> {
-  const target = await fileTarget(options);
+  const target = await fileTarget(options, true);
+  const runs = await runZones(
+    target,
+    'destroy',
+    target.names,
+    (zone) => destroyZone(zone.db, zone.name, target.owner),
+    removedText,
+  );
   const zones: Record<string, unknown> = {};
   const lines: string[] = [];
-  const progress = progressFor('destroy', target.zones.length);
-  for (const { name, db } of target.zones) {
-    const done = progress.zone(name);
-    const result = await destroyZone(db, name, target.owner);
-    done(result.sent ? `${result.operations} operations sent` : 'nothing of this owner found');
-    zones[name] = {
-      endpoint: result.endpoint,
-      sent: result.sent,
-      operations: result.operations,
-      summary: result.summary,
-    };
-    lines.push(
-      `zone ${name} (${result.endpoint}): ${result.sent ? `${result.operations} operations sent` : 'nothing of this owner found'}`,
-      ...result.summary.map((s) => `  ${s}`),
-    );
+  for (const run of runs) {
+    if (!run.ok) {
+      zones[run.zone] = failureEntry(run.failure);
+      lines.push(failureLine(run.failure));
+      continue;
+    }
+    const { endpoint, sent, operations, summary } = run.value;
+    zones[run.zone] = { endpoint, sent, operations, summary };
+    lines.push(`zone ${run.zone} (${endpoint}): ${removedText(run.value)}`, ...summary.map((s) => `  ${s}`));
   }
-  // the stored state's pods and the file's: destroy after a lost state still unplugs the file's pods
-  const owned = target.lab ? [...podKeysOf(target.previous), ...podKeysOf(planFor(target).state)] : [];
-  const pods = target.lab ? await syncLabPods(target.lab, [], owned) : undefined;
+  const failures = runs.flatMap((r) => (r.ok ? [] : [r.failure]));
+  const pods = target.lab ? await unplugPods(target, failures) : undefined;
   if (pods) lines.push(`pods: ${pods.unplugged.length} unplugged`);
-  return { document: { ok: true, owner: target.owner, zones, ...(pods ? { pods } : {}) }, text: lines.join('\n') };
+  return zonesResult({ owner: target.owner, zones, ...(pods ? { pods } : {}) }, lines, failures);
+}
+
+/**
+ * The stored state's pods and the file's (destroy after a lost state still unplugs the file's
+ * pods), but for those of zones that failed: their rows are still there.
+ */
+function unplugPods(target: FileTarget, failures: ZoneFailure[]) {
+  const planned = planFor(target);
+  const untouched = podsOfZones(
+    planned.zones,
+    failures.map((f) => f.zone),
+  );
+  const owned = [...podKeysOf(target.previous), ...podKeysOf(planned.state)].filter((key) => !untouched.has(key));
+  return syncLabPods(target.lab!, [], owned);
 }
 
 export function registerDestroy(program: Command): void {

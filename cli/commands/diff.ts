@@ -1,39 +1,50 @@
 /**
  * `ovnk diff -f FILE ...`: the drift between each zone's rows of this owner and what the file
- * implies (planned against the stored state), row by row in words. Exit 2 on drift, 0 when none.
+ * implies (planned against the stored state), row by row in words, every zone at once. Exit 2 on
+ * drift, 0 when none; a zone that cannot be read fails alone (exit 4 naming it, zoneRuns.ts).
  * Nothing is written.
  */
 import type { Command } from 'commander';
-import { diffZone } from '../../provider/runtime';
+import { diffZone, type Drift } from '../../provider/runtime';
 import { type CommandResult, ExitCode } from '../contract';
-import { progressFor } from '../progress';
+import { failureEntry, failureLine, runZones, zonesResult } from './zoneRuns';
 import { withUplinks } from './uplinks';
 import { type FileOptions, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
 
+const driftText = (d: Drift) => (d.lines.length === 0 ? 'no drift' : `${d.lines.length} rows drifted`);
+
 export async function diff(options: FileOptions): Promise<CommandResult> {
-  const target = await fileTarget(options);
+  const target = await fileTarget(options, true);
   const plan = planFor(target, options.zone);
+  const runs = await runZones(
+    target,
+    'diff',
+    plan.zones.map((z) => z.name),
+    (zone) =>
+      diffZone(
+        zone.db,
+        plan.zones.find((z) => z.name === zone.name)!,
+        target.owner,
+      ),
+    driftText,
+  );
   const zones: Record<string, unknown> = {};
   const lines: string[] = [];
   let drifted = false;
-  const progress = progressFor('diff', plan.zones.length);
-  for (const zone of plan.zones) {
-    const db = target.zones.find((z) => z.name === zone.name)!.db;
-    const done = progress.zone(zone.name);
-    const drift = await diffZone(db, zone, target.owner);
-    done(drift.lines.length === 0 ? 'no drift' : `${drift.lines.length} rows drifted`);
+  for (const run of runs) {
+    if (!run.ok) {
+      zones[run.zone] = failureEntry(run.failure);
+      lines.push(failureLine(run.failure));
+      continue;
+    }
+    const drift = run.value;
     drifted ||= drift.lines.length > 0;
-    zones[zone.name] = { endpoint: drift.endpoint, drift: drift.lines };
-    lines.push(
-      `zone ${zone.name} (${drift.endpoint}): ${drift.lines.length === 0 ? 'no drift' : `${drift.lines.length} rows drifted`}`,
-      ...drift.lines.map((l) => `  ${l}`),
-    );
+    zones[run.zone] = { endpoint: drift.endpoint, drift: drift.lines };
+    lines.push(`zone ${run.zone} (${drift.endpoint}): ${driftText(drift)}`, ...drift.lines.map((l) => `  ${l}`));
   }
-  return {
-    exitCode: drifted ? ExitCode.drift : ExitCode.ok,
-    document: { ok: true, owner: target.owner, drift: drifted, zones },
-    text: lines.join('\n'),
-  };
+  const failures = runs.flatMap((r) => (r.ok ? [] : [r.failure]));
+  const exitCode = drifted ? ExitCode.drift : ExitCode.ok;
+  return zonesResult({ owner: target.owner, drift: drifted, zones }, lines, failures, exitCode);
 }
 
 export function registerDiff(program: Command): void {

@@ -2,7 +2,7 @@
  * What the file commands (plan, apply, diff, destroy) share: their flags, running under the
  * contract with the Northbound connections closed afterwards, and the target of a file: the
  * cluster (with `--lab`, the Inventory filled from the running lab; the file wins), the owner,
- * each zone's Northbound, and the state stored there.
+ * each zone's Northbound (connected to at once: zoneRuns.ts), and the state stored there.
  */
 import type { Command } from 'commander';
 import { checkLabName, DEFAULT_LAB_NAME, inventoryOf, type LabStatus, readState as readLab, statusOf } from '../../lab';
@@ -10,28 +10,20 @@ import type { Cluster } from '../../provider/model/cluster';
 import {
   attributed,
   buildInputs,
-  ChangedByAnotherWriterError,
   checkOwner,
   closeConnections,
-  EndpointError,
   fillInventory,
-  ForeignRowClash,
   type InputDocument,
-  nbConnection,
-  NotCommittedError,
-  OutcomeUnknownError,
-  type OvsdbDatabase,
   planTopology,
-  readZoneState,
-  refusalProblems,
-  type RuntimeState,
-  StateError,
-  TargetUnreachableError,
   type TopologyPlan,
   zoneNames,
 } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode, parseOutputFormat, runFormatted } from '../contract';
+import { asCliError } from './cliErrors';
 import { type FileArgs, fileOption, inputError, inputLabel, inputOf } from './input';
+import { type ConnectedZones, connectZones, parallelOf } from './zoneRuns';
+
+export { asCliError } from './cliErrors';
 
 export interface FileOptions {
   file: FileArgs;
@@ -40,9 +32,12 @@ export interface FileOptions {
   zone?: string;
   owner?: string;
   output?: string;
+  /** Zones worked on at once (`--parallel`, default 8). */
+  parallel?: string;
 }
 
-export interface FileTarget {
+/** The file's cluster and owner, and each zone's Northbound (zones, failed, previous: zoneRuns.ts). */
+export interface FileTarget extends ConnectedZones {
   /** The inputs as one label for messages. */
   file: string;
   /** The documents as loaded (filled from the lab with --lab), each with its file. */
@@ -50,9 +45,8 @@ export interface FileTarget {
   owner: string;
   cluster: Cluster;
   lab?: LabStatus;
-  zones: { name: string; db: OvsdbDatabase }[];
-  /** The state stored in the first zone that has one. */
-  previous?: RuntimeState;
+  /** Zones worked on at once. */
+  parallel: number;
 }
 
 export function withFileOptions(command: Command): Command {
@@ -65,6 +59,7 @@ export function withFileOptions(command: Command): Command {
     .option('--nb <endpoint...>', 'Northbound endpoint for every zone (EP) or one zone (ZONE=EP)')
     .option('--zone <name>', 'only this zone (default: every zone)')
     .option('--owner <name>', "the owner marker and state key (default: the Inventory's name)")
+    .option('--parallel <n>', 'zones worked on at once (default 8); each zone is still one transaction')
     .option('-o, --output <format>', 'json or text', 'text');
 }
 
@@ -82,41 +77,6 @@ export async function runFileCommand(options: FileOptions, body: () => Promise<C
       }
     },
   );
-}
-
-/** Runtime failures as the contract's outcomes (exported for the unit test of the mapping). */
-export function asCliError(error: unknown, file: string): unknown {
-  const outcome = outcomeError(error, file);
-  if (outcome) return outcome;
-  if (error instanceof TargetUnreachableError)
-    return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint });
-  if (error instanceof EndpointError)
-    return new CliError(ExitCode.badInput, error.message, { path: error.field, endpoint: error.endpoint });
-  if (error instanceof StateError) return new CliError(ExitCode.badInput, error.message, { file });
-  const refused = refusalProblems(error);
-  if (refused) {
-    return new CliError(ExitCode.refused, `refused, nothing was sent: ${(error as Error).message}`, {
-      file,
-      problems: refused,
-    });
-  }
-  return error;
-}
-
-/** Refused because of others' writes (exit 1), or a transaction whose outcome the target left in doubt (exit 4). */
-function outcomeError(error: unknown, file: string): CliError | undefined {
-  const refused = (reason: string, path: string) =>
-    new CliError(ExitCode.refused, `refused: ${(error as Error).message}`, {
-      file,
-      problems: [{ reason, message: (error as Error).message, path }],
-    });
-  if (error instanceof ChangedByAnotherWriterError) return refused('ChangedByAnotherWriter', error.endpoint);
-  if (error instanceof ForeignRowClash) return refused('ForeignRowClash', `${error.table} ${error.values}`);
-  if (error instanceof NotCommittedError)
-    return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint, outcome: 'not committed' });
-  if (error instanceof OutcomeUnknownError)
-    return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint, outcome: 'unknown' });
-  return undefined;
 }
 
 function labStatus(lab: string | boolean): LabStatus {
@@ -160,8 +120,12 @@ function ownerOf(given: string | undefined, cluster: Cluster): string {
   }
 }
 
-/** Load, fill from the lab, build, connect to each zone's Northbound, read the stored state. */
-export async function fileTarget(options: FileOptions): Promise<FileTarget> {
+/**
+ * Load, fill from the lab, build, connect to each zone's Northbound and read the stored state
+ * there. With `partial`, zones that do not answer are listed in `failed` (apply, diff and destroy
+ * go on with the others); without it the first one fails the command (exit 4).
+ */
+export async function fileTarget(options: FileOptions, partial = false): Promise<FileTarget> {
   const input = await inputOf(options);
   if (input.problems.length > 0) throw inputError(input.label, input.problems);
   const lab = options.lab === undefined || options.lab === false ? undefined : labStatus(options.lab);
@@ -178,15 +142,21 @@ export async function fileTarget(options: FileOptions): Promise<FileTarget> {
       { path: '--zone' },
     );
   }
-  const zones = [];
-  for (const name of names.filter((n) => options.zone === undefined || n === options.zone)) {
-    const endpoint = endpointOf(name, built.cluster, options.nb);
-    zones.push({ name, db: await nbConnection(endpoint, options.nb ? '--nb' : `spec.targets.zones.${name}.nb`) });
-  }
+  const endpoints = names
+    .filter((n) => options.zone === undefined || n === options.zone)
+    .map((name) => ({
+      name,
+      endpoint: endpointOf(name, built.cluster, options.nb),
+      field: options.nb ? '--nb' : `spec.targets.zones.${name}.nb`,
+    }));
   const owner = ownerOf(options.owner, built.cluster);
-  let previous: RuntimeState | undefined;
-  for (const zone of zones) previous ??= await readZoneState(zone.db, owner);
-  return { file: input.label, documents, owner, cluster: built.cluster, lab, zones, previous };
+  const parallel = parallelOf(options.parallel);
+  const connected = await connectZones(endpoints, owner, parallel, input.label);
+  if (!partial && connected.failed.length > 0) {
+    const first = connected.failed[0]!;
+    throw new CliError(first.exitCode, first.error, { file: input.label, endpoint: first.endpoint, zone: first.zone });
+  }
+  return { file: input.label, documents, owner, cluster: built.cluster, lab, parallel, ...connected };
 }
 
 /** The plan for a target; input problems exit 3. */

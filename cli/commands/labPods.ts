@@ -34,6 +34,13 @@ export function checkLabPods(lab: LabStatus, wanted: ZonePlan['pods'], owned: st
   }
 }
 
+/** `namespace/name` of every pod the plan puts in one of `zones` (the pods of zones that failed stay as they are). */
+export function podsOfZones(planned: ZonePlan[], zones: string[]): Set<string> {
+  return new Set(
+    planned.filter((z) => zones.includes(z.name)).flatMap((z) => z.pods.map((p) => `${p.namespace}/${p.name}`)),
+  );
+}
+
 /** `namespace/name` of every pod a state gave addresses to. */
 export function podKeysOf(state: RuntimeState | undefined): string[] {
   return Object.values(state?.pods ?? {}).flatMap((m) => Object.keys(m));

@@ -118,7 +118,7 @@ async function previousState(
   online: boolean,
 ): Promise<RuntimeState | undefined> {
   if (command === 'plan' && !online) return undefined;
-  return (await fileTarget(options)).previous;
+  return (await fileTarget(options, true)).previous; // a zone that does not answer fails in the command itself
 }
 
 /** RouteAdvertisements and the network ids the topology allocates against the stored state. */
@@ -241,6 +241,7 @@ export async function withUplinks(
 }
 
 function exitCodeOf(command: UplinkCommand, inner: ExitCode | undefined, result: UplinkPlan): ExitCode | undefined {
+  if (inner === ExitCode.unreachable) return inner; // a zone that failed outranks drift
   if (command === 'plan' && result.problems.length > 0) return ExitCode.refused;
   if (command === 'diff' && uplinkDriftLines(result).some((l) => !l.includes('not discovered'))) return ExitCode.drift;
   if (

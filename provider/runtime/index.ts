@@ -6,6 +6,7 @@ export * from './commit';
 export { ForeignRowClash } from '../nb/clash';
 export * from './compat';
 export * from './connections';
+export * from './eachZone';
 export { parseSshEndpoint, type SshCredentials, type SshEndpoint } from './tunnel';
 export * from './plan';
 export * from './pods';

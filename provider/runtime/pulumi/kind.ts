@@ -1,12 +1,13 @@
 /**
  * What every ovnk resource kind shares: the owner check, the state version check, and the
- * row work of create/update (one transaction per zone, a partial failure reported with the id so
- * the engine's state stays true), read (live drift, bounded) and delete (owned rows only,
- * idempotent). Outputs are the checked inputs plus schemaVersion, zones, a digest and counts of
+ * row work of create/update (one transaction per zone, every zone at once, a partial failure
+ * reported with the id so the engine's state stays true), read (live drift, bounded) and delete
+ * (owned rows only, idempotent). Outputs are the checked inputs plus schemaVersion, zones, a digest and counts of
  * the rendered rows, and the drift summary; never the rows, never an endpoint or a credential.
  */
 import type { DesiredRow } from '../../nb/desired';
 import { checkOwner } from '../../nb/ownership';
+import { eachZone, type ZoneOutcome } from '../eachZone';
 import { applyRows, countRows, deleteRows, digestRows, driftOf } from './nbRows';
 import {
   type CheckFailure,
@@ -54,45 +55,54 @@ export function outputsOf(inputs: Props, zones: string[], rows: DesiredRow[]): P
   });
 }
 
-/** Applies each zone's rows in its own transaction; a failure after some zones names them. */
+/** Each zone's outcome, every zone at once (runtime/eachZone.ts); the first error when every zone failed. */
+async function onEveryZone<T>(zones: string[], work: (zone: string) => Promise<T>): Promise<ZoneOutcome<T>[]> {
+  const outcomes = await eachZone(zones, work);
+  const first = outcomes.find((o) => !o.ok);
+  if (first && !first.ok && outcomes.every((o) => !o.ok)) throw first.error;
+  return outcomes;
+}
+
+const failureText = (outcomes: ZoneOutcome<unknown>[]): string[] =>
+  outcomes.flatMap((o) => (o.ok ? [] : [`zone ${o.zone}: ${(o.error as Error).message ?? String(o.error)}`]));
+
+/**
+ * Applies each zone's rows in its own transaction, every zone at once; when some zones fail, the
+ * error names them and the zones that were applied (the outputs list only those).
+ */
 export async function writeZones(id: string, inputs: Props, rows: Record<string, DesiredRow[]>): Promise<Props> {
-  const done: string[] = [];
   const all = Object.values(rows).flat();
-  for (const [zone, zoneRows] of Object.entries(rows)) {
-    try {
-      await applyRows(zone, String(inputs.owner), zoneRows);
-      done.push(zone);
-    } catch (error) {
-      if (done.length === 0) throw error;
-      const message = (error as Error).message;
-      throw new PartialApplyError(
-        `zone ${zone}: ${message} (applied: ${done.join(', ')})`,
-        id,
-        outputsOf(inputs, done, all),
-        [message],
-      );
-    }
-  }
-  return outputsOf(inputs, Object.keys(rows), all);
+  const outcomes = await onEveryZone(Object.keys(rows), (zone) => applyRows(zone, String(inputs.owner), rows[zone]!));
+  const done = outcomes.filter((o) => o.ok).map((o) => o.zone);
+  const failures = failureText(outcomes);
+  if (failures.length > 0)
+    throw new PartialApplyError(
+      `${failures.join('; ')} (applied: ${done.join(', ')})`,
+      id,
+      outputsOf(inputs, done, all),
+      failures,
+    );
+  return outputsOf(inputs, done, all);
 }
 
 /** The stored props with the live drift of each zone (first lines only) and the owned rows counted. */
 export async function readZones(props: Props, rows: Record<string, DesiredRow[]>): Promise<Props> {
-  const lines: string[] = [];
-  let count = 0;
-  const liveRows: Record<string, Record<string, number>> = {};
-  for (const [zone, zoneRows] of Object.entries(rows)) {
-    const drift = await driftOf(zone, String(props.owner), zoneRows);
-    lines.push(...drift.lines.map((l) => `${zone}: ${l}`));
-    count += drift.count;
-    liveRows[zone] = drift.liveRows;
-  }
+  const outcomes = await onEveryZone(Object.keys(rows), (zone) => driftOf(zone, String(props.owner), rows[zone]!));
+  const failures = failureText(outcomes);
+  if (failures.length > 0) throw new Error(`cannot read every zone: ${failures.join('; ')}`);
+  const drifts = outcomes.flatMap((o) => (o.ok ? [{ zone: o.zone, ...o.value }] : []));
+  const lines = drifts.flatMap((d) => d.lines.map((l) => `${d.zone}: ${l}`));
+  const count = drifts.reduce((sum, d) => sum + d.count, 0);
+  const liveRows = Object.fromEntries(drifts.map((d) => [d.zone, d.liveRows]));
   return jsonClean({ ...props, drift: { lines: lines.slice(0, 20), count }, liveRows });
 }
 
+/** Every zone's rows of this owner removed, every zone at once; zones that fail are named (delete is idempotent: retry). */
 export async function removeZones(props: Props): Promise<void> {
   const zones = Array.isArray(props.zones) ? (props.zones as string[]) : [];
-  for (const zone of zones) await deleteRows(zone, String(props.owner));
+  const outcomes = await onEveryZone(zones, (zone) => deleteRows(zone, String(props.owner)));
+  const failures = failureText(outcomes);
+  if (failures.length > 0) throw new Error(`cannot delete from every zone: ${failures.join('; ')}`);
 }
 
 /** Drift found by the last read: the next update repairs it. */

@@ -1,0 +1,163 @@
+/**
+ * The file commands' loop over zones. Every zone is connected to and worked on at once, at most
+ * `--parallel` (default 8) at a time (runtime's eachZone), each zone still one transaction. A zone
+ * that cannot be reached or fails, fails alone: the others complete, and the command names it
+ * with the exit code of its failure (4 unreachable or failing, 1 refused: nothing was sent to it,
+ * 3 its stored state is unusable; the most severe wins). A rerun converges: zones already done
+ * send nothing, the failed one gets its rows.
+ */
+import {
+  checkParallel,
+  DEFAULT_PARALLEL,
+  eachZone,
+  EndpointError,
+  nbConnection,
+  readZoneState,
+  type RuntimeState,
+} from '../../provider/runtime';
+import { CliError, type CommandResult, ExitCode, progress as stderrLine } from '../contract';
+import { progressFor } from '../progress';
+import { asCliError } from './cliErrors';
+
+export interface TargetZone {
+  name: string;
+  db: Awaited<ReturnType<typeof nbConnection>>;
+}
+
+export interface ZoneFailure {
+  zone: string;
+  endpoint: string;
+  exitCode: ExitCode;
+  error: string;
+  /** The reasons of a refusal. */
+  problems?: unknown;
+  /** A transaction the zone left in doubt: 'not committed' or 'unknown'. */
+  outcome?: unknown;
+}
+
+/** A zone's failure as the whole command's would be (cliErrors.ts); unknown errors are failing (exit 4). */
+function failureOf(zone: string, endpoint: string, error: unknown, file: string): ZoneFailure {
+  const mapped = asCliError(error, file);
+  if (!(mapped instanceof CliError))
+    return { zone, endpoint, exitCode: ExitCode.unreachable, error: (error as Error)?.message ?? String(error) };
+  const { problems, outcome } = mapped.details;
+  return {
+    zone,
+    endpoint,
+    exitCode: mapped.exitCode,
+    error: mapped.message,
+    ...(problems ? { problems } : {}),
+    ...(outcome ? { outcome } : {}),
+  };
+}
+
+/** `--parallel N`: a whole number of zones of at least 1 (default 8). */
+export function parallelOf(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_PARALLEL;
+  try {
+    return checkParallel(Number(value));
+  } catch (error) {
+    throw new CliError(ExitCode.badInput, (error as Error).message, { path: '--parallel' });
+  }
+}
+
+export interface ConnectedZones {
+  /** Every zone asked for, in order. */
+  names: string[];
+  zones: TargetZone[];
+  failed: ZoneFailure[];
+  /** The state stored in the first zone (in zone order) that has one. */
+  previous?: RuntimeState;
+}
+
+/**
+ * Connects to every zone's Northbound and reads this owner's stored state there, `parallel` zones
+ * at a time; a zone that does not answer is a failure of its own. An endpoint that is not OVSDB
+ * syntax is unusable input for the whole command.
+ */
+export async function connectZones(
+  endpoints: { name: string; endpoint: string; field: string }[],
+  owner: string,
+  parallel: number,
+  file: string,
+): Promise<ConnectedZones> {
+  const outcomes = await eachZone(
+    endpoints.map((e) => e.name),
+    async (name) => {
+      const { endpoint, field } = endpoints.find((e) => e.name === name)!;
+      const db = await nbConnection(endpoint, field);
+      return { db, state: await readZoneState(db, owner) };
+    },
+    parallel,
+  );
+  const connected: ConnectedZones = { names: endpoints.map((e) => e.name), zones: [], failed: [] };
+  outcomes.forEach((outcome, i) => {
+    if (outcome.ok) {
+      connected.zones.push({ name: outcome.zone, db: outcome.value.db });
+      connected.previous ??= outcome.value.state;
+    } else if (outcome.error instanceof EndpointError) throw outcome.error;
+    else connected.failed.push(failureOf(outcome.zone, endpoints[i]!.endpoint, outcome.error, file));
+  });
+  return connected;
+}
+
+export type ZoneRun<T> = { zone: string; ok: true; value: T } | { zone: string; ok: false; failure: ZoneFailure };
+
+/**
+ * `work` on each of `names` that is connected, `parallel` at a time, with one progress line per
+ * zone; zones that failed to connect keep their failure. Outcomes in the order of `names`.
+ */
+export async function runZones<T>(
+  target: ConnectedZones & { parallel: number; file: string },
+  command: string,
+  names: string[],
+  work: (zone: TargetZone) => Promise<T>,
+  outcomeText: (value: T) => string,
+): Promise<ZoneRun<T>[]> {
+  const progress = progressFor(command, names.length);
+  const runOne = async (name: string): Promise<ZoneRun<T>> => {
+    const earlier = target.failed.find((f) => f.zone === name);
+    if (earlier) return { zone: name, ok: false, failure: earlier };
+    const zone = target.zones.find((z) => z.name === name)!;
+    const done = progress.zone(name);
+    try {
+      const value = await work(zone);
+      done(outcomeText(value));
+      return { zone: name, ok: true, value };
+    } catch (error) {
+      const failure = failureOf(name, zone.db.endpoint, error, target.file);
+      done(`failed: ${failure.error}`);
+      return { zone: name, ok: false, failure };
+    }
+  };
+  // runOne never rejects: every outcome is its value
+  const outcomes = await eachZone(names, runOne, target.parallel);
+  return outcomes.map((o) => (o as { value: ZoneRun<T> }).value);
+}
+
+/** A failed zone in the command's document. */
+export const failureEntry = ({ zone: _zone, ...entry }: ZoneFailure) => entry;
+
+export const failureLine = (f: ZoneFailure): string => `zone ${f.zone} (${f.endpoint}): failed: ${f.error}`;
+
+/**
+ * The command's result: its own exit code when every zone completed; else ok false, the most
+ * severe failure's exit code, and an error naming every failed zone (also on stderr).
+ */
+export function zonesResult(
+  document: Record<string, unknown>,
+  lines: string[],
+  failures: ZoneFailure[],
+  exitCode?: ExitCode,
+): CommandResult {
+  const text = lines.join('\n');
+  if (failures.length === 0) return { exitCode, document: { ok: true, ...document }, text };
+  const code = Math.max(...failures.map((f) => f.exitCode)) as ExitCode;
+  const error = failures.map((f) => `zone ${f.zone}: ${f.error}`).join('; ');
+  stderrLine(`error: ${error}`);
+  return {
+    exitCode: code,
+    document: { ok: false, exitCode: code, error, failedZones: failures.map((f) => f.zone), ...document },
+    text,
+  };
+}
