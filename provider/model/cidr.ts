@@ -113,7 +113,26 @@ export function formatCidr(cidr: Cidr): string {
   return `${formatAddress(cidr.family, cidr.base)}/${cidr.prefix}`;
 }
 
-/** Every child CIDR of length `childPrefix` in order; meant for small ranges (tests, tables). */
+/**
+ * The first block of `start`'s size, at `start` or after it, that overlaps none of `avoid`;
+ * undefined when the address space ends first. Upstream steps one block at a time (2^54 steps
+ * for a /64 inside fd80::/10); each step here jumps past every CIDR the candidate overlaps, so
+ * no CIDR is passed twice and there are at most `avoid.length + 1` steps, whatever the sizes.
+ */
+export function firstClearBlock(start: Cidr, avoid: readonly Cidr[]): Cidr | undefined {
+  const size = cidrSize(start);
+  const end = 1n << BigInt(addressBits(start.family));
+  let candidate = start;
+  for (;;) {
+    const hit = avoid.filter((a) => overlaps(a, candidate));
+    if (hit.length === 0) return candidate;
+    const past = hit.reduce((high, a) => (lastAddress(a) + 1n > high ? lastAddress(a) + 1n : high), 0n);
+    const base = ((past + size - 1n) / size) * size;
+    if (base >= end) return undefined;
+    candidate = { ...candidate, base };
+  }
+}
+
 function bytesToBigint(bytes: number[]): bigint {
   let value = 0n;
   for (const byte of bytes) value = (value << 8n) | BigInt(byte);

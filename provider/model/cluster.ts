@@ -10,7 +10,7 @@ import { parseClusterUserDefinedNetwork } from './cudn';
 import { type Inventory, parseInventory } from './inventory';
 import type { LoadedDocument } from './load';
 import { type Network, networkFamilies, transitSubnetsFor } from './network';
-import { networkRules } from './networkRules';
+import { configPath, networkRules } from './networkRules';
 import { type Problem, problem } from './problem';
 import { matchesSelector } from './selector';
 import { parseUserDefinedNetwork } from './udn';
@@ -42,7 +42,7 @@ export function buildCluster(documents: LoadedDocument[]): { cluster: Cluster; p
       networks.push(...optional(parseUserDefinedNetwork(doc, problems, inventory.mtu)));
     if (doc.kind === 'ClusterNetworkConnect') connects.push(parseClusterNetworkConnect(doc, problems));
   }
-  const unique = uniqueNetworks(networks, problems).map((n) => completeNetwork(n, inventory));
+  const unique = uniqueNetworks(networks, problems).map((n) => completeNetwork(n, inventory, problems));
   unique.sort((a, b) => compare(a.name, b.name));
   connects.sort((a, b) => compare(a.name, b.name));
   if (problems.length === 0) problems.push(...networkRules({ inventory, networks: unique, connects }));
@@ -147,7 +147,7 @@ function uniqueNetworks(networks: Network[], problems: Problem[]): Network[] {
 }
 
 /** Fill in what depends on the inventory: served namespaces and Layer2 transit subnets. */
-function completeNetwork(network: Network, inventory: Inventory): Network {
+function completeNetwork(network: Network, inventory: Inventory, problems: Problem[]): Network {
   const namespaces = inventory.namespaces
     .filter((ns) =>
       network.namespaceSelector ? matchesSelector(network.namespaceSelector, ns.labels) : ns.name === network.namespace,
@@ -163,7 +163,11 @@ function completeNetwork(network: Network, inventory: Inventory): Network {
           ...inventory.serviceCIDRs,
         ])
       : [];
-  return { ...network, namespaces, transitSubnets };
+  if (typeof transitSubnets === 'string')
+    problems.push(
+      problem('InvalidField', network.ref, `${configPath(network)}subnets`, `transit subnet: ${transitSubnets}`),
+    );
+  return { ...network, namespaces, transitSubnets: typeof transitSubnets === 'string' ? [] : transitSubnets };
 }
 
 /** A network is in use when it serves a namespace of the inventory (upstream needs a NAD). */

@@ -4,7 +4,7 @@
  * subnets, MTU and transport, parsed from the upstream `network` spec shape
  * (topology + layer3 / layer2 / localnet). cudn.ts and udn.ts say where that shape lives.
  */
-import { type Cidr, type Family, cidrSize, mustParseCidr, formatCidr, overlaps, parseCidr } from './cidr';
+import { type Family, firstClearBlock, mustParseCidr, formatCidr, parseCidr } from './cidr';
 import type { FieldReader, Json } from './fields';
 import { cidrList } from './inventory';
 import type { LoadedDocument } from './load';
@@ -129,17 +129,16 @@ export function networkFamilies(network: Network): Family[] {
 
 /**
  * Upstream's transit subnet of a primary Layer2 network: the default (100.88.0.0/16, fd97::/64),
- * moved to the next block of the same size while it overlaps any of `avoid`.
+ * moved to the next block of the same size while it overlaps any of `avoid`. A string names the
+ * family whose address space ends before a free block.
  */
-export function transitSubnetsFor(families: Family[], avoid: string[]): string[] {
+export function transitSubnetsFor(families: Family[], avoid: string[]): string[] | string {
   const taken = avoid.map(mustParseCidr);
-  return defaultTransitSubnets
-    .map(mustParseCidr)
-    .filter((c) => families.includes(c.family))
-    .map((start) => {
-      let candidate: Cidr = start;
-      while (taken.some((t) => overlaps(t, candidate)))
-        candidate = { ...candidate, base: candidate.base + cidrSize(candidate) };
-      return formatCidr(candidate);
-    });
+  const found: string[] = [];
+  for (const start of defaultTransitSubnets.map(mustParseCidr).filter((c) => families.includes(c.family))) {
+    const block = firstClearBlock(start, taken);
+    if (!block) return `no /${start.prefix} after ${formatCidr(start)} is free of the network's subnets`;
+    found.push(formatCidr(block));
+  }
+  return found;
 }

@@ -17,7 +17,7 @@ import { type Problem, problem } from './problem';
 const familyOf = (cidr: string): Family => mustParseCidr(cidr).family;
 
 /** `spec.network.layer3.` (CUDN) or `spec.layer3.` (UDN). */
-function configPath(n: Network): string {
+export function configPath(n: Network): string {
   const key = n.topology === 'Layer3' ? 'layer3' : n.topology === 'Layer2' ? 'layer2' : 'localnet';
   return `${n.kind === 'ClusterUserDefinedNetwork' ? 'spec.network.' : 'spec.'}${key}.`;
 }

@@ -3,7 +3,7 @@
  * network, upstream's shift to the next same-size subnet while the default overlaps the
  * network, join, masquerade or service subnets. Pure; the allocator may call it too.
  */
-import { addressBits, cidrSize, formatCidr, overlaps, type Cidr } from '../model/cidr';
+import { firstClearBlock, formatCidr, type Cidr } from '../model/cidr';
 import { parseNetwork } from './addresses';
 import { TopologyInputError } from './errors';
 
@@ -18,19 +18,10 @@ export interface TransitAvoid {
 
 /** The first same-size subnet at or after `start` that overlaps none of `avoid`. */
 export function shiftPastOverlaps(start: Cidr, avoid: readonly Cidr[]): Cidr {
-  let candidate = start;
-  const limit = 1n << BigInt(addressBits(start.family));
-  while (avoid.some((a) => overlaps(a, candidate))) {
-    const base = candidate.base + cidrSize(candidate);
-    if (base >= limit)
-      throw new TopologyInputError(
-        'network.transitSubnets',
-        formatCidr(start),
-        'has no free same-size subnet after it',
-      );
-    candidate = { ...candidate, base };
-  }
-  return candidate;
+  const block = firstClearBlock(start, avoid);
+  if (!block)
+    throw new TopologyInputError('network.transitSubnets', formatCidr(start), 'has no free same-size subnet after it');
+  return block;
 }
 
 /**
