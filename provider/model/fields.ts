@@ -3,6 +3,7 @@
  * type records an InvalidField problem naming the object, the field path and the value, then
  * returns undefined so parsing can go on and report every problem at once.
  */
+import { dict } from './dict';
 import { type Problem, problem } from './problem';
 import type { LabelSelector, SelectorRequirement } from './selector';
 import { selectorOperators } from './selector';
@@ -72,7 +73,7 @@ export class FieldReader {
 
   labels(value: Json, field: string): Record<string, string> {
     const map = this.record(value, field) ?? {};
-    const out: Record<string, string> = {};
+    const out = dict<string>();
     for (const [key, item] of Object.entries(map)) {
       const text =
         typeof item === 'number' || typeof item === 'boolean' ? String(item) : this.string(item, `${field}.${key}`);

@@ -6,10 +6,10 @@
  * the field path. Callers stop at any problem: nothing later runs on an invalid object. Nothing
  * throws.
  */
-import { parseAllDocuments } from 'yaml';
 import { validateObject } from './crd/validate';
 import { FieldReader, type Json } from './fields';
-import { type Problem, problem } from './problem';
+import type { Problem } from './problem';
+import { parseYaml } from './yamlInput';
 
 export interface Metadata {
   name: string;
@@ -36,21 +36,10 @@ export interface Loaded {
 }
 
 export function loadDocuments(text: string): Loaded {
-  const problems: Problem[] = [];
-  const bodies: { value: Json; where: string }[] = [];
-  parseAllDocuments(text).forEach((doc, i) => {
-    const where = `document[${i}]`;
-    if ('errors' in doc && doc.errors.length > 0) {
-      const first = doc.errors[0]!;
-      problems.push(
-        problem('InvalidDocument', where, '', `${where} is not valid YAML: ${first.message.split('\n')[0]}`),
-      );
-      return;
-    }
-    const value: Json = doc.toJS();
-    if (value === null || value === undefined) return;
-    for (const item of Array.isArray(value) ? value : [value]) bodies.push({ value: item, where });
-  });
+  const { values, problems } = parseYaml(text);
+  const bodies = values.flatMap(({ value, where }) =>
+    (Array.isArray(value) ? value : [value]).map((item) => ({ value: item, where })),
+  );
   const documents = bodies.flatMap(({ value, where }, index) => {
     const loaded = readDocument(value, index, where, problems);
     return loaded ? [loaded] : [];

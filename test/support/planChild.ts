@@ -24,11 +24,18 @@ export type RunOutcome =
 // Runs in the child: stdout and stderr are captured per run, the exit code is main's.
 const server = `
 const { main } = require(process.argv[1]);
+// A write takes the chunk and calls back at once, as a stream with room does.
+const capture = (into) => (chunk, encoding, done) => {
+  into.push(String(chunk));
+  const callback = typeof encoding === 'function' ? encoding : done;
+  if (callback) process.nextTick(callback);
+  return true;
+};
 process.on('message', async (argv) => {
   const out = [];
   const write = process.stdout.write, writeErr = process.stderr.write;
-  process.stdout.write = (chunk) => (out.push(String(chunk)), true);
-  process.stderr.write = () => true;
+  process.stdout.write = capture(out);
+  process.stderr.write = capture([]);
   process.exitCode = undefined;
   const cpu = process.cpuUsage();
   const started = Date.now();
