@@ -1,11 +1,11 @@
 /**
  * The project's Pulumi program: the stack config names a topology file (`ovnk-pulumi:topology`,
- * relative to stacks/, or absolute) or a generated scale topology (`ovnk-pulumi:scale`), and optionally
- * overrides the inventory's zones (`ovnk-pulumi:zones`) and gives the nodes (with their labels
- * and SSH targets) where the file leaves them to `--lab` (`ovnk-pulumi:nodes`, `ovnk-pulumi:targets`);
- * one Cluster renders it, Uplinks and RouteAdvertisements included. The file is loaded and
- * checked by the same code as `ovnk plan -f` (components/topologyFile.ts): what the CLI refuses,
- * the program refuses with the same problems, before registering anything.
+ * relative to stacks/, or absolute) or a generated scale topology (`ovnk-pulumi:scale`), and
+ * optionally overrides the inventory's zones (`ovnk-pulumi:zones`) and gives the nodes (with their
+ * labels and SSH targets) where the file leaves them to `--lab` (`ovnk-pulumi:nodes`,
+ * `ovnk-pulumi:targets`); one Cluster renders it, Uplinks and RouteAdvertisements included. The
+ * file is loaded and checked by the same code as `ovnk plan -f` (components/topologyFile.ts): what
+ * the CLI refuses, the program refuses with the same problems, before registering anything.
  */
 import { resolve } from 'node:path';
 import * as pulumi from '@pulumi/pulumi';

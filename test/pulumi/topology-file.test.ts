@@ -15,6 +15,10 @@ const bad: Record<string, string> = {
   'a misspelled kind': base.replace('kind: ClusterNetworkConnect', 'kind: ClusterNetworkConect'),
   'malformed YAML': base.replace('connectSubnets:', 'connectSubnets: [unclosed'),
   'a field of the wrong type': base.replace('networkPrefix: 24', 'networkPrefix: twenty-four'),
+  'misspelled fields and an invalid object name': base
+    .replace('hostSubnet: 24', 'hostsubnet: 24')
+    .replace('connectivity:', 'conectivity:')
+    .replace('name: blue-network', 'name: Blue Network!'),
   'two bad fields in two objects': base
     .replace('networkPrefix: 24', 'networkPrefix: twenty-four')
     .replace(/cidr: (\d+\.\d+\.\d+\.\d+)\/16/, 'cidr: $1/33'),
@@ -52,12 +56,28 @@ describe('the CLI and the Pulumi program load topology files with one loader', (
       writeFileSync(file, text);
       const cli = ovnk(['plan', '-f', file, '-o', 'json']);
       expect(cli.code).toBe(3);
+      expect(documentOf(cli).problems.length).toBeGreaterThan(0);
       const refusal = refusalOf(file);
       expect(refusal.problems.map(shape)).toEqual(documentOf(cli).problems.map(shape));
       const said = ovnk(['plan', '-f', file]).stderr;
       for (const line of refusal.message.split('\n').slice(1)) expect(said).toContain(`${line.trim()}\n`);
     });
   }
+
+  it("the schemas' problems reach both roads whole: exit 3, every path, the file", () => {
+    const file = join(dir, 'schema.yaml');
+    writeFileSync(file, bad['misspelled fields and an invalid object name']!);
+    const cli = ovnk(['plan', '-f', file]);
+    expect(cli.code).toBe(3);
+    const paths = [
+      'ClusterUserDefinedNetwork/Blue Network!: metadata.name',
+      'ClusterUserDefinedNetwork/Blue Network!: spec.network.layer3.subnets[0].hostsubnet',
+      'ClusterNetworkConnect/blue-green-connect: spec.conectivity',
+    ];
+    for (const path of paths) expect(cli.stderr).toContain(`  ${file}: ${path}: `);
+    const refused = refusalOf(file).problems.map((p) => p.path);
+    expect(refused).toEqual(expect.arrayContaining(paths));
+  });
 
   it('the stack program refuses a file with a misspelled kind before registering anything', async () => {
     const file = join(dir, 'stack-typo.yaml');
