@@ -85,11 +85,16 @@ function checkRule(w: Walk, rule: CelRule, schema: StructuralSchema, value: unkn
     'error' in result
       ? `rule "${rule.rule}" could not be evaluated: ${result.error}`
       : (messageOf(rule, variables) ?? `failed rule: ${rule.rule}`);
-  w.problems.push(problem('InvalidSpec', w.ref, formatPath(segments), `${field}: ${reasonText(rule, value)}: ${why}`));
+  // The API server shows a scalar before the message and no object or list; we add those after it.
+  const message =
+    typeof value === 'object'
+      ? `${field}: ${reasonText(rule)}: ${why} (value ${show(value)})`
+      : `${field}: ${reasonText(rule)}: ${show(value)}: ${why}`;
+  w.problems.push(problem('InvalidSpec', w.ref, formatPath(segments), message));
 }
 
-/** `Invalid value: <value>` (the default), `Forbidden`, `Required value` or `Duplicate value`. */
-function reasonText(rule: CelRule, value: unknown): string {
+/** The API server's words for the rule's reason: FieldValueInvalid (the default), Forbidden, ... */
+function reasonText(rule: CelRule): string {
   switch (rule.reason) {
     case 'FieldValueForbidden':
       return 'Forbidden';
@@ -98,7 +103,7 @@ function reasonText(rule: CelRule, value: unknown): string {
     case 'FieldValueDuplicate':
       return 'Duplicate value';
     default:
-      return `Invalid value: ${show(value)}`;
+      return 'Invalid value';
   }
 }
 

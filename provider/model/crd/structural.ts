@@ -33,3 +33,21 @@ function convert(node: StructuralSchema, inJunctor: boolean): Json {
   if (closed) out.additionalProperties = false;
   return out;
 }
+
+/**
+ * The object as the API server validates it: a `null` where the schema does not say
+ * `nullable: true` is dropped (pruned) first, so `layer2:` left empty reads as absent and the
+ * CRD's own rule ("spec.layer2 is required when ...") explains it.
+ */
+export function withoutNulls(value: unknown, schema: StructuralSchema | undefined): unknown {
+  if (schema === undefined || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => withoutNulls(item, schema.items));
+  const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const sub = schema.properties?.[key] ?? extra;
+    if (item === null && sub !== undefined && !sub.nullable) continue;
+    out[key] = withoutNulls(item, sub);
+  }
+  return out;
+}

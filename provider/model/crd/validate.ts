@@ -10,6 +10,7 @@ import { type Problem, problem } from '../problem';
 import { structuralProblems } from './errors';
 import { ajvSchemaOf, findKind, knownKinds, validatorOf } from './kinds';
 import { ruleProblems } from './rules';
+import { withoutNulls } from './structural';
 
 export interface ValidateOptions {
   /** The object as it was (an update): transition rules such as `self == oldSelf` are evaluated against it. */
@@ -21,13 +22,14 @@ export interface ValidateOptions {
 type Body = Record<string, unknown>;
 
 export function validateObject(object: unknown, options: ValidateOptions = {}): Problem[] {
-  const body = (typeof object === 'object' && object !== null && !Array.isArray(object) ? object : {}) as Body;
+  let body = (typeof object === 'object' && object !== null && !Array.isArray(object) ? object : {}) as Body;
   const ref = options.ref ?? refOf(body);
   const apiVersion = String(body.apiVersion ?? '');
   const kind = String(body.kind ?? '');
   const known = findKind(apiVersion, kind);
   if (!known) return [unknownKind(ref, apiVersion, kind)];
   const validate = validatorOf(known);
+  body = withoutNulls(body, known.schema) as Body;
   if (validate(body)) return ruleProblems(known.schema, body, options.old, ref, []);
   const structural = structuralProblems(validate.errors ?? [], body, ajvSchemaOf(known), ref);
   const broken = structural.flatMap((s) => (s.blocks === undefined ? [] : [s.blocks]));

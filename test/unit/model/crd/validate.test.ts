@@ -50,7 +50,7 @@ describe('validateObject against the pinned CRDs', () => {
 
   it('evaluates CEL rules with the CRD message and the value', () => {
     expect(messages(layer3([{ cidr: '10.1.0.0/16', hostSubnet: 33 }]))).toContainEqual(
-      'spec.network.layer3.subnets[0]: Invalid value: {"cidr":"10.1.0.0/16","hostSubnet":33}: HostSubnet must < 32 for ipv4 CIDR',
+      'spec.network.layer3.subnets[0]: Invalid value: HostSubnet must < 32 for ipv4 CIDR (value {"cidr":"10.1.0.0/16","hostSubnet":33})',
     );
   });
 
