@@ -7,6 +7,7 @@ import {
   ChangedByAnotherWriterError,
   EndpointError,
   ForeignRowClash,
+  LedgerError,
   NotCommittedError,
   OutcomeUnknownError,
   refusalProblems,
@@ -23,10 +24,21 @@ export function asCliError(error: unknown, file: string): unknown {
     return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint });
   if (error instanceof EndpointError)
     return new CliError(ExitCode.badInput, error.message, { path: error.field, endpoint: error.endpoint });
-  if (error instanceof StateError) return new CliError(ExitCode.badInput, error.message, { file });
+  if (error instanceof StateError || error instanceof LedgerError)
+    return new CliError(
+      ExitCode.badInput,
+      `${error.message}; \`ovnk repair\` rebuilds it from what the Northbound holds`,
+      {
+        file,
+      },
+    );
   const refused = refusalProblems(error);
   if (refused) {
-    return new CliError(ExitCode.refused, `refused, nothing was sent: ${(error as Error).message}`, {
+    const lostLedger = refused.some((p) => p.includes('is not ours (not in NB_Global.external_ids["ovnk.io/owned/'));
+    const hint = lostLedger
+      ? " (if it is this owner's and its ledger was lost, `ovnk repair` rebuilds the ledger)"
+      : '';
+    return new CliError(ExitCode.refused, `refused, nothing was sent: ${(error as Error).message}${hint}`, {
       file,
       problems: refused,
     });

@@ -2,7 +2,8 @@
  * `ovnk destroy -f FILE ...`: remove exactly this owner's rows (and its state key) from each
  * zone's Northbound, every zone at once, one transaction per zone (a zone that fails fails alone:
  * zoneRuns.ts), and unplug its pods in the lab. Rows without our marker, even identical ones, are
- * untouched.
+ * untouched. It needs only the owner markers: an unreadable state is not read, and a lost or
+ * unreadable ledger is rebuilt from the marked rows.
  */
 import type { Command } from 'commander';
 import { destroyZone, type ZoneResult } from '../../provider/runtime';
@@ -15,7 +16,8 @@ import { failureEntry, failureLine, runZones, type ZoneFailure, zonesResult } fr
 const removedText = (r: ZoneResult) => (r.sent ? `${r.operations} operations sent` : 'nothing of this owner found');
 
 export async function destroy(options: FileOptions): Promise<CommandResult> {
-  const target = await fileTarget(options, true);
+  // destroy works from the owner markers alone: an unreadable state is a note, not a refusal
+  const target = await fileTarget(options, true, true);
   const runs = await runZones(
     target,
     'destroy',
@@ -32,8 +34,16 @@ export async function destroy(options: FileOptions): Promise<CommandResult> {
       continue;
     }
     const { endpoint, sent, operations, summary } = run.value;
-    zones[run.zone] = { endpoint, sent, operations, summary };
-    lines.push(`zone ${run.zone} (${endpoint}): ${removedText(run.value)}`, ...summary.map((s) => `  ${s}`));
+    const notes = [
+      ...target.unreadableState.filter((u) => u.zone === run.zone).map((u) => `${u.problem}: not needed to destroy`),
+      ...run.value.notes,
+    ];
+    zones[run.zone] = { endpoint, sent, operations, summary, notes };
+    lines.push(
+      `zone ${run.zone} (${endpoint}): ${removedText(run.value)}`,
+      ...notes.map((n) => `  note: ${n}`),
+      ...summary.map((s) => `  ${s}`),
+    );
   }
   const failures = runs.flatMap((r) => (r.ok ? [] : [r.failure]));
   const pods = target.lab ? await unplugPods(target, failures) : undefined;

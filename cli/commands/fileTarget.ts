@@ -123,9 +123,11 @@ function ownerOf(given: string | undefined, cluster: Cluster): string {
 /**
  * Load, fill from the lab, build, connect to each zone's Northbound and read the stored state
  * there. With `partial`, zones that do not answer are listed in `failed` (apply, diff and destroy
- * go on with the others); without it the first one fails the command (exit 4).
+ * go on with the others); without it the first one fails the command (exit 4). With
+ * `tolerateState`, an unreadable stored state is noted in `unreadableState` instead of failing its
+ * zone (exit 3): destroy and repair need none.
  */
-export async function fileTarget(options: FileOptions, partial = false): Promise<FileTarget> {
+export async function fileTarget(options: FileOptions, partial = false, tolerateState = false): Promise<FileTarget> {
   const input = await inputOf(options);
   if (input.problems.length > 0) throw inputError(input.label, input.problems);
   const lab = options.lab === undefined || options.lab === false ? undefined : labStatus(options.lab);
@@ -151,7 +153,7 @@ export async function fileTarget(options: FileOptions, partial = false): Promise
     }));
   const owner = ownerOf(options.owner, built.cluster);
   const parallel = parallelOf(options.parallel);
-  const connected = await connectZones(endpoints, owner, parallel, input.label);
+  const connected = await connectZones(endpoints, owner, parallel, input.label, tolerateState);
   if (!partial && connected.failed.length > 0) {
     const first = connected.failed[0]!;
     throw new CliError(first.exitCode, first.error, { file: input.label, endpoint: first.endpoint, zone: first.zone });

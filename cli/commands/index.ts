@@ -8,6 +8,7 @@ import { registerPlan } from './plan';
 import { registerApply } from './apply';
 import { registerDiff } from './diff';
 import { registerDestroy } from './destroy';
+import { registerRepair } from './repair';
 import { registerLabVm } from './labVm';
 import { registerDemo } from './demo';
 
@@ -19,6 +20,7 @@ export const commands: Register[] = [
   registerApply,
   registerDiff,
   registerDestroy,
+  registerRepair,
   registerLabVm,
   registerDemo,
 ];

@@ -118,7 +118,7 @@ async function previousState(
   online: boolean,
 ): Promise<RuntimeState | undefined> {
   if (command === 'plan' && !online) return undefined;
-  return (await fileTarget(options, true)).previous; // a zone that does not answer fails in the command itself
+  return (await fileTarget(options, true, command === 'destroy')).previous; // a zone that does not answer fails in the command itself
 }
 
 /** RouteAdvertisements and the network ids the topology allocates against the stored state. */

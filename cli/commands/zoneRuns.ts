@@ -14,6 +14,7 @@ import {
   nbConnection,
   readZoneState,
   type RuntimeState,
+  StateError,
 } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode, progress as stderrLine } from '../contract';
 import { progressFor } from '../progress';
@@ -66,8 +67,20 @@ export interface ConnectedZones {
   names: string[];
   zones: TargetZone[];
   failed: ZoneFailure[];
-  /** The state stored in the first zone (in zone order) that has one. */
+  /** The state stored in the first zone (in zone order) that has a readable one. */
   previous?: RuntimeState;
+  /** Zones whose stored state could not be read, when the command goes on without it (destroy, repair). */
+  unreadableState: { zone: string; problem: string }[];
+}
+
+/** Read a zone's stored state; with `tolerate`, an unreadable one is a note instead of the zone's failure. */
+async function stateOf(db: TargetZone['db'], owner: string, tolerate: boolean) {
+  try {
+    return { state: await readZoneState(db, owner) };
+  } catch (error) {
+    if (!tolerate || !(error instanceof StateError)) throw error;
+    return { problem: error.message };
+  }
 }
 
 /**
@@ -80,21 +93,28 @@ export async function connectZones(
   owner: string,
   parallel: number,
   file: string,
+  tolerateState = false,
 ): Promise<ConnectedZones> {
   const outcomes = await eachZone(
     endpoints.map((e) => e.name),
     async (name) => {
       const { endpoint, field } = endpoints.find((e) => e.name === name)!;
       const db = await nbConnection(endpoint, field);
-      return { db, state: await readZoneState(db, owner) };
+      return { db, ...(await stateOf(db, owner, tolerateState)) };
     },
     parallel,
   );
-  const connected: ConnectedZones = { names: endpoints.map((e) => e.name), zones: [], failed: [] };
+  const connected: ConnectedZones = {
+    names: endpoints.map((e) => e.name),
+    zones: [],
+    failed: [],
+    unreadableState: [],
+  };
   outcomes.forEach((outcome, i) => {
     if (outcome.ok) {
       connected.zones.push({ name: outcome.zone, db: outcome.value.db });
       connected.previous ??= outcome.value.state;
+      if (outcome.value.problem) connected.unreadableState.push({ zone: outcome.zone, problem: outcome.value.problem });
     } else if (outcome.error instanceof EndpointError) throw outcome.error;
     else connected.failed.push(failureOf(outcome.zone, endpoints[i]!.endpoint, outcome.error, file));
   });

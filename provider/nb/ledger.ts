@@ -34,6 +34,8 @@ export interface LedgerState {
   homeExists: boolean;
   /** The stored JSON text, if the owner has a ledger. */
   text?: string;
+  /** A ledger rebuilt from the owner's rows (ledgerRecovery.ts), used instead of `text` (which still guards its rewrite). */
+  recovered?: Ledger;
 }
 
 export class LedgerError extends Error {
@@ -107,7 +109,8 @@ export function planLedger(
   for (const row of owned) (next[row.table] ??= []).push(row.identity);
   const before = serializeLedger(stored);
   const after = serializeLedger(next);
-  if (before === after) return { operations: [], guards: [] };
+  // compared with the text as stored: an unreadable or rebuilt ledger is rewritten (or removed) too
+  if (state.text === after) return { operations: [], guards: [] };
   const text = `${home.column}["${ledgerKey(owner)}"]: ${before ?? 'absent'} -> ${after ?? 'absent'}`;
   // guarded against the text as stored (another writer of this owner's ledger fails the commit)
   const write = writeHomeKey(home, ledgerKey(owner), state.text, after, state.homeExists);

@@ -14,9 +14,11 @@ import { RowIndex } from './references';
 /** The owner's stored ledger (empty when the database has no ledger home or none is stored). */
 export function storedLedger(input: ReconcileInput): Ledger {
   const home = ledgerHome(input.schema.name);
-  return home === undefined
-    ? {}
-    : parseLedger(input.ledger?.text, `${home.table}.${home.column}["${ledgerKey(input.owner)}"]`);
+  if (home === undefined) return {};
+  return (
+    input.ledger?.recovered ??
+    parseLedger(input.ledger?.text, `${home.table}.${home.column}["${ledgerKey(input.owner)}"]`)
+  );
 }
 
 export interface Split {

@@ -4,11 +4,13 @@
  */
 export * from './commit';
 export { ForeignRowClash } from '../nb/clash';
+export { LedgerError } from '../nb/ledger';
 export * from './compat';
 export * from './connections';
 export * from './eachZone';
 export { parseSshEndpoint, type SshCredentials, type SshEndpoint } from './tunnel';
 export * from './plan';
+export * from './repair';
 export * from './pods';
 export * from './state';
 export * from './zone';

@@ -7,7 +7,8 @@
  */
 import { observe, planApply, type ApplyRequest } from '../nb/apply';
 import type { DesiredRow } from '../nb/desired';
-import { ledgerHome } from '../nb/ledger';
+import { ledgerHome, serializeLedger } from '../nb/ledger';
+import { recoverLedger, unreadableLedger } from '../nb/ledgerRecovery';
 import { nbSchema } from '../nb/generated/nb';
 import { isOwnedBy } from '../nb/ownership';
 import { isSharedRow } from '../nb/shared';
@@ -77,17 +78,30 @@ export async function readZoneState(db: OvsdbDatabase, owner: string): Promise<R
     : parseState(text, `NB_Global.external_ids["${stateKey(owner)}"] of ${db.endpoint}`);
 }
 
+/** `recover`: a lost or unreadable ledger is rebuilt from the owner markers (destroy works from them alone). */
 async function reconcileZone(
   db: OvsdbDatabase,
   rows: DesiredRow[],
   owner: string,
+  recover = false,
 ): Promise<{ plan: Plan; found: Lookup; notes: string[] }> {
   const [found, server] = await Promise.all([lookup(db, owner), db.getSchema(NB_DATABASE)]);
   const adapted = adaptToServer(rows, server);
   const desired = dropForeignShared(adapted.rows, found.foreign);
   const request: ApplyRequest = { owner, schema: nbSchema, desired };
   const observation = await observe(db, request);
-  return { plan: planApply(request, observation).plan, found, notes: adapted.notes };
+  const notes = [...adapted.notes];
+  const ledger = observation.ledger;
+  if (recover && ledger && (ledger.text === undefined || unreadableLedger(ledger.text))) {
+    const recovered = await recoverLedger(db, NB_DATABASE, owner);
+    if (ledger.text !== undefined || Object.keys(recovered).length > 0) {
+      observation.ledger = { ...ledger, recovered };
+      notes.push(
+        `ledger ${ledger.text === undefined ? 'missing' : 'unreadable'}: rebuilt from the owner markers as ${serializeLedger(recovered) ?? '{}'}`,
+      );
+    }
+  }
+  return { plan: planApply(request, observation).plan, found, notes };
 }
 
 /** The plan with the state key set to `text` (or removed) after the rows, when it changes. */
@@ -153,23 +167,29 @@ export async function applyZone(
   return zoneResult(zone.name, db, committed, notes);
 }
 
-/** Remove every row of `owner` from the zone's Northbound, its state key and its marker. */
+/**
+ * Remove every row of `owner` from the zone's Northbound, its state key and its marker. It needs
+ * nothing but the owner markers: the state is not read, and a lost or unreadable ledger is
+ * rebuilt from the marked rows (nb/ledgerRecovery.ts).
+ */
 export async function destroyZone(
   db: OvsdbDatabase,
   zone: string,
   owner: string,
   options: CommitOptions = {},
 ): Promise<ZoneResult> {
+  let notes: string[] = [];
   const committed = await commit(
     db,
     owner,
     async (conn) => {
-      const { plan, found } = await reconcileZone(conn, [], owner);
-      return { plan: withState(plan, owner, found, undefined), global: found.global };
+      const planned = await reconcileZone(conn, [], owner, true);
+      notes = planned.notes;
+      return { plan: withState(planned.plan, owner, planned.found, undefined), global: planned.found.global };
     },
     { ...options, removeMarker: true },
   );
-  return zoneResult(zone, db, committed, []);
+  return zoneResult(zone, db, committed, notes);
 }
 
 export interface Drift {
@@ -193,8 +213,13 @@ const driftWords: Record<RowChange['action'], string> = {
  * written. Bookkeeping in NB_Global (nb's ledger, like the state key) is not a row of the spec,
  * so it is not drift.
  */
-export async function diffZone(db: OvsdbDatabase, zone: ZonePlan, owner: string): Promise<Drift> {
-  const { plan } = await reconcileZone(db, zone.rows, owner);
+export async function diffZone(
+  db: OvsdbDatabase,
+  zone: ZonePlan,
+  owner: string,
+  options: { recoverLedger?: boolean } = {},
+): Promise<Drift> {
+  const { plan } = await reconcileZone(db, zone.rows, owner, options.recoverLedger);
   const changes = plan.changes.filter((c) => c.table !== ledgerHome(NB_DATABASE)?.table);
   const lines = changes.map((c) => {
     const row = c.identity === undefined ? c.table : `${c.table} ${JSON.stringify(c.identity)}`;

@@ -54,7 +54,7 @@ describe('ovnk apply beside rows of others', () => {
     const refused = ovnk(['apply', '-f', blue, '--nb', server.unix, '-o', 'json']);
     expect(refused.code).toBe(1);
     const document = documentOf(refused);
-    expect(document.problems).toEqual([
+    expect(document.zones.central.problems).toEqual([
       {
         reason: 'ForeignRowClash',
         path: `Logical_Router_Port (${port})`,
