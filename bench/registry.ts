@@ -2,6 +2,7 @@
 import { allocBenchmark } from './alloc';
 import { connectRowsBenchmark } from './connectRows';
 import { connectBenchmark } from './connect';
+import { crdBenchmark } from './crd';
 import type { Benchmark } from './harness';
 import { labBenchmark } from './lab';
 import { networksBenchmark } from './networks';
@@ -22,4 +23,5 @@ export const benchmarks: Benchmark[] = [
   uplinkBenchmark,
   connectBenchmark,
   zonesBenchmark,
+  crdBenchmark,
 ];
