@@ -21,11 +21,12 @@ import {
 import { CliError, type CommandResult, ExitCode, parseOutputFormat, runFormatted } from '../contract';
 import { asCliError } from './cliErrors';
 import { type FileArgs, fileOption, inputError, inputLabel, inputOf } from './input';
+import { type CredentialOptions, defaultEndpoint, nbOptionsFor, withCredentialOptions } from './nbCredentials';
 import { type ConnectedZones, connectZones, parallelOf } from './zoneRuns';
 
 export { asCliError } from './cliErrors';
 
-export interface FileOptions {
+export interface FileOptions extends CredentialOptions {
   file: FileArgs;
   lab?: string | boolean;
   nb?: string[];
@@ -50,14 +51,18 @@ export interface FileTarget extends ConnectedZones {
 }
 
 export function withFileOptions(command: Command): Command {
-  return command
+  const withTargets = command
     .addOption(fileOption('YAML or JSON file with Inventory and network objects'))
     .option(
       '--lab [name]',
       `target the running lab (default name "${DEFAULT_LAB_NAME}"); fills nodes and targets the file lacks`,
     )
-    .option('--nb <endpoint...>', 'Northbound endpoint for every zone (EP) or one zone (ZONE=EP)')
-    .option('--zone <name>', 'only this zone (default: every zone)')
+    .option(
+      '--nb <endpoint...>',
+      'Northbound endpoint for every zone (EP) or one zone (ZONE=EP): unix:, tcp:, ssl:, ssh://user@host[:port]/unix:/path (default: spec.targets, then OVN_NB_DB)',
+    )
+    .option('--zone <name>', 'only this zone (default: every zone)');
+  return withCredentialOptions(withTargets)
     .option('--owner <name>', "the owner marker and state key (default: the Inventory's name)")
     .option('--parallel <n>', 'zones worked on at once (default 8); each zone is still one transaction')
     .option('-o, --output <format>', 'json or text', 'text');
@@ -91,21 +96,22 @@ function labStatus(lab: string | boolean): LabStatus {
   return statusOf(state, state.ovnRoot);
 }
 
-/** `EP` for every zone, or `ZONE=EP`; the last one given wins. */
-function endpointOf(zone: string, cluster: Cluster, nb: string[] | undefined): string {
+/** `EP` for every zone, or `ZONE=EP` (the last one given wins); else the file's target; else OVN_NB_DB. */
+function endpointOf(zone: string, cluster: Cluster, nb: string[] | undefined): { endpoint: string; field: string } {
   for (const given of [...(nb ?? [])].reverse()) {
     const at = given.indexOf('=');
-    if (at < 0) return given;
-    if (given.slice(0, at) === zone) return given.slice(at + 1);
+    if (at < 0) return { endpoint: given, field: '--nb' };
+    if (given.slice(0, at) === zone) return { endpoint: given.slice(at + 1), field: '--nb' };
   }
   const endpoint = cluster.inventory.targets?.zones[zone]?.nb;
-  if (endpoint === undefined)
-    throw new CliError(
-      ExitCode.badInput,
-      `zone "${zone}" has no Northbound endpoint: give --nb, --lab, or spec.targets.zones.${zone}.nb`,
-      { path: `spec.targets.zones.${zone}.nb` },
-    );
-  return endpoint;
+  if (endpoint !== undefined) return { endpoint, field: `spec.targets.zones.${zone}.nb` };
+  const fallback = defaultEndpoint();
+  if (fallback !== undefined) return { endpoint: fallback, field: 'OVN_NB_DB' };
+  throw new CliError(
+    ExitCode.badInput,
+    `zone "${zone}" has no Northbound endpoint: give --nb, --lab, spec.targets.zones.${zone}.nb or OVN_NB_DB`,
+    { path: `spec.targets.zones.${zone}.nb` },
+  );
 }
 
 /** `--owner`, else the Inventory's name; checked before anything is read or written. */
@@ -146,11 +152,10 @@ export async function fileTarget(options: FileOptions, partial = false, tolerate
   }
   const endpoints = names
     .filter((n) => options.zone === undefined || n === options.zone)
-    .map((name) => ({
-      name,
-      endpoint: endpointOf(name, built.cluster, options.nb),
-      field: options.nb ? '--nb' : `spec.targets.zones.${name}.nb`,
-    }));
+    .map((name) => {
+      const { endpoint, field } = endpointOf(name, built.cluster, options.nb);
+      return { name, endpoint, field, options: nbOptionsFor(endpoint, options) };
+    });
   const owner = ownerOf(options.owner, built.cluster);
   const parallel = parallelOf(options.parallel);
   const connected = await connectZones(endpoints, owner, parallel, input.label, tolerateState);

@@ -12,6 +12,7 @@ import {
   eachZone,
   EndpointError,
   nbConnection,
+  type NbOptions,
   readZoneState,
   type RuntimeState,
   StateError,
@@ -89,7 +90,7 @@ async function stateOf(db: TargetZone['db'], owner: string, tolerate: boolean) {
  * syntax is unusable input for the whole command.
  */
 export async function connectZones(
-  endpoints: { name: string; endpoint: string; field: string }[],
+  endpoints: { name: string; endpoint: string; field: string; options?: NbOptions }[],
   owner: string,
   parallel: number,
   file: string,
@@ -98,8 +99,8 @@ export async function connectZones(
   const outcomes = await eachZone(
     endpoints.map((e) => e.name),
     async (name) => {
-      const { endpoint, field } = endpoints.find((e) => e.name === name)!;
-      const db = await nbConnection(endpoint, field);
+      const { endpoint, field, options } = endpoints.find((e) => e.name === name)!;
+      const db = await nbConnection(endpoint, field, options);
       return { db, ...(await stateOf(db, owner, tolerateState)) };
     },
     parallel,

@@ -94,9 +94,7 @@ export class UplinkSession {
     if (t.keyPath !== undefined) return { keyPath: t.keyPath };
     const ssh = this.options.ssh;
     if (!ssh || (!ssh.privateKey && !ssh.keyPath && !ssh.agent))
-      throw new Error(
-        `node ${node} has no SSH key: ${ssh?.sources ?? `give spec.targets.nodes.${node}.keyPath or run an SSH agent`}`,
-      );
+      throw new Error(`node ${node} has no SSH key: ${ssh?.sources ?? `give spec.targets.nodes.${node}.keyPath`}`);
     return { privateKey: ssh.privateKey, keyPath: ssh.keyPath, agent: ssh.agent };
   }
 
