@@ -21,7 +21,7 @@ function world(extra: number) {
 }
 
 function plan(cluster: ReturnType<typeof world>, previous?: AllocationState) {
-  return allocateCluster({ cluster, connects: validateConnects(cluster) }, previous);
+  return allocateCluster({ cluster, connects: validateConnects(cluster, previous?.networkIds) }, previous);
 }
 
 export const allocBenchmark: Benchmark = {

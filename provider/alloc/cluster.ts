@@ -4,6 +4,7 @@
  * fixed so plans are reproducible: node ids, network ids, host subnets, tunnel keys (Layer2
  * transit routers by network id, then connect routers by name), then each connect's subnets.
  */
+import { activeNodeNames } from '../model/active';
 import type { Cluster } from '../model/cluster';
 import { compare, inUse } from '../model/cluster';
 import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from '../model/cnc';
@@ -65,10 +66,7 @@ export function allocateCluster(input: AllocationInput, previous: AllocationStat
     previous.nodeIds,
   );
   const networks = cluster.networks.filter(inUse);
-  const networkResult = assignNetworkIds(
-    networks.map((n) => ({ name: n.name, pinned: n.pinnedId, ref: n.ref })),
-    previous.networkIds,
-  );
+  const networkResult = networkIdsOf(cluster, previous.networkIds);
   problems.push(...nodeResult.problems, ...networkResult.problems);
   const { ids: nodeIds } = nodeResult;
   const { ids: networkIds } = networkResult;
@@ -108,6 +106,18 @@ export function allocateCluster(input: AllocationInput, previous: AllocationStat
   return { networkIds, nodeIds, hostSubnets, datapathKeys, connects: results, problems, state };
 }
 
+/** The network ids of the networks in use, as allocateCluster assigns them (connect validation names owner keys with them). */
+export function networkIdsOf(
+  cluster: Cluster,
+  previous: Record<string, number> = {},
+): ReturnType<typeof assignNetworkIds> {
+  const networks = cluster.networks.filter(inUse);
+  return assignNetworkIds(
+    networks.map((n) => ({ name: n.name, pinned: n.pinnedId, ref: n.ref })),
+    previous,
+  );
+}
+
 function allocateAllHostSubnets(
   cluster: Cluster,
   networks: Network[],
@@ -120,7 +130,10 @@ function allocateAllHostSubnets(
   const out: AllocationState['hostSubnets'] = {};
   for (const network of networks.filter((n) => n.topology === 'Layer3')) {
     const pinsOf = pinned.has(network.name) ? (node: string) => pins.get(node)?.[network.name] : () => undefined;
-    const result = allocateHostSubnets(network, nodes, pinsOf, previous.hostSubnets[network.name]);
+    // Dynamic UDN: a node the network is not active on gets no host subnet (upstream releases it)
+    const active = activeNodeNames(cluster.inventory, network);
+    const served = active === undefined ? nodes : nodes.filter((n) => active.includes(n.name));
+    const result = allocateHostSubnets(network, served, pinsOf, previous.hostSubnets[network.name]);
     problems.push(...result.problems);
     out[network.name] = result.state;
   }

@@ -1,6 +1,6 @@
 /**
  * ServiceNetwork without PodNetwork (upstream §3.6): tier-0 ACLs on each locally active
- * network's pod switches that pass traffic to services (500) and within the network (475) and
+ * network's pod switches (none where a network is inactive, Dynamic UDN) that pass traffic to services (500) and within the network (475) and
  * drop new connections to the other connected networks (450, with `ct.new` because of
  * FDP-3124), plus the per-family address sets of all connected networks' subnets, named `a` +
  * FNV-1a-64 of upstream's id. The pass-service and drop ACLs are shared by every switch.
@@ -86,7 +86,10 @@ function onSwitches(row: DesiredRow, switches: string[]): DesiredRow {
 /** ACLs and address sets of the zone; each ACL's parents are the pod switches it applies to. */
 export function partialIsolation(input: ConnectInput, localNodes: string[]): DesiredRow[] {
   const all = input.networks.flatMap((n) => podSwitches(n, localNodes));
-  const shared = sharedAcls(input).map((row) => onSwitches(row, all));
-  const perNetwork = input.networks.map((n) => onSwitches(networkAcl(input, n), podSwitches(n, localNodes)));
+  const shared = all.length === 0 ? [] : sharedAcls(input).map((row) => onSwitches(row, all));
+  const perNetwork = input.networks.flatMap((n) => {
+    const switches = podSwitches(n, localNodes);
+    return switches.length === 0 ? [] : [onSwitches(networkAcl(input, n), switches)];
+  });
   return [...shared, ...perNetwork, ...addressSetRows(input)];
 }

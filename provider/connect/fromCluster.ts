@@ -4,12 +4,13 @@
  * connects render nothing (the plan is refused as a whole and nothing is applied).
  */
 import type { ClusterAllocation } from '../alloc/cluster';
+import { activeNodeNames } from '../model/active';
 import { type Cidr, mustParseCidr } from '../model/cidr';
 import type { Cluster } from '../model/cluster';
 import type { ClusterNetworkConnect } from '../model/cnc';
 import type { Network } from '../model/network';
 import type { ConnectedNetwork, ConnectInput, ConnectNode } from './input';
-import { loadBalancerRows } from './services';
+import { loadBalancerRows } from '../topology/services';
 
 /** Nodes by id; a node without a chassis id uses its name, as provider/topology/fromCluster.ts does. */
 export function connectNodes(cluster: Cluster, allocation: ClusterAllocation): ConnectNode[] {
@@ -66,6 +67,7 @@ function connectedNetwork(
   for (const [node, cidrs] of Object.entries(allocation.hostSubnets[network.name] ?? {}))
     hostSubnets[node] = cidrs.map(mustParseCidr);
   const balancers = loadBalancerRows(network.name, network.namespaces, cluster.inventory.services);
+  const active = activeNodeNames(cluster.inventory, network);
   return {
     name: network.name,
     id,
@@ -74,5 +76,6 @@ function connectedNetwork(
     connectSubnets,
     hostSubnets,
     loadBalancers: balancers.map((r) => r.columns.name as string),
+    ...(active === undefined ? {} : { activeNodes: active }),
   };
 }

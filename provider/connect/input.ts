@@ -29,6 +29,8 @@ export interface ConnectedNetwork {
   hostSubnets: Record<string, Cidr[]>;
   /** Names of the network's ClusterIP load balancers (services.ts), for ServiceNetwork. */
   loadBalancers: string[];
+  /** Nodes the network is active on (Dynamic UDN); absent: every node. */
+  activeNodes?: string[];
 }
 
 export interface ConnectInput {

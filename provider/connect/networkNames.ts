@@ -25,8 +25,18 @@ export function podInport(network: ConnectedNetwork, node: string): string {
   return network.topology === 'layer3' ? routerToSwitchPort(p, node) : transitRouterToSwitchPort(p);
 }
 
-/** The network's switches holding the zone's pods: one per local node (Layer3) or the one Layer2 switch. */
+/** Is the network active on `node` (Dynamic UDN)? */
+export function isActiveOn(network: ConnectedNetwork, node: string): boolean {
+  return network.activeNodes === undefined || network.activeNodes.includes(node);
+}
+
+/**
+ * The network's switches holding the zone's pods: one per local node it is active on (Layer3),
+ * or the one Layer2 switch when it is active on a local node.
+ */
 export function podSwitches(network: ConnectedNetwork, localNodes: string[]): string[] {
   const p = networkPrefix(network.name);
-  return network.topology === 'layer3' ? localNodes.map((n) => nodeSwitchName(p, n)) : [layer2SwitchName(p)];
+  const active = localNodes.filter((n) => isActiveOn(network, n));
+  if (network.topology === 'layer3') return active.map((n) => nodeSwitchName(p, n));
+  return active.length > 0 ? [layer2SwitchName(p)] : [];
 }

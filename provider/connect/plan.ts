@@ -23,5 +23,5 @@ export function planCluster(text: string, previous?: AllocationState): PlanOutco
 
 /** A built cluster's connects validated and everything allocated, stable against `previous`. */
 export function allocatePlan(cluster: Cluster, previous?: AllocationState): ClusterAllocation {
-  return allocateCluster({ cluster, connects: validateConnects(cluster) }, previous);
+  return allocateCluster({ cluster, connects: validateConnects(cluster, previous?.networkIds) }, previous);
 }

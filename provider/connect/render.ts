@@ -3,7 +3,9 @@
  * §3): the connect router, per network its links' ports and routes (local nodes: full pairs;
  * per-node layout: remote Layer3 nodes get a bound `crtor-` port and their routes), the reroute
  * policies of local links, and for ServiceNetwork the load-balancer group and, without
- * PodNetwork, the tier-0 ACLs. Every network is active on every node (no dynamic UDN here).
+ * PodNetwork, the tier-0 ACLs. A node a network is not active on (Dynamic UDN) gets none of its
+ * links: no local pair, no remote port or route, no policy from it; a Layer2 network inactive on
+ * the zone's nodes has no link there.
  * Output order follows networks by id, then nodes by id: independent of input order.
  */
 import type { DesiredRow } from '../nb/desired';
@@ -13,6 +15,7 @@ import { connectRouterName, routerIds } from './ids';
 import type { ConnectedNetwork, ConnectInput, ConnectNode, ZoneSpec } from './input';
 import { type Link, linkOf } from './links';
 import { policyRows } from './policies';
+import { isActiveOn } from './networkNames';
 import { localPortRows, remotePortRow } from './ports';
 import { routeRows } from './routes';
 import { serviceGroup } from './services';
@@ -39,8 +42,12 @@ export function renderConnect(input: ConnectInput, nodes: ConnectNode[], zone: Z
   const sorted = { ...input, networks };
   const parts: Parts = { ports: [], routes: [], policies: [], unbound: new Set() };
   for (const network of networks) {
-    if (network.topology === 'layer2') addLink(sorted, linkOf(sorted, network), parts, undefined);
-    else for (const node of byId) addLayer3Node(sorted, network, node, local.has(node.name), zone, parts);
+    if (network.topology === 'layer3') {
+      for (const node of byId.filter((n) => isActiveOn(network, n.name)))
+        addLayer3Node(sorted, network, node, local.has(node.name), zone, parts);
+    } else if (zone.localNodes.some((n) => isActiveOn(network, n))) {
+      addLink(sorted, linkOf(sorted, network), parts, undefined);
+    }
   }
   const rows: DesiredRow[] = [routerRow(input, parts), ...parts.ports, ...parts.routes, ...parts.policies];
   const localNodes = byId.filter((n) => local.has(n.name)).map((n) => n.name);

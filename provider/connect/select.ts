@@ -56,12 +56,15 @@ export function selectNetworks(cnc: ClusterNetworkConnect, cluster: Cluster): Se
   return { networks, problems };
 }
 
+/** The NAD's transport names (upstream's transportFromCRD): what its message shows. */
+const transportName: Record<Network['transport'], string> = { Geneve: '', NoOverlay: 'no-overlay', EVPN: 'evpn' };
+
 /** Why a network cannot be connected (OKEP texts; upstream's for transport), if it cannot. */
 export function unsupported(n: Network): string | undefined {
   if (n.topology === 'Localnet') return `Network '${n.name}' has type 'localnet'. Localnet networks are not supported`;
   if (n.role !== 'Primary')
     return `Network '${n.name}' has role '${n.role}'. Only 'Primary' role networks are supported`;
   if (n.transport !== 'Geneve')
-    return `network ${n.name} has transport type ${n.transport} that is not supported for networkConnect`;
+    return `network ${n.name} has transport type ${transportName[n.transport]} that is not supported for networkConnect`;
   return undefined;
 }

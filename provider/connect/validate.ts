@@ -5,6 +5,7 @@
  * across connects, ConnectSubnetOverlap (reported on both connects: no first writer wins).
  * Message texts are upstream's where upstream has one. The result is alloc's ConnectRequest.
  */
+import { networkIdsOf } from '../alloc/cluster';
 import type { ConnectRequest } from '../alloc/connects';
 import { type Cidr, type Family, familyName, mustParseCidr, overlaps } from '../model/cidr';
 import type { Cluster } from '../model/cluster';
@@ -17,9 +18,16 @@ import { checkSpec, type ValidConnectSubnet } from './specRules';
 /** The Layer3 transit switch subnets (ClusterManager.V4/V6TransitSubnet), never checked upstream. */
 export const layer3TransitSubnets = ['100.88.0.0/16', 'fd97::/64'];
 
-export function validateConnects(cluster: Cluster): ConnectRequest[] {
+/** `previousIds`: the previous plan's network ids, so owner keys in messages are the ones allocated. */
+export function validateConnects(cluster: Cluster, previousIds: Record<string, number> = {}): ConnectRequest[] {
   const requests = cluster.connects.map((cnc) => validateConnect(cnc, cluster));
-  crossValidate(requests);
+  const ids = networkIdsOf(cluster, previousIds).ids;
+  const ownerKey = (name: string): string => {
+    const network = cluster.networks.find((n) => n.name === name);
+    const id = ids[name];
+    return network && id !== undefined ? `${network.topology === 'Layer2' ? 'layer2' : 'layer3'}_${id}` : name;
+  };
+  crossValidate(requests, ownerKey);
   return requests;
 }
 
@@ -48,7 +56,7 @@ export function validateConnect(cnc: ClusterNetworkConnect, cluster: Cluster): C
       `Only ${count} network${count === 1 ? '' : 's'} selected, minimum 2 networks required for connection`,
     );
   checkConflicts(cnc, spec.connectSubnets, selection.networks, cluster, add);
-  checkNetworkOverlaps(selection.networks, add);
+  checkNetworkOverlaps(cnc.name, selection.networks, add);
   checkFamilies(selection.networks, spec.connectSubnets, add);
   return request;
 }
@@ -100,18 +108,22 @@ function showSubnet(s: { cidr: string; hostSubnet?: number }): string {
   return s.hostSubnet === undefined ? s.cidr : `${s.cidr}/${s.hostSubnet}`;
 }
 
-function checkNetworkOverlaps(networks: Network[], add: Add): void {
-  networks.forEach((a, i) => {
-    for (const b of networks.slice(i + 1)) {
+/**
+ * Upstream's CheckNetworksOverlap: each later network against the earlier ones, naming the later
+ * first, subnets as plain CIDRs.
+ */
+function checkNetworkOverlaps(cnc: string, networks: Network[], add: Add): void {
+  networks.forEach((b, i) => {
+    for (const a of networks.slice(0, i)) {
       const clash = a.subnets.some((x) =>
         b.subnets.some((y) => overlaps(mustParseCidr(x.cidr), mustParseCidr(y.cidr))),
       );
       if (!clash) continue;
-      const list = (n: Network) => `[${n.subnets.map(showSubnet).join(' ')}]`;
+      const list = (n: Network) => `[${n.subnets.map((s) => s.cidr).join(' ')}]`;
       add(
         'OverlappingNetworkSubnets',
         'spec.networkSelectors',
-        `can not connect selected networks: selected networks have overlapping subnets: network ${a.name} with subnets ${list(a)} and network ${b.name} with subnets ${list(b)}`,
+        `validation failed for CNC ${cnc}: can not connect selected networks: selected networks have overlapping subnets: network ${b.name} with subnets ${list(b)} and network ${a.name} with subnets ${list(a)}`,
       );
     }
   });
@@ -142,8 +154,11 @@ function checkFamilies(networks: Network[], subnets: ValidConnectSubnet[], add: 
   }
 }
 
-/** ConnectSubnetOverlap on every pair of connects that share a network and overlap. */
-function crossValidate(requests: ConnectRequest[]): void {
+/**
+ * ConnectSubnetOverlap on every pair of connects that share a network and overlap, naming the
+ * shared networks by upstream's owner keys (`layer3_1`).
+ */
+function crossValidate(requests: ConnectRequest[], ownerKey: (network: string) => string): void {
   const parsed = requests.map((r) => r.connectSubnets.map((s) => mustParseCidr(s.cidr)));
   requests.forEach((a, i) => {
     requests.forEach((b, j) => {
@@ -155,7 +170,7 @@ function crossValidate(requests: ConnectRequest[]): void {
           'ConnectSubnetOverlap',
           a.ref,
           'spec.connectSubnets',
-          `cross-validation failed for CNC ${a.name}: connectSubnets overlap detected between CNC ${a.name} and CNC ${b.name} which both select networks [${shared.join(' ')}]`,
+          `cross-validation failed for CNC ${a.name}: connectSubnets overlap detected between CNC ${a.name} and CNC ${b.name} which both select networks [${shared.map(ownerKey).join(' ')}]`,
         ),
       );
     });

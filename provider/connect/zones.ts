@@ -14,7 +14,7 @@ import { connectInputs, connectNodes } from './fromCluster';
 import type { ConnectInput, ConnectNode, ZoneSpec } from './input';
 import { ConnectRenderError } from './links';
 import { renderConnect } from './render';
-import { loadBalancerRows } from './services';
+import { loadBalancerRows } from '../topology/services';
 
 export const CENTRAL_ZONE = 'central';
 

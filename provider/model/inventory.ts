@@ -6,6 +6,7 @@
 import { type Family, parseCidr, parseCidrLoose } from './cidr';
 import { FieldReader, type Json } from './fields';
 import type { LoadedDocument } from './load';
+import { DEFAULT_EPHEMERAL_PORT_RANGE, readPortRange } from './portRange';
 import { type Problem, problem } from './problem';
 import { parseTargets, type Targets } from './targets';
 
@@ -39,6 +40,13 @@ export interface InventoryNode {
    * active here, as upstream without Dynamic UDN.
    */
   networks?: string[];
+  /** The node's SNAT port range (its kernel's ip_local_port_range); default the Inventory's. */
+  ephemeralPortRange?: string;
+  /**
+   * Pin of the node's Layer3 transit-switch addresses (upstream's annotation
+   * `k8s.ovn.org/node-transit-switch-port-ifaddr`, when adopting); default transit subnet base + node id.
+   */
+  transitSwitchIPs?: string[];
 }
 
 /** A pod of the lab or tests: it joins the primary network that serves its namespace. */
@@ -46,6 +54,8 @@ export interface InventoryPod {
   name: string;
   namespace: string;
   node: string;
+  /** The pod's UID: its ports' `iface-id-ver`. */
+  uid?: string;
 }
 
 export interface ServicePort {
@@ -69,7 +79,10 @@ export interface Inventory {
   clusterSubnets: string[];
   defaultJoinSubnets: string[];
   gatewayMode: 'shared' | 'local';
+  /** The cluster MTU (upstream's config.Default.MTU): gateway_mtu of router ports and a network's default MTU. */
   mtu: number;
+  /** SNAT port range of every node without its own (upstream's --ephemeral-port-range). */
+  ephemeralPortRange: string;
   /** The families the cluster runs: `spec.ipFamilies`, else those of clusterSubnets and serviceCIDRs. */
   ipFamilies: Family[];
   namespaces: Namespace[];
@@ -99,11 +112,18 @@ export function parseInventory(doc: LoadedDocument, problems: Problem[]): Invent
     name: doc.metadata.name,
     zones: r.oneOf(spec.zones, 'spec.zones', ['per-node', 'central'] as const) ?? 'per-node',
     serviceCIDRs,
-    masqueradeSubnets: cidrs('masqueradeSubnets', inventoryDefaults.masqueradeSubnets),
+    masqueradeSubnets: perFamily(
+      r,
+      spec.masqueradeSubnets,
+      'spec.masqueradeSubnets',
+      inventoryDefaults.masqueradeSubnets,
+    ),
     clusterSubnets,
     defaultJoinSubnets: cidrs('defaultJoinSubnets', inventoryDefaults.defaultJoinSubnets),
     gatewayMode: r.oneOf(spec.gatewayMode, 'spec.gatewayMode', ['shared', 'local'] as const) ?? 'shared',
     mtu: r.integer(spec.mtu, 'spec.mtu') ?? inventoryDefaults.mtu,
+    ephemeralPortRange:
+      readPortRange(r, spec.ephemeralPortRange, 'spec.ephemeralPortRange') ?? DEFAULT_EPHEMERAL_PORT_RANGE,
     ipFamilies: families(r, spec.ipFamilies, [...clusterSubnets, ...serviceCIDRs]),
     namespaces: (r.list(spec.namespaces, 'spec.namespaces') ?? []).flatMap((n, i) =>
       parseNamespace(r, n, `spec.namespaces[${i}]`),
@@ -126,6 +146,24 @@ export function cidrList(r: FieldReader, value: Json, field: string, fallback: r
     if (typeof parsed !== 'string') return true;
     r.problems.push(problem('InvalidField', r.object, `${field}[${i}]`, `${field}[${i}] "${text}" ${parsed}`));
     return false;
+  });
+}
+
+/**
+ * One CIDR per family, as upstream's separate v4 and v6 flags (config.Gateway.V4MasqueradeSubnet,
+ * V6MasqueradeSubnet): a family the list does not give keeps its default.
+ */
+function perFamily(r: FieldReader, value: Json, field: string, defaults: readonly string[]): string[] {
+  const given = cidrList(r, value, field);
+  const familyOf = (c: string): Family => (c.includes(':') ? 6 : 4);
+  given.forEach((c, i) => {
+    const first = given.findIndex((o) => familyOf(o) === familyOf(c));
+    if (first !== i)
+      r.wrong(`${field}[${i}]`, c, `one subnet per IP family (${field}[${first}] is IPv${familyOf(c)} too)`);
+  });
+  return ([4, 6] as const).flatMap((f) => {
+    const chosen = given.find((c) => familyOf(c) === f) ?? defaults.find((c) => familyOf(c) === f);
+    return chosen ? [chosen] : [];
   });
 }
 
@@ -195,8 +233,17 @@ function parseNode(r: FieldReader, value: Json, field: string): InventoryNode[] 
       gatewayMac: r.string(map.gatewayMac, `${field}.gatewayMac`),
       gatewayNextHops: r.strings(map.gatewayNextHops, `${field}.gatewayNextHops`) ?? [],
       ...(map.networks !== undefined ? { networks: r.strings(map.networks, `${field}.networks`) ?? [] } : {}),
+      ...optionalRange(r, map.ephemeralPortRange, `${field}.ephemeralPortRange`),
+      ...(map.transitSwitchIPs !== undefined
+        ? { transitSwitchIPs: interfaceAddresses(r, map.transitSwitchIPs, `${field}.transitSwitchIPs`) }
+        : {}),
     },
   ];
+}
+
+function optionalRange(r: FieldReader, value: Json, field: string): { ephemeralPortRange?: string } {
+  const range = readPortRange(r, value, field);
+  return range === undefined ? {} : { ephemeralPortRange: range };
 }
 
 /** Interface addresses with prefix (`172.18.0.2/16`): host bits are expected here. */
@@ -215,7 +262,9 @@ function parsePod(r: FieldReader, value: Json, field: string): InventoryPod[] {
   const name = r.string(map.name, `${field}.name`) ?? r.missing(`${field}.name`);
   const namespace = r.string(map.namespace, `${field}.namespace`) ?? r.missing(`${field}.namespace`);
   const node = r.string(map.node, `${field}.node`) ?? r.missing(`${field}.node`);
-  return name === undefined || namespace === undefined || node === undefined ? [] : [{ name, namespace, node }];
+  const uid = r.string(map.uid, `${field}.uid`);
+  if (name === undefined || namespace === undefined || node === undefined) return [];
+  return [{ name, namespace, node, ...(uid === undefined ? {} : { uid }) }];
 }
 
 function parseService(r: FieldReader, value: Json, field: string): Service[] {

@@ -9,6 +9,7 @@
  * secondary networks (not rendered yet); `ovnk plan` and the connect validation keep seeing
  * those networks as they are.
  */
+import { activeNetworkRules } from './active';
 import { type Cidr, type Family, mustParseCidr, overlaps } from './cidr';
 import type { Cluster } from './clusterShape';
 import type { Network } from './network';
@@ -22,30 +23,75 @@ export function configPath(n: Network): string {
   return `${n.kind === 'ClusterUserDefinedNetwork' ? 'spec.network.' : 'spec.'}${key}.`;
 }
 
+/** The CRDs' maxItems of `subnets`: 400 for Layer3 (secondary networks at most 2, by CEL), 2 for Layer2. */
+export const MAX_LAYER3_SUBNETS = 400;
+
+/** Upstream's CRD count and family rules for `subnets` (Layer3 secondary ones by its CEL rules). */
+function subnetCountRules(n: Network, path: string): Problem[] {
+  const count = n.subnets.length;
+  const layer3 = n.topology === 'Layer3';
+  const max = layer3 && n.role === 'Primary' ? MAX_LAYER3_SUBNETS : 2;
+  if (count > max) {
+    const reason =
+      layer3 && n.role === 'Secondary'
+        ? 'Secondary networks may define at most 2 subnets'
+        : `Too many: ${count}: must have at most ${max} items`;
+    return [problem('InvalidSpec', n.ref, path, `${path}: ${reason}`)];
+  }
+  if (count !== 2 || (layer3 && n.role === 'Primary')) return [];
+  if (familyOf(n.subnets[0]!.cidr) !== familyOf(n.subnets[1]!.cidr)) return [];
+  const reason = layer3
+    ? 'When 2 CIDRs are set for Secondary networks, they must be from different IP families'
+    : 'When 2 CIDRs are set, they must be from different IP families';
+  return [problem('InvalidSpec', n.ref, path, `${path}: ${reason}`)];
+}
+
+/**
+ * Upstream's parsing of Layer3 subnets (config.ParseClusterSubnetEntries): IPv6 host subnets are
+ * /64 and every IPv4 range of a network has one host subnet length.
+ */
+function hostSubnetLengthRules(n: Network, path: string): Problem[] {
+  if (n.topology !== 'Layer3') return [];
+  const out: Problem[] = [];
+  let firstV4: number | undefined;
+  n.subnets.forEach((s, i) => {
+    const at = `${path}[${i}].hostSubnet`;
+    if (familyOf(s.cidr) === 6) {
+      if (s.hostSubnet !== 64)
+        out.push(problem('InvalidSpec', n.ref, at, `${at}: IPv6 only supports /64 host subnets`));
+      return;
+    }
+    if (firstV4 === undefined) firstV4 = s.hostSubnet;
+    else if (s.hostSubnet !== firstV4)
+      out.push(
+        problem(
+          'InvalidSpec',
+          n.ref,
+          at,
+          `${at}: all IPv4 cluster subnet entries must have the same host subnet length; found ${firstV4} and ${s.hostSubnet}`,
+        ),
+      );
+  });
+  return out;
+}
+
 function subnetRules(n: Network, at: string): Problem[] {
   const out: Problem[] = [];
   const path = `${at}subnets`;
   if (n.subnets.length === 0 && n.topology !== 'Localnet')
     out.push(problem('InvalidSpec', n.ref, path, `${path}: Subnets is required for ${n.role} ${n.topology} topology`));
-  if (n.subnets.length > 2)
+  out.push(...subnetCountRules(n, path));
+  const joins = n.joinSubnets;
+  if (joins.length === 2 && familyOf(joins[0]!) === familyOf(joins[1]!))
     out.push(
       problem(
         'InvalidSpec',
         n.ref,
-        path,
-        `${path}: must have at most 2 items (one per IP family), has ${n.subnets.length}`,
+        `${at}joinSubnets`,
+        `${at}joinSubnets: When 2 CIDRs are set, they must be from different IP families`,
       ),
     );
-  const pairs = [
-    [n.subnets.map((s) => s.cidr), path],
-    [n.joinSubnets, `${at}joinSubnets`],
-  ] as const;
-  for (const [list, field] of pairs) {
-    if (list.length === 2 && familyOf(list[0]!) === familyOf(list[1]!))
-      out.push(
-        problem('InvalidSpec', n.ref, field, `${field}: When 2 CIDRs are set, they must be from different IP families`),
-      );
-  }
+  out.push(...hostSubnetLengthRules(n, path));
   n.subnets.forEach((s, i) => {
     if (s.hostSubnet === 32 && familyOf(s.cidr) === 4)
       out.push(
@@ -113,9 +159,12 @@ function overlapRules(n: Network, cluster: Cluster, at: string): Problem[] {
         ),
       );
   };
-  n.subnets.forEach((s, i) => check('user defined subnet', `${at}subnets[${i}]`, s.cidr, internal));
-  if (n.role !== 'Primary') return out;
   const own = n.subnets.map((s) => ({ label: 'user defined subnet', text: s.cidr, cidr: mustParseCidr(s.cidr) }));
+  // upstream checks each subnet against the internal ones and the network's earlier subnets
+  n.subnets.forEach((s, i) =>
+    check('user defined subnet', `${at}subnets[${i}]`, s.cidr, [...internal, ...own.slice(0, i)]),
+  );
+  if (n.role !== 'Primary') return out;
   n.joinSubnets.forEach((j, i) =>
     check('user defined join subnet', `${at}joinSubnets[${i}]`, j, [...own, ...internal]),
   );
@@ -187,7 +236,7 @@ export function networkRules(cluster: Cluster): Problem[] {
     const at = configPath(n);
     return [...subnetRules(n, at), ...overlapRules(n, cluster, at)];
   });
-  return [...perNetwork, ...podRules(cluster)];
+  return [...perNetwork, ...podRules(cluster), ...activeNetworkRules(cluster)];
 }
 
 /**

@@ -69,12 +69,15 @@ export interface ForeignShared {
   meters: Set<string>;
 }
 
+/** Our rows without the shared ones found foreign; a band goes only when no meter we keep holds it. */
 export function dropForeignShared(rows: DesiredRow[], foreign: ForeignShared): DesiredRow[] {
+  const keptBands = new Set<string>();
   const droppedBands = new Set<string>();
-  for (const row of rows) {
-    if (row.table === 'Meter' && foreign.meters.has(row.columns.name as string))
-      for (const band of (row.columns.bands as string[]) ?? []) droppedBands.add(band);
+  for (const row of rows.filter((r) => r.table === 'Meter')) {
+    const target = foreign.meters.has(row.columns.name as string) ? droppedBands : keptBands;
+    for (const band of (row.columns.bands as string[]) ?? []) target.add(band);
   }
+  for (const band of keptBands) droppedBands.delete(band);
   return rows.filter((row) => {
     if (row.table === 'Copp') return !foreign.copps.has(row.columns.name as string);
     if (row.table === 'Meter') return !foreign.meters.has(row.columns.name as string);

@@ -74,7 +74,7 @@ export function planTopology(
     if (!built.ok) return built;
     cluster = built.cluster;
   } else cluster = source;
-  const connects = validateConnects(cluster);
+  const connects = validateConnects(cluster, previous?.allocation?.networkIds);
   const allocation = allocateCluster({ cluster, connects }, previous?.allocation);
   const problems = [
     ...renderRefusals(cluster),

@@ -1,13 +1,12 @@
 /**
- * The Inventory's services in a plan (pure): each zone gets what upstream's services controller
- * writes for the networks rendered there (provider/connect/services.ts: ClusterIP load balancers
- * in the network's `<P>clusterLBGroup` on its switches), then their backends. The Inventory lists
- * no EndpointSlices; where the plan has pods, a service's endpoints are the pods of its namespace
- * on the service's port (the lab's convention: every pod of a namespace serves its services), so
- * a network's ClusterIP, and ServiceNetwork, carry traffic from the YAML alone. Backends of every
- * zone's pods are used in every zone, as upstream's load balancers hold every endpoint of the cluster.
+ * The backends of the plan's service load balancers (pure). The topology renderer writes each
+ * primary network's ClusterIP load balancers in its `<P>clusterLBGroup` (topology/groups.ts), and
+ * a ServiceNetwork connect's group references them; the Inventory lists no EndpointSlices, so a
+ * service's endpoints are the pods of its namespace on the service's port (the lab's convention:
+ * every pod of a namespace serves its services), so a network's ClusterIP, and ServiceNetwork,
+ * carry traffic from the YAML alone. Backends of every zone's pods are used in every zone, as
+ * upstream's load balancers hold every endpoint of the cluster.
  */
-import { networkServiceRows } from '../connect/services';
 import type { DesiredRow } from '../nb/desired';
 import type { PodPlug } from './pods';
 import type { TopologyPlan } from './topologyPlan';
@@ -52,16 +51,9 @@ export function withBackends(row: DesiredRow, pods: PodPlug[]): DesiredRow {
   return { ...row, columns: { ...row.columns, vips: filled } };
 }
 
-/** The plan with each zone's service rows added and every service load balancer given the plan's pods as backends. */
+/** The plan with every service load balancer given the plan's pods as backends. */
 export function withServiceBackends(plan: TopologyPlan): TopologyPlan {
   const pods = plan.zones.flatMap((z) => z.pods);
-  const nodes = Object.keys(plan.allocation.nodeIds);
-  const { networks, inventory } = plan.cluster;
-  return {
-    ...plan,
-    zones: plan.zones.map((z) => {
-      const rows = [...z.rows, ...networkServiceRows(networks, inventory.services, nodes, z.rows)];
-      return { ...z, rows: pods.length === 0 ? rows : rows.map((row) => withBackends(row, pods)) };
-    }),
-  };
+  if (pods.length === 0) return plan;
+  return { ...plan, zones: plan.zones.map((z) => ({ ...z, rows: z.rows.map((row) => withBackends(row, pods)) })) };
 }

@@ -10,6 +10,7 @@ import type { ClusterInput, GatewayInput, NodeInput, RenderInput, Topology } fro
 import { networkPrefix } from './names';
 import type { StringMap } from './rows';
 import { DEFAULT_TRANSIT_SWITCH_SUBNETS } from './transit';
+import { DEFAULT_EPHEMERAL_PORT_RANGE, isValidPortRange } from '../model/portRange';
 
 export interface GatewayContext {
   bridge: string;
@@ -28,6 +29,8 @@ export interface NodeContext {
   gateway?: GatewayContext;
   transitSwitchIPs: Addr[];
   gatewayMtu: boolean;
+  /** `external_port_range` of this node's SNATs; undefined: none. */
+  portRange?: string;
 }
 
 export interface NetworkContext {
@@ -35,7 +38,10 @@ export interface NetworkContext {
   p: string;
   topology: Topology;
   id: number;
+  /** The network's MTU (IPv6 RA `mtu`). */
   mtu: number;
+  /** The cluster MTU (upstream's config.Default.MTU): `gateway_mtu` of router ports. */
+  clusterMtu: number;
   layout: 'per-node' | 'central';
   cluster: ClusterInput;
   subnets: Cidr[];
@@ -53,6 +59,9 @@ export interface NetworkContext {
   /** E2 + role primary */
   e3: StringMap;
 }
+
+/** Upstream's default config.Default.MTU. */
+export const DEFAULT_CLUSTER_MTU = 1400;
 
 const byFamily = (a: { family: Family }, b: { family: Family }): number => a.family - b.family;
 
@@ -95,6 +104,7 @@ function gatewayContext(gw: GatewayInput, field: string): GatewayContext {
 function nodeContext(
   node: NodeInput,
   index: number,
+  cluster: ClusterInput,
   net: RenderInput['network'],
   transitSwitches: Cidr[],
   families: Family[],
@@ -117,7 +127,18 @@ function nodeContext(
     gateway: node.gateway ? gatewayContext(node.gateway, `${field}.gateway`) : undefined,
     transitSwitchIPs: tsIPs,
     gatewayMtu: node.gatewayMtuSupport !== false,
+    portRange: portRangeOf(node, cluster, field),
   };
+}
+
+/** The node's SNAT port range, else the cluster's, else upstream's default; "" means none. */
+function portRangeOf(node: NodeInput, cluster: ClusterInput, field: string): string | undefined {
+  const range = node.ephemeralPortRange ?? cluster.ephemeralPortRange ?? DEFAULT_EPHEMERAL_PORT_RANGE;
+  if (range !== '' && !isValidPortRange(range)) {
+    const at = node.ephemeralPortRange === undefined ? 'cluster.ephemeralPortRange' : `${field}.ephemeralPortRange`;
+    throw new TopologyInputError(at, range, 'is not a port range <min>-<max>');
+  }
+  return range === '' ? undefined : range;
 }
 
 function checkUnique(input: RenderInput): void {
@@ -161,8 +182,11 @@ export function resolve(input: RenderInput): NetworkContext {
     cluster.transitSwitchSubnets ?? DEFAULT_TRANSIT_SWITCH_SUBNETS,
     'cluster.transitSwitchSubnets',
   );
+  const active = net.activeNodes === undefined ? undefined : new Set(net.activeNodes);
   const nodes = input.nodes
-    .map((n, i) => nodeContext(n, i, net, transitSwitches, families, net.topology === 'layer3'))
+    .map((n, i) => ({ n, i }))
+    .filter(({ n }) => active === undefined || active.has(n.name))
+    .map(({ n, i }) => nodeContext(n, i, cluster, net, transitSwitches, families, net.topology === 'layer3'))
     .sort((a, b) => a.id - b.id);
   const local = new Set(input.zone.localNodes);
   const e2 = { 'k8s.ovn.org/network': net.name, 'k8s.ovn.org/topology': net.topology };
@@ -172,6 +196,7 @@ export function resolve(input: RenderInput): NetworkContext {
     topology: net.topology,
     id: net.id,
     mtu: net.mtu,
+    clusterMtu: cluster.mtu ?? DEFAULT_CLUSTER_MTU,
     layout,
     cluster,
     subnets,

@@ -12,6 +12,7 @@
  * northd sees every pod and picks the keys itself, so none is assigned or kept.
  */
 import type { ClusterAllocation } from '../alloc/cluster';
+import { activeNodeNames } from '../model/active';
 import { familyName } from '../model/cidr';
 import { type Cluster, inUse } from '../model/cluster';
 import type { InventoryNode, InventoryPod } from '../model/inventory';
@@ -64,7 +65,7 @@ export function topologyInputs(
   const nodes = nodeInputs(cluster, allocation);
   const networks = renderedNetworks(cluster, allocation).map((n) => ({
     network: n,
-    input: networkInput(n, allocation),
+    input: networkInput(cluster, n, allocation),
   }));
   const pods: PodAssignments = {};
   const tunnels: PodTunnels = {};
@@ -104,6 +105,8 @@ export function clusterInputOf(cluster: Cluster): ClusterInput {
     ipFamilies: inventory.ipFamilies.map(familyName),
     masqueradeSubnets: inventory.masqueradeSubnets,
     gatewayMode: inventory.gatewayMode,
+    mtu: inventory.mtu,
+    ephemeralPortRange: inventory.ephemeralPortRange,
   };
 }
 
@@ -112,9 +115,11 @@ export function nadKeysOf(network: Network): string[] {
   return network.namespaces.map((ns) => `${ns}/${network.objectName}`);
 }
 
-function networkInput(network: Network, allocation: ClusterAllocation): NetworkInput {
+function networkInput(cluster: Cluster, network: Network, allocation: ClusterAllocation): NetworkInput {
   const keys = allocation.datapathKeys.networks[network.name];
   const layer2 = network.topology === 'Layer2';
+  const active = activeNodeNames(cluster.inventory, network);
+  const services = cluster.inventory.services.filter((s) => network.namespaces.includes(s.namespace));
   return {
     name: network.name,
     topology: layer2 ? 'layer2' : 'layer3',
@@ -129,6 +134,8 @@ function networkInput(network: Network, allocation: ClusterAllocation): NetworkI
         : undefined,
     nadKeys: nadKeysOf(network),
     ...(uplinksOf(network) !== undefined ? { physicalNetworkName: network.name } : {}),
+    ...(active === undefined ? {} : { activeNodes: active }),
+    ...(services.length === 0 ? {} : { services }),
   };
 }
 
@@ -143,7 +150,16 @@ export function nodeInputs(cluster: Cluster, allocation: ClusterAllocation): Nod
       for (const [network, owners] of Object.entries(allocation.hostSubnets))
         if (owners[name]) hostSubnets[network] = owners[name]!;
       const gateway = node ? gatewayOf(node) : undefined;
-      return { name, id, chassisId: node?.chassisId ?? name, hostSubnets, ...(gateway ? { gateway } : {}) };
+      const range = node?.ephemeralPortRange;
+      return {
+        name,
+        id,
+        chassisId: node?.chassisId ?? name,
+        hostSubnets,
+        ...(gateway ? { gateway } : {}),
+        ...(range === undefined ? {} : { ephemeralPortRange: range }),
+        ...(node?.transitSwitchIPs === undefined ? {} : { transitSwitchIPs: node.transitSwitchIPs }),
+      };
     });
 }
 
@@ -187,6 +203,7 @@ function assignNetworkPods(
       node: p.node,
       nadKey: `${p.namespace}/${network.objectName}`,
       ips: ips[podKey(p)]!,
+      ...(p.uid === undefined ? {} : { uid: p.uid }),
     }));
   return { ips, inputs };
 }

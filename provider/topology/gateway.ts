@@ -8,6 +8,7 @@ import { addressBits, formatCidr } from '../model/cidr';
 import { gatewayRouterJoinIP, masqueradeIPs, type Addr, type MasqueradeIPs } from './addresses';
 import { routerPort, snat, staticRoute, switchPort } from './builders';
 import { ofFamily, type NetworkContext, type NodeContext } from './context';
+import { routerLBGroups } from './groups';
 import { macFromIP } from './mac';
 import * as names from './names';
 import { refs, row, type DesiredRow } from './rows';
@@ -37,7 +38,14 @@ function masqueradeNats(ctx: NetworkContext, node: NodeContext, gr: string): Des
     const join = ofFamily(gatewayJoinIPs(ctx, node), family);
     const sources = [...(join ? [join.ip] : []), ...ctx.subnets.filter((s) => s.family === family).map(formatCidr)];
     for (const logicalIp of sources)
-      nats.push(snat(gr, { externalIp: masq.gatewayRouter.ip, logicalIp, externalIds: ctx.e2 }));
+      nats.push(
+        snat(gr, {
+          externalIp: masq.gatewayRouter.ip,
+          logicalIp,
+          externalPortRange: node.portRange,
+          externalIds: ctx.e2,
+        }),
+      );
   }
   return nats;
 }
@@ -139,6 +147,7 @@ export function renderGatewayRouter(ctx: NetworkContext, node: NodeContext, spec
     options: gatewayRouterOptions(node, spec.lbForceSnatIp),
     external_ids: { ...physicalIds(ctx, node), ...ctx.e3 },
     copp: names.DEFAULT_COPP,
+    load_balancer_group: routerLBGroups(ctx),
     ports: refs(ports),
     static_routes: refs(routes),
     nat: refs(nats),

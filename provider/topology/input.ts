@@ -3,6 +3,7 @@
  * maps model + alloc results into this shape; nothing here is computed by the renderer except
  * what upstream derives (names, MACs, join/transit/masquerade addresses).
  */
+import type { Service } from '../model/inventory';
 
 export type Topology = 'layer3' | 'layer2';
 export type IPFamilyName = 'ipv4' | 'ipv6';
@@ -16,8 +17,10 @@ export interface ClusterInput {
   gatewayMode: 'shared' | 'local';
   /** Layer3 transit-switch subnets (interconnect); default 100.88.0.0/16 and fd97::/64. */
   transitSwitchSubnets?: string[];
-  /** The management-port SNAT's port range; default the kernel's 32768-60999. */
+  /** SNAT port range (`external_port_range`) of nodes without their own; default 32768-60999, "" none. */
   ephemeralPortRange?: string;
+  /** The cluster MTU (upstream's config.Default.MTU): `gateway_mtu` of router ports; default 1400. */
+  mtu?: number;
   /** `network_name` of the localnet ports; default `physnet`. */
   physicalNetworkName?: string;
 }
@@ -50,6 +53,13 @@ export interface NetworkInput {
    * uplink-upstream.md section 4.2).
    */
   physicalNetworkName?: string;
+  /**
+   * Nodes the network is active on (Dynamic UDN; the Inventory's `spec.nodes[].networks`);
+   * absent: every node. Inactive nodes get no rows of the network, local or remote.
+   */
+  activeNodes?: string[];
+  /** The ClusterIP services of the network's namespaces: its load balancers in `<P>clusterLBGroup`. */
+  services?: Service[];
 }
 
 export interface GatewayInput {
@@ -79,6 +89,8 @@ export interface NodeInput {
   transitSwitchIPs?: string[];
   /** Whether the node supports gateway_mtu (upstream's annotation); default true. */
   gatewayMtuSupport?: boolean;
+  /** The node's SNAT port range; default the cluster's. */
+  ephemeralPortRange?: string;
 }
 
 export interface ZoneInput {

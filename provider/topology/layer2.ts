@@ -24,6 +24,7 @@ import { gatewayIP, managementIP, transitPair, type Addr } from './addresses';
 import { gatewayChassis, routerPort, routerTypePort, staticRoute } from './builders';
 import { ofFamily, type NetworkContext, type NodeContext } from './context';
 import { gatewayJoinIPs, renderGatewayRouter } from './gateway';
+import { switchLBGroups } from './groups';
 import { subnetConfig } from './layer3';
 import { hostAddressPolicies, managementAcls, managementPortRow, managementSnats } from './management';
 import { macFromIPs } from './mac';
@@ -39,8 +40,9 @@ function pairs(ctx: NetworkContext, node: NodeContext): { router: Addr[]; gatewa
   return { router: all.map((p) => p.router), gateway: all.map((p) => p.gateway) };
 }
 
+/** `gateway_mtu` is the cluster MTU (config.Default.MTU); only the IPv6 RA `mtu` follows the network. */
 function mtuOption(ctx: NetworkContext, nodes: readonly NodeContext[]): Record<string, string> {
-  return nodes.every((n) => n.gatewayMtu) ? { gateway_mtu: String(ctx.mtu) } : {};
+  return nodes.every((n) => n.gatewayMtu) ? { gateway_mtu: String(ctx.clusterMtu) } : {};
 }
 
 /** The transit router's side towards the layer2 switch, and the switch's side. */
@@ -79,7 +81,9 @@ function management(ctx: NetworkContext, tr: RouterParts, sw: SwitchParts): void
   sw.acls.push(...managementAcls(ctx, names.layer2SwitchName(ctx.p), ctx.subnets));
   if (ctx.layout === 'per-node')
     tr.nats.push(
-      ...managementSnats(ctx, names.transitRouterName(ctx.p), names.transitRouterToSwitchPort(ctx.p), ctx.subnets, {}),
+      ...managementSnats(ctx, names.transitRouterName(ctx.p), names.transitRouterToSwitchPort(ctx.p), ctx.subnets, {
+        portRange: owner.portRange,
+      }),
     );
 }
 
@@ -209,7 +213,12 @@ export function renderLayer2(ctx: NetworkContext, podPorts: DesiredRow[]): Desir
     }),
   );
   rows.push(
-    ...sw.build({ name: names.layer2SwitchName(ctx.p), other_config: switchConfig(ctx), external_ids: ctx.e3 }),
+    ...sw.build({
+      name: names.layer2SwitchName(ctx.p),
+      other_config: switchConfig(ctx),
+      external_ids: ctx.e3,
+      load_balancer_group: switchLBGroups(ctx),
+    }),
   );
   return rows;
 }

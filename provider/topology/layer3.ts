@@ -15,13 +15,12 @@ import { clusterRouterJoinIP, gatewayIP, managementIP } from './addresses';
 import { gatewayChassis, routerPort, routerTypePort, staticRoute } from './builders';
 import { ofFamily, type NetworkContext, type NodeContext } from './context';
 import { gatewayJoinIPs, networkMasqueradeIPs, renderGatewayRouter } from './gateway';
+import { switchLBGroups } from './groups';
 import { renderLayer3Interconnect } from './layer3-ic';
 import { hostAddressPolicies, managementAcls, managementPortRow, managementSnats } from './management';
 import * as names from './names';
 import { RouterParts, SwitchParts } from './parts';
 import type { DesiredRow } from './rows';
-
-const DEFAULT_PORT_RANGE = '32768-60999';
 
 /** Node switch other_config: `subnet` (v4) and `ipv6_prefix` (v6 network address). */
 export function subnetConfig(subnets: readonly Cidr[]): Record<string, string> {
@@ -33,8 +32,9 @@ export function subnetConfig(subnets: readonly Cidr[]): Record<string, string> {
   return config;
 }
 
-function gatewayMtu(ctx: NetworkContext, node: NodeContext): Record<string, string> {
-  return node.gatewayMtu ? { gateway_mtu: String(ctx.mtu) } : {};
+/** `gateway_mtu` is the cluster MTU (config.Default.MTU), where the node supports it. */
+export function gatewayMtu(ctx: NetworkContext, node: NodeContext): Record<string, string> {
+  return node.gatewayMtu ? { gateway_mtu: String(ctx.clusterMtu) } : {};
 }
 
 /** Routes on the cluster router for a local node: pod egress (src-ip) and the GR return route. */
@@ -65,7 +65,8 @@ function nodeSwitch(ctx: NetworkContext, node: NodeContext, cr: RouterParts, pod
       gatewayChassis: [gc.columns.name as string],
     }),
   );
-  return [...sw.build({ name, other_config: subnetConfig(node.hostSubnets), external_ids: ctx.e3 }), gc];
+  const columns = { name, other_config: subnetConfig(node.hostSubnets), external_ids: ctx.e3 };
+  return [...sw.build({ ...columns, load_balancer_group: switchLBGroups(ctx) }), gc];
 }
 
 function nodeRouting(ctx: NetworkContext, node: NodeContext, cr: RouterParts): void {
@@ -79,7 +80,7 @@ function nodeRouting(ctx: NetworkContext, node: NodeContext, cr: RouterParts): v
   const gatewayPort = ctx.layout === 'central' ? rtos : undefined;
   cr.nats.push(
     ...managementSnats(ctx, crName, rtos, node.hostSubnets, {
-      portRange: ctx.cluster.ephemeralPortRange ?? DEFAULT_PORT_RANGE,
+      portRange: node.portRange,
       gatewayPort,
     }),
   );

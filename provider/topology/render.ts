@@ -3,7 +3,9 @@
  * identity so the output does not depend on input order. Rows rendered twice (the same route
  * reached from two nodes) must be identical; a conflict is a bug and throws.
  */
-import { resolve } from './context';
+import { resolve, type NetworkContext } from './context';
+import { networkGroups, serviceBalancers } from './groups';
+import { managementPort } from './names';
 import { staticMacBindings } from './gateway';
 import type { RenderInput } from './input';
 import { renderLayer2 } from './layer2';
@@ -34,9 +36,18 @@ function uniqueSorted(rows: DesiredRow[]): DesiredRow[] {
  */
 export function renderNetwork(input: RenderInput): DesiredRow[] {
   const ctx = resolve(input);
+  // Dynamic UDN: a zone whose nodes the network is not active on runs no controller for it
+  if (ctx.local.length === 0) return [];
   const pods = renderPodPorts(ctx, input);
   const rows = ctx.topology === 'layer3' ? renderLayer3(ctx, pods) : renderLayer2(ctx, [...pods.values()].flat());
-  return uniqueSorted([...rows, ...ctx.local.flatMap((node) => staticMacBindings(ctx, node))]);
+  const groups = networkGroups(ctx, managementPorts(ctx), serviceBalancers(ctx, input.network.services ?? []));
+  return uniqueSorted([...rows, ...groups, ...ctx.local.flatMap((node) => staticMacBindings(ctx, node))]);
+}
+
+/** The zone's management ports: one per local node (Layer2: the one its layer2 switch holds). */
+function managementPorts(ctx: NetworkContext): string[] {
+  const owners = ctx.topology === 'layer3' ? ctx.local : ctx.local.slice(0, 1);
+  return owners.map((n) => managementPort(ctx.p, n.name));
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * The cluster's shared rows that every network references by name: the Copp `ovnkube-default`
  * with upstream's control-plane rate limiters (`<protocol>-rate-limiter` meters, packets per
- * second, fair, one drop band of 25 pps: upstream's `EnsureDefaultCOPP`; newer upstream gives
- * the bfd meter its own band, whose rate we have not verified, so all meters use 25 here) and
- * the ACL logging meter `acl-logging` (upstream's default `--acl-logging-rate-limit` of 20).
+ * second, fair, all holding one drop band of 25 pps: upstream's `EnsureDefaultCOPP`, which
+ * creates that one band and gives it to every meter) and the ACL logging meter `acl-logging`
+ * (upstream's default `--acl-logging-rate-limit` of 20, its own band).
  * They are shared rows: several owners in one Northbound use the same ones, and the last owner
  * that stops using them deletes them; rows of that name someone else made are used as they are.
  */
@@ -26,10 +26,12 @@ export const COPP_PROTOCOLS = [
 const DEFAULT_RATE = 25;
 const ACL_LOGGING_RATE = 20;
 
-function meter(name: string, rate: number): DesiredRow[] {
-  const band = keyedRow(KINDS.meterBand, { meter: name }, {}, { action: 'drop', rate });
-  const m = row('Meter', { name, unit: 'pktps', fair: true, bands: [identityOf(band)] });
-  return [m, band];
+function band(key: string, rate: number): DesiredRow {
+  return keyedRow(KINDS.meterBand, { meter: key }, {}, { action: 'drop', rate });
+}
+
+function meter(name: string, bandRow: DesiredRow): DesiredRow {
+  return row('Meter', { name, unit: 'pktps', fair: true, bands: [identityOf(bandRow)] });
 }
 
 export function meterName(protocol: string): string {
@@ -40,10 +42,14 @@ export function meterName(protocol: string): string {
 export function renderSharedRows(): DesiredRow[] {
   const meters: Record<string, string> = {};
   for (const protocol of COPP_PROTOCOLS) meters[protocol] = meterName(protocol);
+  const coppBand = band(`${DEFAULT_RATE}-pktps-rate-limiter`, DEFAULT_RATE);
+  const loggingBand = band(ACL_LOGGING_METER, ACL_LOGGING_RATE);
   const rows = [
     row('Copp', { name: DEFAULT_COPP, meters }),
-    ...COPP_PROTOCOLS.flatMap((p) => meter(meterName(p), DEFAULT_RATE)),
-    ...meter(ACL_LOGGING_METER, ACL_LOGGING_RATE),
+    ...COPP_PROTOCOLS.map((p) => meter(meterName(p), coppBand)),
+    coppBand,
+    meter(ACL_LOGGING_METER, loggingBand),
+    loggingBand,
   ];
   return rows.map((r) => ({ ...r, shared: true }));
 }

@@ -11,7 +11,7 @@ import { uplinksOf } from '../model/cudn';
 import type { InventoryNode } from '../model/inventory';
 import type { Network } from '../model/network';
 import type { Uplink } from '../model/uplink';
-import { activeNetworkProblems, activeNodesOf, isActiveOn } from './active';
+import { activeNodesOf, isActiveOn } from './active';
 import { uplinkReady, uplinksReady } from './aggregate';
 import { type Condition, findCondition, type UplinkState } from './conditions';
 import type { NodeFacts } from './facts';
@@ -114,7 +114,7 @@ function requiredMtu(
 
 export function planUplinks(input: UplinkPlanInput): UplinkPlan {
   const { cluster } = input;
-  const problems: UplinkProblem[] = activeNetworkProblems(cluster);
+  const problems: UplinkProblem[] = [];
   const invalid = new Map<string, string>();
   for (const uplink of cluster.uplinks ?? []) {
     const found = validateUplink(uplink);

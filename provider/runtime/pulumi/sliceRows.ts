@@ -1,14 +1,13 @@
 /**
  * Rows of a slice in one zone, for create, update and read: the same pure renderers the CLI's
- * plan uses (topology/render, connect/render, connect/services, runtime/services), fed from the
- * slice instead of a plan of the whole cluster. A network owns its ClusterIP load balancers and
- * its `<P>clusterLBGroup`; a connect's ServiceNetwork group references them (the network
+ * plan uses (topology/render, connect/render, runtime/services), fed from the slice instead of a
+ * plan of the whole cluster. A network renders its own ClusterIP load balancers and groups (its
+ * slice carries its services); a connect's ServiceNetwork group references them (the network
  * resources come first). The shared Copp/meter rows belong to ClusterAllocations, never here.
  */
 import type { ZoneSpec } from '../../connect/input';
 import { renderConnect } from '../../connect/render';
-import { loadBalancerRows, networkServiceRows } from '../../connect/services';
-import type { Network } from '../../model/network';
+import { loadBalancerRows } from '../../topology/services';
 import { uniqueRows } from '../../connect/zones';
 import type { DesiredRow } from '../../nb/desired';
 import { renderNetwork } from '../../topology/render';
@@ -39,32 +38,16 @@ function balancers(sources: ServiceSources, connects: ConnectJson[]): DesiredRow
   );
 }
 
-/** runtime/services.ts's withServiceBackends for the slice's networks: their service rows added, load balancers given their pods. */
-function withServices(sources: ServiceSources, nodes: { name: string }[], rows: DesiredRow[]): DesiredRow[] {
-  // networkServiceRows reads only name, role and namespaces of a Network; withBackends only
-  // namespace, network and addresses of a PodPlug: what the slice keeps of them
-  const networks = Object.entries(sources.namespaces).map(([name, namespaces]) => ({
-    name,
-    role: 'Primary',
-    namespaces,
-  })) as Network[];
-  const all = [
-    ...rows,
-    ...networkServiceRows(
-      networks,
-      sources.services,
-      nodes.map((n) => n.name),
-      rows,
-    ),
-  ];
-  return all.map((row) => withBackends(row, sources.backends as PodPlug[]));
+/** runtime/services.ts's withServiceBackends for the slice: load balancers given the slice's pods as backends. */
+function withServices(sources: ServiceSources, rows: DesiredRow[]): DesiredRow[] {
+  // withBackends reads only namespace, network and addresses of a PodPlug: what the slice keeps of them
+  return rows.map((row) => withBackends(row, sources.backends as PodPlug[]));
 }
 
 export function networkSliceRows(slice: NetworkSlice, zone: string): DesiredRow[] {
   const spec = zoneSpec(slice.layout, slice.nodes, zone);
   return withServices(
     slice.sources,
-    slice.nodes,
     renderNetwork({ cluster: slice.cluster, network: slice.network, nodes: slice.nodes, zone: spec, pods: slice.pods }),
   );
 }
@@ -83,7 +66,7 @@ export function zoneSliceRows(slice: ZoneSlice, zone: string): DesiredRow[] {
   const others =
     connectRows.length === 0 ? [] : uniqueRows([...connectRows, ...balancers(slice.sources, slice.connects)]);
   const shared = new Set(renderSharedRows().map((r) => `${r.table}/${identityOf(r)}`));
-  return withServices(slice.sources, slice.nodes, uniqueRows([...networkRows, ...others])).filter(
+  return withServices(slice.sources, uniqueRows([...networkRows, ...others])).filter(
     (r) => !shared.has(`${r.table}/${identityOf(r)}`),
   );
 }

@@ -96,7 +96,10 @@ export function allocateTopology(topology: TopologyInputs, previous?: RuntimeSta
   const built = buildTopology(JSON.stringify([topology.inventory, ...topology.networks, ...topology.connects]));
   if (!built.ok) return built;
   const cluster: Cluster = built.cluster;
-  const allocation = allocateCluster({ cluster, connects: validateConnects(cluster) }, previous?.allocation);
+  const allocation = allocateCluster(
+    { cluster, connects: validateConnects(cluster, previous?.allocation?.networkIds) },
+    previous?.allocation,
+  );
   const problems = [
     ...renderRefusals(cluster),
     ...allocation.problems,

@@ -25,7 +25,7 @@ describe('ovnk plan zones', () => {
     const result = await plan({ file: join(fixtures, 'blue-green.yaml'), output: 'text' });
     expect(result.text).toMatch(/Zones \(NB rows per table\)/);
     expect(result.text).toMatch(
-      /\n {2}ovn-worker {2}97 rows: .*Load_Balancer_Group 1, Logical_Router 5, Logical_Router_Policy 4, /,
+      /\n {2}ovn-worker {2}103 rows: .*Load_Balancer_Group 7, Logical_Router 5, Logical_Router_Policy 4, .*Port_Group 4/,
     );
   });
 

@@ -220,7 +220,8 @@ describe('OKEP reasons', () => {
       expect.objectContaining({
         reason: 'OverlappingNetworkSubnets',
         message:
-          'can not connect selected networks: selected networks have overlapping subnets: network cluster_udn_net-0 with subnets [10.1.0.0/16/24] and network cluster_udn_net-2 with subnets [10.1.128.0/17/24]',
+          // upstream's validateCNC + CheckNetworksOverlap: the later network first, plain CIDRs
+          'validation failed for CNC c: can not connect selected networks: selected networks have overlapping subnets: network cluster_udn_net-2 with subnets [10.1.128.0/17] and network cluster_udn_net-0 with subnets [10.1.0.0/16]',
       }),
     );
   });
@@ -269,12 +270,14 @@ describe('OKEP reasons', () => {
     [
       'a no-overlay network',
       { transport: 'NoOverlay' },
-      'network cluster_udn_net-2 has transport type NoOverlay that is not supported for networkConnect',
+      // upstream's clustermanager networkconnect controller_test.go "sets Accepted=False condition and ignores
+      // selected networks using NoOverlay or EVPN transport": the NAD's transport name
+      'network cluster_udn_net-2 has transport type no-overlay that is not supported for networkConnect',
     ],
     [
       'an EVPN network',
       { transport: 'EVPN' },
-      'network cluster_udn_net-2 has transport type EVPN that is not supported for networkConnect',
+      'network cluster_udn_net-2 has transport type evpn that is not supported for networkConnect',
     ],
   ])('reports UnsupportedNetworkType for %s', (_name, extra, message) => {
     const subnets =
@@ -303,7 +306,7 @@ describe('OKEP reasons', () => {
       expect(outcome.allocation.connects[self]!.problems).toEqual([
         expect.objectContaining({
           reason: 'ConnectSubnetOverlap',
-          message: `cross-validation failed for CNC ${self}: connectSubnets overlap detected between CNC ${self} and CNC ${other} which both select networks [cluster_udn_net-0 cluster_udn_net-1]`,
+          message: `cross-validation failed for CNC ${self}: connectSubnets overlap detected between CNC ${self} and CNC ${other} which both select networks [layer3_1 layer3_2]`,
         }),
       ]);
     }

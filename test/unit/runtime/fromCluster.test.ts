@@ -91,13 +91,15 @@ describe('topologyInputs', () => {
     expect(n1!.hostSubnets!.cluster_udn_blue).toEqual(allocation.hostSubnets.cluster_udn_blue!.n1);
   });
 
-  it('the cluster input follows the inventory families, masquerade subnets and gateway mode', () => {
+  it('the cluster input follows the inventory families, masquerade subnets, gateway mode, MTU and port range', () => {
     const { cluster, allocation } = plan('central');
     const input = topologyInputs(cluster, allocation).zones[0]!.inputs[0]!;
     expect(input.cluster).toEqual({
       ipFamilies: ['ipv4', 'ipv6'],
       masqueradeSubnets: cluster.inventory.masqueradeSubnets,
       gatewayMode: 'shared',
+      mtu: 1400,
+      ephemeralPortRange: '32768-60999',
     });
   });
 

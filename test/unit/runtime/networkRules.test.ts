@@ -35,18 +35,68 @@ describe('network rules', () => {
     ).toEqual([]);
   });
 
+  // upstream's CUDN CRD (../shared/schemas/crds/): layer3.subnets maxItems 400, CEL "Secondary
+  // networks may define at most 2 subnets" and "When 2 CIDRs are set for Secondary networks, they
+  // must be from different IP families"; layer2.subnets maxItems 2 with "When 2 CIDRs are set, they
+  // must be from different IP families"
+  it('accepts a primary Layer3 network with several subnets per family, up to the CRD maximum of 400', () => {
+    const many = (n: number) =>
+      `[${Array.from({ length: n }, (_, i) => `{cidr: 10.${Math.floor(i / 256) + 1}.${i % 256}.0/24, hostSubnet: 26}`).join(', ')}]`;
+    const text = (n: number) => inventory('  ipFamilies: [IPv4, IPv6]') + cudn('n', l3(many(n)));
+    expect(problemsOf(text(3))).toEqual([]);
+    expect(problemsOf(text(400))).toEqual([]);
+    expect(problemsOf(text(401))).toEqual([
+      {
+        path: 'ClusterUserDefinedNetwork/n: spec.network.layer3.subnets',
+        message: 'spec.network.layer3.subnets: Too many: 401: must have at most 400 items',
+      },
+    ]);
+  });
+
   it.each([
     [
-      'two subnets of one family',
-      l3('[{cidr: 10.1.0.0/16}, {cidr: 10.2.0.0/16}]'),
+      'a secondary Layer3 network with two subnets of one family',
+      '{topology: Layer3, layer3: {role: Secondary, subnets: [{cidr: 10.1.0.0/16}, {cidr: 10.2.0.0/16}]}}',
       'spec.network.layer3.subnets',
+      'When 2 CIDRs are set for Secondary networks, they must be from different IP families',
+    ],
+    [
+      'a secondary Layer3 network with three subnets',
+      '{topology: Layer3, layer3: {role: Secondary, subnets: [{cidr: 10.1.0.0/16}, {cidr: 10.2.0.0/16}, {cidr: "fd01::/48"}]}}',
+      'spec.network.layer3.subnets',
+      'Secondary networks may define at most 2 subnets',
+    ],
+    [
+      'a Layer2 network with two subnets of one family',
+      '{topology: Layer2, layer2: {role: Primary, subnets: [10.1.0.0/16, 10.2.0.0/16]}}',
+      'spec.network.layer2.subnets',
       'When 2 CIDRs are set, they must be from different IP families',
     ],
     [
-      'three subnets',
-      l3('[{cidr: 10.1.0.0/16}, {cidr: 10.2.0.0/16}, {cidr: "fd01::/48"}]'),
-      'spec.network.layer3.subnets',
-      'must have at most 2 items',
+      'a Layer2 network with three subnets',
+      '{topology: Layer2, layer2: {role: Primary, subnets: [10.1.0.0/16, 10.2.0.0/16, "fd01::/48"]}}',
+      'spec.network.layer2.subnets',
+      'Too many: 3: must have at most 2 items',
+    ],
+    // upstream's config.ParseClusterSubnetEntries, used for Layer3 NADs
+    [
+      'IPv4 ranges with different host subnet lengths',
+      l3('[{cidr: 10.1.0.0/16, hostSubnet: 24}, {cidr: 10.2.0.0/16, hostSubnet: 26}]'),
+      'spec.network.layer3.subnets[1].hostSubnet',
+      'all IPv4 cluster subnet entries must have the same host subnet length; found 24 and 26',
+    ],
+    [
+      'an IPv6 host subnet other than /64',
+      l3('[{cidr: "fd01::/48", hostSubnet: 60}]'),
+      'spec.network.layer3.subnets[0].hostSubnet',
+      'IPv6 only supports /64 host subnets',
+    ],
+    // upstream's SubnetOverlapCheck also checks a network's subnets against each other
+    [
+      'two subnets of the network overlapping each other',
+      l3('[{cidr: 10.1.0.0/16}, {cidr: 10.1.128.0/17}]'),
+      'spec.network.layer3.subnets[1]',
+      'illegal network configuration: user defined subnet "10.1.128.0/17" overlaps user defined subnet "10.1.0.0/16"',
     ],
     ['no subnet', l3('[]'), 'spec.network.layer3.subnets', 'Subnets is required for Primary Layer3 topology'],
     [

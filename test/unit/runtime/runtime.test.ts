@@ -16,7 +16,7 @@ import {
   stateWrite,
 } from '../../../provider/runtime';
 import type { DesiredRow } from '../../../provider/nb/desired';
-import { renderSharedRows } from '../../../provider/topology/shared';
+import { COPP_PROTOCOLS, meterName, renderSharedRows } from '../../../provider/topology/shared';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -178,17 +178,22 @@ describe('server adaptation and shared rows', () => {
     expect(adapted.notes[0]).toMatch(/^1 NAT rows with a match \(management-port SNAT\) left out/);
   });
 
-  it('uses shared rows someone else made: ours are dropped with their meter bands', () => {
+  it('uses shared rows someone else made: ours are dropped, a meter band only when no meter we keep holds it', () => {
     const shared = renderSharedRows();
+    const bands = (rows: typeof shared) => rows.filter((r) => r.table === 'Meter_Band').length;
     const kept = dropForeignShared(shared, {
       copps: new Set(['ovnkube-default']),
       meters: new Set(['arp-rate-limiter']),
     });
     expect(kept.some((r) => r.table === 'Copp')).toBe(false);
     expect(kept.filter((r) => r.table === 'Meter')).toHaveLength(shared.filter((r) => r.table === 'Meter').length - 1);
-    expect(kept.filter((r) => r.table === 'Meter_Band')).toHaveLength(
-      shared.filter((r) => r.table === 'Meter_Band').length - 1,
-    );
+    // the other Copp meters still hold the one band they share with arp-rate-limiter
+    expect(bands(kept)).toBe(bands(shared));
+    const noCopp = dropForeignShared(shared, {
+      copps: new Set(['ovnkube-default']),
+      meters: new Set(COPP_PROTOCOLS.map(meterName)),
+    });
+    expect(bands(noCopp)).toBe(bands(shared) - 1);
   });
 });
 

@@ -217,7 +217,7 @@ describe('Layer3 example A (upstream test data, IC zone of test-node)', () => {
   });
 
   it('renders the allow-from-management ACL on the node switch with upstream ids', () => {
-    const acl = rowsOf(rows, 'ACL')[0]!;
+    const acl = rowsOf(rows, 'ACL').find((a) => a.external_ids['k8s.ovn.org/owner-type'] === 'NetpolNode')!;
     expect(acl).toMatchObject({
       priority: 1001,
       direction: 'to-lport',

@@ -101,15 +101,28 @@ describe('where a CUDN is active (Inventory spec.nodes[].networks)', () => {
     expect(plan.networks.cluster_udn_tenant!.conditions[0]).toMatchObject({ status: 'True', reason: 'UplinksReady' });
   });
 
-  it('a name that is no CUDN of the file is refused naming the field and the value', () => {
-    const cluster = clusterOf('[{ name: n1, gatewayBridge: breth0, networks: [tenant, ghost] }]');
-    const plan = planUplinks({ cluster, owner: 'o' });
-    expect(plan.problems).toContainEqual(
+  it('a name that is no network of the file is refused as unusable input, naming the field and the value', () => {
+    const text = `
+apiVersion: ovnk/v1alpha1
+kind: Inventory
+metadata: {name: inv}
+spec:
+  namespaces: [{name: a}]
+  nodes: [{ name: n1, networks: [tenant, ghost] }]
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: {name: tenant}
+spec:
+  namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: a}}
+  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.1.0.0/16}]}}
+`;
+    expect(buildCluster(loadDocuments(text).documents).problems).toEqual([
       expect.objectContaining({
         reason: 'InvalidSpec',
         path: 'Inventory/inv: spec.nodes[0].networks[1]',
-        message: expect.stringContaining('"ghost" is not a ClusterUserDefinedNetwork'),
+        message: expect.stringContaining('"ghost" is not a network of this file'),
       }),
-    );
+    ]);
   });
 });

@@ -1,0 +1,51 @@
+/**
+ * A primary network's ClusterIP load balancers, as upstream's services controller writes them:
+ * network-scoped `<P>Service_<ns>/<name>_<PROTO>_cluster`, one per protocol, external ids
+ * kind/owner/network/role, VIPs for every cluster IP and port. Backends are filled later from
+ * the plan's pods (provider/runtime/services.ts): the Inventory lists no EndpointSlices.
+ */
+import type { Service } from '../model/inventory';
+import { networkPrefix } from './names';
+import type { DesiredRow } from './rows';
+
+export function loadBalancerName(network: string, service: Service, protocol: string): string {
+  return `${networkPrefix(network)}Service_${service.namespace}/${service.name}_${protocol.toUpperCase()}_cluster`;
+}
+
+/** A ClusterIP service that has addresses (headless services have none). */
+function isClusterIP(service: Service): boolean {
+  return service.clusterIPs.length > 0 && !service.clusterIPs.includes('None') && service.ports.length > 0;
+}
+
+function vip(ip: string, port: number): string {
+  return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
+}
+
+/** The ClusterIP load balancers of a network: its namespaces' services, one per protocol. */
+export function loadBalancerRows(network: string, namespaces: string[], services: Service[]): DesiredRow[] {
+  const rows: DesiredRow[] = [];
+  for (const service of services.filter((s) => namespaces.includes(s.namespace) && isClusterIP(s))) {
+    const protocols = [...new Set(service.ports.map((p) => p.protocol.toUpperCase()))].sort();
+    for (const protocol of protocols) {
+      const vips: Record<string, string> = {};
+      for (const port of service.ports.filter((p) => p.protocol.toUpperCase() === protocol)) {
+        for (const ip of service.clusterIPs) vips[vip(ip, port.port)] = '';
+      }
+      rows.push({
+        table: 'Load_Balancer',
+        columns: {
+          name: loadBalancerName(network, service, protocol),
+          protocol: protocol.toLowerCase(),
+          vips,
+          external_ids: {
+            'k8s.ovn.org/kind': 'Service',
+            'k8s.ovn.org/owner': `${service.namespace}/${service.name}`,
+            'k8s.ovn.org/network': network,
+            'k8s.ovn.org/role': 'primary',
+          },
+        },
+      });
+    }
+  }
+  return rows;
+}
