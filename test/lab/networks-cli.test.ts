@@ -36,7 +36,7 @@ describe('ovnk apply, diff and destroy: the command-line contract', () => {
     expect(result.json).toMatchObject({
       ok: false,
       file,
-      path: 'ClusterUserDefinedNetwork/blue: spec.network.layer3.subnets[0].hostSubnet',
+      path: 'ClusterUserDefinedNetwork/blue: spec.network.layer3.subnets[0]',
     });
     expect(await ownedRowCounts(lab, 't-networks-cli')).toEqual({});
   });

@@ -25,7 +25,8 @@ type Parsed = { ok: true; vrf: UplinkVrfInput; props: UplinkVrfProps } | { ok: f
 function parseAdvertisements(objects: YamlObject[]): { ras: RouteAdvertisements[]; failures: CheckFailure[] } {
   const loaded = loadDocuments(JSON.stringify(objects));
   const problems: Problem[] = [...loaded.problems];
-  const ras = parseRouteAdvertisementsDocuments(loaded.documents, problems);
+  // Objects the CRD refuses are not parsed: their problems would only repeat the schema's.
+  const ras = problems.length > 0 ? [] : parseRouteAdvertisementsDocuments(loaded.documents, problems);
   const indexOf = new Map(loaded.documents.map((d) => [d.ref, d.index]));
   const failures = problems.map((p) => {
     const index = p.object === undefined ? undefined : indexOf.get(p.object);
