@@ -31,10 +31,11 @@ const topology = () => ({
   connects: [],
 });
 
+/** The shared Copp rows this owner uses (nb/shared.ts: one `ovnk.io/user/<owner>` key per owner). */
 async function ownedCopps(server: OvsdbServer): Promise<number> {
   const client = await OvsdbClient.connect(server.unix);
   try {
-    const where = [['external_ids', 'includes', ['map', [['ovnk.io/owner', `${OWNER}/cluster`]]]]];
+    const where = [['external_ids', 'includes', ['map', [[`ovnk.io/user/${OWNER}/cluster`, 'true']]]]];
     const [result] = await client.transact('OVN_Northbound', [{ op: 'select', table: 'Copp', where } as never]);
     return result!.rows?.length ?? 0;
   } finally {
