@@ -61,6 +61,7 @@ describe('ovnk and Uplinks', () => {
     expect(code).toBe(3);
     expect(json.problems).toEqual([
       {
+        file: invalid,
         reason: 'InvalidField',
         path: 'Uplink/long: spec.nodeConfigs[0].hostInterfaceName',
         object: 'Uplink/long',
