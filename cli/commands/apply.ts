@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import {
   applyZone,
+  dict,
   connectReplacements,
   type PlannedReplacement,
   type TopologyPlan,
@@ -77,7 +78,7 @@ export async function apply(options: ApplyOptions): Promise<CommandResult> {
       ),
     sentText,
   );
-  const zones: Record<string, unknown> = {};
+  const zones = dict<unknown>();
   const lines: string[] = [];
   for (const run of runs) {
     if (!run.ok) {

@@ -6,7 +6,7 @@
  * unreadable ledger is rebuilt from the marked rows.
  */
 import type { Command } from 'commander';
-import { destroyZone, type ZoneResult } from '../../provider/runtime';
+import { destroyZone, dict, type ZoneResult } from '../../provider/runtime';
 import type { CommandResult } from '../contract';
 import { withUplinks } from './uplinks';
 import { type FileOptions, type FileTarget, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
@@ -25,7 +25,7 @@ export async function destroy(options: FileOptions): Promise<CommandResult> {
     (zone) => destroyZone(zone.db, zone.name, target.owner),
     removedText,
   );
-  const zones: Record<string, unknown> = {};
+  const zones = dict<unknown>();
   const lines: string[] = [];
   for (const run of runs) {
     if (!run.ok) {

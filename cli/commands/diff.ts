@@ -5,7 +5,7 @@
  * Nothing is written.
  */
 import type { Command } from 'commander';
-import { diffZone, type Drift } from '../../provider/runtime';
+import { dict, diffZone, type Drift } from '../../provider/runtime';
 import { type CommandResult, ExitCode } from '../contract';
 import { failureEntry, failureLine, runZones, zonesResult } from './zoneRuns';
 import { withUplinks } from './uplinks';
@@ -28,7 +28,7 @@ export async function diff(options: FileOptions): Promise<CommandResult> {
       ),
     driftText,
   );
-  const zones: Record<string, unknown> = {};
+  const zones = dict<unknown>();
   const lines: string[] = [];
   let drifted = false;
   for (const run of runs) {

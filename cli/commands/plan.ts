@@ -18,6 +18,7 @@ import {
   buildInputs,
   type ClusterAllocation,
   connectReplacements,
+  dict,
   type InputDocument,
   planTopology,
   readableTables,
@@ -108,7 +109,7 @@ export async function plan(options: PlanOptions): Promise<CommandResult> {
 /** `ok` is false when anything is refused; `problems` lists every refusal (each connect's also under `connects`). */
 export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[], problems: Problem[]) {
   const { networkIds, nodeIds, hostSubnets, datapathKeys } = allocation;
-  const connects: Record<string, unknown> = {};
+  const connects = dict<unknown>();
   for (const [name, c] of Object.entries(allocation.connects)) {
     connects[name] = {
       accepted: c.accepted,
@@ -125,7 +126,7 @@ export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[], p
     problems: problems.map(({ reason, message, path }) => ({ reason, message, path })),
     allocations: { networkIds, nodeIds, hostSubnets, datapathKeys },
     // Children listed in their parents' columns, as a person reads a Northbound.
-    zones: Object.fromEntries(zones.map((z) => [z.name, readableTables(z.rows)])),
+    zones: dict(zones.map((z) => [z.name, readableTables(z.rows)])),
     zoneNotes: zones.flatMap((z) => z.notes),
     // connects whose connectSubnets changed: apply replaces them only when given --replace
     replacements: connectReplacements(allocation),

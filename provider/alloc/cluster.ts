@@ -21,6 +21,7 @@ import { TunnelKeyAllocator, transitSwitchKey } from './datapathKeys';
 import { allocateHostSubnets } from './hostSubnets';
 import { assignNetworkIds, assignNodeIds } from './ids';
 import { type AllocationState, emptyState, stateVersion } from './state';
+import { dict, own } from '../model/dict';
 
 export interface AllocationInput {
   cluster: Cluster;
@@ -83,17 +84,17 @@ export function allocateCluster(input: AllocationInput, previous: AllocationStat
   const topologyOf = (name: string) =>
     (networks.find((n) => n.name === name)?.topology === 'Layer2' ? 'layer2' : 'layer3') as 'layer2' | 'layer3';
   const context = { families: cluster.inventory.ipFamilies, networkIds, topologyOf, nodes };
-  const results: Record<string, ConnectAllocation> = {};
-  const connectStates: AllocationState['connects'] = {};
+  const results = dict<ConnectAllocation>();
+  const connectStates: AllocationState['connects'] = dict();
   for (const request of connects) {
-    const result = allocateConnectSubnets(request, context, previous.connects[request.name]);
+    const result = allocateConnectSubnets(request, context, own(previous.connects, request.name));
     if (result.state) connectStates[request.name] = result.state;
     results[request.name] = {
       ...connectResult(request, result.problems, result.networks, datapathKeys.connects[request.name]),
       ...(result.replaced ? { replaced: result.replaced } : {}),
     };
   }
-  const hostSubnets: ClusterAllocation['hostSubnets'] = {};
+  const hostSubnets: ClusterAllocation['hostSubnets'] = dict();
   for (const [name, state] of Object.entries(hostState)) hostSubnets[name] = state.owners;
   const state: AllocationState = {
     version: stateVersion,
@@ -127,13 +128,13 @@ function allocateAllHostSubnets(
 ): AllocationState['hostSubnets'] {
   const pins = new Map(cluster.inventory.nodes.map((n) => [n.name, n.hostSubnets]));
   const pinned = new Set(cluster.inventory.nodes.flatMap((n) => Object.keys(n.hostSubnets)));
-  const out: AllocationState['hostSubnets'] = {};
+  const out: AllocationState['hostSubnets'] = dict();
   for (const network of networks.filter((n) => n.topology === 'Layer3')) {
-    const pinsOf = pinned.has(network.name) ? (node: string) => pins.get(node)?.[network.name] : () => undefined;
+    const pinsOf = pinned.has(network.name) ? (node: string) => own(pins.get(node), network.name) : () => undefined;
     // Dynamic UDN: a node the network is not active on gets no host subnet (upstream releases it)
     const active = activeNodeNames(cluster.inventory, network);
     const served = active === undefined ? nodes : nodes.filter((n) => active.includes(n.name));
-    const result = allocateHostSubnets(network, served, pinsOf, previous.hostSubnets[network.name]);
+    const result = allocateHostSubnets(network, served, pinsOf, own(previous.hostSubnets, network.name));
     problems.push(...result.problems);
     out[network.name] = result.state;
   }
@@ -157,7 +158,7 @@ function allocateKeys(
   ]);
   for (const owner of keys.owners()) if (!wanted.has(owner)) keys.release(owner);
   for (const c of connects) adoptKey(keys, c, previous);
-  const out: DatapathKeys = { networks: {}, connects: {} };
+  const out: DatapathKeys = { networks: dict(), connects: dict() };
   for (const n of networks.filter((n) => networkIds[n.name] !== undefined && n.topology !== 'Localnet')) {
     out.networks[n.name] = { transitSwitch: transitSwitchKey(networkIds[n.name]!) };
   }
@@ -184,7 +185,7 @@ function allocateKeys(
 /** Upstream's tunnel-key annotation is reserved when the previous state does not know the connect. */
 function adoptKey(keys: TunnelKeyAllocator, request: ConnectRequest, previous: AllocationState): void {
   const owner = `connect-router/${request.name}`;
-  if (request.tunnelKeyAnnotation === undefined || previous.tunnelKeys.keys[owner] !== undefined) return;
+  if (request.tunnelKeyAnnotation === undefined || own(previous.tunnelKeys.keys, owner) !== undefined) return;
   const field = `metadata.annotations["${connectTunnelKeyAnnotation}"]`;
   const key = /^\d+$/.test(request.tunnelKeyAnnotation) ? Number(request.tunnelKeyAnnotation) : NaN;
   const error = Number.isNaN(key)

@@ -1,3 +1,4 @@
+import { dict } from '../model/dict';
 /**
  * Datapath tunnel keys from upstream's cluster-wide TunnelKeysAllocator: the dynamic range
  * 16715779 (= 16711683 + 4096) .. 16777215, handed out round-robin (the scan starts after the
@@ -74,7 +75,7 @@ export class TunnelKeyAllocator {
   }
 
   toState(): KeyState {
-    const keys: Record<string, number> = {};
+    const keys = dict<number>();
     for (const owner of [...this.byOwner.keys()].sort()) keys[owner] = this.byOwner.get(owner)!;
     return { next: this.next, keys };
   }

@@ -6,6 +6,7 @@
 import { compare } from '../model/cluster';
 import { maxNodeId, minNodeId } from '../model/inventory';
 import { type Problem, problem } from '../model/problem';
+import { dict, own } from '../model/dict';
 
 export const maxNetworkId = 4095;
 
@@ -24,13 +25,13 @@ export function assignIds(
   max: number,
   what: string,
 ): { ids: Record<string, number>; problems: Problem[] } {
-  const ids: Record<string, number> = {};
+  const ids = dict<number>();
   const taken = new Set<number>();
   const problems: Problem[] = [];
   const sorted = [...requests].sort((a, b) => compare(a.name, b.name));
   for (const r of sorted) if (r.pinned !== undefined) take(r.name, r.pinned);
   for (const r of sorted) {
-    const old = previous[r.name];
+    const old = own(previous, r.name);
     if (ids[r.name] === undefined && old !== undefined && !taken.has(old) && old >= min && old <= max)
       take(r.name, old);
   }
@@ -61,7 +62,7 @@ export function assignNodeIds(requests: IdRequest[], previous: Record<string, nu
 }
 
 export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
-  const out: Record<string, T> = {};
+  const out = dict<T>();
   for (const key of Object.keys(record).sort(compare)) out[key] = record[key]!;
   return out;
 }

@@ -7,8 +7,12 @@
 import type { KeyState } from './datapathKeys';
 import type { ConnectAllocatorState } from './connectSubnets';
 import type { AllocatorState } from './subnetAllocator';
+import { deeperThan, dict, plainData } from '../model/dict';
 
 export const stateVersion = 1;
+
+/** A plan document nests about ten levels; deeper input is refused before anything recurses. */
+const maxStateDepth = 64;
 
 export interface ConnectState extends ConnectAllocatorState {
   /** The connect subnets the allocator was built from (upstream: immutable). */
@@ -28,11 +32,11 @@ export interface AllocationState {
 export function emptyState(): AllocationState {
   return {
     version: stateVersion,
-    networkIds: {},
-    nodeIds: {},
-    hostSubnets: {},
-    tunnelKeys: { next: 16715779, keys: {} },
-    connects: {},
+    networkIds: dict(),
+    nodeIds: dict(),
+    hostSubnets: dict(),
+    tunnelKeys: { next: 16715779, keys: dict() },
+    connects: dict(),
   };
 }
 
@@ -41,7 +45,9 @@ export function emptyState(): AllocationState {
  * wrong (the caller reports it as unusable input).
  */
 export function readState(value: unknown): AllocationState | string {
-  const candidate = isRecord(value) && isRecord(value.state) ? value.state : value;
+  if (deeperThan(value, maxStateDepth)) return `nests objects more than ${maxStateDepth} levels deep`;
+  const plain = plainData(value);
+  const candidate = isRecord(plain) && isRecord(plain.state) ? plain.state : plain;
   if (!isRecord(candidate)) return 'is not a JSON object (expected an `ovnk plan -o json` document or its "state")';
   if (candidate.version !== stateVersion)
     return `has state version ${JSON.stringify(candidate.version)}; this ovnk reads version ${stateVersion}`;

@@ -7,6 +7,7 @@
  */
 import { type Cidr, type Family, formatCidr, mustParseCidr } from '../model/cidr';
 import { SubnetRange } from './subnetRange';
+import { dict } from '../model/dict';
 
 export const subnetsFull = 'no subnets available';
 
@@ -108,7 +109,7 @@ export class SubnetAllocator {
   }
 
   toState(): AllocatorState {
-    const owners: Record<string, string[]> = {};
+    const owners = dict<string[]>();
     for (const owner of [...this.slots.keys()].sort()) owners[owner] = this.subnetsOf(owner).map(formatCidr);
     return {
       ranges: this.ranges.map((r) => ({ cidr: formatCidr(r.cidr), prefix: r.childPrefix, next: r.next })),

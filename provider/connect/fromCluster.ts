@@ -11,6 +11,7 @@ import type { ClusterNetworkConnect } from '../model/cnc';
 import type { Network } from '../model/network';
 import type { ConnectedNetwork, ConnectInput, ConnectNode } from './input';
 import { loadBalancerRows } from '../topology/services';
+import { dict, own } from '../model/dict';
 
 /** Nodes by id; a node without a chassis id uses its name, as provider/topology/fromCluster.ts does. */
 export function connectNodes(cluster: Cluster, allocation: ClusterAllocation): ConnectNode[] {
@@ -32,8 +33,8 @@ function connectInput(
   allocation: ClusterAllocation,
   cnc: ClusterNetworkConnect,
 ): ConnectInput | undefined {
-  const result = allocation.connects[cnc.name];
-  const state = allocation.state.connects[cnc.name];
+  const result = own(allocation.connects, cnc.name);
+  const state = own(allocation.state.connects, cnc.name);
   if (!result?.accepted || result.tunnelKey === undefined || !state) return undefined;
   const byName = new Map(cluster.networks.map((n) => [n.name, n]));
   const networks: ConnectedNetwork[] = [];
@@ -63,8 +64,8 @@ function connectedNetwork(
   id: number,
   connectSubnets: Cidr[],
 ): ConnectedNetwork {
-  const hostSubnets: Record<string, Cidr[]> = {};
-  for (const [node, cidrs] of Object.entries(allocation.hostSubnets[network.name] ?? {}))
+  const hostSubnets = dict<Cidr[]>();
+  for (const [node, cidrs] of Object.entries(own(allocation.hostSubnets, network.name) ?? {}))
     hostSubnets[node] = cidrs.map(mustParseCidr);
   const balancers = loadBalancerRows(network.name, network.namespaces, cluster.inventory.services);
   const active = activeNodeNames(cluster.inventory, network);

@@ -7,10 +7,11 @@ import { type Cidr, formatCidr } from '../model/cidr';
 import type { DesiredRow } from '../nb/desired';
 import { routeIds } from './ids';
 import { type Link, sideOf } from './links';
+import { own } from '../model/dict';
 
 /** The routes of a link: host subnets of its node (Layer3) or the network's subnets (Layer2). */
 export function routeRows(cnc: string, link: Link): DesiredRow[] {
-  const prefixes = link.node ? (link.network.hostSubnets[link.node.name] ?? []) : link.network.subnets;
+  const prefixes = link.node ? (own(link.network.hostSubnets, link.node.name) ?? []) : link.network.subnets;
   const seen = new Set<number>();
   const rows: DesiredRow[] = [];
   for (const prefix of prefixes) {

@@ -21,12 +21,24 @@ export function own<T>(record: Readonly<Record<string, T>> | undefined, key: str
 
 /**
  * A copy of parsed data (YAML's toJS, JSON.parse) whose plain objects have no prototype; arrays
- * and scalars are kept. Callers bound the depth first (yamlInput.ts), so recursion is safe.
+ * and scalars are kept. Callers bound the depth first (deeperThan, yamlInput.ts): this recurses.
  */
 export function plainData(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plainData);
   if (!isPlainObject(value)) return value;
   return dict(Object.entries(value).map(([key, item]) => [key, plainData(item)] as const));
+}
+
+/** Whether objects and arrays nest more than `limit` deep in `value` (measured without recursion). */
+export function deeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -9,6 +9,7 @@ import type { LoadedDocument } from './load';
 import { DEFAULT_EPHEMERAL_PORT_RANGE, readPortRange } from './portRange';
 import { type Problem, problem } from './problem';
 import { parseTargets, type Targets } from './targets';
+import { dict } from './dict';
 
 export const minNodeId = 2;
 export const maxNodeId = 5000;
@@ -218,7 +219,7 @@ function parseNode(r: FieldReader, value: Json, field: string): InventoryNode[] 
   if (id !== undefined && (id < minNodeId || id > maxNodeId))
     id = r.wrong(`${field}.id`, id, `a node id from ${minNodeId} to ${maxNodeId} (0 and 1 are reserved)`);
   const pins = r.record(map.hostSubnets, `${field}.hostSubnets`) ?? {};
-  const hostSubnets: Record<string, string[]> = {};
+  const hostSubnets = dict<string[]>();
   for (const [network, list] of Object.entries(pins))
     hostSubnets[network] = cidrList(r, list, `${field}.hostSubnets.${network}`);
   return [

@@ -4,6 +4,7 @@
  * references to credentials appear here (a key path, a host-key pin), never key material.
  */
 import type { FieldReader, Json } from './fields';
+import { dict } from './dict';
 
 export interface NodeTarget {
   host: string;
@@ -26,13 +27,13 @@ export interface Targets {
 export function parseTargets(r: FieldReader, value: Json): Targets | undefined {
   const map = r.record(value, 'spec.targets');
   if (!map) return undefined;
-  const zones: Targets['zones'] = {};
+  const zones: Targets['zones'] = dict();
   for (const [zone, item] of Object.entries(r.record(map.zones, 'spec.targets.zones') ?? {})) {
     const at = `spec.targets.zones.${zone}`;
     const nb = r.string(r.record(item, at)?.nb, `${at}.nb`) ?? r.missing(`${at}.nb`);
     if (nb !== undefined) zones[zone] = { nb };
   }
-  const nodes: Targets['nodes'] = {};
+  const nodes: Targets['nodes'] = dict();
   for (const [node, item] of Object.entries(r.record(map.nodes, 'spec.targets.nodes') ?? {})) {
     const target = parseNodeTarget(r, item, `spec.targets.nodes.${node}`);
     if (target) nodes[node] = target;

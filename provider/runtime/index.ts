@@ -19,6 +19,7 @@ export * from './input';
 export * from './pulumi';
 export * from './readable';
 export * from './refusals';
+export { dict, own } from '../model/dict';
 
 // Shapes and checks of the layers below that the runtime's callers (the CLI) handle as they are.
 export type { ClusterAllocation } from '../alloc/cluster';

@@ -9,6 +9,7 @@ import { writeHomeKey, type KeyWrite } from '../nb/homeKey';
 import type { Operation } from '../ovsdb/notation';
 import type { PodAssignments } from '../topology/fromCluster';
 import type { PodTunnels } from '../topology/pod-tunnels';
+import { deeperThan, dict, plainData } from '../model/dict';
 
 export const runtimeStateVersion = 1;
 export const STATE_KEY_PREFIX = 'ovnk.io/state/';
@@ -52,7 +53,9 @@ export function parseState(text: string, where: string): RuntimeState {
   } catch (error) {
     throw new StateError(`${where} is not JSON: ${(error as Error).message}`);
   }
-  const record = value as Partial<RuntimeState> | null;
+  // Keys are user names (networks, pods): records without a prototype, depth checked first.
+  if (deeperThan(value, 64)) throw new StateError(`${where} nests objects more than 64 levels deep`);
+  const record = plainData(value) as Partial<RuntimeState> | null;
   if (!record || typeof record !== 'object' || record.version !== runtimeStateVersion) {
     throw new StateError(
       `${where} has state version ${JSON.stringify(record?.version)}; this ovnk reads version ${runtimeStateVersion}`,
@@ -60,7 +63,7 @@ export function parseState(text: string, where: string): RuntimeState {
   }
   const allocation = readAllocation(record.allocation);
   if (typeof allocation === 'string') throw new StateError(`${where} ${allocation}`);
-  const pods = record.pods && typeof record.pods === 'object' ? record.pods : {};
+  const pods = record.pods && typeof record.pods === 'object' ? record.pods : dict<never>();
   const uplinks = record.uplinks && typeof record.uplinks === 'object' ? { uplinks: record.uplinks } : {};
   const podTunnels =
     record.podTunnels && typeof record.podTunnels === 'object' ? { podTunnels: record.podTunnels } : {};

@@ -11,6 +11,7 @@ import { networkPrefix } from './names';
 import type { StringMap } from './rows';
 import { DEFAULT_TRANSIT_SWITCH_SUBNETS } from './transit';
 import { DEFAULT_EPHEMERAL_PORT_RANGE, isValidPortRange } from '../model/portRange';
+import { own } from '../model/dict';
 
 export interface GatewayContext {
   bridge: string;
@@ -114,7 +115,7 @@ function nodeContext(
   if (!Number.isInteger(node.id) || node.id < 1)
     throw new TopologyInputError(`${field}.id`, node.id, 'is not a positive integer node id');
   if (!node.chassisId) throw new TopologyInputError(`${field}.chassisId`, node.chassisId, 'is empty');
-  const raw = node.hostSubnets?.[net.name];
+  const raw = own(node.hostSubnets, net.name);
   const hostSubnets = needsHostSubnets ? parseList(raw, `${field}.hostSubnets.${net.name}`) : [];
   const tsIPs = node.transitSwitchIPs
     ? node.transitSwitchIPs.map((t, i) => parseInterface(t, `${field}.transitSwitchIPs[${i}]`)).sort(byFamily)

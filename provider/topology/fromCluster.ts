@@ -21,6 +21,7 @@ import { uplinksOf } from '../model/cudn';
 import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, RenderInput, ZoneInput } from './input';
 import { assignPodIPs, podKey } from './pod-ips';
 import { assignPodTunnels, type PodTunnels } from './pod-tunnels';
+import { dict, own } from '../model/dict';
 
 /** Pod addresses per OVN network name, then per `namespace/name`. */
 export type PodAssignments = Record<string, Record<string, string[]>>;
@@ -49,7 +50,8 @@ export function zonesOf(cluster: Cluster): ZoneInput[] {
 /** Primary Layer3/Layer2 networks that serve a namespace and got a network id. */
 export function renderedNetworks(cluster: Cluster, allocation: ClusterAllocation): Network[] {
   return cluster.networks.filter(
-    (n) => inUse(n) && n.role === 'Primary' && n.topology !== 'Localnet' && allocation.networkIds[n.name] !== undefined,
+    (n) =>
+      inUse(n) && n.role === 'Primary' && n.topology !== 'Localnet' && own(allocation.networkIds, n.name) !== undefined,
   );
 }
 
@@ -67,14 +69,14 @@ export function topologyInputs(
     network: n,
     input: networkInput(cluster, n, allocation),
   }));
-  const pods: PodAssignments = {};
-  const tunnels: PodTunnels = {};
+  const pods: PodAssignments = dict();
+  const tunnels: PodTunnels = dict();
   const podInputs = new Map<string, PodInput[]>();
   for (const { network } of networks) {
-    const assigned = assignNetworkPods(cluster, allocation, network, previousPods[network.name] ?? {});
+    const assigned = assignNetworkPods(cluster, allocation, network, own(previousPods, network.name) ?? {});
     pods[network.name] = assigned.ips;
     const ids = needsTunnelIds(cluster, network)
-      ? assignPodTunnels(network.name, assigned.inputs, previousTunnels[network.name])
+      ? assignPodTunnels(network.name, assigned.inputs, own(previousTunnels, network.name))
       : undefined;
     if (ids) tunnels[network.name] = ids;
     podInputs.set(
@@ -116,14 +118,14 @@ export function nadKeysOf(network: Network): string[] {
 }
 
 function networkInput(cluster: Cluster, network: Network, allocation: ClusterAllocation): NetworkInput {
-  const keys = allocation.datapathKeys.networks[network.name];
+  const keys = own(allocation.datapathKeys.networks, network.name);
   const layer2 = network.topology === 'Layer2';
   const active = activeNodeNames(cluster.inventory, network);
   const services = cluster.inventory.services.filter((s) => network.namespaces.includes(s.namespace));
   return {
     name: network.name,
     topology: layer2 ? 'layer2' : 'layer3',
-    id: allocation.networkIds[network.name]!,
+    id: own(allocation.networkIds, network.name)!,
     subnets: network.subnets.map((s) => (layer2 ? { cidr: s.cidr } : { cidr: s.cidr, hostSubnetLength: s.hostSubnet })),
     joinSubnets: network.joinSubnets,
     transitSubnets: layer2 ? network.transitSubnets : undefined,
@@ -146,9 +148,11 @@ export function nodeInputs(cluster: Cluster, allocation: ClusterAllocation): Nod
     .sort((a, b) => a[1] - b[1])
     .map(([name, id]) => {
       const node = byName.get(name);
-      const hostSubnets: Record<string, string[]> = {};
-      for (const [network, owners] of Object.entries(allocation.hostSubnets))
-        if (owners[name]) hostSubnets[network] = owners[name]!;
+      const hostSubnets = dict<string[]>();
+      for (const [network, owners] of Object.entries(allocation.hostSubnets)) {
+        const subnets = own(owners, name);
+        if (subnets) hostSubnets[network] = subnets;
+      }
       const gateway = node ? gatewayOf(node) : undefined;
       const range = node?.ephemeralPortRange;
       return {
@@ -185,13 +189,13 @@ function assignNetworkPods(
   previous: Record<string, string[]>,
 ) {
   const pods = podsOf(cluster, allocation, network);
-  const ips: Record<string, string[]> = {};
+  const ips = dict<string[]>();
   if (network.topology === 'Layer2') {
     Object.assign(ips, assignPodIPs({ pods, subnets: network.subnets.map((s) => s.cidr) }, previous));
   } else {
-    const hostSubnets = allocation.hostSubnets[network.name] ?? {};
+    const hostSubnets = own(allocation.hostSubnets, network.name) ?? {};
     for (const node of new Set(pods.map((p) => p.node))) {
-      const subnets = hostSubnets[node];
+      const subnets = own(hostSubnets, node);
       if (subnets) Object.assign(ips, assignPodIPs({ pods: pods.filter((p) => p.node === node), subnets }, previous));
     }
   }

@@ -7,6 +7,7 @@
 import { cidrSize, formatAddress, parseAddress, type Cidr } from '../model/cidr';
 import { parseNetwork } from './addresses';
 import { TopologyInputError } from './errors';
+import { dict, own } from '../model/dict';
 
 export interface PodRef {
   namespace: string;
@@ -39,7 +40,7 @@ function assignFamily(subnet: Cidr, pods: PodRef[], previous: Record<string, str
   const taken = new Map<bigint, string>();
   const result = new Map<string, string>();
   for (const pod of pods) {
-    const kept = (previous[podKey(pod)] ?? []).map((ip) => valueIn(subnet, ip)).find((v) => v !== undefined);
+    const kept = (own(previous, podKey(pod)) ?? []).map((ip) => valueIn(subnet, ip)).find((v) => v !== undefined);
     if (kept !== undefined && !taken.has(kept)) {
       taken.set(kept, podKey(pod));
       result.set(podKey(pod), formatAddress(subnet.family, kept));
@@ -71,7 +72,7 @@ export function assignPodIPs(pool: PodPool, previous: Record<string, string[]> =
   const subnets = pool.subnets.map((s, i) => parseNetwork(s, `subnets[${i}]`)).sort((a, b) => a.family - b.family);
   const pods = [...pool.pods].sort((a, b) => (podKey(a) < podKey(b) ? -1 : podKey(a) > podKey(b) ? 1 : 0));
   const perFamily = subnets.map((s) => assignFamily(s, pods, previous));
-  const out: Record<string, string[]> = {};
+  const out = dict<string[]>();
   for (const pod of pods) out[podKey(pod)] = perFamily.map((m) => m.get(podKey(pod)) as string);
   return out;
 }

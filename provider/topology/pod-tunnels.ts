@@ -7,6 +7,7 @@
  */
 import { TopologyInputError } from './errors';
 import { podKey, type PodRef } from './pod-ips';
+import { dict, own } from '../model/dict';
 
 export const MIN_POD_TUNNEL_ID = 1;
 export const MAX_POD_TUNNEL_ID = 32766;
@@ -21,7 +22,7 @@ function keepPrevious(keys: string[], previous: Record<string, number>): Map<str
   const taken = new Set<number>();
   const kept = new Map<string, number>();
   for (const key of keys) {
-    const id = previous[key];
+    const id = own(previous, key);
     if (inRange(id) && !taken.has(id)) {
       taken.add(id);
       kept.set(key, id);
@@ -55,5 +56,5 @@ export function assignPodTunnels(
     taken.add(cursor);
     assigned.set(key, cursor);
   }
-  return Object.fromEntries(keys.map((k) => [k, assigned.get(k)!]));
+  return dict(keys.map((k) => [k, assigned.get(k)!]));
 }

@@ -38,6 +38,7 @@ import {
   vrfPhase,
 } from './vrfIntents';
 import type { VrfIntent } from './vrfPlan';
+import { dict } from '../model/dict';
 
 export type NodeDiscovery = { ok: true; facts: NodeFacts } | { ok: false; reason: string; message: string };
 
@@ -164,9 +165,7 @@ function offlineOnly(plan: UplinkPlan): UplinkPlan {
   return {
     ...plan,
     uplinks: plan.uplinks.map((u) => ({ ...u, status: { ...u.status, conditions: known(u.status.conditions) } })),
-    networks: Object.fromEntries(
-      Object.entries(plan.networks).map(([name, n]) => [name, { ...n, conditions: known(n.conditions) }]),
-    ),
+    networks: dict(Object.entries(plan.networks).map(([name, n]) => [name, { ...n, conditions: known(n.conditions) }])),
   };
 }
 
@@ -248,9 +247,7 @@ function nodeStep(input: UplinkPlanInput, node: InventoryNode, uses: ResolvedUse
     .filter((u) => !conflicts.has(u.network.objectName) || live.get(u.network.name) === u.bridge)
     .map((u) => ({ network: u.network.name, bridge: u.bridge }))
     .sort((a, b) => compare(a.network, b.network));
-  const vrf = intents
-    ? { vrf: intents, ...(conflicts.size > 0 ? { conflicts: Object.fromEntries(conflicts) } : {}) }
-    : {};
+  const vrf = intents ? { vrf: intents, ...(conflicts.size > 0 ? { conflicts: dict(conflicts) } : {}) } : {};
   if (!found) return { node: node.name, desired, ...vrf };
   if (!found.ok) return { node: node.name, desired, error: { reason: found.reason, message: found.message } };
   const ids = found.facts.ovs.externalIds;
@@ -334,7 +331,7 @@ function networkConditions(
   states: Map<string, UplinkState>,
 ): UplinkPlan['networks'] {
   const uplinkObjects = new Map((cluster.uplinks ?? []).map((u) => [u.name, u]));
-  const out: UplinkPlan['networks'] = {};
+  const out: UplinkPlan['networks'] = dict();
   for (const network of cluster.networks) {
     const names = uplinksOf(network);
     if (names === undefined) continue;

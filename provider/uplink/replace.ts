@@ -9,6 +9,7 @@
 import { uplinksOf } from '../model/cudn';
 import type { Network } from '../model/network';
 import { uplinksReplaced } from './validate';
+import { dict, own } from '../model/dict';
 
 export interface UplinkReplacement {
   /** OVN network name. */
@@ -20,7 +21,7 @@ export interface UplinkReplacement {
 
 /** What the state keeps: every CUDN's uplinks (`[]` for none, so a later addition is seen), by OVN network name. */
 export function uplinksState(networks: readonly Network[]): Record<string, string[]> {
-  return Object.fromEntries(
+  return dict(
     networks.filter((n) => n.kind === 'ClusterUserDefinedNetwork').map((n) => [n.name, [...(uplinksOf(n) ?? [])]]),
   );
 }
@@ -33,7 +34,7 @@ export function uplinkReplacements(
   if (!previous) return [];
   return networks.flatMap((n) => {
     if (n.kind !== 'ClusterUserDefinedNetwork') return [];
-    const before = previous[n.name];
+    const before = own(previous, n.name);
     const now = uplinksOf(n) ?? [];
     if (before === undefined || !uplinksReplaced(before, now)) return [];
     const show = (list: readonly string[] | undefined) => (list && list.length > 0 ? `[${list.join(', ')}]` : 'none');

@@ -24,19 +24,20 @@ import {
 import { configureSettings, endpointOf } from './settings';
 import { clusterSlices, type ClusterSlices } from './slices';
 import { type Allocated, allocateFailures, allocateTopology, readTopology, stateOf } from './topologyInput';
+import { dict, own } from '../../model/dict';
 
 /** What downstream code needs of each network, keyed by its object reference (`Kind/[ns/]name`). */
 function networksByRef(allocated: Allocated): Props {
-  const out: Props = {};
+  const out: Props = dict();
   for (const n of allocated.cluster.networks) {
     const prefix = networkPrefix(n.name);
     const router = n.topology === 'Layer2' ? transitRouterName(prefix) : clusterRouterName(prefix);
     out[n.ref] = {
       name: n.name,
       topology: n.topology,
-      id: allocated.allocation.networkIds[n.name] ?? null,
+      id: own(allocated.allocation.networkIds, n.name) ?? null,
       routerName: router,
-      hostSubnets: allocated.allocation.hostSubnets[n.name] ?? {},
+      hostSubnets: own(allocated.allocation.hostSubnets, n.name) ?? {},
     };
   }
   return out;
@@ -45,7 +46,7 @@ function networksByRef(allocated: Allocated): Props {
 /** What preview shows of the cluster's allocations (no rows, no cursors). */
 function allocationSummary(allocated: Allocated): Props {
   const { networkIds, nodeIds, hostSubnets, datapathKeys, connects } = allocated.allocation;
-  const connectSummary: Props = {};
+  const connectSummary: Props = dict();
   for (const [name, c] of Object.entries(connects)) {
     connectSummary[name] = {
       accepted: c.accepted,
@@ -89,8 +90,7 @@ function check(olds: Props, news: Props): CheckResult<Props> {
 /** Slices compared by digest: equal content is no change, whatever bytes zlib produced. */
 function sliceDigests(slices: unknown): unknown {
   const s = (slices ?? {}) as Partial<ClusterSlices>;
-  const digests = (r: Record<string, unknown> = {}) =>
-    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, sliceDigest(v)]));
+  const digests = (r: Record<string, unknown> = {}) => dict(Object.entries(r).map(([k, v]) => [k, sliceDigest(v)]));
   return { networks: digests(s.networks), connects: digests(s.connects), zone: sliceDigest(s.zone) };
 }
 
@@ -110,7 +110,7 @@ function sharedRows(props: Props): Record<string, ReturnType<typeof renderShared
   const zones = ((props.allocations as { zones?: string[] } | undefined)?.zones ?? []).filter(
     (z) => endpointOf(z) !== undefined,
   );
-  return Object.fromEntries(zones.map((z) => [z, renderSharedRows()]));
+  return dict(zones.map((z) => [z, renderSharedRows()]));
 }
 
 export const ClusterAllocations: ResourceKind = {

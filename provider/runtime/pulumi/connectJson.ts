@@ -5,6 +5,7 @@
  */
 import type { ConnectedNetwork, ConnectInput } from '../../connect/input';
 import { type Cidr, formatCidr, mustParseCidr } from '../../model/cidr';
+import { dict } from '../../model/dict';
 
 type Text<T> = {
   [K in keyof T]: T[K] extends Cidr
@@ -26,7 +27,7 @@ export interface ConnectJson extends Omit<Text<ConnectInput>, 'networks' | 'conn
 const texts = (cidrs: Cidr[]) => cidrs.map(formatCidr);
 const parsed = (cidrs: string[]) => cidrs.map(mustParseCidr);
 const mapValues = <A, B>(record: Record<string, A>, f: (a: A) => B) =>
-  Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(v)]));
+  dict(Object.entries(record).map(([k, v]) => [k, f(v)]));
 
 export function connectToJson(input: ConnectInput): ConnectJson {
   return {

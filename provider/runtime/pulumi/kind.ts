@@ -18,6 +18,7 @@ import {
   SCHEMA_VERSION,
   withoutProvider,
 } from './protocol';
+import { dict } from '../../model/dict';
 
 export function ownerFailure(owner: unknown): CheckFailure[] {
   if (typeof owner !== 'string')
@@ -93,7 +94,7 @@ export async function readZones(props: Props, rows: Record<string, DesiredRow[]>
   const drifts = outcomes.flatMap((o) => (o.ok ? [{ zone: o.zone, ...o.value }] : []));
   const lines = drifts.flatMap((d) => d.lines.map((l) => `${d.zone}: ${l}`));
   const count = drifts.reduce((sum, d) => sum + d.count, 0);
-  const liveRows = Object.fromEntries(drifts.map((d) => [d.zone, d.liveRows]));
+  const liveRows = dict(drifts.map((d) => [d.zone, d.liveRows]));
   return jsonClean({ ...props, drift: { lines: lines.slice(0, 20), count }, liveRows });
 }
 

@@ -15,6 +15,7 @@ import type { HostKeyPin } from '../../host/hostkey';
 import type { TlsMaterial } from '../../ovsdb/transport';
 import type { SshCredentials } from '../tunnel';
 import type { ConfigReader } from './protocol';
+import { own } from '../../model/dict';
 
 export const NB_KEY = 'ovnk:nb';
 export const ZONES_KEY = 'ovnk:zoneEndpoints';
@@ -112,7 +113,7 @@ export function configureSettings(config: ConfigReader): void {
 
 /** The endpoint of a zone, or undefined when the stack configures none. */
 export function endpointOf(zone: string): string | undefined {
-  return settings.zones[zone] ?? settings.nb;
+  return own(settings.zones, zone) ?? settings.nb;
 }
 
 export function requireEndpoint(zone: string): string {

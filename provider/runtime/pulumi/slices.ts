@@ -16,6 +16,7 @@ import type { ClusterInput, NetworkInput, NodeInput, PodInput, RenderInput } fro
 import type { PodPlug } from '../pods';
 import { type ConnectJson, connectToJson } from './connectJson';
 import { pack, type PackedSlice } from './pack';
+import { dict, own } from '../../model/dict';
 
 export type Layout = 'central' | 'per-node';
 
@@ -72,7 +73,7 @@ export interface SliceSource {
 }
 
 function sourcesFor(source: SliceSource, networks: string[]): ServiceSources {
-  const namespaces: Record<string, string[]> = {};
+  const namespaces = dict<string[]>();
   for (const n of source.cluster.networks.filter((x) => networks.includes(x.name))) namespaces[n.name] = n.namespaces;
   const served = new Set(Object.values(namespaces).flat());
   const backends = source.renderInputs
@@ -82,7 +83,10 @@ function sourcesFor(source: SliceSource, networks: string[]): ServiceSources {
 }
 
 const onlyNetwork = (nodes: NodeInput[], name: string): NodeInput[] =>
-  nodes.map((n) => ({ ...n, hostSubnets: n.hostSubnets?.[name] ? { [name]: n.hostSubnets[name]! } : {} }));
+  nodes.map((n) => {
+    const subnets = own(n.hostSubnets, name);
+    return { ...n, hostSubnets: dict(subnets ? [[name, subnets]] : []) };
+  });
 
 function networkSlice(source: SliceSource, input: RenderInput): NetworkSlice {
   const { name } = input.network;
@@ -118,7 +122,7 @@ function zoneSlice(source: SliceSource, connects: ConnectJson[]): ZoneSlice {
 
 /** Every slice of the cluster, packed; networks keyed by object reference (`Kind/[ns/]name`). */
 export function clusterSlices(source: SliceSource): ClusterSlices {
-  const networks: Record<string, PackedSlice> = {};
+  const networks = dict<PackedSlice>();
   for (const n of source.cluster.networks) {
     const input = source.renderInputs.find((i) => i.network.name === n.name);
     if (input)
@@ -130,7 +134,7 @@ export function clusterSlices(source: SliceSource): ClusterSlices {
       });
   }
   const connectJson = source.connects.connects.map(connectToJson);
-  const connects: Record<string, PackedSlice> = {};
+  const connects = dict<PackedSlice>();
   for (const c of connectJson) {
     connects[c.name] = pack(connectSlice(source, c), {
       routerName: connectRouterName(c.name),

@@ -14,6 +14,7 @@ import { advertisesCudn } from '../../uplink/vrfDomain';
 import type { UplinkVrfInput } from '../../uplink/vrfIntents';
 import type { CheckFailure, Props } from './protocol';
 import type { YamlObject } from './uplinkInput';
+import { dict, own } from '../../model/dict';
 
 export interface UplinkVrfProps {
   routeAdvertisements: YamlObject[];
@@ -82,8 +83,8 @@ export function uplinkVrfOf(props: Props, cluster: Cluster): Parsed | undefined 
   const failures = [...parsed.failures, ...idFailures(props.networkIds ?? {})];
   if (failures.length > 0) return { ok: false, failures };
   const allIds = (props.networkIds ?? {}) as Record<string, number>;
-  const networkIds = Object.fromEntries(
-    cluster.networks.filter((n) => allIds[n.name] !== undefined).map((n) => [n.name, allIds[n.name]!]),
+  const networkIds = dict(
+    cluster.networks.filter((n) => own(allIds, n.name) !== undefined).map((n) => [n.name, own(allIds, n.name)!]),
   );
   const labels = cluster.inventory.nodes.find((n) => n.name === props.node)?.labels ?? {};
   const cudns = cudnsOf(cluster, networkIds);

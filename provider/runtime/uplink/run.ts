@@ -12,6 +12,7 @@ import { type NodeDiscovery, type NodeStep, planUplinks, type UplinkPlan } from 
 import type { UplinkVrfInput } from '../../uplink/vrfIntents';
 import { type NodeVrfReport, vrfOnNodes } from '../vrf/nodes';
 import { nodeFailure, type SessionOptions, UplinkSession } from './session';
+import { dict } from '../../model/dict';
 
 export interface UplinkRunOptions extends SessionOptions {
   /** Plan (and on apply, make) VRF membership from these RouteAdvertisements. */
@@ -49,7 +50,7 @@ export async function discoverUplinks(
     const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, false);
     return {
       ...planUplinks({ cluster, owner, discovery, vrf: options.vrf, vrfResults: vrf.results }),
-      written: {},
+      written: dict(),
       roundTrips: session.roundTrips,
       vrf: vrf.report,
     };
@@ -95,7 +96,7 @@ export async function applyUplinks(
   try {
     const discovery = await discoverAll(session, cluster);
     const plan = planUplinks({ cluster, owner, discovery, vrf: options.vrf });
-    const written: UplinkRunResult['written'] = {};
+    const written: UplinkRunResult['written'] = dict();
     const failures = new Map<string, string>();
     await Promise.all(
       plan.nodes

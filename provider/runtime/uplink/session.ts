@@ -19,6 +19,7 @@ import { bridgeMappingsKey, type MappingChange } from '../../uplink/mappings';
 import type { NodeDiscovery } from '../../uplink/plan';
 import { hostFactsArgv, parseHostFacts } from './hostFacts';
 import { mappingOperations, type OvsRead, readOvsFacts, VSWITCH_DATABASE } from './ovsFacts';
+import { own } from '../../model/dict';
 
 export const defaultOvsDb = '/var/run/openvswitch/db.sock';
 
@@ -72,7 +73,7 @@ export class UplinkSession {
   private handle(node: string): NodeHandle {
     let handle = this.handles.get(node);
     if (handle) return handle;
-    const t = this.targets[node];
+    const t = own(this.targets, node);
     if (!t)
       throw new Error(`node ${node} has no SSH target: give spec.targets.nodes.${node} (host, user, hostKey, keyPath)`);
     const runner = this.pool.runner({
