@@ -6,14 +6,29 @@
  * with its stderr. Build first (`ensureBuilt`): the child runs the compiled code.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const repo = join(__dirname, '..', '..');
 const mainJs = join(repo, 'dist', 'cli', 'main.js');
 
-/** Compile the package (tsc), as test/unit/connect/plan-cli.test.ts does; about 15 s. */
+/** Compile the package (tsc, about 15 s) unless dist is newer than every source file (npm test builds first). */
 export function ensureBuilt(): void {
+  const built = existsSync(mainJs) ? statSync(mainJs).mtimeMs : 0;
+  if (built > 0 && sourceDirs.every((dir) => newestIn(join(repo, dir)) < built)) return;
   execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: repo, stdio: 'ignore' });
+}
+
+const sourceDirs = ['provider', 'components', 'stacks', 'cli', 'lab', 'bench'];
+
+function newestIn(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestIn(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
 }
 
 export type RunOutcome =

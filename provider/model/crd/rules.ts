@@ -13,6 +13,7 @@ import { evaluateCel, isTransitionRule } from './cel';
 import { extensionProblems } from './extensions';
 import { formatPath, type Segment } from './paths';
 import type { CelRule, StructuralSchema } from './types';
+import { own } from '../dict';
 
 interface Walk {
   ref: string;
@@ -60,9 +61,9 @@ function visitFields(
 ) {
   for (const [key, item] of Object.entries(value)) {
     const sub =
-      schema.properties?.[key] ??
+      own(schema.properties, key) ??
       (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
-    if (sub) visit(w, sub, item, old?.[key], [...at, key], `${ptr}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    if (sub) visit(w, sub, item, own(old, key), [...at, key], `${ptr}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
   }
 }
 
@@ -137,7 +138,7 @@ export function toCel(value: unknown, schema: StructuralSchema | undefined): unk
   const keep = extra !== undefined || schema['x-kubernetes-preserve-unknown-fields'] === true || !schema.properties;
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([k]) => keep || schema.properties![k] !== undefined)
-      .map(([k, v]) => [k, toCel(v, schema.properties?.[k] ?? extra)]),
+      .filter(([k]) => keep || own(schema.properties, k) !== undefined)
+      .map(([k, v]) => [k, toCel(v, own(schema.properties, k) ?? extra)]),
   );
 }

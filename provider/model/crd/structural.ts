@@ -6,6 +6,7 @@
  * The root's `metadata` (a bare `type: object` in every CRD) becomes our ObjectMeta schema.
  */
 import type { StructuralSchema } from './types';
+import { dict, own } from '../dict';
 
 type Json = Record<string, unknown>;
 const junctors = ['allOf', 'anyOf', 'oneOf'] as const;
@@ -43,9 +44,9 @@ export function withoutNulls(value: unknown, schema: StructuralSchema | undefine
   if (schema === undefined || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => withoutNulls(item, schema.items));
   const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-  const out: Record<string, unknown> = {};
+  const out = dict<unknown>();
   for (const [key, item] of Object.entries(value)) {
-    const sub = schema.properties?.[key] ?? extra;
+    const sub = own(schema.properties, key) ?? extra;
     if (item === null && sub !== undefined && !sub.nullable) continue;
     out[key] = withoutNulls(item, sub);
   }
