@@ -5,7 +5,7 @@
  * Help and `--version` are results (stdout); usage errors go to stderr. The process exits only
  * after stdout and stderr have taken every byte, so a pipe or a slow reader gets whole documents.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { commands } from './commands';
 import { emit, ExitCode, errorDocument } from './contract';
 import { setQuiet } from './progress';
@@ -16,7 +16,7 @@ export function buildProgram(): Command {
       'User-defined networking for OVN-Kubernetes as code: plan, apply, diff and destroy topologies; run the embedded lab.',
     )
     .version(readVersion())
-    .addOption(new Option('-q, --quiet', 'no progress on stderr (progress shows only on a terminal anyway)'))
+    .option('-q, --quiet', 'no progress on stderr (progress shows only on a terminal anyway)')
     .showHelpAfterError('(run with --help for usage)')
     // Usage errors throw, so main chooses the exit code; subcommands inherit this.
     .exitOverride()
@@ -70,10 +70,8 @@ if (require.main === module) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE') throw error;
     });
-  main(process.argv)
-    .then(async (code) => {
-      await drained();
-      return code;
-    })
-    .then((code) => process.exit(code));
+  void main(process.argv).then(async (code) => {
+    await drained();
+    process.exit(code);
+  });
 }

@@ -34,7 +34,9 @@ function withOverrides(documents: InputDocument[], overrides: InventoryOverrides
  */
 export function topologyFromFiles(files: string[], overrides: InventoryOverrides = {}): TopologyArgs {
   const { documents } = loadTopologySync(files, (docs) => withOverrides(docs, overrides));
-  const of = (...kinds: string[]) => documents.filter((d) => kinds.includes(d.kind)).map((d) => d.body as unknown);
+  // The loader's objects have no prototype (user keys stay keys); Pulumi's serializer needs plain ones.
+  const of = (...kinds: string[]) =>
+    documents.filter((d) => kinds.includes(d.kind)).map((d) => structuredClone(d.body) as unknown);
   return {
     inventory: of('Inventory')[0] as InventoryObject,
     networks: of('ClusterUserDefinedNetwork', 'UserDefinedNetwork') as NetworkObject[],
