@@ -34,7 +34,9 @@ export function asCliError(error: unknown, file: string): unknown {
     );
   const refused = refusalProblems(error);
   if (refused) {
-    const lostLedger = refused.some((p) => p.includes('is not ours (not in NB_Global.external_ids["ovnk.io/owned/'));
+    const lostLedger = refused.some((p) =>
+      p.message.includes('is not ours (not in NB_Global.external_ids["ovnk.io/owned/'),
+    );
     const hint = lostLedger
       ? " (if it is this owner's and its ledger was lost, `ovnk repair` rebuilds the ledger)"
       : '';

@@ -15,7 +15,6 @@ import {
   DEFAULT_ZONES,
   down,
   inventoryOf,
-  LabError,
   type LabStatus,
   readState,
   statusOf,
@@ -23,6 +22,7 @@ import {
 } from '../../lab';
 import { CliError, type CommandResult, ExitCode, parseOutputFormat, runFormatted } from '../contract';
 import { progressFor } from '../progress';
+import { labCliError, labNotRunning } from './labErrors';
 
 interface OutputFlags {
   output?: string;
@@ -30,20 +30,11 @@ interface OutputFlags {
   name: string;
 }
 
-const EXIT_OF_KIND = {
-  'bad-input': ExitCode.badInput,
-  refused: ExitCode.refused,
-  failing: ExitCode.unreachable,
-} as const;
-
 function formatOf(flags: OutputFlags) {
   return flags.json ? 'json' : parseOutputFormat(flags.output);
 }
 
-/** A LabError as the contract's CliError (bad input 3, refused 1, failing 4); other errors as they are. */
-export function labCliError(error: unknown, lab: string): unknown {
-  return error instanceof LabError ? new CliError(EXIT_OF_KIND[error.kind], error.message, { lab }) : error;
-}
+export { labCliError };
 
 /** Run a lab action under the contract, turning LabError into CliError with its exit code. */
 async function act(flags: OutputFlags, body: () => Promise<CommandResult>): Promise<void> {
@@ -62,9 +53,7 @@ async function act(flags: OutputFlags, body: () => Promise<CommandResult>): Prom
 function runningStatus(name: string): LabStatus {
   const state = readState(checkLabName(name));
   if (!state || state.phase !== 'running')
-    throw new CliError(ExitCode.refused, `lab "${name}" is not running: start it with "ovnk lab up --name ${name}"`, {
-      lab: name,
-    });
+    throw labNotRunning(name, `lab "${name}" is not running: start it with "ovnk lab up --name ${name}"`);
   return statusOf(state, state.ovnRoot);
 }
 

@@ -25,11 +25,11 @@ export function checkLabPods(lab: LabStatus, wanted: ZonePlan['pods'], owned: st
     const record = records.find((p) => p.namespace === plug.namespace && p.name === plug.name);
     const key = `${plug.namespace}/${plug.name}`;
     if (record && record.ifaceId !== plug.ifaceId && !ours.has(key)) {
-      throw new CliError(
-        ExitCode.refused,
-        `pod ${key} is already plugged in lab "${lab.name}" on port ${String(record.ifaceId)}, not by this owner: nothing was changed`,
-        { path: 'spec.pods' },
-      );
+      const message = `pod ${key} is already plugged in lab "${lab.name}" on port ${String(record.ifaceId)}, not by this owner: nothing was changed`;
+      throw new CliError(ExitCode.refused, message, {
+        path: 'spec.pods',
+        problems: [{ reason: 'PodOfAnotherOwner', path: 'spec.pods', message }],
+      });
     }
   }
 }

@@ -4,10 +4,10 @@
  * path and the host key fingerprint to pin. Lab failures map to the contract's exit codes.
  */
 import type { Command } from 'commander';
-import { LabError } from '../../lab';
 import { checkVmNodeCount, DEFAULT_VM_LAB, vmDown, type VmLabStatus, vmStatus, vmUp } from '../../lab/vm';
-import { CliError, type CommandResult, ExitCode, parseOutputFormat, runCommand } from '../contract';
+import { type CommandResult, parseOutputFormat, runCommand } from '../contract';
 import { progressFor } from '../progress';
+import { labCliError, labNotRunning } from './labErrors';
 
 interface VmFlags {
   name: string;
@@ -17,12 +17,6 @@ interface VmFlags {
   data?: boolean;
 }
 
-const EXIT_OF_KIND = {
-  'bad-input': ExitCode.badInput,
-  refused: ExitCode.refused,
-  failing: ExitCode.unreachable,
-} as const;
-
 async function act(flags: VmFlags, body: () => Promise<CommandResult>): Promise<void> {
   const format = flags.json ? 'json' : flags.output === 'json' ? 'json' : 'text';
   process.exitCode = await runCommand(format, async () => {
@@ -30,8 +24,7 @@ async function act(flags: VmFlags, body: () => Promise<CommandResult>): Promise<
     try {
       return await body();
     } catch (error) {
-      if (error instanceof LabError) throw new CliError(EXIT_OF_KIND[error.kind], error.message, { lab: flags.name });
-      throw error;
+      throw labCliError(error, flags.name);
     }
   });
 }
@@ -90,10 +83,9 @@ export function registerLabVm(program: Command): void {
       act(flags, async () => {
         const status = vmStatus(flags.name);
         if (!status)
-          throw new CliError(
-            ExitCode.refused,
+          throw labNotRunning(
+            flags.name,
             `vm lab "${flags.name}" is not running: start it with "ovnk lab vm up --name ${flags.name}"`,
-            { lab: flags.name },
           );
         return { document: status, text: vmStatusText(status) };
       }),

@@ -1,12 +1,36 @@
 /**
  * Refusals of a zone's transaction before anything is sent: the server's schema cannot take the
  * rows (nb/adapt.ts) or the rows cannot be reconciled with what is there (nb/reconcile.ts). The
- * CLI reports them as refused (exit 1) with their problems.
+ * CLI reports them as refused (exit 1), each problem with a reason and the row it names as path.
  */
 import { SchemaAdaptationError } from '../nb/adapt';
 import { ReconcileError } from '../nb/reconcile';
 
+export interface RefusalProblem {
+  reason: 'SchemaMismatch' | 'CannotReconcile';
+  /** The row the problem is about, as nb/desired.ts describes rows: `Table "identity"`. */
+  path: string;
+  message: string;
+}
+
 /** The problems of a refused transaction, or undefined when `error` is no refusal. */
-export function refusalProblems(error: unknown): string[] | undefined {
-  return error instanceof SchemaAdaptationError || error instanceof ReconcileError ? error.problems : undefined;
+export function refusalProblems(error: unknown): RefusalProblem[] | undefined {
+  const reason =
+    error instanceof SchemaAdaptationError
+      ? 'SchemaMismatch'
+      : error instanceof ReconcileError
+        ? 'CannotReconcile'
+        : undefined;
+  if (reason === undefined) return undefined;
+  return (error as SchemaAdaptationError | ReconcileError).problems.map((message) => ({
+    reason,
+    path: rowOf(message),
+    message,
+  }));
+}
+
+/** The row a problem's text starts with (`desired row 3 (ACL "a"): ...` or `ACL "a": ...`), else the table. */
+function rowOf(message: string): string {
+  const row = /^(?:desired row \d+ \()?([A-Za-z_]+(?: "(?:[^"\\]|\\.)*")?)/.exec(message);
+  return row?.[1] ?? 'rows';
 }

@@ -3,32 +3,18 @@
  * feed it input that could hang or crash it: each run is one IPC message, its stdout and exit
  * code come back with the CPU time the run used, a run that takes longer than its limit is
  * killed (and the child restarted), and a child that dies (a V8 abort, exit 134) is reported
- * with its stderr. Build first (`ensureBuilt`): the child runs the compiled code.
+ * with its stderr. The child runs the compiled code: `ensureBuilt` refuses a stale dist/.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { repoRoot, requireFreshDist } from './dist';
 
-export const repo = join(__dirname, '..', '..');
+export const repo = repoRoot;
 const mainJs = join(repo, 'dist', 'cli', 'main.js');
 
-/** Compile the package (tsc, about 15 s) unless dist is newer than every source file (npm test builds first). */
+/** The child runs dist/: refuse a dist older than its sources (npm test builds first). */
 export function ensureBuilt(): void {
-  const built = existsSync(mainJs) ? statSync(mainJs).mtimeMs : 0;
-  if (built > 0 && sourceDirs.every((dir) => newestIn(join(repo, dir)) < built)) return;
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: repo, stdio: 'ignore' });
-}
-
-const sourceDirs = ['provider', 'components', 'stacks', 'cli', 'lab', 'bench'];
-
-function newestIn(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestIn(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
+  requireFreshDist(['provider', 'components', 'stacks', 'cli', 'lab']);
 }
 
 export type RunOutcome =
