@@ -43,6 +43,8 @@ export interface InventoryNode {
   networks?: string[];
   /** The node's SNAT port range (its kernel's ip_local_port_range); default the Inventory's. */
   ephemeralPortRange?: string;
+  /** Whether the node supports `gateway_mtu` (upstream's k8s.ovn.org/gateway-mtu-support); default true. */
+  gatewayMtuSupport?: boolean;
   /**
    * Pin of the node's Layer3 transit-switch addresses (upstream's annotation
    * `k8s.ovn.org/node-transit-switch-port-ifaddr`, when adopting); default transit subnet base + node id.
@@ -235,11 +237,18 @@ function parseNode(r: FieldReader, value: Json, field: string): InventoryNode[] 
       gatewayNextHops: r.strings(map.gatewayNextHops, `${field}.gatewayNextHops`) ?? [],
       ...(map.networks !== undefined ? { networks: r.strings(map.networks, `${field}.networks`) ?? [] } : {}),
       ...optionalRange(r, map.ephemeralPortRange, `${field}.ephemeralPortRange`),
+      ...optionalFlag(r, map.gatewayMtuSupport, `${field}.gatewayMtuSupport`),
       ...(map.transitSwitchIPs !== undefined
         ? { transitSwitchIPs: interfaceAddresses(r, map.transitSwitchIPs, `${field}.transitSwitchIPs`) }
         : {}),
     },
   ];
+}
+
+function optionalFlag(r: FieldReader, value: Json, field: string): { gatewayMtuSupport?: boolean } {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'boolean') return r.wrong(field, value, 'true or false') ?? {};
+  return { gatewayMtuSupport: value };
 }
 
 function optionalRange(r: FieldReader, value: Json, field: string): { ephemeralPortRange?: string } {

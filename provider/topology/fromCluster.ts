@@ -163,6 +163,7 @@ export function nodeInputs(cluster: Cluster, allocation: ClusterAllocation): Nod
         ...(gateway ? { gateway } : {}),
         ...(range === undefined ? {} : { ephemeralPortRange: range }),
         ...(node?.transitSwitchIPs === undefined ? {} : { transitSwitchIPs: node.transitSwitchIPs }),
+        ...(node?.gatewayMtuSupport === undefined ? {} : { gatewayMtuSupport: node.gatewayMtuSupport }),
       };
     });
 }

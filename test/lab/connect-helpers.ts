@@ -193,6 +193,28 @@ export function storedState(lab: LabStatus, owner: string): any {
   return text === '' ? undefined : JSON.parse(JSON.parse(text));
 }
 
+/**
+ * The northd warnings upstream's own rows draw:
+ * - a UDN gateway router's rtoe port carries the node IP and the GR masquerade /32 with
+ *   lb_force_snat_ip=router_ip (udn-topology-upstream.md section 2), and northd says it SNATs
+ *   load-balancer traffic to the first IPv4 only;
+ * - a Layer2 network's trtos- port has a gateway chassis and requested-tnl-key=1 (upstream's
+ *   layer2 test expectedLayer2EgressEntities), so northd's chassis-redirect port cr-trtos-
+ *   inherits the request and northd says the key is asked twice (cr-trtos- gets another one).
+ */
+export const upstreamFaithfulWarnings = [
+  /\|WARN\|Logical router port "rtoe-GR_[^"]+" is configured with multiple IPv4 addresses\.\s+Only the first IP \[[0-9.]+\] is considered as SNAT for load balancer$/,
+  /\|WARN\|Logical router port trtos-\S+_ovn_layer2_switch requests same tunnel key 1 as another LSP or LRP$/,
+];
+
+/** The warnings and errors of a northd log but the upstream-faithful ones: any other about our rows is a failure. */
+export function northdComplaints(log: string): string[] {
+  return log
+    .split('\n')
+    .filter((l) => /\|(WARN|ERR|EMER)\|/.test(l))
+    .filter((l) => !upstreamFaithfulWarnings.some((w) => w.test(l)));
+}
+
 /** The lab's northd log from byte `from` on. */
 export function northdLog(lab: LabStatus, from = 0): string {
   return readFileSync(path.join(lab.dir, 'central', 'northd.log'), 'utf8').slice(from);

@@ -3,7 +3,17 @@ import { closeConnections } from '../../provider/runtime';
 import { fileTarget, planFor } from '../../cli/commands/fileTarget';
 import { planText } from '../../cli/commands/planText';
 import '../setup/lab';
-import { misbehaving, northdLog, probes, sbctl, stack, storedState, sync, variant } from './connect-helpers';
+import {
+  misbehaving,
+  northdComplaints,
+  northdLog,
+  probes,
+  sbctl,
+  stack,
+  storedState,
+  sync,
+  variant,
+} from './connect-helpers';
 import { nbctl, ovnk, ownedRowCounts, podIPs } from './networks-helpers';
 
 const lab = inject('lab');
@@ -12,14 +22,6 @@ const owner = 'colored-enterprise';
 const router = 'connect_router_colored-enterprise';
 const pods = ['blue/a', 'blue/b', 'green/a', 'green/b', 'yellow/a', 'yellow/b'];
 let logStart = 0;
-/**
- * The one northd warning upstream's own rows draw: a UDN gateway router's rtoe port carries the
- * node IP and the GR masquerade /32 with lb_force_snat_ip=router_ip (udn-topology-upstream.md
- * section 2), and northd says it SNATs load-balancer traffic to the first IPv4 only. Any other
- * warning or error about our rows still fails the test.
- */
-const upstreamFaithful =
-  /\|WARN\|Logical router port "rtoe-GR_[^"]+" is configured with multiple IPv4 addresses\.\s+Only the first IP \[[0-9.]+\] is considered as SNAT for load balancer$/;
 
 beforeAll(() => {
   logStart = northdLog(lab).length;
@@ -95,10 +97,8 @@ describe('colored-enterprise (PodNetwork) applied to the lab', () => {
       `external_ids:name=${router}`,
     ).trim();
     expect(datapath).toBe(routerKey);
-    const complaints = northdLog(lab, logStart)
-      .split('\n')
-      .filter((l) => /\|(WARN|ERR|EMER)\|/.test(l));
-    expect(complaints.filter((l) => !upstreamFaithful.test(l))).toEqual([]);
+    // only upstream-faithful warnings are allowed (connect-helpers.ts)
+    expect(northdComplaints(northdLog(lab, logStart))).toEqual([]);
   });
 
   it('a deleted connect-router route and a hand-changed policy show in diff, and apply repairs both', async () => {

@@ -10,6 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { down, type LabZoneStatus, readState, up } from '../../lab';
+import { labDir } from '../../lab/state';
+import { northdComplaints } from './connect-helpers';
 import { fixture, podIPs, podNetns } from './networks-helpers';
 
 export interface InterconnectLab {
@@ -21,6 +23,8 @@ export interface InterconnectLab {
   ipsOf(namespace: string, pod: string): string[];
   /** Runs a trixie OVN tool (`ovn-sbctl`, `ovn-nbctl`) of the lab's root against `db`. */
   ovn(tool: string, db: string, ...args: string[]): string;
+  /** Each zone's northd warnings and errors but the upstream-faithful ones (connect-helpers.ts). */
+  northdComplaints(): Record<string, string[]>;
 }
 
 /** The fixture's text with its owner renamed. */
@@ -40,6 +44,13 @@ export function useInterconnectLab(prefix: string, fixtureName: string, owner: [
     ipsOf: (ns, pod) => podIPs({ name } as never, ns, pod),
     ovn: (tool, db, ...args) =>
       execFileSync('chroot', [readState(name)!.ovnRoot!, tool, `--db=${db}`, ...args], { encoding: 'utf8' }),
+    northdComplaints: () =>
+      Object.fromEntries(
+        lab.zones.map((z) => [
+          z.name,
+          northdComplaints(readFileSync(path.join(labDir(name), 'zones', z.name, 'northd.log'), 'utf8')),
+        ]),
+      ),
   };
   beforeAll(async () => {
     lab.zones = (await up({ name, nodes: 3, ovn: 'trixie', zones: 'per-node' })).status.zones;

@@ -52,6 +52,13 @@ describe('a primary Layer2 network across zones (one Northbound per node)', () =
     expect(await reaches(ic.netnsOf('green', 'a'), c6, 20), `green/a -> ${c6}`).toBe(true);
   });
 
+  it("every zone's northd logs no warning or error about the rows but upstream-faithful ones", () => {
+    for (const zone of ic.zones) ic.ovn('ovn-nbctl', zone.nb, '--wait=sb', '--timeout=30', 'sync');
+    const complaints = ic.northdComplaints();
+    expect(Object.keys(complaints)).toEqual(ic.zones.map((z) => z.name));
+    for (const zone of ic.zones) expect(complaints[zone.name], zone.name).toEqual([]);
+  });
+
   it('a second apply sends nothing to any zone', () => {
     const again = ovnk('apply', '-f', ic.file, '--lab', ic.name, '-o', 'json');
     expect(again.status, again.stderr).toBe(0);

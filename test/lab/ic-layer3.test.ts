@@ -33,6 +33,13 @@ describe('the per-node layout in a lab with one Northbound per node', () => {
     expect(await reaches(ic.netnsOf('red', 'a'), ipv4Of('red', 'b'), 20)).toBe(true);
   });
 
+  it("every zone's northd logs no warning or error about the rows but upstream-faithful ones", () => {
+    for (const zone of ic.zones) ic.ovn('ovn-nbctl', zone.nb, '--wait=sb', '--timeout=30', 'sync');
+    const complaints = ic.northdComplaints();
+    expect(Object.keys(complaints)).toEqual(ic.zones.map((z) => z.name));
+    for (const zone of ic.zones) expect(complaints[zone.name], zone.name).toEqual([]);
+  });
+
   it('a pod does not reach a pod of the other network', async () => {
     expect(await reaches(ic.netnsOf('blue', 'b'), ipv4Of('red', 'b'), 3)).toBe(false);
   });

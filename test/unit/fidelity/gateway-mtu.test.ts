@@ -4,7 +4,9 @@
  * syncNodeClusterRouterPort) and on rtoj-GR_/rtotr-GR_ (gateway.go createGWRouterPort), whatever
  * the network's MTU; only the Layer2 IPv6 RA `mtu` follows the network (bnc.MTU()). The Inventory's
  * spec.mtu is config.Default.MTU (default 1400, the value upstream's tests expect: "1400" in
- * layer3_user_defined_network_controller_test.go expectedGRToJoinSwitchLRP).
+ * layer3_user_defined_network_controller_test.go expectedGRToJoinSwitchLRP). A node whose
+ * k8s.ovn.org/gateway-mtu-support is false gets none (gateway_test.go "updates options:gateway_mtu
+ * for GR LRP": gatewayInit with enableGatewayMTU false expects no options).
  */
 import { describe, expect, it } from 'vitest';
 import { planOf, rowOf, upstreamL3, zoneRows } from './plan';
@@ -44,5 +46,12 @@ describe('gateway_mtu of router ports', () => {
     expect(trtos.options).toEqual({ gateway_mtu: '8900', 'requested-tnl-key': '1' });
     expect(trtos.ipv6_ra_configs.mtu).toBe('1300');
     expect(rowOf(rows, 'Logical_Router_Port', 'rtotr-GR_a_green_n1').options).toEqual({ gateway_mtu: '8900' });
+  });
+
+  it("is left out on every router port of a node that does not support it (the Inventory's gatewayMtuSupport)", () => {
+    const text = upstreamL3().replace('    chassisId:', '    gatewayMtuSupport: false\n    chassisId:');
+    const rows = zoneRows(planOf(text), 'test-node');
+    expect(rowOf(rows, 'Logical_Router_Port', 'rtos-namespace1_blue.net_test-node').options).toBeUndefined();
+    expect(rowOf(rows, 'Logical_Router_Port', 'rtoj-GR_namespace1_blue.net_test-node').options).toBeUndefined();
   });
 });

@@ -203,3 +203,37 @@ function differences(e: Side, o: Side, ourIdentity: Map<string, string>): string
   }
   return out;
 }
+
+/** Does `ours` hold every column of `want`, maps key by key (what a test asserts, not whole rows)? */
+function holds(want: Columns, ours: Columns): boolean {
+  return Object.entries(want).every(([column, value]) => {
+    const got = ours[column];
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      return Object.entries(value as Columns).every(([k, v]) => same(String(v), (got as Columns | undefined)?.[k]));
+    return same(value, got);
+  });
+}
+
+/**
+ * For tests that assert some columns of some rows (and that others do not exist): each expected
+ * row must be held by one of our rows of its table (listed columns only, map columns key by key),
+ * and no row of ours may hold an `absent` one. References are compared as our identities.
+ */
+export function compareSubset(
+  expected: Record<string, ExpectedRow[]>,
+  absent: Record<string, ExpectedRow[]>,
+  ours: DesiredRow[],
+): Outcome {
+  const outcome: Outcome = { matched: [], mismatched: [], extra: [] };
+  const rows = ours.map((r) => ({ table: r.table, columns: normalize(r.columns) }));
+  const check = (table: string, row: ExpectedRow, wantFound: boolean) => {
+    const want = normalize(row);
+    const label = `${table} ${keyOf(table, row) ?? row._id ?? JSON.stringify(want)}`;
+    const found = rows.some((o) => o.table === table && holds(want, o.columns));
+    if (found === wantFound) outcome.matched.push(wantFound ? label : `${label} (absent)`);
+    else outcome.mismatched.push({ row: label, why: wantFound ? 'no row of ours holds it' : 'present' });
+  };
+  for (const [table, list] of Object.entries(expected)) for (const row of list) check(table, row, true);
+  for (const [table, list] of Object.entries(absent)) for (const row of list) check(table, row, false);
+  return outcome;
+}
