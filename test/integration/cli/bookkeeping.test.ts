@@ -72,7 +72,9 @@ describe('destroy works from the owner markers alone', () => {
     expect(destroyed.code).toBe(0);
     const notes = documentOf(destroyed).zones.n1.notes;
     expect(notes[0]).toMatch(/ovnk.io\/state\/bookkeeping.* is not JSON.*: not needed to destroy$/);
-    expect(notes[1]).toMatch(/^ledger unreadable: rebuilt from the owner markers as \{"Static_MAC_Binding":\[/);
+    expect(notes[1]).toMatch(
+      /^ledger unreadable: rebuilt from the owner markers as \{"Load_Balancer_Group":\[.*\],"Static_MAC_Binding":\[/,
+    );
     for (const server of [n1, n2]) {
       expect(await keys(server)).toBe('{}');
       expect(await bindings(server)).toBe('');
@@ -111,7 +113,9 @@ describe('ovnk repair rebuilds what the Northbound holds', () => {
     const repaired = ovnk(['repair', '-f', perNode, ...nb, '-o', 'json']);
     expect(repaired.code).toBe(0);
     expect(documentOf(repaired).zones.n2.rebuilt).toEqual([
-      expect.stringMatching(/^ledger missing: rebuilt from the owner markers as \{"Static_MAC_Binding":\[/),
+      expect.stringMatching(
+        /^ledger missing: rebuilt from the owner markers as \{"Load_Balancer_Group":\[.*\],"Static_MAC_Binding":\[/,
+      ),
     ]);
     expect(await nbctl(n2, 'get', 'NB_Global', '.', `external_ids:"${LEDGER}"`)).toBe(before);
     expect(documentOf(ovnk(['apply', '-f', perNode, ...nb, '-o', 'json'])).zones.n2.sent).toBe(false);
