@@ -101,6 +101,21 @@ describe('the packed library in a consumer project', () => {
     ]);
   });
 
+  it('@pulumi/kubernetes is an optional peer nothing imports: the consumer has none, and no packed file requires it', () => {
+    const manifest = JSON.parse(readFileSync(join(dir, 'node_modules', 'ovnk-pulumi', 'package.json'), 'utf8'));
+    expect(manifest.peerDependenciesMeta['@pulumi/kubernetes']).toEqual({ optional: true });
+    expect(existsSync(join(dir, 'node_modules', '@pulumi', 'kubernetes'))).toBe(false);
+    const requiring = (folder: string): string[] =>
+      readdirSync(folder, { withFileTypes: true }).flatMap((e) => {
+        const path = join(folder, e.name);
+        if (e.isDirectory()) return requiring(path);
+        return e.name.endsWith('.js') && /require\(["']@pulumi\/kubernetes/.test(readFileSync(path, 'utf8'))
+          ? [path]
+          : [];
+      });
+    expect(requiring(join(dir, 'node_modules', 'ovnk-pulumi', 'dist'))).toEqual([]);
+  });
+
   it('every serialized shim is small, requires the runtime by package name and names no path of this machine', () => {
     for (const r of registered.filter((x) => x.type.startsWith('pulumi-nodejs'))) {
       const text = String(r.inputs.__provider);
