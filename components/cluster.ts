@@ -67,8 +67,11 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
   /** Per-node layout: the zone resources by zone (node) name. */
   readonly zones: Record<string, ZoneRows> = {};
 
-  constructor(name: string, args: ClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+  constructor(name: string, given: ClusterArgs, opts?: pulumi.ComponentResourceOptions) {
     super('ovnk:cluster:Cluster', name, {}, opts);
+    // Plain JSON data from here on: the SDK stringifies inputs while registering, which objects
+    // without a prototype (a hardened YAML loader's) do not survive.
+    const args = JSON.parse(JSON.stringify(given)) as ClusterArgs;
     const keyPaths = keyPathFailures(args.inventory);
     if (keyPaths.length > 0)
       throw new Error(`Cluster ${name}: ${keyPaths.map((f) => f.reason.replace(/^InvalidField: /, '')).join('; ')}`);

@@ -153,6 +153,20 @@ describe('component names and examples under mocks', () => {
     );
   });
 
+  it('objects without a prototype (as a hardened YAML loader makes them) construct a Cluster', async () => {
+    const bare = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(bare);
+      if (value === null || typeof value !== 'object') return value;
+      return Object.assign(
+        Object.create(null),
+        Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bare(v)])),
+      );
+    };
+    const args = bare(topologyArgs('colored-enterprise', 'central')) as ReturnType<typeof topologyArgs>;
+    const cluster = new components.Cluster('n7', args);
+    expect(Object.keys(await valueOf(cluster.allocations.apply((a) => a.networkIds)))).toHaveLength(3);
+  });
+
   it('a network or connect component made on its own is refused with an error that says to use the Cluster', async () => {
     const args = topologyArgs('colored-enterprise', 'central');
     const cluster = new components.Cluster('n5', { ...args, networks: args.networks.slice(0, 1), connects: [] });
