@@ -10,6 +10,7 @@ import {
   LedgerError,
   NotCommittedError,
   OutcomeUnknownError,
+  OwnerConflictError,
   refusalProblems,
   StateError,
   TargetUnreachableError,
@@ -57,6 +58,7 @@ function outcomeError(error: unknown, file: string): CliError | undefined {
     });
   if (error instanceof ChangedByAnotherWriterError) return refused('ChangedByAnotherWriter', error.endpoint);
   if (error instanceof ForeignRowClash) return refused('ForeignRowClash', `${error.table} ${error.values}`);
+  if (error instanceof OwnerConflictError) return refused('OwnerConflict', error.endpoint);
   if (error instanceof NotCommittedError)
     return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint, outcome: 'not committed' });
   if (error instanceof OutcomeUnknownError)

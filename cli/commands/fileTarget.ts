@@ -168,7 +168,7 @@ export async function fileTarget(options: FileOptions, partial = false, tolerate
 
 /** The plan for a target; input problems exit 3. */
 export function planFor(target: FileTarget, zone?: string): TopologyPlan {
-  const result = planTopology(target.cluster, target.previous, { zone });
+  const result = planTopology(target.cluster, target.previous, { zone, others: target.others });
   if (!result.ok) throw inputError(target.file, attributed(result.inputProblems, target.documents));
   return result.plan;
 }

@@ -13,7 +13,8 @@ import {
   EndpointError,
   nbConnection,
   type NbOptions,
-  readZoneState,
+  type OtherOwners,
+  readZoneStates,
   type RuntimeState,
   StateError,
 } from '../../provider/runtime';
@@ -72,15 +73,20 @@ export interface ConnectedZones {
   previous?: RuntimeState;
   /** Zones whose stored state could not be read, when the command goes on without it (destroy, repair). */
   unreadableState: { zone: string; problem: string }[];
+  /** Every other owner's allocations found in any zone: taken for this owner's plan (alloc/others.ts). */
+  others: OtherOwners;
 }
 
-/** Read a zone's stored state; with `tolerate`, an unreadable one is a note instead of the zone's failure. */
+/**
+ * Read a zone's stored state and the other owners' allocations there; with `tolerate`, an
+ * unreadable state of ours is a note instead of the zone's failure.
+ */
 async function stateOf(db: TargetZone['db'], owner: string, tolerate: boolean) {
   try {
-    return { state: await readZoneState(db, owner) };
+    return await readZoneStates(db, owner);
   } catch (error) {
     if (!tolerate || !(error instanceof StateError)) throw error;
-    return { problem: error.message };
+    return { state: undefined, problem: error.message, others: {} };
   }
 }
 
@@ -110,12 +116,15 @@ export async function connectZones(
     zones: [],
     failed: [],
     unreadableState: [],
+    others: {},
   };
   outcomes.forEach((outcome, i) => {
     if (outcome.ok) {
       connected.zones.push({ name: outcome.zone, db: outcome.value.db });
       connected.previous ??= outcome.value.state;
-      if (outcome.value.problem) connected.unreadableState.push({ zone: outcome.zone, problem: outcome.value.problem });
+      if ('problem' in outcome.value)
+        connected.unreadableState.push({ zone: outcome.zone, problem: outcome.value.problem });
+      connected.others = { ...outcome.value.others, ...connected.others };
     } else if (outcome.error instanceof EndpointError) throw outcome.error;
     else connected.failed.push(failureOf(outcome.zone, endpoints[i]!.endpoint, outcome.error, file));
   });

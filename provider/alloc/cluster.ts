@@ -20,6 +20,7 @@ import {
 import { TunnelKeyAllocator, transitSwitchKey } from './datapathKeys';
 import { allocateHostSubnets } from './hostSubnets';
 import { assignNetworkIds, assignNodeIds } from './ids';
+import { type OtherOwners, takenByOthers } from './others';
 import { type AllocationState, emptyState, stateVersion } from './state';
 import { dict, own } from '../model/dict';
 
@@ -59,15 +60,21 @@ export interface ClusterAllocation {
   state: AllocationState;
 }
 
-export function allocateCluster(input: AllocationInput, previous: AllocationState = emptyState()): ClusterAllocation {
+/** `others`: the allocation states of the other owners of the Northbound, whose values are taken (others.ts). */
+export function allocateCluster(
+  input: AllocationInput,
+  previous: AllocationState = emptyState(),
+  others: OtherOwners = {},
+): ClusterAllocation {
   const { cluster } = input;
+  const taken = takenByOthers(others);
   const problems: Problem[] = [];
   const nodeResult = assignNodeIds(
     cluster.inventory.nodes.map((n) => ({ name: n.name, pinned: n.id, ref: 'Inventory' })),
     previous.nodeIds,
   );
   const networks = cluster.networks.filter(inUse);
-  const networkResult = networkIdsOf(cluster, previous.networkIds);
+  const networkResult = networkIdsOf(cluster, previous.networkIds, taken.networkIds);
   problems.push(...nodeResult.problems, ...networkResult.problems);
   const { ids: nodeIds } = nodeResult;
   const { ids: networkIds } = networkResult;
@@ -75,7 +82,7 @@ export function allocateCluster(input: AllocationInput, previous: AllocationStat
     .map(([name, id]) => ({ name, id }))
     .sort((a, b) => a.id - b.id);
   const hostState = allocateAllHostSubnets(cluster, networks, nodes, previous, problems);
-  const keys = new TunnelKeyAllocator(previous.tunnelKeys);
+  const keys = new TunnelKeyAllocator(previous.tunnelKeys, taken.tunnelKeys);
   // Copies: adopting a tunnel key may add a problem to a request, and inputs stay untouched.
   const connects = input.connects
     .map((c) => ({ ...c, problems: [...c.problems] }))
@@ -111,11 +118,13 @@ export function allocateCluster(input: AllocationInput, previous: AllocationStat
 export function networkIdsOf(
   cluster: Cluster,
   previous: Record<string, number> = {},
+  taken: ReadonlyMap<number, string> = new Map(),
 ): ReturnType<typeof assignNetworkIds> {
   const networks = cluster.networks.filter(inUse);
   return assignNetworkIds(
     networks.map((n) => ({ name: n.name, pinned: n.pinnedId, ref: n.ref })),
     previous,
+    taken,
   );
 }
 

@@ -26,9 +26,16 @@ export class TunnelKeyAllocator {
   private readonly byOwner = new Map<string, number>();
   private next: number;
 
-  constructor(previous?: KeyState) {
+  /**
+   * @param others keys other owners of the Northbound hold (alloc/others.ts), with who holds
+   * each: never handed out; a previous key among them is dropped, so it is allocated afresh.
+   */
+  constructor(
+    previous?: KeyState,
+    private readonly others: ReadonlyMap<number, string> = new Map(),
+  ) {
     this.next = previous?.next ?? dynamicKeyStart;
-    for (const [owner, key] of Object.entries(previous?.keys ?? {})) this.reserve(owner, key);
+    for (const [owner, key] of Object.entries(previous?.keys ?? {})) if (!others.has(key)) this.reserve(owner, key);
   }
 
   keyOf(owner: string): number | undefined {
@@ -41,6 +48,8 @@ export class TunnelKeyAllocator {
       return `tunnel key ${key} is outside ${dynamicKeyStart}..${maxDatapathKey}`;
     const holder = this.byKey.get(key);
     if (holder !== undefined && holder !== owner) return `tunnel key ${key} is already used by ${holder}`;
+    const other = this.others.get(key);
+    if (other !== undefined) return `tunnel key ${key} is held by ${other} in this Northbound`;
     this.release(owner);
     this.byKey.set(key, owner);
     this.byOwner.set(owner, key);
@@ -54,7 +63,7 @@ export class TunnelKeyAllocator {
     const size = maxDatapathKey - dynamicKeyStart + 1;
     for (let i = 0; i < size; i++) {
       const key = dynamicKeyStart + ((this.next - dynamicKeyStart + i) % size);
-      if (this.byKey.has(key)) continue;
+      if (this.byKey.has(key) || this.others.has(key)) continue;
       this.byKey.set(key, owner);
       this.byOwner.set(owner, key);
       this.next = key + 1 > maxDatapathKey ? dynamicKeyStart : key + 1;

@@ -10,3 +10,4 @@ export * from './portChecks';
 export * from './state';
 export * from './connects';
 export * from './cluster';
+export * from './others';

@@ -18,10 +18,17 @@ import { checkSpec, type ValidConnectSubnet } from './specRules';
 /** The Layer3 transit switch subnets (ClusterManager.V4/V6TransitSubnet), never checked upstream. */
 export const layer3TransitSubnets = ['100.88.0.0/16', 'fd97::/64'];
 
-/** `previousIds`: the previous plan's network ids, so owner keys in messages are the ones allocated. */
-export function validateConnects(cluster: Cluster, previousIds: Record<string, number> = {}): ConnectRequest[] {
+/**
+ * `previousIds`: the previous plan's network ids, and `taken` the ids other owners hold
+ * (alloc/others.ts), so owner keys in messages are the ones allocated.
+ */
+export function validateConnects(
+  cluster: Cluster,
+  previousIds: Record<string, number> = {},
+  taken: ReadonlyMap<number, string> = new Map(),
+): ConnectRequest[] {
   const requests = cluster.connects.map((cnc) => validateConnect(cnc, cluster));
-  const ids = networkIdsOf(cluster, previousIds).ids;
+  const ids = networkIdsOf(cluster, previousIds, taken).ids;
   const ownerKey = (name: string): string => {
     const network = cluster.networks.find((n) => n.name === name);
     const id = ids[name];

@@ -21,7 +21,13 @@ export type ConnectReason =
 export type InputReason = 'InvalidField' | 'UnknownKind' | 'DuplicateObject' | 'MissingInventory' | 'InvalidDocument';
 
 /** Cluster-wide allocations that cannot be made (the CLI's exit 1, like connect problems). */
-export type AllocationReason = 'IdsExhausted' | 'HostSubnetsExhausted' | 'HostSubnetConflict' | 'TunnelKeysExhausted';
+export type AllocationReason =
+  | 'IdsExhausted'
+  | 'HostSubnetsExhausted'
+  | 'HostSubnetConflict'
+  | 'TunnelKeysExhausted'
+  /** A pinned value another owner of the same Northbound holds (alloc/others.ts). */
+  | 'OwnerConflict';
 
 export type Reason = ConnectReason | InputReason | AllocationReason;
 

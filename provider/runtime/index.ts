@@ -9,6 +9,7 @@ export * from './compat';
 export * from './connections';
 export * from './eachZone';
 export { parseSshEndpoint, type SshCredentials, type SshEndpoint } from './tunnel';
+export * from './owners';
 export * from './plan';
 export * from './repair';
 export * from './pods';
@@ -24,6 +25,7 @@ export { dict, own } from '../model/dict';
 // Shapes and checks of the layers below that the runtime's callers (the CLI) handle as they are.
 export type { ClusterAllocation } from '../alloc/cluster';
 export type { AllocationState } from '../alloc/state';
+export type { OtherOwners } from '../alloc/others';
 export type { DesiredRow } from '../nb/desired';
 export { checkOwner } from '../nb/ownership';
 export type { OvsdbDatabase } from '../ovsdb/client';

@@ -10,6 +10,7 @@
  * nb owns these rows through its ledger (nb/ledger.ts), so destroy removes exactly ours.
  */
 import { allocateCluster, type ClusterAllocation } from '../alloc/cluster';
+import { type OtherOwners, takenByOthers } from '../alloc/others';
 import { buildCluster, type Cluster } from '../model/cluster';
 import { loadDocuments, type LoadedDocument } from '../model/load';
 import { renderRefusals } from '../model/networkRules';
@@ -49,6 +50,8 @@ export type PlanResult = { ok: false; inputProblems: Problem[] } | { ok: true; p
 export interface PlanOptions {
   /** Only this zone (default: every zone). */
   zone?: string;
+  /** The allocation states of the other owners of the Northbound: their ids and keys are taken (alloc/others.ts). */
+  others?: OtherOwners;
 }
 
 /** Documents -> Cluster, or the problems that make the input unusable. */
@@ -74,8 +77,9 @@ export function planTopology(
     if (!built.ok) return built;
     cluster = built.cluster;
   } else cluster = source;
-  const connects = validateConnects(cluster, previous?.allocation?.networkIds);
-  const allocation = allocateCluster({ cluster, connects }, previous?.allocation);
+  const taken = takenByOthers(options.others).networkIds;
+  const connects = validateConnects(cluster, previous?.allocation?.networkIds, taken);
+  const allocation = allocateCluster({ cluster, connects }, previous?.allocation, options.others);
   const problems = [
     ...renderRefusals(cluster),
     ...allocation.problems,

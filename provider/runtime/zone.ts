@@ -13,12 +13,15 @@ import { nbSchema } from '../nb/generated/nb';
 import { isOwnedBy } from '../nb/ownership';
 import { isSharedRow } from '../nb/shared';
 import type { Plan, RowChange } from '../nb/reconcile';
+import type { KeyWrite } from '../nb/homeKey';
+import type { OtherOwners } from '../alloc/others';
 import type { OvsdbDatabase } from '../ovsdb/client';
 import type { Operation } from '../ovsdb/notation';
 import { adaptToServer, dropForeignShared, type ForeignShared } from './compat';
 import { NB_DATABASE } from './connections';
 import type { ZonePlan } from './plan';
 import { ChangedByAnotherWriterError, commit, type CommitOptions, type Committed, type GlobalRow } from './commit';
+import { checkOthers, otherOwners, othersUnchanged } from './owners';
 import { parseState, selectGlobal, serializeState, stateKey, stateWrite, type RuntimeState } from './state';
 
 export interface ZoneResult {
@@ -67,6 +70,19 @@ async function lookup(db: OvsdbDatabase, owner: string): Promise<Lookup> {
     storedState: ids[stateKey(owner)],
     foreign: { copps: notOurs(copps!.rows), meters: notOurs(meters!.rows) },
   };
+}
+
+/** This owner's stored state and the other owners' allocation states stored beside it (owners.ts). */
+export async function readZoneStates(
+  db: OvsdbDatabase,
+  owner: string,
+): Promise<{ state?: RuntimeState; others: OtherOwners; unreadableOthers: string[] }> {
+  const [global] = await db.transact(NB_DATABASE, [selectGlobal()]);
+  const ids = (global!.rows?.[0]?.external_ids ?? {}) as Record<string, string>;
+  const text = ids[stateKey(owner)];
+  const { others, unreadable } = otherOwners(ids, owner);
+  const where = `NB_Global.external_ids["${stateKey(owner)}"] of ${db.endpoint}`;
+  return { ...(text === undefined ? {} : { state: parseState(text, where) }), others, unreadableOthers: unreadable };
 }
 
 /** The state this owner stored in the zone's Northbound, if any. */
@@ -119,6 +135,10 @@ function withState(plan: Plan, owner: string, found: Lookup, text: string | unde
   };
 }
 
+function withGuards(plan: Plan, write: KeyWrite): Plan {
+  return { ...plan, operations: [...plan.operations, ...write.operations], guards: [...plan.guards, ...write.guards] };
+}
+
 function zoneResult(zone: string, db: OvsdbDatabase, committed: Committed, notes: string[]): ZoneResult {
   const { plan, sent, attempts, recovered } = committed;
   return {
@@ -160,7 +180,18 @@ export async function applyZone(
           1,
         );
       notes = planned.notes;
-      return { plan: withState(planned.plan, owner, planned.found, text), global: planned.found.global };
+      const plan = withState(planned.plan, owner, planned.found, text);
+      if (planned.found.storedState === text) return { plan, global: planned.found.global };
+      // new allocations: none may be another owner's, and no other owner's may change before we commit
+      const ids = planned.found.global.ids;
+      checkOthers(
+        db.endpoint,
+        state.allocation,
+        ids,
+        owner,
+        'another owner allocated it meanwhile: plan and apply again',
+      );
+      return { plan: withGuards(plan, othersUnchanged(ids, owner)), global: planned.found.global };
     },
     options,
   );

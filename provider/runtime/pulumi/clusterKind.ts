@@ -3,7 +3,11 @@
  * stack. check plans the whole topology against the previous allocations (its olds), with no I/O
  * and no row rendering, and returns what preview shows: every allocation, the state that keeps
  * them stable, and the packed slice of each network, connect and zone for the per-zone
- * resources. create/update write the shared Copp/meter rows in each zone with an endpoint.
+ * resources. create/update write the shared Copp/meter rows in each zone with an endpoint, and
+ * publish the allocation state there (`ovnk.io/state/<owner>`): other owners of that Northbound
+ * (another stack, an `ovnk apply` file) take its network ids and tunnel keys as taken. check has
+ * no I/O and cannot see them, so this first write refuses, before any row of the stack is
+ * written, a value another owner already holds, naming that owner (pin another one).
  * State of version 1 has the same inputs and is migrated by the next update.
  */
 import { connectRouterName } from '../../connect/ids';
@@ -117,5 +121,6 @@ export const ClusterAllocations: ResourceKind = {
   configure: async ({ config }) => configureSettings(config),
   check: async (olds, news) => check(olds, news),
   diff: async (_id, olds, news) => diff(olds, news),
-  ...zoneRowMethods(sharedRows),
+  // the allocation state is published in each zone, so other owners take its ids and keys as taken
+  ...zoneRowMethods(sharedRows, stateOf),
 };

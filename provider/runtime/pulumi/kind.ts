@@ -8,6 +8,7 @@
 import type { DesiredRow } from '../../nb/desired';
 import { checkOwner } from '../../nb/ownership';
 import { eachZone, type ZoneOutcome } from '../eachZone';
+import type { RuntimeState } from '../state';
 import { applyRows, countRows, deleteRows, digestRows, driftOf } from './nbRows';
 import {
   type CheckFailure,
@@ -71,9 +72,15 @@ const failureText = (outcomes: ZoneOutcome<unknown>[]): string[] =>
  * Applies each zone's rows in its own transaction, every zone at once; when some zones fail, the
  * error names them and the zones that were applied (the outputs list only those).
  */
-export async function writeZones(id: string, inputs: Props, rows: Record<string, DesiredRow[]>): Promise<Props> {
+export async function writeZones(
+  id: string,
+  inputs: Props,
+  rows: Record<string, DesiredRow[]>,
+  state?: RuntimeState,
+): Promise<Props> {
   const all = Object.values(rows).flat();
-  const outcomes = await onEveryZone(Object.keys(rows), (zone) => applyRows(zone, String(inputs.owner), rows[zone]!));
+  const owner = String(inputs.owner);
+  const outcomes = await onEveryZone(Object.keys(rows), (zone) => applyRows(zone, owner, rows[zone]!, state));
   const done = outcomes.filter((o) => o.ok).map((o) => o.zone);
   const failures = failureText(outcomes);
   if (failures.length > 0)
@@ -112,13 +119,15 @@ export const driftCount = (props: Props): number => (props.drift as { count?: nu
 /**
  * create, read, update and delete of a kind whose rows (by zone) follow from its props: every
  * write is one transaction per zone, read is the live rows, delete removes this owner's rows.
+ * `stateOf` (ClusterAllocations) gives the allocation state each write publishes beside the rows.
  */
 export function zoneRowMethods(
   rowsOf: (props: Props) => Record<string, DesiredRow[]>,
+  stateOf?: (props: Props) => RuntimeState | undefined,
 ): Pick<ResourceKind, 'create' | 'read' | 'update' | 'delete'> {
   const write = (id: string, inputs: Props) => {
     const props = withoutProvider(inputs);
-    return writeZones(id, props, rowsOf(props));
+    return writeZones(id, props, rowsOf(props), stateOf?.(props));
   };
   return {
     create: async (inputs) => ({ id: String(inputs.owner), outs: await write(String(inputs.owner), inputs) }),

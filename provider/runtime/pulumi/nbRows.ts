@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto';
 import type { DesiredRow } from '../../nb/desired';
 import { observe, planApply } from '../../nb/apply';
 import { commit, type Committed } from '../commit';
+import { checkOthers, othersUnchanged } from '../owners';
+import { serializeState, stateKey, stateWrite, type RuntimeState } from '../state';
 import { nbSchema } from '../../nb/generated/nb';
 import { isSharedRow, isUsedBy } from '../../nb/shared';
 import { zoneDatabase } from './zoneDatabase';
@@ -38,27 +40,63 @@ export function digestRows(rows: DesiredRow[]): string {
   return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
 }
 
-/** One zone's rows of `owner` through commit.ts: guarded, retried, its outcome read back after a failed connection. */
-async function commitRows(zone: string, owner: string, rows: DesiredRow[], removeMarker = false): Promise<Committed> {
+/**
+ * One zone's rows of `owner` through commit.ts: guarded, retried, its outcome read back after a
+ * failed connection. `state` (ClusterAllocations') is published as the owner's state key, so
+ * other owners of the Northbound take its allocations as taken; undefined removes the key.
+ */
+async function commitRows(
+  zone: string,
+  owner: string,
+  rows: DesiredRow[],
+  state: RuntimeState | undefined,
+  removeMarker = false,
+): Promise<Committed> {
   const request = { owner, schema: nbSchema, desired: rows };
+  const text = state === undefined ? undefined : serializeState(state);
   return commit(
     await database(zone),
     owner,
     async (db) => {
       const observation = await observe(db, request);
       const home = observation.home ?? { exists: false, map: {} };
-      return { plan: planApply(request, observation).plan, global: { exists: home.exists, ids: home.map } };
+      const plan = planApply(request, observation).plan;
+      const before = home.map[stateKey(owner)];
+      if (before === text) return { plan, global: { exists: home.exists, ids: home.map } };
+      if (state !== undefined) checkOthers(db.endpoint, state.allocation, home.map, owner, PIN_ADVICE);
+      const inserted = plan.operations.some((op) => op.op === 'insert' && op.table === 'NB_Global');
+      const writes = [
+        stateWrite(owner, before, text, home.exists || inserted),
+        ...(state === undefined ? [] : [othersUnchanged(home.map, owner)]),
+      ];
+      return {
+        plan: {
+          ...plan,
+          operations: [...plan.operations, ...writes.flatMap((w) => w.operations)],
+          guards: [...plan.guards, ...writes.flatMap((w) => w.guards)],
+        },
+        global: { exists: home.exists, ids: home.map },
+      };
     },
     { removeMarker, reconnect: async (body) => body(await database(zone)) },
   );
 }
 
+/**
+ * A stack's check allocates with no I/O, so it cannot see the other owners of a Northbound: the
+ * first write (ClusterAllocations' create or update) refuses a collision, before any row of the
+ * stack is written.
+ */
+const PIN_ADVICE =
+  'this stack allocated it without seeing the other owners of this Northbound (check does no I/O): pin another value (for a network id, metadata.annotations["k8s.ovn.org/network-id"])';
+
 export async function applyRows(
   zone: string,
   owner: string,
   rows: DesiredRow[],
+  state?: RuntimeState,
 ): Promise<{ sent: boolean; changes: number }> {
-  const result = await commitRows(zone, owner, rows);
+  const result = await commitRows(zone, owner, rows, state);
   return { sent: result.sent, changes: result.plan.changes.length };
 }
 
@@ -79,7 +117,7 @@ export async function driftOf(zone: string, owner: string, rows: DesiredRow[]): 
   };
 }
 
-/** Deletes every row carrying this owner's marker in the zone (Meters with their bands); idempotent. */
+/** Deletes every row carrying this owner's marker in the zone (Meters with their bands), and its state key; idempotent. */
 export async function deleteRows(zone: string, owner: string): Promise<void> {
-  await commitRows(zone, owner, [], true);
+  await commitRows(zone, owner, [], undefined, true);
 }

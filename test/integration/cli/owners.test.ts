@@ -69,3 +69,70 @@ describe('ovnk apply beside rows of others', () => {
     expect(ovnk(['destroy', '-f', blue, '--nb', server.unix]).code).toBe(0);
   });
 });
+
+/** Owner `owner` in per-node zones with a Layer3 and a primary Layer2 network, and gateway details (masquerade SNAT). */
+const twoNetworks = (owner: string, l3: string, l2: string, l3Meta = '') => `
+apiVersion: ovnk/v1alpha1
+kind: Inventory
+metadata: {name: ${owner}}
+spec:
+  zones: per-node
+  namespaces: [{name: ${l3}, labels: {network: ${l3}}}, {name: ${l2}, labels: {network: ${l2}}}]
+  nodes:
+  - {name: n1, chassisId: ch-1, gatewayBridge: breth0, gatewayMac: "0a:00:00:00:00:01", nodeIPs: [172.18.0.2/16], gatewayNextHops: [172.18.0.1]}
+  - {name: n2, chassisId: ch-2, gatewayBridge: breth0, gatewayMac: "0a:00:00:00:00:02", nodeIPs: [172.18.0.3/16], gatewayNextHops: [172.18.0.1]}
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: {name: ${l3}${l3Meta}}
+spec:
+  namespaceSelector: {matchLabels: {network: ${l3}}}
+  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}]}}
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: {name: ${l2}}
+spec:
+  namespaceSelector: {matchLabels: {network: ${l2}}}
+  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.20.0.0/16]}}
+`;
+
+describe('two owners allocating in one Northbound', () => {
+  it('give every network its own id, masquerade IPs and transit tunnel key, and refuse a pinned id the other holds', async () => {
+    const zone = (owner: string) => ['--nb', `n1=${server.unix}`, '--zone', 'n1', '--owner', owner];
+    const a = file('a.yaml', twoNetworks('a', 'blue', 'green'));
+    const b = file('b.yaml', twoNetworks('b', 'red', 'yellow'));
+    expect(ovnk(['apply', '-f', a, ...zone('a')]).code).toBe(0);
+    expect(ovnk(['apply', '-f', b, ...zone('b')]).code).toBe(0);
+    const state = async (owner: string) =>
+      JSON.parse(JSON.parse(await nbctl('get', 'NB_Global', '.', `external_ids:"ovnk.io/state/${owner}"`)));
+    const [sa, sb] = [await state('a'), await state('b')];
+    expect(sa.allocation.networkIds).toEqual({ cluster_udn_blue: 1, cluster_udn_green: 2 });
+    expect(sb.allocation.networkIds).toEqual({ cluster_udn_red: 3, cluster_udn_yellow: 4 });
+    const key = (router: string) => nbctl('get', 'Logical_Router', router, 'options:requested-tnl-key');
+    expect(await key('cluster_udn_yellow_transit_router')).not.toBe(await key('cluster_udn_green_transit_router'));
+    const snat = async (router: string) =>
+      (await nbctl('--bare', '--columns=external_ip', 'find', 'NAT', `external_ids:"k8s.ovn.org/network"=${router}`))
+        .split(/\s+/)
+        .filter(Boolean);
+    const [blue, red] = [await snat('cluster_udn_blue'), await snat('cluster_udn_red')];
+    expect(blue.length).toBeGreaterThan(0);
+    expect(red.filter((ip) => blue.includes(ip))).toEqual([]);
+    const pinned = file(
+      'pinned.yaml',
+      twoNetworks('c', 'pink', 'cyan', `, annotations: {k8s.ovn.org/network-id: "1"}`),
+    );
+    const refused = ovnk(['apply', '-f', pinned, ...zone('c'), '-o', 'json']);
+    expect(refused.code).toBe(1);
+    expect(documentOf(refused).problems).toContainEqual({
+      reason: 'OwnerConflict',
+      path: 'ClusterUserDefinedNetwork/pink: metadata.annotations["k8s.ovn.org/network-id"]',
+      message: expect.stringContaining('owner "a" (network "cluster_udn_blue") holds it in this Northbound'),
+    });
+    for (const [f, owner] of [
+      [a, 'a'],
+      [b, 'b'],
+    ])
+      expect(ovnk(['destroy', '-f', f!, ...zone(owner!)]).code).toBe(0);
+  });
+});

@@ -1,8 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
 import type { Operation } from '../../../provider/ovsdb/notation';
-import { applyZone, destroyZone, diffZone, planTopology, type TopologyPlan } from '../../../provider/runtime';
+import {
+  applyZone,
+  destroyZone,
+  diffZone,
+  OwnerConflictError,
+  type OtherOwners,
+  planTopology,
+  type TopologyPlan,
+} from '../../../provider/runtime';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { recording } from '../../support/recordingDatabase';
 
 const NB = 'OVN_Northbound';
 
@@ -37,8 +46,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function plan(text: string): TopologyPlan {
-  const result = planTopology(text);
+/** Planned as the CLI plans: the other owners' allocations stored in the Northbound are taken. */
+function plan(text: string, others: OtherOwners = {}): TopologyPlan {
+  const result = planTopology(text, undefined, { others });
   if (!result.ok) throw new Error(result.inputProblems[0]!.message);
   return result.plan;
 }
@@ -55,7 +65,7 @@ const users = (row: Record<string, unknown>) =>
 
 describe('two owners in one Northbound share the Copp and the meters', () => {
   const blue = plan(topology('owner-a', 'blue', '10.10.0.0/16'));
-  const red = plan(topology('owner-b', 'red', '10.20.0.0/16'));
+  const red = plan(topology('owner-b', 'red', '10.20.0.0/16'), { 'owner-a': blue.state.allocation });
 
   it('each owner claims the shared rows the other created, with one row of each', async () => {
     await applyZone(client, blue.zones[0]!, 'owner-a', blue.state);
@@ -90,5 +100,37 @@ describe('two owners in one Northbound share the Copp and the meters', () => {
     expect(await select('Meter')).toEqual([]);
     expect(await select('Meter_Band')).toEqual([]);
     expect(await select('Logical_Router')).toEqual([]);
+  });
+});
+
+describe('two owners allocating in one Northbound', () => {
+  it("refuses, naming the other owner, an apply planned before that owner's allocations were stored", async () => {
+    const green = plan(topology('owner-c', 'green', '10.30.0.0/16'));
+    const yellow = plan(topology('owner-d', 'yellow', '10.40.0.0/16'));
+    expect(yellow.allocation.networkIds).toEqual({ cluster_udn_yellow: 1 });
+    await applyZone(client, green.zones[0]!, 'owner-c', green.state);
+    const error = await applyZone(client, yellow.zones[0]!, 'owner-d', yellow.state).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OwnerConflictError);
+    expect((error as Error).message).toMatch(
+      /network id 1 of network "cluster_udn_yellow" is also held by owner "owner-c" \(network "cluster_udn_green"\); nothing was written: another owner allocated it meanwhile: plan and apply again$/,
+    );
+    expect(await select('Logical_Switch', ['name'])).not.toContainEqual({ name: 'cluster_udn_yellow_join' });
+    await destroyZone(client, 'central', 'owner-c');
+  });
+
+  it("retries when another owner's state changes between our read and our commit, and re-checks against the new one", async () => {
+    const green = plan(topology('owner-c', 'green', '10.30.0.0/16'));
+    await applyZone(client, green.zones[0]!, 'owner-c', green.state);
+    const yellow = plan(topology('owner-d', 'yellow', '10.40.0.0/16'), { 'owner-c': green.state.allocation });
+    const moved = plan(topology('owner-c', 'green', '10.31.0.0/16'));
+    const db = recording(client, {
+      beforeWrite: async (_ops, attempt) => {
+        if (attempt === 1) await applyZone(client, moved.zones[0]!, 'owner-c', moved.state);
+      },
+    });
+    const applied = await applyZone(db, yellow.zones[0]!, 'owner-d', yellow.state, { backoffMs: 1 });
+    expect(applied.attempts).toBe(2);
+    await destroyZone(client, 'central', 'owner-c');
+    await destroyZone(client, 'central', 'owner-d');
   });
 });

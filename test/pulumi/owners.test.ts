@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OvsdbClient } from '../../provider/ovsdb/client';
+import { applyZone, destroyZone, planTopology, readZoneStates } from '../../provider/runtime';
+import { startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
+import { dynamicUrn, type PulumiHost, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
+
+// A stack and an `ovnk apply` file in one Northbound. The stack's check allocates with no I/O,
+// so it cannot see the file's owner: ClusterAllocations' create, the stack's first write, refuses
+// a network id that owner holds (naming it) before any row is written, and publishes the stack's
+// allocations in the Northbound so the CLI takes them as taken.
+const OWNER = 'ovnk-pulumi.owners-test/cluster';
+const STATE_KEY = `ovnk.io/state/${OWNER}`;
+let server: OvsdbServer;
+let client: OvsdbClient;
+let host: PulumiHost;
+let testHost: TestHost | undefined;
+let shim: Record<string, string> = {};
+
+const network = (name: string, annotations: Record<string, string> = {}) => ({
+  apiVersion: 'k8s.ovn.org/v1',
+  kind: 'ClusterUserDefinedNetwork',
+  metadata: { name, annotations },
+  spec: {
+    namespaceSelector: { matchLabels: { network: name } },
+    network: { topology: 'Layer3', layer3: { role: 'Primary', subnets: [{ cidr: '10.50.0.0/16', hostSubnet: 24 }] } },
+  },
+});
+
+const stack = (annotations: Record<string, string> = {}) => ({
+  inventory: {
+    apiVersion: 'ovnk/v1alpha1',
+    kind: 'Inventory',
+    metadata: { name: 'owners-test' },
+    spec: {
+      zones: 'central',
+      namespaces: [{ name: 'teal', labels: { network: 'teal' } }],
+      nodes: [{ name: 'n1', id: 2, chassisId: 'c1' }],
+    },
+  },
+  networks: [network('teal', annotations)],
+  connects: [],
+});
+
+const cliFile = `
+apiVersion: ovnk/v1alpha1
+kind: Inventory
+metadata: {name: cli-owner}
+spec:
+  zones: central
+  namespaces: [{name: blue, labels: {network: blue}}]
+  nodes: [{name: n1, chassisId: c1}]
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: {name: blue}
+spec:
+  namespaceSelector: {matchLabels: {network: blue}}
+  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}]}}
+`;
+
+async function globalKeys(): Promise<Record<string, string>> {
+  const [result] = await client.transact('OVN_Northbound', [
+    { op: 'select', table: 'NB_Global', where: [], columns: ['external_ids'] },
+  ]);
+  return (result!.rows?.[0]?.external_ids ?? {}) as Record<string, string>;
+}
+
+beforeAll(async () => {
+  server = await startOvsdbServer();
+  client = await OvsdbClient.connect(server.unix);
+  testHost = await startTestHost(['ClusterAllocations'], {
+    'ovnk:zoneEndpoints': JSON.stringify({ central: server.unix }),
+  });
+  ({ host, shim } = testHost);
+  const planned = planTopology(cliFile);
+  if (!planned.ok) throw new Error('bad CLI file');
+  await applyZone(client, planned.plan.zones[0]!, 'cli-owner', planned.plan.state);
+}, 60_000);
+
+afterAll(async () => {
+  await stopTestHost(testHost);
+  client?.close();
+  await server?.stop();
+});
+
+describe('a stack beside an ovnk apply owner in one Northbound', () => {
+  const urn = dynamicUrn('ClusterAllocations', 'owners');
+
+  it("refuses, at ClusterAllocations' create, a network id the other owner holds, naming it, and writes nothing", async () => {
+    const checked = await host.check(urn, {}, { __provider: shim.ClusterAllocations, owner: OWNER, ...stack() });
+    expect(checked.failures).toEqual([]);
+    expect((checked.inputs.allocations as { networkIds: unknown }).networkIds).toEqual({ cluster_udn_teal: 1 });
+    await expect(host.create(urn, checked.inputs)).rejects.toThrow(
+      /network id 1 of network "cluster_udn_teal" is also held by owner "cli-owner" \(network "cluster_udn_blue"\); nothing was written: .*pin another value/,
+    );
+    const keys = await globalKeys();
+    expect(Object.keys(keys).filter((k) => k.includes(OWNER))).toEqual([]);
+  });
+
+  it('once the other owner is gone, creates and publishes its allocations, which the CLI then takes as taken', async () => {
+    await destroyZone(client, 'central', 'cli-owner');
+    const checked = await host.check(urn, {}, { __provider: shim.ClusterAllocations, owner: OWNER, ...stack() });
+    const created = await host.create(urn, checked.inputs);
+    const published = JSON.parse((await globalKeys())[STATE_KEY]!);
+    expect(published.allocation.networkIds).toEqual({ cluster_udn_teal: 1 });
+    const { others } = await readZoneStates(client, 'cli-owner');
+    const planned = planTopology(cliFile, undefined, { others });
+    if (!planned.ok) throw new Error('bad CLI file');
+    expect(planned.plan.allocation.networkIds).toEqual({ cluster_udn_blue: 2 });
+    await host.delete(created.id, urn, created.properties);
+    expect((await globalKeys())[STATE_KEY]).toBeUndefined();
+  });
+});

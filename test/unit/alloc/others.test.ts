@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { conflictsWithOthers, takenByOthers } from '../../../provider/alloc/others';
+import { planTopology, type TopologyPlan } from '../../../provider/runtime';
+import type { OtherOwners } from '../../../provider/runtime';
+
+/** Owner `owner` with a Layer3 network and a Layer2 one (a primary Layer2 gets a transit router tunnel key). */
+const topology = (owner: string, l3: string, l2: string, pin = '') => `
+apiVersion: ovnk/v1alpha1
+kind: Inventory
+metadata: {name: ${owner}}
+spec:
+  zones: per-node
+  namespaces: [{name: ${l3}, labels: {network: ${l3}}}, {name: ${l2}, labels: {network: ${l2}}}]
+  nodes: [{name: n1, chassisId: c1}, {name: n2, chassisId: c2}]
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: {name: ${l3}${pin}}
+spec:
+  namespaceSelector: {matchLabels: {network: ${l3}}}
+  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}]}}
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: {name: ${l2}}
+spec:
+  namespaceSelector: {matchLabels: {network: ${l2}}}
+  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.20.0.0/16]}}
+`;
+
+function plan(text: string, others?: OtherOwners, previous?: TopologyPlan['state']): TopologyPlan {
+  const result = planTopology(text, previous, { others });
+  if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+  return result.plan;
+}
+
+describe('allocation beside the other owners of a Northbound', () => {
+  const a = plan(topology('a', 'blue', 'green'));
+  const others = { a: a.state.allocation };
+
+  it('alone, two owners get the same network ids and tunnel keys (what the issue found)', () => {
+    const b = plan(topology('b', 'red', 'yellow'));
+    expect(Object.values(b.allocation.networkIds).sort()).toEqual(Object.values(a.allocation.networkIds).sort());
+    expect(conflictsWithOthers(b.state.allocation, others)).not.toEqual([]);
+  });
+
+  it("takes the other owners' network ids and tunnel keys as taken", () => {
+    const b = plan(topology('b', 'red', 'yellow'), others);
+    expect(b.problems).toEqual([]);
+    expect(b.allocation.networkIds).toEqual({ cluster_udn_red: 3, cluster_udn_yellow: 4 });
+    expect(Object.values(b.state.allocation.tunnelKeys.keys)).not.toContain(
+      a.state.allocation.tunnelKeys.keys['transit-router/cluster_udn_green'],
+    );
+    expect(conflictsWithOthers(b.state.allocation, others)).toEqual([]);
+  });
+
+  it('moves a value of its own from before that another owner holds, and keeps the rest', () => {
+    const alone = plan(topology('b', 'red', 'yellow'));
+    const b = plan(topology('b', 'red', 'yellow'), others, alone.state);
+    expect(b.allocation.networkIds).toEqual({ cluster_udn_red: 3, cluster_udn_yellow: 4 });
+    expect(conflictsWithOthers(b.state.allocation, others)).toEqual([]);
+  });
+
+  it('refuses a pinned network id another owner holds, naming that owner and the annotation', () => {
+    const pinned = topology('b', 'red', 'yellow', `\n  annotations: {k8s.ovn.org/network-id: "1"}`).replace(
+      'metadata: {name: red\n  annotations: {k8s.ovn.org/network-id: "1"}}',
+      'metadata: {name: red, annotations: {k8s.ovn.org/network-id: "1"}}',
+    );
+    const b = plan(pinned, others);
+    expect(b.problems).toEqual([
+      {
+        reason: 'OwnerConflict',
+        object: 'ClusterUserDefinedNetwork/red',
+        path: 'ClusterUserDefinedNetwork/red: metadata.annotations["k8s.ovn.org/network-id"]',
+        message:
+          'network id 1 is pinned for cluster_udn_red but owner "a" (network "cluster_udn_blue") holds it in this Northbound: pin another one',
+      },
+    ]);
+  });
+
+  it('names each value held and by whom', () => {
+    const taken = takenByOthers(others);
+    expect(taken.networkIds.get(1)).toBe('owner "a" (network "cluster_udn_blue")');
+    expect([...taken.tunnelKeys.values()]).toEqual(['owner "a" (transit-router/cluster_udn_green)']);
+  });
+});
