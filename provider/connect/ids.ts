@@ -74,8 +74,9 @@ export function policyIds(cnc: string, src: number, dst: number, family: Family,
 }
 
 /**
- * A connect-router static route. Upstream's id has no prefix, so a second same-family subnet
- * would reuse it (its known defect); `extra` (the prefix) keeps such ids distinct.
+ * A connect-router static route: upstream's id, which has no prefix. That is unique per (connect,
+ * network, node, family): a node's host subnets are one per family, also for multi-subnet Layer3
+ * networks (routes.ts). `extra` (the prefix) would keep a second same-family route distinct.
  */
 export function routeIds(cnc: string, networkId: number, nodeId: number, family: Family, extra?: string): Ids {
   const keys = { 'network-id': String(networkId), 'node-id': String(nodeId), 'ip-family': familyTag(family) };

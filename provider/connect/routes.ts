@@ -17,7 +17,10 @@ export function routeRows(cnc: string, link: Link): DesiredRow[] {
   for (const prefix of prefixes) {
     const nexthop = sideOf(link.networkSide, prefix.family);
     if (!nexthop) continue;
-    // Upstream's id has no prefix; a second same-family prefix gets it appended (its defect 11).
+    // Upstream's id has no prefix, and it needs none: a node holds one host subnet per family even
+    // in a Layer3 network of several subnets (the first range with room), and a Layer2 network has
+    // one subnet per family (its CRD). Were a second one ever to come, it would get its prefix
+    // appended rather than overwrite the first (upstream's defect 11).
     const extra = seen.has(prefix.family) ? formatCidr(prefix) : undefined;
     seen.add(prefix.family);
     rows.push(routeRow(cnc, link, prefix, nexthop.ip, extra));

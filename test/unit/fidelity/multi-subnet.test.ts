@@ -68,6 +68,9 @@ describe('a primary Layer3 network with several subnets of one family', () => {
   });
 
   it('refuses a node once every range is full, as upstream reports no subnets available', () => {
+    // the plan is refused (not unusable input) and renders nothing for the node left without a subnet
+    const plan = planOf(twoRanges(9));
+    expect(zoneRows(plan, 'n9').filter((r) => r.table === 'Logical_Router')).toEqual([]);
     const outcome = planCluster(twoRanges(9));
     if (!outcome.ok) throw new Error('input unusable');
     expect(outcome.allocation.problems.map((p) => p.message)).toEqual([
