@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- zones`: apply, no-change re-apply and diff of one topology (8 Layer3 networks
  * and a connect over them) across 3, 10 and 20 per-node zones of a lab without data plane (each
- * zone its own NB, SB and northd): the CLI's loop over zones (cli/commands/zoneRuns.ts) every zone
+ * zone its own NB, SB and northd): the runtime's cluster entry as the CLI runs it, every zone
  * at once (the default --parallel 8) against the same work one zone at a time (--parallel 1) in
  * the same run, rounds alternating. Loading, planning and connecting, done once per command
  * whatever the zones, are not timed; every zone's northd settles before each timed step.
@@ -14,16 +14,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { destroy } from '../cli/commands/destroy';
-import { fileTarget, planFor } from '../cli/commands/fileTarget';
-import { runZones, type TargetZone } from '../cli/commands/zoneRuns';
+import { clusterPlanFor, fileTarget } from '../cli/commands/fileTarget';
+import { zoneRunsOf, zoneTargets } from '../cli/commands/zoneRuns';
 import { setQuiet } from '../cli/progress';
 import { down, type LabStatus, up } from '../lab';
 import { exec, inRoot } from '../lab/exec';
 import {
-  applyZone,
+  applyCluster,
+  type ClusterResult,
   closeConnections,
   DEFAULT_PARALLEL,
-  diffZone,
+  diffCluster,
   type Drift,
   type ZoneResult,
 } from '../provider/runtime';
@@ -95,19 +96,19 @@ const expected: Record<Step, (value: ZoneResult | Drift) => boolean> = {
 };
 
 /**
- * One step's loop over the zones, as `ovnk apply`/`diff` run it (cli/commands/zoneRuns.ts), with
- * `parallel` zones at a time; loading, planning and connecting come first and are not timed.
+ * One step's loop over the zones, as `ovnk apply`/`diff` run it (the runtime's cluster entry,
+ * cli/commands/zoneRuns.ts), with `parallel` zones at a time; loading, planning and connecting
+ * come first and are not timed.
  */
 async function timeStep(file: string, step: Step, parallel: number): Promise<number> {
   const target = await fileTarget({ file, parallel: String(parallel) });
-  const plan = planFor(target);
-  const zonePlan = (name: string) => plan.zones.find((z) => z.name === name)!;
-  const work =
-    step === 'diff'
-      ? (zone: TargetZone) => diffZone(zone.db, zonePlan(zone.name), target.owner)
-      : (zone: TargetZone) => applyZone(zone.db, zonePlan(zone.name), target.owner, plan.state);
-  const names = plan.zones.map((z) => z.name);
-  const { seconds, value } = await timed(() => runZones<ZoneResult | Drift>(target, step, names, work, () => ''));
+  const plan = await clusterPlanFor(target, undefined, false);
+  const names = plan.topology.zones.map((z) => z.name);
+  const targets = zoneTargets(target, step, names, () => '');
+  const run = (): Promise<ClusterResult<ZoneResult | Drift>> =>
+    step === 'diff' ? diffCluster(plan, targets) : applyCluster(plan, targets);
+  const { seconds, value: result } = await timed(run);
+  const value = zoneRunsOf(target, names, result.zones);
   const wrong = value.find((run) => !run.ok || !expected[step](run.value));
   if (wrong) throw new Error(`${step} did not do what is timed in zone ${wrong.zone}: ${JSON.stringify(wrong)}`);
   return seconds;

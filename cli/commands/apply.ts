@@ -1,32 +1,71 @@
 /**
  * `ovnk apply -f FILE [--lab [NAME] | --nb EP ...] [--zone NAME] [--owner NAME] [--parallel N] [-o json|text]`:
- * load -> plan against the state stored in the target Northbounds -> refuse (exit 1, nothing
- * sent) on problems -> every zone at once, each one transaction (rows + state); a zone that fails
- * fails alone (zoneRuns.ts) -> in the lab, plug the planned pods and unplug this owner's pods no
- * longer in the file, leaving the pods of failed zones as they were.
+ * load -> the runtime's cluster plan against the state stored in the target Northbounds (a file
+ * with Uplinks has its nodes discovered first) -> refuse (exit 1, nothing sent) on problems ->
+ * the runtime's cluster apply: every zone at once, each one transaction (rows + state), a zone
+ * that fails fails alone (zoneRuns.ts), then every node's Uplink state -> in the lab, plug the
+ * planned pods and unplug this owner's pods no longer in the file, leaving the pods of failed
+ * zones as they were. `runApply` returns the typed report (the demo reads it); `apply` renders it.
  */
 import type { Command } from 'commander';
 import {
-  applyZone,
+  applyCluster,
   dict,
+  type ClusterPlan,
+  closeCluster,
   connectReplacements,
   type PlannedReplacement,
-  type TopologyPlan,
+  refusals,
+  type UplinkSection,
   type ZoneResult,
 } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode } from '../contract';
 import type { LabStatus } from '../../lab';
-import { type FileOptions, type FileTarget, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
-import { checkLabPods, podKeysOf, podsOfZones, syncLabPods } from './labPods';
-import { failureEntry, failureLine, runZones, type ZoneFailure, zonesResult } from './zoneRuns';
-import { withUplinks } from './uplinks';
+import {
+  clusterPlanFor,
+  type FileOptions,
+  type FileTarget,
+  fileTarget,
+  runFileCommand,
+  withFileOptions,
+} from './fileTarget';
+import { checkLabPods, type PodChanges, podKeysOf, podsOfZones, syncLabPods } from './labPods';
+import { uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
+import {
+  failureEntry,
+  failureLine,
+  type ZoneFailure,
+  type ZoneRun,
+  zoneRunsOf,
+  zonesResult,
+  zoneTargets,
+} from './zoneRuns';
 
 interface ApplyOptions extends FileOptions {
   replace?: boolean;
 }
 
-function refusal(file: string, plan: TopologyPlan): CliError {
-  const problems = plan.problems.map(({ reason, message, path }) => ({ reason, message, path }));
+/** What one apply did, typed: every zone's outcome, the lab's pods, the replacements, the Uplink section. */
+export interface ApplyReport {
+  owner: string;
+  zones: ZoneRun<ZoneResult>[];
+  /** The lab's pod changes (only --lab plugs pods). */
+  pods?: PodChanges;
+  /** Whether the plan had pods that were not plugged (no --lab). */
+  unpluggedPods: boolean;
+  replaced: PlannedReplacement[];
+  uplinks?: UplinkSection;
+}
+
+function refusal(file: string, plan: ClusterPlan): CliError {
+  const uplinks = plan.uplinks?.offline.problems ?? [];
+  if (uplinks.length > 0)
+    return new CliError(
+      ExitCode.refused,
+      `${file}: refused, nothing was changed: ${uplinks.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+      { file, problems: uplinks },
+    );
+  const problems = plan.topology.problems.map(({ reason, message, path }) => ({ reason, message, path }));
   return new CliError(
     ExitCode.refused,
     `${file}: refused, nothing was changed: ${problems.map((p) => p.message).join('; ')}`,
@@ -51,68 +90,87 @@ function replaceRefusal(file: string, replacements: PlannedReplacement[]): CliEr
   );
 }
 
-const sentText = (r: ZoneResult) => (r.sent ? `${r.operations} operations sent` : 'up to date, nothing sent');
+export const sentText = (r: ZoneResult): string =>
+  r.sent ? `${r.operations} operations sent` : 'up to date, nothing sent';
+
+/** The typed outcome of an apply (the demo reads it); refusals and unusable input throw. */
+export async function runApply(options: ApplyOptions): Promise<ApplyReport> {
+  const target = await fileTarget(options, true);
+  const plan = await clusterPlanFor(target, options.zone, true);
+  try {
+    if (refusals(plan).length > 0) throw refusal(target.file, plan);
+    const { topology } = plan;
+    const replaced = connectReplacements(topology.allocation);
+    if (replaced.length > 0 && !options.replace) throw replaceRefusal(target.file, replaced);
+    if (target.lab)
+      checkLabPods(
+        target.lab,
+        topology.zones.flatMap((z) => z.pods),
+        podKeysOf(target.previous),
+      );
+    const names = topology.zones.map((z) => z.name);
+    const result = await applyCluster(plan, zoneTargets(target, 'apply', names, sentText));
+    const zones = zoneRunsOf(target, names, result.zones);
+    const failures = zones.flatMap((r) => (r.ok ? [] : [r.failure]));
+    const pods = target.lab ? await syncPods(target.lab, plan, target, failures) : undefined;
+    const unpluggedPods = !pods && topology.zones.some((z) => z.pods.length > 0);
+    return { owner: target.owner, zones, pods, unpluggedPods, replaced, uplinks: result.uplinks };
+  } finally {
+    await closeCluster(plan);
+  }
+}
+
+/** The line of one zone and the lines under it. */
+export function zoneLines(run: ZoneRun<ZoneResult>): string[] {
+  if (!run.ok) return [failureLine(run.failure)];
+  const { endpoint, notes, summary } = run.value;
+  return [
+    `zone ${run.zone} (${endpoint}): ${sentText(run.value)}`,
+    ...notes.map((n) => `  note: ${n}`),
+    ...summary.map((s) => `  ${s}`),
+  ];
+}
+
+export function renderApply(report: ApplyReport): CommandResult {
+  const zones = dict<unknown>();
+  for (const run of report.zones) {
+    if (!run.ok) zones[run.zone] = failureEntry(run.failure);
+    else {
+      const { endpoint, sent, operations, summary, notes } = run.value;
+      zones[run.zone] = { endpoint, sent, operations, summary, notes };
+    }
+  }
+  const lines = report.zones.flatMap(zoneLines);
+  const { pods, replaced, uplinks } = report;
+  if (pods) lines.push(`pods: ${pods.plugged.length} plugged, ${pods.unplugged.length} unplugged`);
+  else if (report.unpluggedPods) lines.push('pods: not plugged (only --lab plugs pods)');
+  lines.push(...replaced.map((r) => `replaced ${r.kind}/${r.name}`));
+  const failures = report.zones.flatMap((r) => (r.ok ? [] : [r.failure]));
+  const document = {
+    owner: report.owner,
+    zones,
+    ...(replaced.length > 0 ? { replaced: replaced.map((r) => `${r.kind}/${r.name}`) } : {}),
+    ...(pods ? { pods } : {}),
+    ...(uplinks ? uplinkFields(uplinks, 'apply') : {}),
+  };
+  const result = zonesResult(document, uplinks ? [...lines, ...uplinkLines(uplinks, 'apply')] : lines, failures);
+  return uplinks ? { ...result, exitCode: withUplinkExit('apply', result.exitCode, uplinks) } : result;
+}
 
 export async function apply(options: ApplyOptions): Promise<CommandResult> {
-  const target = await fileTarget(options, true);
-  const plan = planFor(target, options.zone);
-  if (plan.problems.length > 0) throw refusal(target.file, plan);
-  const replacements = connectReplacements(plan.allocation);
-  if (replacements.length > 0 && !options.replace) throw replaceRefusal(target.file, replacements);
-  if (target.lab)
-    checkLabPods(
-      target.lab,
-      plan.zones.flatMap((z) => z.pods),
-      podKeysOf(target.previous),
-    );
-  const runs = await runZones(
-    target,
-    'apply',
-    plan.zones.map((z) => z.name),
-    (zone) =>
-      applyZone(
-        zone.db,
-        plan.zones.find((z) => z.name === zone.name)!,
-        target.owner,
-        plan.state,
-      ),
-    sentText,
-  );
-  const zones = dict<unknown>();
-  const lines: string[] = [];
-  for (const run of runs) {
-    if (!run.ok) {
-      zones[run.zone] = failureEntry(run.failure);
-      lines.push(failureLine(run.failure));
-      continue;
-    }
-    const result = run.value;
-    const { endpoint, sent, operations, summary, notes } = result;
-    zones[run.zone] = { endpoint, sent, operations, summary, notes };
-    lines.push(
-      `zone ${run.zone} (${endpoint}): ${sentText(result)}`,
-      ...notes.map((n) => `  note: ${n}`),
-      ...summary.map((s) => `  ${s}`),
-    );
-  }
-  const failures = runs.flatMap((r) => (r.ok ? [] : [r.failure]));
-  const pods = target.lab ? await syncPods(target.lab, plan, target, failures) : undefined;
-  if (pods) lines.push(`pods: ${pods.plugged.length} plugged, ${pods.unplugged.length} unplugged`);
-  else if (plan.zones.some((z) => z.pods.length > 0)) lines.push('pods: not plugged (only --lab plugs pods)');
-  if (replacements.length > 0) lines.push(...replacements.map((r) => `replaced ${r.kind}/${r.name}`));
-  const replaced = replacements.length > 0 ? { replaced: replacements.map((r) => `${r.kind}/${r.name}`) } : {};
-  return zonesResult({ owner: target.owner, zones, ...replaced, ...(pods ? { pods } : {}) }, lines, failures);
+  return renderApply(await runApply(options));
 }
 
 /** The lab's pods of this owner made to match the plan, but for the pods of zones that failed. */
-function syncPods(lab: LabStatus, plan: TopologyPlan, target: FileTarget, failures: ZoneFailure[]) {
+function syncPods(lab: LabStatus, plan: ClusterPlan, target: FileTarget, failures: ZoneFailure[]) {
+  const zones = plan.topology.zones;
   const untouched = podsOfZones(
-    plan.zones,
+    zones,
     failures.map((f) => f.zone),
   );
   return syncLabPods(
     lab,
-    plan.zones.flatMap((z) => z.pods).filter((p) => !untouched.has(`${p.namespace}/${p.name}`)),
+    zones.flatMap((z) => z.pods).filter((p) => !untouched.has(`${p.namespace}/${p.name}`)),
     podKeysOf(target.previous).filter((key) => !untouched.has(key)),
   );
 }
@@ -122,10 +180,8 @@ export function registerApply(program: Command): void {
     program
       .command('apply')
       .description(
-        "Apply the file's networks to each zone's Northbound (one transaction per zone) and plug its pods in the lab",
+        "Apply the file's networks to each zone's Northbound (one transaction per zone), its Uplinks to the nodes, and plug its pods in the lab",
       )
       .option('--replace', 'allow replacing what cannot change in place (a connect whose connectSubnets changed)'),
-  ).action((options: ApplyOptions) =>
-    runFileCommand(options, () => withUplinks('apply', options, () => apply(options))),
-  ); // uplinks: cli/commands/uplinks.ts
+  ).action((options: ApplyOptions) => runFileCommand(options, () => apply(options)));
 }

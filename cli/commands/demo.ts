@@ -24,10 +24,11 @@ import {
 } from '../../lab';
 import { closeConnections } from '../../provider/runtime';
 import { type CommandResult, ExitCode, parseOutputFormat, progress, runCommand } from '../contract';
-import { apply } from './apply';
+import { type ApplyReport, runApply, sentText } from './apply';
 import { fileTarget, planFor } from './fileTarget';
-import { destroy } from './destroy';
-import { diff } from './diff';
+import { runDestroy } from './destroy';
+import { drifted, runDiff } from './diff';
+import { failureLine } from './zoneRuns';
 import { labCliError } from './lab';
 import { planText, type ZoneSummary } from './planText';
 
@@ -162,6 +163,17 @@ async function runPings(step: Step): Promise<PingRow[]> {
   return rows;
 }
 
+/** Each zone of an apply in one line, from the typed report. */
+function applied(report: ApplyReport): string[] {
+  const zones = report.zones.map((r) =>
+    r.ok ? `zone ${r.zone} (${r.value.endpoint}): ${sentText(r.value)}` : failureLine(r.failure),
+  );
+  const pods = report.pods
+    ? [`pods: ${report.pods.plugged.length} plugged, ${report.pods.unplugged.length} unplugged`]
+    : [];
+  return [...zones, ...pods];
+}
+
 async function driftAndRepair(
   step: Step,
 ): Promise<{ subnet: string; zone: string; drift: string[]; blocked: boolean; repaired: boolean }> {
@@ -171,12 +183,12 @@ async function driftAndRepair(
   sync(step.lab);
   const blocked = (await pingRow(step.lab, probe)).got === 'blocked';
   progress(`  ${probe[0]} -> ${probe[1]}: ${blocked ? 'blocked' : 'still answers'}`);
-  const found = await diff({ file: step.file, lab: step.lab.name });
-  const zones = (found.document as { zones: Record<string, { drift?: string[] }> }).zones;
-  const drift = Object.entries(zones).flatMap(([name, z]) => (z.drift ?? []).map((l) => `zone ${name}: ${l}`));
-  progress(`  ovnk diff (exit ${found.exitCode}):\n${drift.map((l) => `    ${l}`).join('\n')}`);
-  const repair = await apply({ file: step.file, lab: step.lab.name });
-  progress(`  ovnk apply: ${(repair.text ?? '').split('\n')[0]}`);
+  const found = await runDiff({ file: step.file, lab: step.lab.name });
+  const drift = found.zones.flatMap((r) => (r.ok ? r.value.lines.map((l) => `zone ${r.zone}: ${l}`) : []));
+  progress(`  ovnk diff (${drifted(found) ? 'drift' : 'no drift'}):\n${drift.map((l) => `    ${l}`).join('\n')}`);
+  const repair = await runApply({ file: step.file, lab: step.lab.name });
+  const sent = repair.zones.filter((r) => !r.ok || r.value.sent);
+  progress(`  ovnk apply: ${applied({ ...repair, zones: sent, pods: undefined }).join('; ') || 'nothing sent'}`);
   sync(step.lab);
   const repaired = (await pingRow(step.lab, probe)).got === 'reply';
   progress(`  ${probe[0]} -> ${probe[1]}: ${repaired ? 'answers again' : 'STILL BLOCKED'}`);
@@ -201,13 +213,7 @@ export async function demo(options: DemoOptions): Promise<CommandResult> {
   );
   try {
     await showPlan(step);
-    const applied = await apply({ file: step.file, lab: step.lab.name });
-    progress(
-      `\n== apply ==\n${(applied.text ?? '')
-        .split('\n')
-        .filter((l) => !l.startsWith('  '))
-        .join('\n')}`,
-    );
+    progress(`\n== apply ==\n${applied(await runApply({ file: step.file, lab: step.lab.name })).join('\n')}`);
     const pings = await runPings(step);
     const drift = await driftAndRepair(step);
     const ok = pings.every((p) => p.got === p.expect) && drift.blocked && drift.repaired && drift.drift.length > 0;
@@ -228,7 +234,7 @@ async function teardown(step: Step, options: DemoOptions, reused: boolean): Prom
       `kept: the topology stays applied in lab "${options.name}" (ovnk destroy -f ${step.file} --lab ${options.name})`,
     );
   } else {
-    await destroy({ file: step.file, lab: step.lab.name }).catch((e: Error) =>
+    await runDestroy({ file: step.file, lab: step.lab.name }).catch((e: Error) =>
       progress(`destroy failed: ${e.message}`),
     );
     progress('destroyed: every row of colored-enterprise removed, pods unplugged');

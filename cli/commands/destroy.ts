@@ -1,33 +1,55 @@
 /**
  * `ovnk destroy -f FILE ...`: remove exactly this owner's rows (and its state key) from each
  * zone's Northbound, every zone at once, one transaction per zone (a zone that fails fails alone:
- * zoneRuns.ts), and unplug its pods in the lab. Rows without our marker, even identical ones, are
- * untouched. It needs only the owner markers: an unreadable state is not read, and a lost or
- * unreadable ledger is rebuilt from the marked rows.
+ * zoneRuns.ts), and with Uplinks this owner's bridge mappings and VRF membership on every node
+ * (the runtime's cluster destroy); unplug its pods in the lab. Rows without our marker, even
+ * identical ones, are untouched. It needs only the owner markers: an unreadable state is not
+ * read, and a lost or unreadable ledger is rebuilt from the marked rows. `runDestroy` returns the
+ * typed report; `destroy` renders it.
  */
 import type { Command } from 'commander';
-import { destroyZone, dict, type ZoneResult } from '../../provider/runtime';
+import { destroyCluster, dict, type UplinkSection, type ZoneResult } from '../../provider/runtime';
 import type { CommandResult } from '../contract';
-import { withUplinks } from './uplinks';
+import { uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
 import { type FileOptions, type FileTarget, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
-import { podKeysOf, podsOfZones, syncLabPods } from './labPods';
-import { failureEntry, failureLine, runZones, type ZoneFailure, zonesResult } from './zoneRuns';
+import { type PodChanges, podKeysOf, podsOfZones, syncLabPods } from './labPods';
+import {
+  failureEntry,
+  failureLine,
+  type ZoneFailure,
+  type ZoneRun,
+  zoneRunsOf,
+  zonesResult,
+  zoneTargets,
+} from './zoneRuns';
 
 const removedText = (r: ZoneResult) => (r.sent ? `${r.operations} operations sent` : 'nothing of this owner found');
 
-export async function destroy(options: FileOptions): Promise<CommandResult> {
+/** What one destroy did, typed: every zone's outcome with its notes, the lab's pods, the Uplink section. */
+export interface DestroyReport {
+  owner: string;
+  zones: ZoneRun<ZoneResult>[];
+  /** Per zone: its state could not be read (not needed to destroy). */
+  unreadableState: { zone: string; problem: string }[];
+  pods?: PodChanges;
+  uplinks?: UplinkSection;
+}
+
+export async function runDestroy(options: FileOptions): Promise<DestroyReport> {
   // destroy works from the owner markers alone: an unreadable state is a note, not a refusal
   const target = await fileTarget(options, true, true);
-  const runs = await runZones(
-    target,
-    'destroy',
-    target.names,
-    (zone) => destroyZone(zone.db, zone.name, target.owner),
-    removedText,
-  );
+  const input = { cluster: target.cluster, owner: target.owner, hosts: true };
+  const result = await destroyCluster(input, zoneTargets(target, 'destroy', target.names, removedText));
+  const zones = zoneRunsOf(target, target.names, result.zones);
+  const failures = zones.flatMap((r) => (r.ok ? [] : [r.failure]));
+  const pods = target.lab ? await unplugPods(target, failures) : undefined;
+  return { owner: target.owner, zones, unreadableState: target.unreadableState, pods, uplinks: result.uplinks };
+}
+
+export function renderDestroy(report: DestroyReport): CommandResult {
   const zones = dict<unknown>();
   const lines: string[] = [];
-  for (const run of runs) {
+  for (const run of report.zones) {
     if (!run.ok) {
       zones[run.zone] = failureEntry(run.failure);
       lines.push(failureLine(run.failure));
@@ -35,7 +57,7 @@ export async function destroy(options: FileOptions): Promise<CommandResult> {
     }
     const { endpoint, sent, operations, summary } = run.value;
     const notes = [
-      ...target.unreadableState.filter((u) => u.zone === run.zone).map((u) => `${u.problem}: not needed to destroy`),
+      ...report.unreadableState.filter((u) => u.zone === run.zone).map((u) => `${u.problem}: not needed to destroy`),
       ...run.value.notes,
     ];
     zones[run.zone] = { endpoint, sent, operations, summary, notes };
@@ -45,10 +67,21 @@ export async function destroy(options: FileOptions): Promise<CommandResult> {
       ...summary.map((s) => `  ${s}`),
     );
   }
-  const failures = runs.flatMap((r) => (r.ok ? [] : [r.failure]));
-  const pods = target.lab ? await unplugPods(target, failures) : undefined;
+  const failures = report.zones.flatMap((r) => (r.ok ? [] : [r.failure]));
+  const { pods, uplinks } = report;
   if (pods) lines.push(`pods: ${pods.unplugged.length} unplugged`);
-  return zonesResult({ owner: target.owner, zones, ...(pods ? { pods } : {}) }, lines, failures);
+  const document = {
+    owner: report.owner,
+    zones,
+    ...(pods ? { pods } : {}),
+    ...(uplinks ? uplinkFields(uplinks, 'destroy') : {}),
+  };
+  const result = zonesResult(document, uplinks ? [...lines, ...uplinkLines(uplinks, 'destroy')] : lines, failures);
+  return uplinks ? { ...result, exitCode: withUplinkExit('destroy', result.exitCode, uplinks) } : result;
+}
+
+export async function destroy(options: FileOptions): Promise<CommandResult> {
+  return renderDestroy(await runDestroy(options));
 }
 
 /**
@@ -69,8 +102,8 @@ export function registerDestroy(program: Command): void {
   withFileOptions(
     program
       .command('destroy')
-      .description("Remove exactly this owner's rows and state from each zone's Northbound and unplug its pods"),
-  ).action((options: FileOptions) =>
-    runFileCommand(options, () => withUplinks('destroy', options, () => destroy(options))),
-  ); // uplinks: cli/commands/uplinks.ts
+      .description(
+        "Remove exactly this owner's rows and state from each zone's Northbound, its Uplink state from the nodes, and unplug its pods",
+      ),
+  ).action((options: FileOptions) => runFileCommand(options, () => destroy(options)));
 }

@@ -1,56 +1,87 @@
 /**
  * `ovnk diff -f FILE ...`: the drift between each zone's rows of this owner and what the file
- * implies (planned against the stored state), row by row in words, every zone at once. Exit 2 on
+ * implies (planned against the stored state), row by row in words, every zone at once, and with
+ * Uplinks each node's bridge mappings and VRF membership (the runtime's cluster diff). Exit 2 on
  * drift, 0 when none; a zone that cannot be read fails alone (exit 4 naming it, zoneRuns.ts).
- * Nothing is written.
+ * Nothing is written. `runDiff` returns the typed report (the demo reads it); `diff` renders it.
  */
 import type { Command } from 'commander';
-import { dict, diffZone, type Drift } from '../../provider/runtime';
+import { closeCluster, dict, diffCluster, type Drift, isDrift, type UplinkSection } from '../../provider/runtime';
 import { type CommandResult, ExitCode } from '../contract';
-import { failureEntry, failureLine, runZones, zonesResult } from './zoneRuns';
-import { withUplinks } from './uplinks';
-import { type FileOptions, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
+import { uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
+import { clusterPlanFor, type FileOptions, fileTarget, runFileCommand, withFileOptions } from './fileTarget';
+import { failureEntry, failureLine, type ZoneRun, zoneRunsOf, zonesResult, zoneTargets } from './zoneRuns';
 
 const driftText = (d: Drift) => (d.lines.length === 0 ? 'no drift' : `${d.lines.length} rows drifted`);
 
-export async function diff(options: FileOptions): Promise<CommandResult> {
-  const target = await fileTarget(options, true);
-  const plan = planFor(target, options.zone);
-  const runs = await runZones(
-    target,
-    'diff',
-    plan.zones.map((z) => z.name),
-    (zone) =>
-      diffZone(
-        zone.db,
-        plan.zones.find((z) => z.name === zone.name)!,
-        target.owner,
-      ),
-    driftText,
+/** What one diff found, typed: every zone's drift (or failure) and the Uplink section. */
+export interface DiffReport {
+  owner: string;
+  zones: ZoneRun<Drift>[];
+  uplinks?: UplinkSection;
+}
+
+/** Whether anything drifted: a zone's rows or a node's Uplink state. */
+export function drifted(report: DiffReport): boolean {
+  return (
+    report.zones.some((r) => r.ok && r.value.lines.length > 0) || (report.uplinks?.findings.some(isDrift) ?? false)
   );
+}
+
+export async function runDiff(options: FileOptions): Promise<DiffReport> {
+  const target = await fileTarget(options, true);
+  const plan = await clusterPlanFor(target, options.zone, true);
+  try {
+    const names = plan.topology.zones.map((z) => z.name);
+    const result = await diffCluster(plan, zoneTargets(target, 'diff', names, driftText));
+    return { owner: target.owner, zones: zoneRunsOf(target, names, result.zones), uplinks: result.uplinks };
+  } finally {
+    await closeCluster(plan);
+  }
+}
+
+export function renderDiff(report: DiffReport): CommandResult {
   const zones = dict<unknown>();
   const lines: string[] = [];
-  let drifted = false;
-  for (const run of runs) {
+  for (const run of report.zones) {
     if (!run.ok) {
       zones[run.zone] = failureEntry(run.failure);
       lines.push(failureLine(run.failure));
       continue;
     }
     const drift = run.value;
-    drifted ||= drift.lines.length > 0;
     zones[run.zone] = { endpoint: drift.endpoint, drift: drift.lines };
     lines.push(`zone ${run.zone} (${drift.endpoint}): ${driftText(drift)}`, ...drift.lines.map((l) => `  ${l}`));
   }
-  const failures = runs.flatMap((r) => (r.ok ? [] : [r.failure]));
-  const exitCode = drifted ? ExitCode.drift : ExitCode.ok;
-  return zonesResult({ owner: target.owner, drift: drifted, zones }, lines, failures, exitCode);
+  const failures = report.zones.flatMap((r) => (r.ok ? [] : [r.failure]));
+  const rowsDrifted = report.zones.some((r) => r.ok && r.value.lines.length > 0);
+  const { uplinks } = report;
+  const document = {
+    owner: report.owner,
+    drift: rowsDrifted,
+    zones,
+    ...(uplinks ? uplinkFields(uplinks, 'diff') : {}),
+  };
+  const exitCode = rowsDrifted ? ExitCode.drift : ExitCode.ok;
+  const result = zonesResult(
+    document,
+    uplinks ? [...lines, ...uplinkLines(uplinks, 'diff')] : lines,
+    failures,
+    exitCode,
+  );
+  return uplinks ? { ...result, exitCode: withUplinkExit('diff', result.exitCode, uplinks) } : result;
+}
+
+export async function diff(options: FileOptions): Promise<CommandResult> {
+  return renderDiff(await runDiff(options));
 }
 
 export function registerDiff(program: Command): void {
   withFileOptions(
     program
       .command('diff')
-      .description("Report, row by row, how each zone's Northbound differs from the file (exit 2 on drift)"),
-  ).action((options: FileOptions) => runFileCommand(options, () => withUplinks('diff', options, () => diff(options)))); // uplinks: cli/commands/uplinks.ts
+      .description(
+        "Report, row by row, how each zone's Northbound (and each node's Uplink state) differs from the file (exit 2 on drift)",
+      ),
+  ).action((options: FileOptions) => runFileCommand(options, () => diff(options)));
 }

@@ -12,8 +12,10 @@ import {
   buildInputs,
   checkOwner,
   closeConnections,
+  type ClusterPlan,
   fillInventory,
   type InputDocument,
+  planCluster,
   planTopology,
   type TopologyPlan,
   zoneNames,
@@ -164,6 +166,21 @@ export async function fileTarget(options: FileOptions, partial = false, tolerate
     throw new CliError(first.exitCode, first.error, { file: input.label, endpoint: first.endpoint, zone: first.zone });
   }
   return { file: input.label, documents, owner, cluster: built.cluster, lab, parallel, ...connected };
+}
+
+/**
+ * The cluster plan of a target (Northbound rows and host state): with `discover`, a file with
+ * Uplinks has its nodes discovered first. Input problems exit 3. Close it with closeCluster.
+ */
+export async function clusterPlanFor(
+  target: FileTarget,
+  zone: string | undefined,
+  discover: boolean,
+): Promise<ClusterPlan> {
+  const { cluster, owner, previous } = target;
+  const result = await planCluster({ cluster, owner, previous }, { zone, discover });
+  if (!result.ok) throw inputError(target.file, attributed(result.inputProblems, target.documents));
+  return result.plan;
 }
 
 /** The plan for a target; input problems exit 3. */

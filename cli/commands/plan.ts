@@ -6,7 +6,10 @@
  * connects (accepted, problems, upstream annotations), allocations, zones (each zone's NB rows by
  * table as provider/runtime's planTopology renders them for apply: networks, connects, services;
  * children written into the parents among them (nb/parents.ts); plus notes on what was left out)
- * and state. Exit 0 when nothing is refused, 1 problems, 3 bad input.
+ * and state. With Uplinks, the runtime's cluster plan adds the Uplink section (uplinksText.ts):
+ * offline the selection, UplinkState names and the conditions that need no node; with --lab (or
+ * node targets in the Inventory) each node discovered over SSH first. Exit 0 when nothing is
+ * refused, 1 problems, 3 bad input. `runPlan` returns the typed report; `plan` renders it.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -17,13 +20,18 @@ import {
   attributed,
   buildInputs,
   type ClusterAllocation,
+  closeCluster,
   connectReplacements,
   dict,
+  hasNodeTargets,
   type InputDocument,
-  planTopology,
+  planCluster,
+  planUplinkSection,
   readableTables,
   readPreviousAllocation,
   type RuntimeState,
+  type TopologyPlan,
+  type UplinkSection,
   withAllocation,
   type ZonePlan,
 } from '../../provider/runtime';
@@ -31,7 +39,7 @@ import { CliError, type CommandResult, ExitCode } from '../contract';
 import { fileTarget, runFileCommand } from './fileTarget';
 import { type FileArgs, fileOption, inputError, inputOf } from './input';
 import { planText } from './planText';
-import { withUplinks } from './uplinks';
+import { uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
 
 interface PlanOptions {
   file: FileArgs;
@@ -52,10 +60,10 @@ export function registerPlan(program: Command): void {
     .option(
       '--lab [name]',
       'plan against the running lab: nodes, targets and stored state as apply reads them; Uplinks discovered on its nodes over SSH',
-    ) // uplinks: cli/commands/uplinks.ts
+    )
     .option('--previous <file>', 'an earlier `ovnk plan -o json` document (or its state) to stay stable against')
     .option('-o, --output <format>', 'json or text', 'text')
-    .action((options: PlanOptions) => runFileCommand(options, () => withUplinks('plan', options, () => plan(options)))); // uplinks: cli/commands/uplinks.ts
+    .action((options: PlanOptions) => runFileCommand(options, () => plan(options)));
 }
 
 const withLab = (options: PlanOptions): boolean => options.lab !== undefined && options.lab !== false;
@@ -93,17 +101,48 @@ async function sourceOf(options: PlanOptions): Promise<PlanSource> {
   };
 }
 
-/** The plan is the runtime's (planTopology): exactly the rows, pods and state apply would write. */
-export async function plan(options: PlanOptions): Promise<CommandResult> {
+/** What one plan shows, typed: the topology plan and the Uplink section. */
+export interface PlanReport {
+  topology: TopologyPlan;
+  uplinks?: UplinkSection;
+}
+
+/** The plan is the runtime's cluster plan: exactly the rows, pods, state and Uplink steps apply would use. */
+export async function runPlan(options: PlanOptions): Promise<PlanReport> {
   const source = await sourceOf(options);
   if (!withLab(options)) checkPodNodes(source);
   checkZone(source.cluster, options.zone);
-  const result = planTopology(source.cluster, source.previous, { zone: options.zone });
+  const { cluster, previous } = source;
+  const discover = withLab(options) || hasNodeTargets(cluster);
+  const result = await planCluster(
+    { cluster, owner: cluster.inventory.name, previous },
+    { zone: options.zone, discover },
+  );
   if (!result.ok) throw inputError(source.label, attributed(result.inputProblems, source.documents));
-  const { cluster, allocation, zones, problems } = result.plan;
+  try {
+    return { topology: result.plan.topology, uplinks: await planUplinkSection(result.plan) };
+  } finally {
+    await closeCluster(result.plan);
+  }
+}
+
+export function renderPlan({ topology, uplinks }: PlanReport): CommandResult {
+  const { cluster, allocation, zones, problems } = topology;
   const document = planDocument(allocation, zones, problems);
   const exitCode = problems.length === 0 ? ExitCode.ok : ExitCode.refused;
-  return { exitCode, document, text: planText(cluster, allocation, zones, problems) };
+  const text = planText(cluster, allocation, zones, problems);
+  if (!uplinks) return { exitCode, document, text };
+  const refused =
+    uplinks.problems.length > 0 ? { ok: false, problems: [...document.problems, ...uplinks.problems] } : {};
+  return {
+    exitCode: withUplinkExit('plan', exitCode, uplinks),
+    document: { ...document, ...refused, ...uplinkFields(uplinks, 'plan') },
+    text: [text, ...uplinkLines(uplinks, 'plan')].join('\n'),
+  };
+}
+
+export async function plan(options: PlanOptions): Promise<CommandResult> {
+  return renderPlan(await runPlan(options));
 }
 
 /** `ok` is false when anything is refused; `problems` lists every refusal (each connect's also under `connects`). */

@@ -17,6 +17,8 @@ import {
   readZoneStates,
   type RuntimeState,
   StateError,
+  type ZoneOutcome,
+  type ZoneTargets,
 } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode, progress as stderrLine } from '../contract';
 import { progressFor } from '../progress';
@@ -134,35 +136,47 @@ export async function connectZones(
 export type ZoneRun<T> = { zone: string; ok: true; value: T } | { zone: string; ok: false; failure: ZoneFailure };
 
 /**
- * `work` on each of `names` that is connected, `parallel` at a time, with one progress line per
- * zone; zones that failed to connect keep their failure. Outcomes in the order of `names`.
+ * The runtime's zone targets of a command: the connected zones among `names`, `parallel` at a
+ * time, with one progress line per zone (`outcomeText` of its value, or its failure).
  */
-export async function runZones<T>(
+export function zoneTargets<T>(
   target: ConnectedZones & { parallel: number; file: string },
   command: string,
   names: string[],
-  work: (zone: TargetZone) => Promise<T>,
   outcomeText: (value: T) => string,
-): Promise<ZoneRun<T>[]> {
+): ZoneTargets {
   const progress = progressFor(command, names.length);
-  const runOne = async (name: string): Promise<ZoneRun<T>> => {
+  return {
+    zones: target.zones.filter((z) => names.includes(z.name)),
+    parallel: target.parallel,
+    onZone: (name) => {
+      const done = progress.zone(name);
+      return (outcome) =>
+        done(
+          outcome.ok
+            ? outcomeText(outcome.value as T)
+            : `failed: ${failureOf(name, endpointOf(target, name), outcome.error, target.file).error}`,
+        );
+    },
+  };
+}
+
+const endpointOf = (target: ConnectedZones, name: string): string =>
+  target.zones.find((z) => z.name === name)?.db.endpoint ?? '';
+
+/** Each of `names` in order: its runtime outcome, or its failure to connect; errors as the command's failures. */
+export function zoneRunsOf<T>(
+  target: ConnectedZones & { file: string },
+  names: string[],
+  outcomes: ZoneOutcome<T>[],
+): ZoneRun<T>[] {
+  return names.map((name): ZoneRun<T> => {
     const earlier = target.failed.find((f) => f.zone === name);
     if (earlier) return { zone: name, ok: false, failure: earlier };
-    const zone = target.zones.find((z) => z.name === name)!;
-    const done = progress.zone(name);
-    try {
-      const value = await work(zone);
-      done(outcomeText(value));
-      return { zone: name, ok: true, value };
-    } catch (error) {
-      const failure = failureOf(name, zone.db.endpoint, error, target.file);
-      done(`failed: ${failure.error}`);
-      return { zone: name, ok: false, failure };
-    }
-  };
-  // runOne never rejects: every outcome is its value
-  const outcomes = await eachZone(names, runOne, target.parallel);
-  return outcomes.map((o) => (o as { value: ZoneRun<T> }).value);
+    const outcome = outcomes.find((o) => o.zone === name)!;
+    if (outcome.ok) return { zone: name, ok: true, value: outcome.value };
+    return { zone: name, ok: false, failure: failureOf(name, endpointOf(target, name), outcome.error, target.file) };
+  });
 }
 
 /** A failed zone in the command's document. */

@@ -12,6 +12,7 @@ import type { LoadedDocument } from './load';
 import { type Network, networkFamilies, transitSubnetsFor } from './network';
 import { configPath, networkRules } from './networkRules';
 import { type Problem, problem } from './problem';
+import { parseRouteAdvertisementsDocuments } from './routeAdvertisements';
 import { matchesSelector } from './selector';
 import { parseUserDefinedNetwork } from './udn';
 import { parseUplink, type Uplink, uplinkApiVersion } from './uplink';
@@ -47,7 +48,8 @@ export function buildCluster(documents: LoadedDocument[]): { cluster: Cluster; p
   connects.sort((a, b) => compare(a.name, b.name));
   if (problems.length === 0) problems.push(...networkRules({ inventory, networks: unique, connects }));
   uplinks.sort((a, b) => compare(a.name, b.name));
-  return { cluster: { inventory, networks: unique, connects, uplinks }, problems };
+  const routeAdvertisements = parseRouteAdvertisementsDocuments(usable, problems);
+  return { cluster: { inventory, networks: unique, connects, uplinks, routeAdvertisements }, problems };
 }
 
 export function compare(a: string, b: string): number {

@@ -6,6 +6,7 @@
 import type { ClusterNetworkConnect } from './cnc';
 import type { Inventory } from './inventory';
 import type { Network } from './network';
+import type { RouteAdvertisements } from './routeAdvertisements';
 import type { Uplink } from './uplink';
 
 export interface Cluster {
@@ -16,4 +17,6 @@ export interface Cluster {
   connects: ClusterNetworkConnect[];
   /** Uplink objects (OKEP-6019), sorted by name; absent when built by hand without them. */
   uplinks?: Uplink[];
+  /** RouteAdvertisements objects, sorted by name: the VRF membership of Uplink CUDNs; absent when built by hand. */
+  routeAdvertisements?: RouteAdvertisements[];
 }

@@ -21,6 +21,10 @@ export * from './pulumi';
 export * from './readable';
 export * from './refusals';
 export { dict, own } from '../model/dict';
+export * from './cluster';
+export { findingLine, isDrift, isFailure, type UplinkFinding } from './uplink/findings';
+export type { UplinkSection } from './uplink/section';
+export type { NodeVrfReport } from './vrf/nodes';
 
 // Shapes and checks of the layers below that the runtime's callers (the CLI) handle as they are.
 export type { ClusterAllocation } from '../alloc/cluster';

@@ -29,7 +29,14 @@ import type { Cluster } from '../../model/cluster';
 import { uplinksOf } from '../../model/cudn';
 import { physicalNetworkOf, uplinkStateName } from '../../uplink/names';
 import { planUplinks, type UplinkPlan } from '../../uplink/plan';
-import { applyUplinks, destroyUplinks, discoverUplinks, uplinkDriftLines, type UplinkRunResult } from '../uplink';
+import {
+  applyUplinks,
+  destroyUplinks,
+  discoverUplinks,
+  driftFindings,
+  findingLine,
+  type UplinkRunResult,
+} from '../uplink';
 import { uplinkVrfOf } from './uplinkVrf';
 
 const objectsOf = (props: Props): YamlObject[] =>
@@ -131,7 +138,7 @@ async function read(id: string, stored: Props): Promise<{ id: string; props: Pro
   const props = withoutProvider(stored);
   const cluster = clusterOf(props);
   const result = await discoverUplinks(cluster, String(props.owner), runOptions(props, cluster));
-  const lines = uplinkDriftLines({ ...result, nodes: result.nodes.filter((s) => s.node === props.node) });
+  const lines = driftFindings({ ...result, nodes: result.nodes.filter((s) => s.node === props.node) }).map(findingLine);
   return {
     id,
     props: jsonClean({

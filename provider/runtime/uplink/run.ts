@@ -2,9 +2,11 @@
  * The Uplink actions of the CLI and the providers: observe (discover every node in parallel) ->
  * plan (provider/uplink) -> one guarded transaction per node whose bridge mappings must change.
  * A node whose write races another writer is read and planned again once. With `vrf` (the
- * RouteAdvertisements and network ids) each node's VRF membership is planned (discover) or applied
- * after its mappings (apply, destroy), as upstream configures the bridge before the VRF. Unreachable
- * nodes fail alone; the others proceed. Results carry upstream-shaped objects and the SSH round trips.
+ * RouteAdvertisements and network ids) each node's VRF membership is planned (observe) or applied
+ * after its mappings (write), as upstream configures the bridge before the VRF. Unreachable
+ * nodes fail alone; the others proceed. Results carry upstream-shaped objects and the SSH round
+ * trips. `openHosts` discovers once and keeps the session, so the cluster entry
+ * (provider/runtime/cluster) can plan its rows from the UplinkStates before it writes.
  */
 import type { Cluster } from '../../model/cluster';
 import { ownedMappingsKey } from '../../uplink/mappings';
@@ -27,46 +29,52 @@ export interface UplinkRunResult extends UplinkPlan {
   vrf: Record<string, NodeVrfReport>;
 }
 
-async function discoverAll(session: UplinkSession, cluster: Cluster): Promise<Map<string, NodeDiscovery>> {
-  const nodes = cluster.inventory.nodes.map((n) => n.name);
-  const found = await Promise.all(nodes.map((n) => session.discover(n)));
-  return new Map(nodes.map((n, i) => [n, found[i]!]));
+/** One command's SSH access to the cluster's nodes and what discovery found on each. */
+export interface UplinkHosts {
+  session: UplinkSession;
+  discovery: Map<string, NodeDiscovery>;
 }
 
 function targetsOf(cluster: Cluster) {
   return cluster.inventory.targets?.nodes ?? {};
 }
 
-/** Observe and plan; nothing is written. */
-export async function discoverUplinks(
+/** Connect to every node of the cluster and discover it (in parallel); close with `closeHosts`. */
+export async function openHosts(cluster: Cluster, options: SessionOptions = {}): Promise<UplinkHosts> {
+  const session = new UplinkSession(targetsOf(cluster), options);
+  const nodes = cluster.inventory.nodes.map((n) => n.name);
+  const found = await Promise.all(nodes.map((n) => session.discover(n)));
+  return { session, discovery: new Map(nodes.map((n, i) => [n, found[i]!])) };
+}
+
+export const closeHosts = (hosts: UplinkHosts): Promise<void> => hosts.session.close();
+
+/** Plan against what discovery found and observe VRF membership; nothing is written. */
+export async function observeUplinks(
+  hosts: UplinkHosts,
   cluster: Cluster,
   owner: string,
-  options: UplinkRunOptions = {},
+  vrfInput?: UplinkVrfInput,
 ): Promise<UplinkRunResult> {
-  const session = new UplinkSession(targetsOf(cluster), options);
-  try {
-    const discovery = await discoverAll(session, cluster);
-    const plan = planUplinks({ cluster, owner, discovery, vrf: options.vrf });
-    const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, false);
-    return {
-      ...planUplinks({ cluster, owner, discovery, vrf: options.vrf, vrfResults: vrf.results }),
-      written: dict(),
-      roundTrips: session.roundTrips,
-      vrf: vrf.report,
-    };
-  } finally {
-    await session.close();
-  }
+  const { session, discovery } = hosts;
+  const plan = planUplinks({ cluster, owner, discovery, vrf: vrfInput });
+  const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, false);
+  return {
+    ...planUplinks({ cluster, owner, discovery, vrf: vrfInput, vrfResults: vrf.results }),
+    written: dict(),
+    roundTrips: session.roundTrips,
+    vrf: vrf.report,
+  };
 }
 
 async function writeStep(
-  session: UplinkSession,
+  hosts: UplinkHosts,
   cluster: Cluster,
   owner: string,
   step: NodeStep,
-  discovery: Map<string, NodeDiscovery>,
   vrf?: UplinkVrfInput,
 ): Promise<string | undefined> {
+  const { session, discovery } = hosts;
   for (let attempt = 0; ; attempt++) {
     if (!step.change) return undefined;
     try {
@@ -86,85 +94,90 @@ async function writeStep(
   }
 }
 
-/** Observe, plan, write every node's mapping change, and report the conditions after the writes. */
-export async function applyUplinks(
+/** Plan against what discovery found, write every node's mapping change, make VRF membership, report after. */
+export async function writeUplinks(
+  hosts: UplinkHosts,
+  cluster: Cluster,
+  owner: string,
+  vrfInput?: UplinkVrfInput,
+): Promise<UplinkRunResult> {
+  const { session, discovery } = hosts;
+  const plan = planUplinks({ cluster, owner, discovery, vrf: vrfInput });
+  const written: UplinkRunResult['written'] = dict();
+  const failures = new Map<string, string>();
+  await Promise.all(
+    plan.nodes
+      .filter((s) => s.change)
+      .map(async (step) => {
+        const error = await writeStep(hosts, cluster, owner, step, vrfInput);
+        if (error !== undefined) {
+          failures.set(step.node, error);
+          written[step.node] = { error };
+        } else
+          written[step.node] = {
+            set: step.change!.set.map((m) => `${m.network}:${m.bridge}`),
+            removed: step.change!.removed,
+          };
+      }),
+  );
+  const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, true);
+  const after = planUplinks({
+    cluster,
+    owner,
+    discovery,
+    mappingFailures: failures,
+    vrf: vrfInput,
+    vrfResults: vrf.results,
+  });
+  return { ...after, written, roundTrips: session.roundTrips, vrf: vrf.report };
+}
+
+/** What is left of a cluster when this owner's Uplink state goes: no CUDN names an Uplink, no VRF intents. */
+export function withoutUplinkNetworks(cluster: Cluster): Cluster {
+  return { ...cluster, networks: [] };
+}
+
+export const noVrf: UplinkVrfInput = { routeAdvertisements: [], networkIds: {} };
+
+async function withHosts<T>(
+  cluster: Cluster,
+  options: SessionOptions,
+  body: (hosts: UplinkHosts) => Promise<T>,
+): Promise<T> {
+  const hosts = await openHosts(cluster, options);
+  try {
+    return await body(hosts);
+  } finally {
+    await closeHosts(hosts);
+  }
+}
+
+/** Observe and plan; nothing is written. */
+export function discoverUplinks(
   cluster: Cluster,
   owner: string,
   options: UplinkRunOptions = {},
 ): Promise<UplinkRunResult> {
-  const session = new UplinkSession(targetsOf(cluster), options);
-  try {
-    const discovery = await discoverAll(session, cluster);
-    const plan = planUplinks({ cluster, owner, discovery, vrf: options.vrf });
-    const written: UplinkRunResult['written'] = dict();
-    const failures = new Map<string, string>();
-    await Promise.all(
-      plan.nodes
-        .filter((s) => s.change)
-        .map(async (step) => {
-          const error = await writeStep(session, cluster, owner, step, discovery, options.vrf);
-          if (error !== undefined) {
-            failures.set(step.node, error);
-            written[step.node] = { error };
-          } else
-            written[step.node] = {
-              set: step.change!.set.map((m) => `${m.network}:${m.bridge}`),
-              removed: step.change!.removed,
-            };
-        }),
-    );
-    const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, true);
-    const after = planUplinks({
-      cluster,
-      owner,
-      discovery,
-      mappingFailures: failures,
-      vrf: options.vrf,
-      vrfResults: vrf.results,
-    });
-    return { ...after, written, roundTrips: session.roundTrips, vrf: vrf.report };
-  } finally {
-    await session.close();
-  }
+  return withHosts(cluster, options, (hosts) => observeUplinks(hosts, cluster, owner, options.vrf));
 }
 
-/** Drift in words: every node whose bridge mappings differ from what the plan implies. */
-export function uplinkDriftLines(result: UplinkPlan): string[] {
-  return result.nodes.flatMap((step) => {
-    if (step.error) return [`node ${step.node}: not discovered (${step.error.reason}): ${step.error.message}`];
-    const vrf =
-      (step.vrf ?? []).length > 0 || step.conflicts
-        ? vrfDriftLines(step.node, (result as Partial<UplinkRunResult>).vrf?.[step.node])
-        : [];
-    if (!step.change) return vrf;
-    return [
-      ...vrf,
-      ...step.change.set.map((m) => `node ${step.node}: ovn-bridge-mappings lacks ${m.network}:${m.bridge}`),
-      ...step.change.removed.map(
-        (n) => `node ${step.node}: ovn-bridge-mappings still maps ${n}, which no CUDN of this owner uses`,
-      ),
-    ];
-  });
-}
-
-function vrfDriftLines(node: string, report: NodeVrfReport | undefined): string[] {
-  if (!report || 'error' in report) return [];
-  return report.steps
-    .filter((s) => !/^record |^forget the membership/.test(s))
-    .map((s) => `node ${node}: VRF membership differs: would ${s}`);
+/** Observe, plan, write every node's mapping change, and report the conditions after the writes. */
+export function applyUplinks(
+  cluster: Cluster,
+  owner: string,
+  options: UplinkRunOptions = {},
+): Promise<UplinkRunResult> {
+  return withHosts(cluster, options, (hosts) => writeUplinks(hosts, cluster, owner, options.vrf));
 }
 
 /**
  * Remove every bridge mapping this owner wrote and release every VRF membership (and VRF device)
  * it made, as if no CUDN named an Uplink any more.
  */
-export async function destroyUplinks(
+export function destroyUplinks(
   cluster: Cluster,
   owner: string,
   options: UplinkRunOptions = {},
 ): Promise<UplinkRunResult> {
-  return applyUplinks({ ...cluster, networks: [] }, owner, {
-    ...options,
-    vrf: { routeAdvertisements: [], networkIds: {} },
-  });
+  return applyUplinks(withoutUplinkNetworks(cluster), owner, { ...options, vrf: noVrf });
 }

@@ -1,0 +1,113 @@
+/**
+ * The Uplink section (OKEP-6019) of `ovnk plan|apply|diff|destroy`, for people and for `-o json`:
+ * from the runtime's typed UplinkSection, the lines (Uplinks with their selection and Ready,
+ * UplinkStates, per-node writes and VRF, CUDN conditions, problems, replacements, drift) and the
+ * document's fields (`uplinks`, `uplinkStates` in upstream's shape, the CUDNs' UplinksReady
+ * under `networks`, `uplinkNodes`, `uplinkProblems`, `uplinkReplacements`, `uplinkFindings`,
+ * `uplinkVrf`, `uplinkDrift` for diff, `uplinkRoundTrips`), and the exit code it implies.
+ */
+import { findingLine, isDrift, isFailure, type NodeVrfReport, type UplinkSection } from '../../provider/runtime';
+import { ExitCode } from '../contract';
+
+type Section = UplinkSection;
+
+function uplinkObjectLines(section: Section): string[] {
+  return section.uplinks.map((u) => {
+    const overlap =
+      u.status.overlappingNodes.length > 0 ? `; overlapping on ${u.status.overlappingNodes.join(', ')}` : '';
+    const selection = `selects ${u.status.selectedNodes.join(', ') || 'no node'}${overlap}`;
+    const conditions = u.status.conditions.map((c) => `${c.type}=${c.status} ${c.reason}: ${c.message}`);
+    return `  ${u.metadata.name}: ${[selection, ...conditions].join('; ')}`;
+  });
+}
+
+function stateLines(section: Section): string[] {
+  return section.uplinkStates.map((s) => {
+    const conditions = s.status.conditions
+      .map((c) => `${c.type}=${c.status}${c.status === 'True' ? '' : ` ${c.reason}: ${c.message}`}`)
+      .join('; ');
+    const bridge = s.status.ovsBridge ? ` on ${s.status.ovsBridge.name}` : '';
+    const vlan = s.status.vlanTag !== undefined ? ` vlan ${s.status.vlanTag}` : '';
+    return `  state ${s.metadata.name}: ${s.status.hostInterfaceName ?? '-'}${bridge}${vlan}${conditions ? `  ${conditions}` : ''}`;
+  });
+}
+
+function nodeLines(section: Section): string[] {
+  const planned = section.nodes.flatMap((step) => {
+    if (step.error) return [`  node ${step.node}: ${step.error.reason}: ${step.error.message}`];
+    if (step.change)
+      return [`  node ${step.node}: would write ovn-bridge-mappings=${step.change.mappings ?? '(none)'}`];
+    return [];
+  });
+  const written = Object.entries(section.written).map(([node, w]) =>
+    'error' in w
+      ? `  node ${node}: bridge mappings not written: ${w.error}`
+      : `  node ${node}: bridge mappings written (set ${w.set.join(', ') || 'none'}; removed ${w.removed.join(', ') || 'none'})`,
+  );
+  return [...planned, ...written];
+}
+
+function vrfLine(node: string, report: NodeVrfReport): string {
+  if ('error' in report) return `  node ${node}: VRF not configured: ${report.error}`;
+  const outcomes = report.outcomes.map((o) => `${o.cudn}=${o.state}${o.reason ? ` ${o.reason}: ${o.message}` : ''}`);
+  const done =
+    report.ran.length > 0
+      ? `ran: ${report.ran.join('; ')}`
+      : report.steps.length > 0
+        ? `would: ${report.steps.join('; ')}`
+        : 'nothing to change';
+  return `  node ${node}: VRF ${outcomes.join(', ') || 'no Uplink CUDN'}; ${done}`;
+}
+
+/** `ovnk diff`'s drift lines of the section (what is not discovered is said, but is no drift). */
+export function uplinkDrift(section: Section): string[] {
+  return section.findings.filter((f) => isDrift(f) || f.kind === 'notDiscovered').map(findingLine);
+}
+
+/** The section's lines for people. */
+export function uplinkLines(section: Section, command: string): string[] {
+  return [
+    'uplinks:',
+    ...uplinkObjectLines(section),
+    ...stateLines(section),
+    ...nodeLines(section),
+    ...Object.entries(section.networks).flatMap(([network, n]) =>
+      n.conditions.map((c) => `  network ${network}: ${c.type}=${c.status} ${c.reason}: ${c.message}`),
+    ),
+    ...Object.entries(section.vrf).map(([node, v]) => vrfLine(node, v)),
+    ...section.problems.map((p) => `  problem ${p.reason} ${p.path}: ${p.message}`),
+    ...section.replacements.map((r) => `  replace ${r.network}: ${r.message}`),
+    ...(command === 'diff' ? uplinkDrift(section).map((l) => `  drift: ${l}`) : []),
+  ];
+}
+
+/** The section's fields of the command's document; the CUDNs' Uplink conditions join `networks`. */
+export function uplinkFields(section: Section, command: string, networks: Record<string, unknown> = {}) {
+  const merged = { ...networks };
+  for (const [name, n] of Object.entries(section.networks))
+    merged[name] = { ...((merged[name] as object) ?? {}), uplinks: n.uplinks, conditions: n.conditions };
+  return {
+    uplinks: section.uplinks,
+    uplinkStates: section.uplinkStates,
+    networks: merged,
+    uplinkNodes: section.nodes,
+    uplinkProblems: section.problems,
+    uplinkReplacements: section.replacements,
+    uplinkFindings: section.findings,
+    ...(section.mode === 'offline' ? {} : { uplinkVrf: section.vrf }),
+    ...(command === 'diff' ? { uplinkDrift: uplinkDrift(section) } : {}),
+    ...(section.roundTrips !== undefined ? { uplinkRoundTrips: section.roundTrips } : {}),
+  };
+}
+
+/**
+ * The exit code with the section: a zone that failed outranks everything; a plan refused for an
+ * Uplink problem is 1; drift is 2 (diff); a node that could not be discovered or written is 4.
+ */
+export function withUplinkExit(command: string, zones: ExitCode | undefined, section: Section): ExitCode | undefined {
+  if (zones === ExitCode.unreachable) return zones;
+  if (command === 'plan' && section.problems.length > 0) return ExitCode.refused;
+  if (command === 'diff' && section.findings.some(isDrift)) return ExitCode.drift;
+  if (section.findings.some(isFailure)) return ExitCode.unreachable;
+  return zones;
+}

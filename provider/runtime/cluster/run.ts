@@ -1,0 +1,75 @@
+/**
+ * The cluster-level entry (apply, diff, destroy): Northbound rows of every zone and host state of
+ * every node together, typed. Apply writes the zones (one transaction each) and then the nodes
+ * (bridge mappings, VRF membership), as ovn-controller needs the rows before a mapping carries
+ * anything; diff reads both; destroy removes this owner's rows by their markers and its host state.
+ * Each result keeps every zone's outcome (a zone that fails fails alone) and the Uplink section.
+ */
+import type { Cluster } from '../../model/cluster';
+import type { ZoneOutcome } from '../eachZone';
+import { applyZone, destroyZone, type Drift, diffZone, type ZoneResult } from '../zone';
+import { closeHosts, noVrf, observeUplinks, openHosts, withoutUplinkNetworks, writeUplinks } from '../uplink/run';
+import { observedSection, type UplinkSection, writtenSection } from '../uplink/section';
+import type { NodeCredentials } from '../uplink/session';
+import { type ClusterPlan, hasUplinks } from './plan';
+import { onZones, type ZoneTargets } from './zones';
+
+export interface ClusterResult<T> {
+  zones: ZoneOutcome<T>[];
+  /** Absent when the cluster has no Uplinks, or its nodes were not discovered. */
+  uplinks?: UplinkSection;
+}
+
+/** Every zone's rows and state, then every node's Uplink state. */
+export async function applyCluster(plan: ClusterPlan, targets: ZoneTargets): Promise<ClusterResult<ZoneResult>> {
+  const { topology, owner } = plan;
+  const zones = await onZones(targets, (zone) =>
+    applyZone(
+      zone.db,
+      topology.zones.find((z) => z.name === zone.name)!,
+      owner,
+      topology.state,
+    ),
+  );
+  const planned = plan.uplinks;
+  if (!planned?.hosts) return { zones };
+  const written = await writeUplinks(planned.hosts, plan.cluster, owner, planned.vrf);
+  return { zones, uplinks: writtenSection(written, planned.replacements) };
+}
+
+/** Every zone's drift and every node's, nothing written. */
+export async function diffCluster(plan: ClusterPlan, targets: ZoneTargets): Promise<ClusterResult<Drift>> {
+  const { topology, owner } = plan;
+  const zones = await onZones(targets, (zone) =>
+    diffZone(
+      zone.db,
+      topology.zones.find((z) => z.name === zone.name)!,
+      owner,
+    ),
+  );
+  const planned = plan.uplinks;
+  if (!planned?.hosts) return { zones };
+  const observed = await observeUplinks(planned.hosts, plan.cluster, owner, planned.vrf);
+  return { zones, uplinks: observedSection(observed, planned.replacements) };
+}
+
+export interface DestroyInput {
+  cluster: Cluster;
+  owner: string;
+  /** Remove the host state too (the nodes have SSH targets). */
+  hosts: boolean;
+  ssh?: NodeCredentials;
+}
+
+/** Every row of this owner by its markers, then every bridge mapping and VRF membership it made. */
+export async function destroyCluster(input: DestroyInput, targets: ZoneTargets): Promise<ClusterResult<ZoneResult>> {
+  const zones = await onZones(targets, (zone) => destroyZone(zone.db, zone.name, input.owner));
+  if (!input.hosts || !hasUplinks(input.cluster)) return { zones };
+  const cluster = withoutUplinkNetworks(input.cluster);
+  const hosts = await openHosts(cluster, { ssh: input.ssh });
+  try {
+    return { zones, uplinks: writtenSection(await writeUplinks(hosts, cluster, input.owner, noVrf), []) };
+  } finally {
+    await closeHosts(hosts);
+  }
+}

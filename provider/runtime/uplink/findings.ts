@@ -1,0 +1,90 @@
+/**
+ * What an Uplink run found on the nodes, typed: a node it could not discover, a bridge mapping
+ * that differs from what the plan implies, VRF membership that differs, a mapping write or VRF
+ * step that failed. Drift (`ovnk diff`'s exit 2, a Pulumi refresh's drift) is exactly the
+ * `mapping` and `vrf` findings; failures are the others. `findingLine` words each one, for the
+ * CLI's text and the providers' drift lines alike. Pure.
+ */
+import type { NodeStep, UplinkPlan } from '../../uplink/plan';
+import type { NodeVrfReport } from '../vrf/nodes';
+import type { UplinkRunResult } from './run';
+
+export type UplinkFinding =
+  /** Discovery of the node failed (unreachable, host key, ...): nothing is known of it. */
+  | { kind: 'notDiscovered'; node: string; reason: string; message: string }
+  /** `ovn-bridge-mappings` lacks `network:bridge` (present false) or still maps `network`, which no CUDN of this owner uses. */
+  | { kind: 'mapping'; node: string; network: string; bridge?: string; present: boolean }
+  /** VRF membership differs: the step that would make it right. */
+  | { kind: 'vrf'; node: string; step: string }
+  /** Writing the node's bridge mappings failed. */
+  | { kind: 'mappingNotWritten'; node: string; error: string }
+  /** Planning or making the node's VRF membership failed. */
+  | { kind: 'vrfFailed'; node: string; error: string };
+
+export type UplinkFindingKind = UplinkFinding['kind'];
+
+export const isDrift = (f: UplinkFinding): boolean => f.kind === 'mapping' || f.kind === 'vrf';
+export const isFailure = (f: UplinkFinding): boolean => !isDrift(f);
+
+/** Steps that only keep our own records (the membership is right): no drift. */
+const bookkeeping = /^record |^forget the membership/;
+
+function vrfDrift(step: NodeStep, report: NodeVrfReport | undefined): UplinkFinding[] {
+  if ((step.vrf ?? []).length === 0 && !step.conflicts) return [];
+  if (!report || 'error' in report) return [];
+  return report.steps.filter((s) => !bookkeeping.test(s)).map((s) => ({ kind: 'vrf', node: step.node, step: s }));
+}
+
+function mappingDrift(step: NodeStep): UplinkFinding[] {
+  if (!step.change) return [];
+  return [
+    ...step.change.set.map((m) => ({
+      kind: 'mapping' as const,
+      node: step.node,
+      network: m.network,
+      bridge: m.bridge,
+      present: false,
+    })),
+    ...step.change.removed.map((network) => ({ kind: 'mapping' as const, node: step.node, network, present: true })),
+  ];
+}
+
+/** Drift (and nodes not discovered) of an observed plan, node by node in node order. */
+export function driftFindings(result: UplinkPlan & Partial<Pick<UplinkRunResult, 'vrf'>>): UplinkFinding[] {
+  return result.nodes.flatMap((step): UplinkFinding[] => {
+    if (step.error) return [{ kind: 'notDiscovered', node: step.node, ...step.error }];
+    return [...vrfDrift(step, result.vrf?.[step.node]), ...mappingDrift(step)];
+  });
+}
+
+/** What failed on the nodes of a run: discovery, mapping writes, VRF. */
+export function failureFindings(result: UplinkPlan & Partial<UplinkRunResult>): UplinkFinding[] {
+  const notDiscovered = result.nodes.flatMap((step): UplinkFinding[] =>
+    step.error ? [{ kind: 'notDiscovered', node: step.node, ...step.error }] : [],
+  );
+  const writes = Object.entries(result.written ?? {}).flatMap(([node, w]): UplinkFinding[] =>
+    'error' in w ? [{ kind: 'mappingNotWritten', node, error: w.error }] : [],
+  );
+  const vrf = Object.entries(result.vrf ?? {}).flatMap(([node, v]): UplinkFinding[] =>
+    'error' in v ? [{ kind: 'vrfFailed', node, error: v.error }] : [],
+  );
+  return [...notDiscovered, ...writes, ...vrf];
+}
+
+/** A finding in words, as `ovnk diff` and a refresh's drift say it. */
+export function findingLine(f: UplinkFinding): string {
+  switch (f.kind) {
+    case 'notDiscovered':
+      return `node ${f.node}: not discovered (${f.reason}): ${f.message}`;
+    case 'mapping':
+      return f.present
+        ? `node ${f.node}: ovn-bridge-mappings still maps ${f.network}, which no CUDN of this owner uses`
+        : `node ${f.node}: ovn-bridge-mappings lacks ${f.network}:${f.bridge}`;
+    case 'vrf':
+      return `node ${f.node}: VRF membership differs: would ${f.step}`;
+    case 'mappingNotWritten':
+      return `node ${f.node}: bridge mappings not written: ${f.error}`;
+    case 'vrfFailed':
+      return `node ${f.node}: VRF not configured: ${f.error}`;
+  }
+}
