@@ -36,7 +36,7 @@ export function structuralProblems(
     .filter((e) => e.keyword !== 'propertyNames' && e.keyword !== 'if')
     .map((raw) => {
       const at = pointerSegments(root, raw.instancePath);
-      const parentSchema = resolve(schema, parentOf(raw)) as ErrorObject['parentSchema'];
+      const parentSchema = resolve(schema, parentOf(raw), true) as ErrorObject['parentSchema'];
       const error = { ...raw, data: resolve(root, raw.instancePath), parentSchema };
       const { segments, message } = describe(error, at);
       const blocks = raw.keyword === 'type' || raw.keyword === 'required' ? raw.instancePath : undefined;
@@ -49,10 +49,11 @@ function parentOf(error: ErrorObject): string {
   return error.schemaPath.replace(/^#/, '').replace(/\/[^/]*$/, '');
 }
 
-function resolve(root: unknown, pointer: string): unknown {
+/** Follow a JSON pointer; ajv URI-encodes schema paths (a fragment) but not instance paths (a key `%` stays `%`). */
+function resolve(root: unknown, pointer: string, fragment = false): unknown {
   let node = root;
   for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = (fragment ? decodeURIComponent(raw) : raw).replace(/~1/g, '/').replace(/~0/g, '~');
     node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
   }
   return node;

@@ -73,6 +73,22 @@ describe('validateObject against the pinned CRDs', () => {
     ]);
   });
 
+  it('reads user keys with a percent sign as written, not as URI escapes (a fuzz case crashed it)', () => {
+    const labels = (matchLabels: object) => ({
+      ...layer3([{ cidr: '10.1.0.0/16' }]),
+      spec: {
+        namespaceSelector: { matchLabels },
+        network: { topology: 'Layer3', layer3: { role: 'Primary', subnets: [{ cidr: '10.1.0.0/16' }] } },
+      },
+    });
+    expect(validateObject(labels({ 'a%zz': [1] })).map((p) => p.path)).toContain(
+      'ClusterUserDefinedNetwork/blue: spec.namespaceSelector.matchLabels["a%zz"]',
+    );
+    expect(messages(labels({ '%41': 5, A: 'x' }))).toContainEqual(
+      expect.stringContaining('spec.namespaceSelector.matchLabels["%41"]: Invalid value: 5:'),
+    );
+  });
+
   it('refuses duplicates in list-type set and map lists', () => {
     const cnc = {
       apiVersion: 'k8s.ovn.org/v1',
