@@ -177,8 +177,8 @@ export async function clusterPlanFor(
   zone: string | undefined,
   discover: boolean,
 ): Promise<ClusterPlan> {
-  const { cluster, owner, previous } = target;
-  const result = await planCluster({ cluster, owner, previous }, { zone, discover });
+  const { cluster, owner, previous, others } = target;
+  const result = await planCluster({ cluster, owner, previous, others }, { zone, discover });
   if (!result.ok) throw inputError(target.file, attributed(result.inputProblems, target.documents));
   return result.plan;
 }

@@ -6,6 +6,7 @@
  * network ids (VRF names). Without `discover` the Uplink section is offline. `closeCluster`
  * releases the SSH session.
  */
+import type { OtherOwners } from '../../alloc/others';
 import type { Cluster } from '../../model/cluster';
 import { uplinksOf } from '../../model/cudn';
 import type { UplinkProblem } from '../../uplink/problems';
@@ -24,6 +25,8 @@ export interface ClusterInput {
   owner: string;
   /** The state stored with the rows (allocations stay stable against it). */
   previous?: RuntimeState;
+  /** The other owners' allocations in the target Northbounds: taken for this plan (alloc/others.ts). */
+  others?: OtherOwners;
 }
 
 export interface ClusterPlanOptions {
@@ -64,12 +67,12 @@ export function hasNodeTargets(cluster: Cluster): boolean {
 export async function planCluster(input: ClusterInput, options: ClusterPlanOptions = {}): Promise<ClusterPlanResult> {
   const { cluster, owner, previous } = input;
   if (!hasUplinks(cluster)) {
-    const topology = planTopology(cluster, previous, { zone: options.zone });
+    const topology = planTopology(cluster, previous, { zone: options.zone, others: input.others });
     return topology.ok ? { ok: true, plan: { ...input, topology: topology.plan } } : topology;
   }
   const offline = planUplinks({ cluster, owner });
   const hosts = options.discover ? await openHosts(cluster, { ssh: options.ssh }) : undefined;
-  const topology = planTopology(cluster, previous, { zone: options.zone });
+  const topology = planTopology(cluster, previous, { zone: options.zone, others: input.others });
   if (!topology.ok) {
     if (hosts) await closeHosts(hosts);
     return topology;
