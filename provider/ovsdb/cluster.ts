@@ -4,17 +4,24 @@
  * reply, or `_Server` saying our member is no longer leader makes the next call look for the
  * leader again. Only transport failures are retried (until `failoverTimeoutMs`); operation errors
  * are the server's answer and are thrown as they are. A transaction whose connection broke before
- * its reply may have committed; callers guard writes with `wait` operations (the reconcile does).
+ * its reply may have committed; callers guard writes with `wait` operations (the reconcile does,
+ * and runtime/commit.ts reads its marker back when the resent transaction's guard fails).
+ * Monitors follow the leader too, without waiting for a call: when the leader's connection closes
+ * or it stops leading, the next leader is looked for at once and every monitor is attached there
+ * and re-synced (followedMonitor.ts).
  */
 import {
   OvsdbClient,
   type ClientOptions,
+  type Monitor,
   type OvsdbDatabase,
   type TransactOptions,
   type TransactResult,
 } from './client';
 import { describeEndpoint, parseEndpoints, type Endpoint } from './endpoint';
 import { OvsdbRpcError, OvsdbTransportError } from './errors';
+import { FollowedMonitor, type FollowOptions } from './followedMonitor';
+import type { MonitorRequest, MonitorUpdate } from './monitor';
 import type { Operation } from './notation';
 import type { DatabaseSchema } from './schema';
 
@@ -25,6 +32,7 @@ export interface ClusterOptions extends ClientOptions {
   retryDelayMs?: number;
 }
 
+let followedCount = 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `_Server.Database` (ovsdb-server(5)): is this member the leader and connected to its cluster? */
@@ -45,6 +53,9 @@ export class OvsdbClusterClient implements OvsdbDatabase {
   private stale = false;
   private next = 0;
   private closed = false;
+  private searching?: Promise<OvsdbClient>;
+  private following = false;
+  private readonly monitors = new Set<FollowedMonitor>();
 
   /**
    * @param remotes comma-separated `unix:`/`tcp:`/`ssl:` remotes or endpoints (stream openers too)
@@ -83,8 +94,40 @@ export class OvsdbClusterClient implements OvsdbDatabase {
     return this.withLeader(async (client) => client);
   }
 
+  /**
+   * A monitor on the leader that follows it (see the header): `listener` gets every later update,
+   * including the re-sync after a failover (`resync` set when it could not resume).
+   */
+  async monitor(
+    db: string,
+    requests: Record<string, MonitorRequest>,
+    listener: (update: MonitorUpdate) => void,
+    options: FollowOptions = {},
+  ): Promise<Monitor> {
+    const followed = new FollowedMonitor(db, requests, listener, options);
+    this.monitors.add(followed);
+    try {
+      await this.withLeader((client) => followed.attach(client));
+    } catch (error) {
+      this.monitors.delete(followed);
+      throw error;
+    }
+    const cancel = async () => {
+      this.monitors.delete(followed);
+      await followed.cancel();
+    };
+    return {
+      id: `ovnk-followed-${++followedCount}`,
+      initial: followed.initial!,
+      ...(followed.found === undefined ? {} : { found: followed.found }),
+      ...(followed.lastTxnId === undefined ? {} : { lastTxnId: followed.lastTxnId }),
+      cancel,
+    };
+  }
+
   close(): void {
     this.closed = true;
+    this.monitors.clear();
     this.current?.close();
     this.current = undefined;
   }
@@ -96,20 +139,28 @@ export class OvsdbClusterClient implements OvsdbDatabase {
       try {
         return await body(client);
       } catch (error) {
+        if (isTransportFailure(error)) this.lost(client);
         if (!isTransportFailure(error) || Date.now() >= deadline) throw error;
-        this.drop(client);
       }
     }
   }
 
+  /** Forgets `client` before closing it, so its close is not taken for a lost leader. */
   private drop(client: OvsdbClient): void {
-    client.close();
     if (this.current === client) this.current = undefined;
+    client.close();
   }
 
-  private async findLeader(deadline: number): Promise<OvsdbClient> {
-    if (this.closed) throw new OvsdbTransportError(this.endpoint, 'closed', 'cluster client is closed');
-    if (this.current?.isOpen && !this.stale) return this.current;
+  /** The leader: the current one while it is open and leads, else one search shared by every caller. */
+  private findLeader(deadline: number): Promise<OvsdbClient> {
+    if (this.closed)
+      return Promise.reject(new OvsdbTransportError(this.endpoint, 'closed', 'cluster client is closed'));
+    if (this.current?.isOpen && !this.stale) return Promise.resolve(this.current);
+    this.searching ??= this.search(deadline).finally(() => (this.searching = undefined));
+    return this.searching;
+  }
+
+  private async search(deadline: number): Promise<OvsdbClient> {
     if (this.current) this.drop(this.current);
     const failures: string[] = [];
     for (;;) {
@@ -148,14 +199,49 @@ export class OvsdbClusterClient implements OvsdbDatabase {
     return undefined;
   }
 
-  /** Watches `_Server` so a leadership loss without a closed connection is noticed too. */
+  /** Watches `_Server` so a leadership loss without a closed connection is noticed too; attaches the monitors. */
   private async watch(client: OvsdbClient): Promise<OvsdbClient> {
+    client.onClose(() => this.lost(client));
     await client.monitor('_Server', { Database: { columns: ['name', 'leader', 'connected'] } }, (update) => {
       for (const row of update.tables.Database ?? []) {
         const lost = row.new?.leader === false || row.new?.connected === false;
-        if (row.new?.name === this.db && lost && this.current === client) this.stale = true;
+        if (row.new?.name === this.db && lost) this.lost(client);
       }
     });
+    for (const monitor of this.monitors) {
+      try {
+        await monitor.attach(client);
+      } catch (error) {
+        if (isTransportFailure(error)) throw error;
+        this.monitors.delete(monitor);
+        monitor.options.onError?.(error as Error);
+      }
+    }
     return client;
+  }
+
+  /** Our member closed, failed or stopped leading: the next call looks again; with monitors, look now. */
+  private lost(client: OvsdbClient): void {
+    if (this.current !== client || this.closed) return;
+    this.stale = true;
+    if (this.monitors.size > 0) void this.follow();
+  }
+
+  /** Looks for a leader until one is found (monitors attach there) or nothing is left to follow. */
+  private async follow(): Promise<void> {
+    if (this.following) return;
+    this.following = true;
+    try {
+      while (!this.closed && this.monitors.size > 0) {
+        try {
+          await this.findLeader(Date.now() + (this.options.failoverTimeoutMs ?? 30_000));
+          return;
+        } catch {
+          await sleep(this.options.retryDelayMs ?? 200);
+        }
+      }
+    } finally {
+      this.following = false;
+    }
   }
 }

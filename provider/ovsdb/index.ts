@@ -6,6 +6,7 @@ export * from './cluster';
 export * from './codec';
 export * from './endpoint';
 export * from './errors';
+export type { FollowOptions } from './followedMonitor';
 export type { MonitorMethod, MonitorRequest, MonitorUpdate, RowUpdate, TableUpdates } from './monitor';
 export * from './notation';
 export * from './schema';

@@ -35,6 +35,11 @@ export interface MonitorUpdate {
   tables: TableUpdates;
   /** monitor_cond_since: the transaction id after this update. */
   lastTxnId?: string;
+  /**
+   * A monitor followed to another member without resuming (followedMonitor.ts): `tables` holds
+   * every row as it is now (kind `initial`) and a `delete` for each row seen before that is gone.
+   */
+  resync?: boolean;
 }
 
 type WireRowUpdate = {

@@ -92,9 +92,15 @@ async function openStream(endpoint: Extract<Endpoint, { kind: 'stream' }>, timeo
       timeoutMs,
     );
   });
+  const opening = endpoint.open();
   try {
-    return await Promise.race([endpoint.open(), timeout]);
+    return await Promise.race([opening, timeout]);
   } catch (error) {
+    // a stream that opens after we gave up is nobody's: close it
+    opening.then(
+      (late) => late.destroy(),
+      () => undefined,
+    );
     if (error instanceof OvsdbTransportError) throw error;
     throw new OvsdbTransportError(endpoint.describe, 'unreachable', `cannot open: ${(error as Error).message}`, {
       cause: error,
