@@ -214,26 +214,45 @@ function holds(want: Columns, ours: Columns): boolean {
   });
 }
 
+/** A test's count: how many rows of `table` hold the columns of `where` (e.g. assert.Len of a lookup). */
+export interface ExpectedCount {
+  table: string;
+  where: ExpectedRow;
+  count: number;
+}
+
 /**
- * For tests that assert some columns of some rows (and that others do not exist): each expected
- * row must be held by one of our rows of its table (listed columns only, map columns key by key),
- * and no row of ours may hold an `absent` one. References are compared as our identities.
+ * For tests that assert some columns of some rows (and that others do not exist, or how many
+ * there are): each expected row must be held by one of our rows of its table (listed columns
+ * only, map columns key by key), no row of ours may hold an `absent` one, and each count must be
+ * the number of our rows holding its `where`. References are compared as our identities.
  */
 export function compareSubset(
   expected: Record<string, ExpectedRow[]>,
   absent: Record<string, ExpectedRow[]>,
   ours: DesiredRow[],
+  counts: ExpectedCount[] = [],
 ): Outcome {
   const outcome: Outcome = { matched: [], mismatched: [], extra: [] };
   const rows = ours.map((r) => ({ table: r.table, columns: normalize(r.columns) }));
+  const holding = (table: string, want: Columns) => rows.filter((o) => o.table === table && holds(want, o.columns));
+  const labelOf = (table: string, row: ExpectedRow, want: Columns) =>
+    `${table} ${keyOf(table, row) ?? row._id ?? JSON.stringify(want)}`;
   const check = (table: string, row: ExpectedRow, wantFound: boolean) => {
     const want = normalize(row);
-    const label = `${table} ${keyOf(table, row) ?? row._id ?? JSON.stringify(want)}`;
-    const found = rows.some((o) => o.table === table && holds(want, o.columns));
+    const label = labelOf(table, row, want);
+    const found = holding(table, want).length > 0;
     if (found === wantFound) outcome.matched.push(wantFound ? label : `${label} (absent)`);
     else outcome.mismatched.push({ row: label, why: wantFound ? 'no row of ours holds it' : 'present' });
   };
   for (const [table, list] of Object.entries(expected)) for (const row of list) check(table, row, true);
   for (const [table, list] of Object.entries(absent)) for (const row of list) check(table, row, false);
+  for (const { table, where, count } of counts) {
+    const want = normalize(where);
+    const label = `${labelOf(table, where, want)} (count ${count})`;
+    const got = holding(table, want).length;
+    if (got === count) outcome.matched.push(label);
+    else outcome.mismatched.push({ row: label, why: `upstream ${count} rows, ours ${got}` });
+  }
   return outcome;
 }

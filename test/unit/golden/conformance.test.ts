@@ -6,7 +6,7 @@
  * match, and why) and `ours` (rows of our zone the test leaves to another controller). The test
  * fails on any other difference, and prints how many upstream expectations were ported, covered
  * and matched. A test that asserts only some columns of some rows (`mode: subset`) is compared on
- * those, and on the rows it asserts do not exist (`absent`).
+ * those, on the rows it asserts do not exist (`absent`) and on the rows it counts (`counts`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { inlineParents } from '../../../provider/nb/parents';
 import { planTopology } from '../../../provider/runtime/plan';
-import { compareRows, compareSubset, type ExpectedRow, rehashPortGroup, rename } from './compare';
+import { compareRows, compareSubset, type ExpectedCount, type ExpectedRow, rehashPortGroup, rename } from './compare';
 
 interface Listed {
   table: string;
@@ -36,6 +36,8 @@ interface GoldenFile {
   mode?: 'whole' | 'subset';
   expected: Record<string, ExpectedRow[]>;
   absent?: Record<string, ExpectedRow[]>;
+  /** `subset`: how many rows hold some columns, as the test counts them (assert.Len, verify...Count). */
+  counts?: ExpectedCount[];
 }
 
 const dir = join(__dirname, 'data');
@@ -60,10 +62,14 @@ function expectedRows(golden: GoldenFile): { rows: Record<string, ExpectedRow[]>
   return { rows, hashed };
 }
 
+/** One row of a data file with upstream's names renamed to ours. */
+const renamed = (golden: GoldenFile, row: ExpectedRow): ExpectedRow =>
+  rename(row, { networks: golden.networks, names: golden.renames }) as ExpectedRow;
+
 describe('golden conformance with upstream ovn-kubernetes unit tests', () => {
   afterAll(() => {
     console.log(
-      `golden conformance: ${totals.ported} upstream expectations (rows) ported from ${files.length} tests, ${totals.covered} covered, ${totals.matched} matched`,
+      `golden conformance: ${totals.ported} upstream expectations (rows and counts) ported from ${files.length} tests, ${totals.covered} covered, ${totals.matched} matched`,
     );
   });
 
@@ -79,7 +85,12 @@ describe('golden conformance with upstream ovn-kubernetes unit tests', () => {
       const rows = inlineParents(zone!.rows);
       const outcome =
         golden.mode === 'subset'
-          ? compareSubset(expected.rows, expectedRows({ ...golden, expected: golden.absent ?? {} }).rows, rows)
+          ? compareSubset(
+              expected.rows,
+              expectedRows({ ...golden, expected: golden.absent ?? {} }).rows,
+              rows,
+              (golden.counts ?? []).map((c) => ({ ...c, where: renamed(golden, c.where) })),
+            )
           : compareRows(expected.rows, rows);
       const covered = outcome.matched.length + outcome.mismatched.length;
       const notCovered = (golden.notCovered ?? []).reduce((n, c) => n + c.rows, 0);
