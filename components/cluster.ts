@@ -17,7 +17,7 @@ import {
   topologyOf,
   type UplinkObject,
 } from './objects';
-import { keyPathFailures } from '../provider/runtime/pulumi';
+import { DEFAULT_LAYOUT, keyPathFailures, type Layout } from '../provider/runtime/pulumi';
 import { type RouteAdvertisementsObject, Uplink } from './uplink';
 import { type AllocationsOutput, ClusterAllocations, type TopologyProps, ZoneRows } from './resources';
 
@@ -51,7 +51,7 @@ export interface ClusterArgs {
  */
 export class Cluster extends pulumi.ComponentResource implements ClusterContext {
   readonly owner: string;
-  readonly layout: 'central' | 'per-node';
+  readonly layout: Layout;
   readonly topology: TopologyProps;
   readonly allocationsResource: ClusterAllocations;
   /** Every allocation (ids, host subnets, keys, connect subnets), known at preview. */
@@ -76,7 +76,7 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     if (keyPaths.length > 0)
       throw new Error(`Cluster ${name}: ${keyPaths.map((f) => f.reason.replace(/^InvalidField: /, '')).join('; ')}`);
     this.owner = args.owner ?? `${pulumi.getProject()}.${pulumi.getStack()}`;
-    this.layout = args.inventory.spec.zones ?? 'per-node';
+    this.layout = args.inventory.spec.zones ?? DEFAULT_LAYOUT;
     this.inventory = args.inventory;
     this.networkObjects = args.networks ?? [];
     this.connectObjects = args.connects ?? [];

@@ -4,14 +4,14 @@
  * each per-zone resource renders from.
  */
 import type * as pulumi from '@pulumi/pulumi';
-import type { ClusterSlices, PackedSlice } from '../provider/runtime/pulumi';
+import type { ClusterSlices, Layout, PackedSlice } from '../provider/runtime/pulumi';
 import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject } from './objects';
 import type { AllocationsOutput, ClusterAllocations, TopologyProps } from './resources';
 
 export interface ClusterContext {
   /** The `ovnk.io/owner` base of this cluster's rows, e.g. `ovnk-pulumi.colored-enterprise`. */
   readonly owner: string;
-  readonly layout: 'central' | 'per-node';
+  readonly layout: Layout;
   readonly topology: TopologyProps;
   readonly allocationsResource: ClusterAllocations;
   /** The plain Inventory and network objects (an Uplink's children are cut from them). */

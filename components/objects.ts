@@ -4,6 +4,9 @@
  * ClusterNetworkConnect k8s.ovn.org/v1; Uplink k8s.ovn.org/v1alpha1). Fields are checked by the providers' check step, which
  * names the offending property and the reason; these types only help the editor.
  */
+import type { Layout } from '../provider/runtime/pulumi';
+
+export type { Layout };
 
 export interface ObjectMeta {
   name: string;
@@ -18,7 +21,7 @@ export interface InventoryObject {
   kind: 'Inventory';
   metadata: ObjectMeta;
   spec: {
-    zones?: 'central' | 'per-node';
+    zones?: Layout;
     namespaces?: { name: string; labels?: Record<string, string> }[];
     nodes?: Record<string, unknown>[];
     [field: string]: unknown;

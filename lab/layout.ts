@@ -6,12 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import type { Layout } from '../provider/model/zones';
 import { badInput } from './errors';
 
 export type OvnFlavor = 'bookworm' | 'trixie';
 export const OVN_FLAVORS: readonly OvnFlavor[] = ['bookworm', 'trixie'];
-/** per-node: one NB, SB and northd per node (upstream's only layout); central: one of each for all nodes. */
-export type ZoneLayout = 'per-node' | 'central';
+/** The zone layout (provider/model/zones.ts): per-node, one NB, SB and northd per node; central, one of each. */
+export type ZoneLayout = Layout;
+/** The layouts the lab builds: every layout there is (a value the lab may not import from the model). */
 export const ZONE_LAYOUTS: readonly ZoneLayout[] = ['per-node', 'central'];
 export const MAX_NODES = 50;
 export const MAX_INDEX = 250;

@@ -77,7 +77,7 @@ export interface LabStatus {
 /** The central lab's status, as the test suite's shared lab has it. */
 export type CentralLabStatus = LabStatus & Required<Pick<LabStatus, 'nb' | 'sb' | 'nbTcp' | 'sbTcp'>>;
 
-function zonesOf(layout: LabLayout): LabZoneStatus[] {
+function zoneStatuses(layout: LabLayout): LabZoneStatus[] {
   if (zoneLayoutOf(layout) === 'per-node') return layout.nodes.map((node) => zoneOf(layout, node));
   return [
     {
@@ -92,7 +92,7 @@ function zonesOf(layout: LabLayout): LabZoneStatus[] {
 
 export function statusOf(state: LabState, ovnRoot?: string): LabStatus {
   const { layout } = state;
-  const zones = zonesOf(layout);
+  const zones = zoneStatuses(layout);
   const central = zoneLayoutOf(layout) === 'central' ? zones[0]! : undefined;
   return {
     name: state.name,

@@ -9,12 +9,12 @@
  */
 import { resolve } from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
-import { Cluster, topologyFromFiles, type TopologyArgs } from '../components';
+import { Cluster, type Layout, topologyFromFiles, type TopologyArgs } from '../components';
 import { type ScaleSpec, scaleTopology } from './scale';
 
 /** The stack's topology: generated (scale), or its file read and refused as `ovnk plan -f` does. */
 function stackTopology(config: pulumi.Config): TopologyArgs {
-  const zones = config.get('zones') as 'central' | 'per-node' | undefined;
+  const zones = config.get('zones') as Layout | undefined;
   const overrides = {
     zones,
     nodes: config.getObject<Record<string, unknown>[]>('nodes'),

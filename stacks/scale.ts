@@ -3,7 +3,7 @@
  * ClusterNetworkConnects each selecting every network, `nodes` nodes. Pure; the objects are the
  * YAML shapes the components take.
  */
-import type { ClusterArgs, ClusterNetworkConnectObject, NetworkObject } from '../components';
+import type { ClusterArgs, ClusterNetworkConnectObject, Layout, NetworkObject } from '../components';
 
 export interface ScaleSpec {
   networks: number;
@@ -13,7 +13,7 @@ export interface ScaleSpec {
 
 export function scaleTopology(
   spec: ScaleSpec,
-  zones: 'central' | 'per-node',
+  zones: Layout,
 ): Required<Pick<ClusterArgs, 'inventory' | 'networks' | 'connects'>> {
   const indexes = (n: number) => Array.from({ length: n }, (_, i) => i);
   const networks: NetworkObject[] = indexes(spec.networks).map((i) => ({
@@ -60,7 +60,7 @@ export function scaleTopology(
 }
 
 /** Pulumi resources of the stack: the stack, the Cluster and its allocations, plus per layout its children. */
-export function resourceCount(spec: ScaleSpec, zones: 'central' | 'per-node'): number {
+export function resourceCount(spec: ScaleSpec, zones: Layout): number {
   const components = 1 + spec.networks + spec.connects;
   const dynamic = 1 + (zones === 'central' ? spec.networks + spec.connects : spec.nodes);
   return 1 + components + dynamic;

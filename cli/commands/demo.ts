@@ -145,7 +145,7 @@ async function showPlan({ lab, file }: Step): Promise<void> {
   const target = await fileTarget({ file, lab: lab.name });
   const plan = planFor(target);
   const zones: ZoneSummary[] = plan.zones.map((z) => ({
-    zone: { name: z.name, layout: z.zone.layout ?? 'central', localNodes: z.zone.localNodes },
+    zone: z.zone,
     rows: z.rows,
     notes: [],
   }));

@@ -34,6 +34,7 @@ import {
   type UplinkSection,
   withAllocation,
   type ZonePlan,
+  zoneNames,
 } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode } from '../contract';
 import { fileTarget, runFileCommand } from './fileTarget';
@@ -188,7 +189,7 @@ function checkPodNodes({ cluster, label, documents }: PlanSource): void {
 
 function checkZone(cluster: Cluster, zone: string | undefined): void {
   if (zone === undefined) return;
-  const zones = cluster.inventory.zones === 'central' ? ['central'] : cluster.inventory.nodes.map((n) => n.name);
+  const zones = zoneNames(cluster);
   if (!zones.includes(zone))
     throw new CliError(
       ExitCode.badInput,

@@ -48,10 +48,3 @@ export interface ConnectInput {
   /** The families the cluster runs (address sets, drop ACL match). */
   ipFamilies: Family[];
 }
-
-export interface ZoneSpec {
-  name: string;
-  /** `per-node`: one local node, the others remote (upstream); `central`: every node local. */
-  layout: 'per-node' | 'central';
-  localNodes: string[];
-}

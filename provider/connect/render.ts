@@ -12,7 +12,8 @@ import type { DesiredRow } from '../nb/desired';
 import { DEFAULT_COPP } from '../topology/names';
 import { partialIsolation } from './acls';
 import { connectRouterName, routerIds } from './ids';
-import type { ConnectedNetwork, ConnectInput, ConnectNode, ZoneSpec } from './input';
+import type { Zone } from '../model/zones';
+import type { ConnectedNetwork, ConnectInput, ConnectNode } from './input';
 import { type Link, linkOf } from './links';
 import { policyRows } from './policies';
 import { isActiveOn } from './networkNames';
@@ -35,7 +36,7 @@ interface Parts {
   unbound: Set<string>;
 }
 
-export function renderConnect(input: ConnectInput, nodes: ConnectNode[], zone: ZoneSpec): ConnectRender {
+export function renderConnect(input: ConnectInput, nodes: ConnectNode[], zone: Zone): ConnectRender {
   const local = new Set(zone.localNodes);
   const byId = [...nodes].sort((a, b) => a.id - b.id);
   const networks = [...input.networks].sort((a, b) => a.id - b.id);
@@ -67,7 +68,7 @@ function addLayer3Node(
   network: ConnectedNetwork,
   node: ConnectNode,
   isLocal: boolean,
-  zone: ZoneSpec,
+  zone: Zone,
   parts: Parts,
 ): void {
   const link = linkOf(input, network, node);

@@ -11,15 +11,14 @@ import type { DesiredRow } from '../nb/desired';
 import { renderSharedRows } from '../topology/shared';
 import { identityOf } from '../topology/rows';
 import { connectInputs, connectNodes } from './fromCluster';
-import type { ConnectInput, ConnectNode, ZoneSpec } from './input';
+import { zonesOf, type Zone } from '../model/zones';
+import type { ConnectInput, ConnectNode } from './input';
 import { ConnectRenderError } from './links';
 import { renderConnect } from './render';
 import { loadBalancerRows } from '../topology/services';
 
-export const CENTRAL_ZONE = 'central';
-
 export interface ZoneRows {
-  zone: ZoneSpec;
+  zone: Zone;
   rows: DesiredRow[];
   notes: string[];
 }
@@ -27,10 +26,12 @@ export interface ZoneRows {
 /** A zone as the plan document shows it: NB table -> rows as their columns objects. */
 export type ZoneTables = Record<string, Record<string, unknown>[]>;
 
-export function zoneSpecs(cluster: Cluster, nodes: ConnectNode[]): ZoneSpec[] {
-  const names = nodes.map((n) => n.name);
-  if (cluster.inventory.zones === 'central') return [{ name: CENTRAL_ZONE, layout: 'central', localNodes: names }];
-  return names.map((name) => ({ name, layout: 'per-node', localNodes: [name] }));
+/** The cluster's zones over its allocated nodes, in node-id order. */
+export function zoneSpecs(cluster: Cluster, nodes: ConnectNode[]): Zone[] {
+  return zonesOf(
+    cluster.inventory.zones,
+    nodes.map((n) => n.name),
+  );
 }
 
 /** The prepared inputs of a cluster: computed once, rendered for any number of zones. */
@@ -39,7 +40,7 @@ export interface ZonePlan {
   connects: ConnectInput[];
   /** Load balancers of networks connected with ServiceNetwork (rendered once per zone). */
   loadBalancers: DesiredRow[];
-  zones: ZoneSpec[];
+  zones: Zone[];
 }
 
 export function prepareZones(cluster: Cluster, allocation: ClusterAllocation): ZonePlan {
@@ -52,7 +53,7 @@ export function prepareZones(cluster: Cluster, allocation: ClusterAllocation): Z
   return { nodes, connects, loadBalancers, zones: zoneSpecs(cluster, nodes) };
 }
 
-export function renderZone(plan: ZonePlan, zone: ZoneSpec): ZoneRows {
+export function renderZone(plan: ZonePlan, zone: Zone): ZoneRows {
   const out: ZoneRows = { zone, rows: [], notes: [] };
   for (const input of plan.connects) {
     const rendered = renderConnect(input, plan.nodes, zone);

@@ -10,6 +10,7 @@ import { DEFAULT_EPHEMERAL_PORT_RANGE, readPortRange } from './portRange';
 import { type Problem, problem } from './problem';
 import { parseTargets, type Targets } from './targets';
 import { dict } from './dict';
+import { DEFAULT_LAYOUT, LAYOUTS, type Layout } from './zones';
 
 export const minNodeId = 2;
 export const maxNodeId = 5000;
@@ -75,7 +76,7 @@ export interface Service {
 
 export interface Inventory {
   name: string;
-  zones: 'per-node' | 'central';
+  zones: Layout;
   serviceCIDRs: string[];
   masqueradeSubnets: string[];
   /** The default network's cluster subnets (checked for conflicts only). */
@@ -113,7 +114,7 @@ export function parseInventory(doc: LoadedDocument, problems: Problem[]): Invent
   const clusterSubnets = cidrs('clusterSubnets', inventoryDefaults.clusterSubnets);
   return {
     name: doc.metadata.name,
-    zones: r.oneOf(spec.zones, 'spec.zones', ['per-node', 'central'] as const) ?? 'per-node',
+    zones: r.oneOf(spec.zones, 'spec.zones', LAYOUTS) ?? DEFAULT_LAYOUT,
     serviceCIDRs,
     masqueradeSubnets: perFamily(
       r,

@@ -107,11 +107,7 @@ export function planTopology(
 
 function zonePlan(z: ZoneRenderInputs, connectPlan: ReturnType<typeof prepareZones>): ZonePlan {
   const networkRows = z.inputs.flatMap((input) => renderNetwork(input));
-  const connect = renderZone(connectPlan, {
-    name: z.zone.name,
-    layout: z.zone.layout ?? 'central',
-    localNodes: z.zone.localNodes,
-  });
+  const connect = renderZone(connectPlan, z.zone);
   const connectRows = connect.rows;
   const shared = networkRows.length > 0 || connectRows.length > 0 ? renderSharedRows() : [];
   // Rows of different networks never share an identity (every name carries the network prefix),

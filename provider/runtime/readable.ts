@@ -6,7 +6,7 @@ import { zoneTables, type ZoneTables } from '../connect/zones';
 import type { Cluster } from '../model/cluster';
 import type { DesiredRow } from '../nb/desired';
 import { inlineParents } from '../nb/parents';
-import { zonesOf } from '../topology/fromCluster';
+import { inventoryZones } from '../model/zones';
 
 export type { ZoneTables } from '../connect/zones';
 
@@ -17,5 +17,5 @@ export function readableTables(rows: DesiredRow[]): ZoneTables {
 
 /** The names of a cluster's zones, as `--zone` takes them. */
 export function zoneNames(cluster: Cluster): string[] {
-  return zonesOf(cluster).map((z) => z.name);
+  return inventoryZones(cluster.inventory).map((z) => z.name);
 }

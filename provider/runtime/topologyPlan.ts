@@ -7,13 +7,13 @@ import type { ClusterAllocation } from '../alloc/cluster';
 import type { Cluster } from '../model/cluster';
 import type { Problem } from '../model/problem';
 import type { DesiredRow } from '../nb/desired';
-import type { ZoneInput } from '../topology/input';
+import type { Zone } from '../model/zones';
 import type { PodPlug } from './pods';
 import type { RuntimeState } from './state';
 
 export interface ZonePlan {
   name: string;
-  zone: ZoneInput;
+  zone: Zone;
   /** Every row of this owner in the zone's Northbound, sorted by the renderers. */
   rows: DesiredRow[];
   pods: PodPlug[];

@@ -7,6 +7,7 @@ import type { Cidr, Family } from '../model/cidr';
 import { parseInterface, parseIP, parseNetwork, transitSwitchIP, type Addr } from './addresses';
 import { TopologyInputError } from './errors';
 import type { ClusterInput, GatewayInput, NodeInput, RenderInput, Topology } from './input';
+import type { Layout } from '../model/zones';
 import { networkPrefix } from './names';
 import type { StringMap } from './rows';
 import { DEFAULT_TRANSIT_SWITCH_SUBNETS } from './transit';
@@ -43,7 +44,7 @@ export interface NetworkContext {
   mtu: number;
   /** The cluster MTU (upstream's config.Default.MTU): `gateway_mtu` of router ports. */
   clusterMtu: number;
-  layout: 'per-node' | 'central';
+  layout: Layout;
   cluster: ClusterInput;
   subnets: Cidr[];
   joins: Cidr[];
@@ -156,8 +157,8 @@ function checkUnique(input: RenderInput): void {
   });
 }
 
-function layoutOf(input: RenderInput): 'per-node' | 'central' {
-  const layout = input.zone.layout ?? (input.zone.localNodes.length === input.nodes.length ? 'central' : 'per-node');
+function layoutOf(input: RenderInput): Layout {
+  const layout = input.zone.layout;
   if (layout === 'per-node' && input.zone.localNodes.length !== 1) {
     throw new TopologyInputError(
       'zone.localNodes',

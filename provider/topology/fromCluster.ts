@@ -18,7 +18,8 @@ import { type Cluster, inUse } from '../model/cluster';
 import type { InventoryNode, InventoryPod } from '../model/inventory';
 import type { Network } from '../model/network';
 import { uplinksOf } from '../model/cudn';
-import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, RenderInput, ZoneInput } from './input';
+import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, RenderInput } from './input';
+import { inventoryZones, type Zone } from '../model/zones';
 import { assignPodIPs, podKey } from './pod-ips';
 import { assignPodTunnels, type PodTunnels } from './pod-tunnels';
 import { dict, own } from '../model/dict';
@@ -27,7 +28,7 @@ import { dict, own } from '../model/dict';
 export type PodAssignments = Record<string, Record<string, string[]>>;
 
 export interface ZoneRenderInputs {
-  zone: ZoneInput;
+  zone: Zone;
   /** One per rendered network, sorted by network name. */
   inputs: RenderInput[];
 }
@@ -38,13 +39,6 @@ export interface TopologyInputs {
   pods: PodAssignments;
   /** Layer2 pods' tunnel ids (per-node layout only): keep them and pass them back as `previousTunnels`. */
   tunnels: PodTunnels;
-}
-
-/** The zones of an inventory; names match `ovnk plan --zone`. */
-export function zonesOf(cluster: Cluster): ZoneInput[] {
-  const nodes = cluster.inventory.nodes.map((n) => n.name);
-  if (cluster.inventory.zones === 'central') return [{ name: 'central', localNodes: nodes, layout: 'central' }];
-  return nodes.map((name) => ({ name, localNodes: [name], layout: 'per-node' }));
 }
 
 /** Primary Layer3/Layer2 networks that serve a namespace and got a network id. */
@@ -84,7 +78,7 @@ export function topologyInputs(
       ids ? assigned.inputs.map((p) => ({ ...p, tunnelId: ids[podKey(p)] })) : assigned.inputs,
     );
   }
-  const zones = zonesOf(cluster).filter((z) => zoneName === undefined || z.name === zoneName);
+  const zones = inventoryZones(cluster.inventory).filter((z) => zoneName === undefined || z.name === zoneName);
   return {
     pods,
     tunnels,

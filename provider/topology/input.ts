@@ -4,6 +4,7 @@
  * what upstream derives (names, MACs, join/transit/masquerade addresses).
  */
 import type { Service } from '../model/inventory';
+import type { Zone } from '../model/zones';
 
 export type Topology = 'layer3' | 'layer2';
 export type IPFamilyName = 'ipv4' | 'ipv6';
@@ -93,17 +94,6 @@ export interface NodeInput {
   ephemeralPortRange?: string;
 }
 
-export interface ZoneInput {
-  name: string;
-  /** Nodes whose rows live in this zone's Northbound. */
-  localNodes: string[];
-  /**
-   * `per-node`: upstream's interconnect (one local node, remote stand-ins for the others);
-   * `central`: one Northbound binding every node. Default: central when every node is local.
-   */
-  layout?: 'per-node' | 'central';
-}
-
 export interface PodInput {
   name: string;
   namespace: string;
@@ -124,6 +114,6 @@ export interface RenderInput {
   cluster: ClusterInput;
   network: NetworkInput;
   nodes: NodeInput[];
-  zone: ZoneInput;
+  zone: Zone;
   pods?: PodInput[];
 }

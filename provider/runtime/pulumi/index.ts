@@ -17,3 +17,4 @@ export {
   type YamlObject,
 } from './uplinkInput';
 export { keyPathFailures } from './keyPaths';
+export { DEFAULT_LAYOUT, type Layout } from '../../model/zones';

@@ -5,7 +5,7 @@
  * slice carries its services); a connect's ServiceNetwork group references them (the network
  * resources come first). The shared Copp/meter rows belong to ClusterAllocations, never here.
  */
-import type { ZoneSpec } from '../../connect/input';
+import { zonesOf, type Layout, type Zone } from '../../model/zones';
 import { renderConnect } from '../../connect/render';
 import { loadBalancerRows } from '../../topology/services';
 import { uniqueRows } from '../../connect/zones';
@@ -17,17 +17,19 @@ import type { PodPlug } from '../pods';
 import { withBackends } from '../services';
 import { connectFromJson, type ConnectJson } from './connectJson';
 import { SliceError } from './pack';
-import type { ConnectSlice, Layout, NetworkSlice, ServiceSources, ZoneSlice } from './slices';
+import type { ConnectSlice, NetworkSlice, ServiceSources, ZoneSlice } from './slices';
 
 /** The zone as both renderers take it; a zone the slice's layout does not have is refused. */
-export function zoneSpec(layout: Layout, nodes: { name: string }[], zone: string): ZoneSpec {
-  const names = nodes.map((n) => n.name);
-  if (layout === 'central' && zone === 'central') return { name: zone, layout, localNodes: names };
-  if (layout === 'per-node' && names.includes(zone)) return { name: zone, layout, localNodes: [zone] };
-  const zones = layout === 'central' ? ['central'] : names;
+export function zoneSpec(layout: Layout, nodes: { name: string }[], zone: string): Zone {
+  const zones = zonesOf(
+    layout,
+    nodes.map((n) => n.name),
+  );
+  const found = zones.find((z) => z.name === zone);
+  if (found) return found;
   throw new SliceError(
     'zone',
-    `"${zone}" is not a zone of this ${layout} cluster (zones: ${zones.join(', ') || 'none'})`,
+    `"${zone}" is not a zone of this ${layout} cluster (zones: ${zones.map((z) => z.name).join(', ') || 'none'})`,
   );
 }
 

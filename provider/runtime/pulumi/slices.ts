@@ -18,7 +18,7 @@ import { type ConnectJson, connectToJson } from './connectJson';
 import { pack, type PackedSlice } from './pack';
 import { dict, own } from '../../model/dict';
 
-export type Layout = 'central' | 'per-node';
+import type { Layout } from '../../model/zones';
 
 export interface NetworkPart {
   network: NetworkInput;

@@ -5,7 +5,8 @@ import { planTopology } from '../../../provider/runtime/plan';
 import { parseState, serializeState } from '../../../provider/runtime/state';
 import { TopologyInputError } from '../../../provider/topology/errors';
 import { assignPodTunnels, MAX_POD_TUNNEL_ID } from '../../../provider/topology/pod-tunnels';
-import { topologyInputs, zonesOf } from '../../../provider/topology/fromCluster';
+import { topologyInputs } from '../../../provider/topology/fromCluster';
+import { inventoryZones } from '../../../provider/model/zones';
 import { renderNetwork } from '../../../provider/topology/render';
 
 const inventory = (zones: string, extraNodes = '') => `
@@ -59,7 +60,9 @@ function plan(zones: string) {
 describe('topologyInputs', () => {
   it('the central layout has one zone named central with every node local', () => {
     const { cluster, allocation } = plan('central');
-    expect(zonesOf(cluster)).toEqual([{ name: 'central', localNodes: ['n1', 'n2'], layout: 'central' }]);
+    expect(inventoryZones(cluster.inventory)).toEqual([
+      { name: 'central', localNodes: ['n1', 'n2'], layout: 'central' },
+    ]);
     const result = topologyInputs(cluster, allocation);
     expect(result.zones.map((z) => z.zone.name)).toEqual(['central']);
     expect(result.zones[0]!.inputs.map((i) => i.network.name)).toEqual(['cluster_udn_blue', 'green_net']);

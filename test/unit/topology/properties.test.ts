@@ -97,7 +97,9 @@ function inputOf(w: World, localNodes?: string[]): RenderInput {
     },
     nodes,
     pods,
-    zone: localNodes ? { name: localNodes[0]!, localNodes, layout: 'per-node' } : { name: 'central', localNodes: all },
+    zone: localNodes
+      ? { name: localNodes[0]!, localNodes, layout: 'per-node' }
+      : { name: 'central', localNodes: all, layout: 'central' },
   };
 }
 
