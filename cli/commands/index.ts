@@ -11,6 +11,7 @@ import { registerDestroy } from './destroy';
 import { registerRepair } from './repair';
 import { registerLabVm } from './labVm';
 import { registerDemo } from './demo';
+import { registerCapacity } from './capacity';
 
 export type Register = (program: Command) => void;
 
@@ -23,4 +24,5 @@ export const commands: Register[] = [
   registerRepair,
   registerLabVm,
   registerDemo,
+  registerCapacity,
 ];

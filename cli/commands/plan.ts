@@ -42,7 +42,7 @@ import { type FileArgs, fileOption, inputError, inputOf } from './input';
 import { planText } from './planText';
 import { uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
 
-interface PlanOptions {
+export interface PlanOptions {
   file: FileArgs;
   lab?: string | boolean;
   zone?: string;

@@ -11,3 +11,4 @@ export * from './state';
 export * from './connects';
 export * from './cluster';
 export * from './others';
+export * from './capacity';

@@ -11,6 +11,7 @@ export * from './eachZone';
 export { parseSshEndpoint, type SshCredentials, type SshEndpoint } from './tunnel';
 export * from './owners';
 export * from './plan';
+export * from './capacity';
 export * from './repair';
 export * from './pods';
 export * from './state';
