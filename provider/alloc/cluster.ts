@@ -8,7 +8,7 @@ import { activeNodeNames } from '../model/active';
 import type { Cluster } from '../model/cluster';
 import { compare, inUse } from '../model/cluster';
 import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from '../model/cnc';
-import type { Network } from '../model/network';
+import { type Network, tunnelKeysAnnotation } from '../model/network';
 import { type Problem, problem } from '../model/problem';
 import {
   allocateConnectSubnets,
@@ -166,6 +166,7 @@ function allocateKeys(
     ...connects.map((c) => `connect-router/${c.name}`),
   ]);
   for (const owner of keys.owners()) if (!wanted.has(owner)) keys.release(owner);
+  for (const n of networks) pinTransitRouterKey(keys, n, networkIds[n.name], problems);
   for (const c of connects) adoptKey(keys, c, previous);
   const out: DatapathKeys = { networks: dict(), connects: dict() };
   for (const n of networks.filter((n) => networkIds[n.name] !== undefined && n.topology !== 'Localnet')) {
@@ -189,6 +190,33 @@ function allocateKeys(
       );
   }
   return out;
+}
+
+/**
+ * A primary Layer2 network's `k8s.ovn.org/tunnel-keys` pin: [0] must be its switch key (16711683 +
+ * network id), [1] is reserved for its transit router, before any key is handed out.
+ */
+function pinTransitRouterKey(keys: TunnelKeyAllocator, n: Network, id: number | undefined, problems: Problem[]): void {
+  if (n.pinnedTunnelKeys === undefined || id === undefined) return;
+  const field = `metadata.annotations["${tunnelKeysAnnotation}"]`;
+  const [switchKey, routerKey] = n.pinnedTunnelKeys;
+  const refuse = (reason: 'InvalidSpec' | 'OwnerConflict', why: string) =>
+    problems.push(problem(reason, n.ref, field, `${field} ${JSON.stringify(n.pinnedTunnelKeys)} ${why}`));
+  if (n.topology !== 'Layer2' || n.role !== 'Primary')
+    return void refuse('InvalidSpec', 'is only for a primary Layer2 network (its switch and transit router)');
+  if (switchKey !== transitSwitchKey(id))
+    return void refuse(
+      'InvalidSpec',
+      `starts with ${switchKey}, but network id ${id} makes the switch key ${transitSwitchKey(id)}`,
+    );
+  const other = keys.otherHolder(routerKey);
+  if (other !== undefined)
+    return void refuse(
+      'OwnerConflict',
+      `pins tunnel key ${routerKey}, which ${other} holds in this Northbound: pin another one`,
+    );
+  const error = keys.reserve(`transit-router/${n.name}`, routerKey);
+  if (error) refuse('InvalidSpec', `cannot be used: ${error}`);
 }
 
 /** Upstream's tunnel-key annotation is reserved when the previous state does not know the connect. */

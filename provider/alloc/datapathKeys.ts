@@ -38,6 +38,11 @@ export class TunnelKeyAllocator {
     for (const [owner, key] of Object.entries(previous?.keys ?? {})) if (!others.has(key)) this.reserve(owner, key);
   }
 
+  /** Who else in this Northbound holds `key` (another owner), if anyone. */
+  otherHolder(key: number): string | undefined {
+    return this.others.get(key);
+  }
+
   keyOf(owner: string): number | undefined {
     return this.byOwner.get(owner);
   }

@@ -16,6 +16,8 @@ export type Role = 'Primary' | 'Secondary';
 export type Transport = 'Geneve' | 'NoOverlay' | 'EVPN';
 
 export const networkIdAnnotation = 'k8s.ovn.org/network-id';
+/** Upstream's NAD annotation of a primary Layer2 network: [16711683 + network id, the transit router's key]. */
+export const tunnelKeysAnnotation = 'k8s.ovn.org/tunnel-keys';
 export const defaultJoinSubnets = ['100.65.0.0/16', 'fd99::/64'] as const;
 export const defaultTransitSubnets = ['100.88.0.0/16', 'fd97::/64'] as const;
 
@@ -49,6 +51,8 @@ export interface Network {
   namespaces: string[];
   /** From the `k8s.ovn.org/network-id` annotation. */
   pinnedId?: number;
+  /** From the `k8s.ovn.org/tunnel-keys` annotation (as written; alloc/cluster.ts checks it against the id and range). */
+  pinnedTunnelKeys?: [number, number];
 }
 
 export interface NetworkIdentity {
@@ -89,6 +93,7 @@ export function parseNetworkSpec(
     transport: r.oneOf(spec.transport, `${field}transport`, ['Geneve', 'NoOverlay', 'EVPN'] as const) ?? 'Geneve',
     namespaces: [],
     pinnedId: pinnedId(r, doc.metadata.annotations[networkIdAnnotation]),
+    ...pinnedTunnelKeys(r, doc.metadata.annotations[tunnelKeysAnnotation]),
   };
 }
 
@@ -119,6 +124,24 @@ function pinnedId(r: FieldReader, text: string | undefined): number | undefined 
   const field = `metadata.annotations["${networkIdAnnotation}"]`;
   if (!/^\d+$/.test(text) || id < 1 || id > 4095) return r.wrong(field, text, 'a network id from 1 to 4095');
   return id;
+}
+
+/**
+ * Lets a stack whose transit router key another owner of the Northbound holds pin a free one, as
+ * upstream's cluster-manager records it on the NAD.
+ */
+function pinnedTunnelKeys(r: FieldReader, text: string | undefined): { pinnedTunnelKeys?: [number, number] } {
+  if (text === undefined) return {};
+  let keys: unknown;
+  try {
+    keys = JSON.parse(text);
+  } catch {
+    keys = undefined;
+  }
+  const field = `metadata.annotations["${tunnelKeysAnnotation}"]`;
+  if (!Array.isArray(keys) || keys.length !== 2 || !keys.every((k) => Number.isSafeInteger(k) && k > 0))
+    return r.wrong(field, text, 'a JSON list of two tunnel keys, e.g. [16711684,16715779]') ?? {};
+  return { pinnedTunnelKeys: [keys[0], keys[1]] };
 }
 
 /** The families of a network's subnets. */

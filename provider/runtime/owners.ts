@@ -5,7 +5,7 @@
  * same observation and guards those keys, so an owner that allocates at the same moment makes
  * one of the two transactions fail rather than both commit the same network id.
  */
-import { conflictsWithOthers, type OtherOwners } from '../alloc/others';
+import { conflictsWithOthers, freePins, type OtherOwners } from '../alloc/others';
 import type { AllocationState } from '../alloc/state';
 import type { KeyWrite } from '../nb/homeKey';
 import type { Operation } from '../ovsdb/notation';
@@ -61,7 +61,7 @@ export function othersUnchanged(ids: Record<string, string>, owner: string): Key
 
 /**
  * Refuses `ours` when another owner stored in `ids` holds one of its values; `advice` says what
- * to do (plan again, or pin another value).
+ * to do (plan again, or pin another value); `suggest` adds the pins that avoid every collision.
  */
 export function checkOthers(
   endpoint: string,
@@ -69,7 +69,11 @@ export function checkOthers(
   ids: Record<string, string>,
   owner: string,
   advice: string,
+  suggest = false,
 ): void {
-  const conflicts = conflictsWithOthers(ours, otherOwners(ids, owner).others);
-  if (conflicts.length > 0) throw new OwnerConflictError(endpoint, conflicts, advice);
+  const { others } = otherOwners(ids, owner);
+  const conflicts = conflictsWithOthers(ours, others);
+  if (conflicts.length === 0) return;
+  const pins = suggest ? `: ${freePins(ours, others).join('; ')}` : '';
+  throw new OwnerConflictError(endpoint, conflicts, advice + pins);
 }

@@ -26,18 +26,31 @@ const network = (name: string, annotations: Record<string, string> = {}) => ({
   },
 });
 
-const stack = (annotations: Record<string, string> = {}) => ({
+const layer2 = (name: string, annotations: Record<string, string> = {}) => ({
+  apiVersion: 'k8s.ovn.org/v1',
+  kind: 'ClusterUserDefinedNetwork',
+  metadata: { name, annotations },
+  spec: {
+    namespaceSelector: { matchLabels: { network: name } },
+    network: { topology: 'Layer2', layer2: { role: 'Primary', subnets: ['10.60.0.0/16'] } },
+  },
+});
+
+const stack = (annotations: Record<string, string> = {}, l2?: Record<string, string>) => ({
   inventory: {
     apiVersion: 'ovnk/v1alpha1',
     kind: 'Inventory',
     metadata: { name: 'owners-test' },
     spec: {
       zones: 'central',
-      namespaces: [{ name: 'teal', labels: { network: 'teal' } }],
+      namespaces: [
+        { name: 'teal', labels: { network: 'teal' } },
+        { name: 'plum', labels: { network: 'plum' } },
+      ],
       nodes: [{ name: 'n1', id: 2, chassisId: 'c1' }],
     },
   },
-  networks: [network('teal', annotations)],
+  networks: [network('teal', annotations), ...(l2 ? [layer2('plum', l2)] : [])],
   connects: [],
 });
 
@@ -56,6 +69,24 @@ metadata: {name: blue}
 spec:
   namespaceSelector: {matchLabels: {network: blue}}
   network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}]}}
+`;
+
+/** Another file's owner with a primary Layer2 network: its transit router holds the first dynamic tunnel key. */
+const cliLayer2File = `
+apiVersion: ovnk/v1alpha1
+kind: Inventory
+metadata: {name: cli-l2}
+spec:
+  zones: central
+  namespaces: [{name: green, labels: {network: green}}]
+  nodes: [{name: n1, chassisId: c1}]
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: {name: green}
+spec:
+  namespaceSelector: {matchLabels: {network: green}}
+  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.30.0.0/16]}}
 `;
 
 async function globalKeys(): Promise<Record<string, string>> {
@@ -91,7 +122,7 @@ describe('a stack beside an ovnk apply owner in one Northbound', () => {
     expect(checked.failures).toEqual([]);
     expect((checked.inputs.allocations as { networkIds: unknown }).networkIds).toEqual({ cluster_udn_teal: 1 });
     await expect(host.create(urn, checked.inputs)).rejects.toThrow(
-      /network id 1 of network "cluster_udn_teal" is also held by owner "cli-owner" \(network "cluster_udn_blue"\); nothing was written: .*pin another value/,
+      /network id 1 of network "cluster_udn_teal" is also held by owner "cli-owner" \(network "cluster_udn_blue"\); nothing was written: .*check does no I\/O; preview again after pinning values free of every owner: on cluster_udn_teal metadata.annotations\["k8s.ovn.org\/network-id"\]: "2"$/,
     );
     const keys = await globalKeys();
     expect(Object.keys(keys).filter((k) => k.includes(OWNER))).toEqual([]);
@@ -109,5 +140,36 @@ describe('a stack beside an ovnk apply owner in one Northbound', () => {
     expect(planned.plan.allocation.networkIds).toEqual({ cluster_udn_blue: 2 });
     await host.delete(created.id, urn, created.properties);
     expect((await globalKeys())[STATE_KEY]).toBeUndefined();
+  });
+
+  it('names, refusing a transit router tunnel key the other owner holds, the pins that are free, and takes them', async () => {
+    const planned = planTopology(cliLayer2File);
+    if (!planned.ok) throw new Error('bad CLI file');
+    await applyZone(client, planned.plan.zones[0]!, 'cli-l2', planned.plan.state);
+    const checked = await host.check(urn, {}, { __provider: shim.ClusterAllocations, owner: OWNER, ...stack({}, {}) });
+    expect(checked.failures).toEqual([]);
+    const refused = await host.create(urn, checked.inputs).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(refused).toContain(
+      'network id 1 of network "cluster_udn_plum" is also held by owner "cli-l2" (network "cluster_udn_green"); tunnel key 16715779 of transit-router/cluster_udn_plum is also held by owner "cli-l2" (transit-router/cluster_udn_green); nothing was written',
+    );
+    const pins =
+      'on cluster_udn_plum metadata.annotations["k8s.ovn.org/network-id"]: "3" and metadata.annotations["k8s.ovn.org/tunnel-keys"]: "[16711686,16715780]"; on cluster_udn_teal metadata.annotations["k8s.ovn.org/network-id"]: "2"';
+    expect(refused.endsWith(`preview again after pinning values free of every owner: ${pins}`)).toBe(true);
+    expect(Object.keys(await globalKeys()).filter((k) => k.includes(OWNER))).toEqual([]);
+    const pinned = stack(
+      { 'k8s.ovn.org/network-id': '2' },
+      { 'k8s.ovn.org/network-id': '3', 'k8s.ovn.org/tunnel-keys': '[16711686,16715780]' },
+    );
+    const again = await host.check(urn, {}, { __provider: shim.ClusterAllocations, owner: OWNER, ...pinned });
+    expect(again.failures).toEqual([]);
+    const created = await host.create(urn, again.inputs);
+    const published = JSON.parse((await globalKeys())[STATE_KEY]!).allocation;
+    expect(published.networkIds).toEqual({ cluster_udn_plum: 3, cluster_udn_teal: 2 });
+    expect(published.tunnelKeys.keys).toEqual({ 'transit-router/cluster_udn_plum': 16715780 });
+    await host.delete(created.id, urn, created.properties);
+    await destroyZone(client, 'central', 'cli-l2');
   });
 });

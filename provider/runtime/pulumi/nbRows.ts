@@ -63,7 +63,7 @@ async function commitRows(
       const plan = planApply(request, observation).plan;
       const before = home.map[stateKey(owner)];
       if (before === text) return { plan, global: { exists: home.exists, ids: home.map } };
-      if (state !== undefined) checkOthers(db.endpoint, state.allocation, home.map, owner, PIN_ADVICE);
+      if (state !== undefined) checkOthers(db.endpoint, state.allocation, home.map, owner, PIN_ADVICE, true);
       const inserted = plan.operations.some((op) => op.op === 'insert' && op.table === 'NB_Global');
       const writes = [
         stateWrite(owner, before, text, home.exists || inserted),
@@ -88,7 +88,7 @@ async function commitRows(
  * stack is written.
  */
 const PIN_ADVICE =
-  'this stack allocated it without seeing the other owners of this Northbound (check does no I/O): pin another value (for a network id, metadata.annotations["k8s.ovn.org/network-id"])';
+  "this stack's check (preview) allocated without seeing the other owners of this Northbound, as check does no I/O; preview again after pinning values free of every owner";
 
 export async function applyRows(
   zone: string,

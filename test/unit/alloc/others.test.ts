@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { conflictsWithOthers, takenByOthers } from '../../../provider/alloc/others';
+import { conflictsWithOthers, freePins, takenByOthers } from '../../../provider/alloc/others';
 import { planTopology, type TopologyPlan } from '../../../provider/runtime';
 import type { OtherOwners } from '../../../provider/runtime';
 
 /** Owner `owner` with a Layer3 network and a Layer2 one (a primary Layer2 gets a transit router tunnel key). */
-const topology = (owner: string, l3: string, l2: string, pin = '') => `
+const topology = (owner: string, l3: string, l2: string, pin = '', l2Pin = '') => `
 apiVersion: ovnk/v1alpha1
 kind: Inventory
 metadata: {name: ${owner}}
@@ -22,7 +22,7 @@ spec:
 ---
 apiVersion: k8s.ovn.org/v1
 kind: ClusterUserDefinedNetwork
-metadata: {name: ${l2}}
+metadata: {name: ${l2}${l2Pin}}
 spec:
   namespaceSelector: {matchLabels: {network: ${l2}}}
   network: {topology: Layer2, layer2: {role: Primary, subnets: [10.20.0.0/16]}}
@@ -82,5 +82,56 @@ describe('allocation beside the other owners of a Northbound', () => {
     const taken = takenByOthers(others);
     expect(taken.networkIds.get(1)).toBe('owner "a" (network "cluster_udn_blue")');
     expect([...taken.tunnelKeys.values()]).toEqual(['owner "a" (transit-router/cluster_udn_green)']);
+  });
+
+  const keysPin = (keys: string) => `, annotations: {k8s.ovn.org/tunnel-keys: "${keys}"}`;
+  const theirs = a.state.allocation.tunnelKeys.keys['transit-router/cluster_udn_green']!;
+
+  it('refuses a pinned transit router tunnel key another owner holds, naming that owner and the annotation', () => {
+    const b = plan(topology('b', 'red', 'yellow', '', keysPin(`[16711687,${theirs}]`)), others);
+    expect(b.problems).toEqual([
+      {
+        reason: 'OwnerConflict',
+        object: 'ClusterUserDefinedNetwork/yellow',
+        path: 'ClusterUserDefinedNetwork/yellow: metadata.annotations["k8s.ovn.org/tunnel-keys"]',
+        message: `metadata.annotations["k8s.ovn.org/tunnel-keys"] [16711687,${theirs}] pins tunnel key ${theirs}, which owner "a" (transit-router/cluster_udn_green) holds in this Northbound: pin another one`,
+      },
+    ]);
+  });
+
+  it("gives the transit router a free pinned tunnel key, and refuses one whose switch key is not the network id's", () => {
+    const pinned = plan(topology('b', 'red', 'yellow', '', keysPin('[16711685,16716000]')));
+    expect(pinned.problems).toEqual([]);
+    expect(pinned.allocation.networkIds.cluster_udn_yellow).toBe(2);
+    expect(pinned.state.allocation.tunnelKeys.keys['transit-router/cluster_udn_yellow']).toBe(16716000);
+    const wrong = plan(topology('b', 'red', 'yellow', '', keysPin('[16711690,16716000]')));
+    expect(wrong.problems.map((p) => [p.reason, p.message])).toEqual([
+      [
+        'InvalidSpec',
+        'metadata.annotations["k8s.ovn.org/tunnel-keys"] [16711690,16716000] starts with 16711690, but network id 2 makes the switch key 16711685',
+      ],
+    ]);
+  });
+
+  it('names, for a stack that allocated without seeing the others, the pins that avoid every collision', () => {
+    const alone = plan(topology('b', 'red', 'yellow'));
+    expect(freePins(alone.state.allocation, others)).toEqual([
+      'on cluster_udn_red metadata.annotations["k8s.ovn.org/network-id"]: "3"',
+      `on cluster_udn_yellow metadata.annotations["k8s.ovn.org/network-id"]: "4" and metadata.annotations["k8s.ovn.org/tunnel-keys"]: "[16711687,${theirs + 1}]"`,
+    ]);
+    // the pins named, applied by a plan that does not see the others, collide with nothing
+    const redPin = `, annotations: {k8s.ovn.org/network-id: "3"}`;
+    const yellowPin = `, annotations: {k8s.ovn.org/network-id: "4", k8s.ovn.org/tunnel-keys: "[16711687,${theirs + 1}]"}`;
+    const pinned = plan(topology('b', 'red', 'yellow', redPin, yellowPin));
+    expect(pinned.problems).toEqual([]);
+    expect(conflictsWithOthers(pinned.state.allocation, others)).toEqual([]);
+  });
+
+  it('keeps, in the pins it names, the values no other owner holds', () => {
+    const one = plan(topology('c', 'red', 'yellow', `, annotations: {k8s.ovn.org/network-id: "9"}`));
+    expect(freePins(one.state.allocation, others)).toEqual([
+      'on cluster_udn_red metadata.annotations["k8s.ovn.org/network-id"]: "9"',
+      `on cluster_udn_yellow metadata.annotations["k8s.ovn.org/network-id"]: "3" and metadata.annotations["k8s.ovn.org/tunnel-keys"]: "[16711686,${theirs + 1}]"`,
+    ]);
   });
 });
