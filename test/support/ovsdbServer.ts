@@ -64,6 +64,30 @@ async function waitForLog(
   }
 }
 
+/**
+ * ovsdb-server opens its remotes in one pass, in hash order, and logs only the tcp ones: the unix
+ * socket may be bound after the tcp port was logged, and refuses connections (ECONNREFUSED)
+ * between its bind and its listen. A loaded machine can stop the server in that gap, so connect
+ * until the socket accepts.
+ */
+async function waitForSocket(socketPath: string, child: ChildProcess, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const accepted = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(socketPath);
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (accepted) return;
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`ovsdb-server never accepted a connection on ${socketPath} (exit ${child.exitCode})`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 function waitExit(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
@@ -151,6 +175,7 @@ async function spawnServer(dir: string, db: string, name: string, extra: string[
   try {
     const tcp = await waitForLog(log, /0:127\.0\.0\.1: listening on port (\d+)/, child);
     const sslMatch = ssl ? await waitForLog(log, /0:127\.0\.0\.2: listening on port (\d+)/, child) : undefined;
+    await waitForSocket(path.join(dir, `${name}.sock`), child);
     return { child, tcpPort: Number(tcp[1]), sslPort: sslMatch ? Number(sslMatch[1]) : undefined };
   } catch (error) {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
