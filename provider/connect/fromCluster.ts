@@ -4,7 +4,7 @@
  * connects render nothing (the plan is refused as a whole and nothing is applied).
  */
 import type { ClusterAllocation } from '../alloc/cluster';
-import { activeNodeNames } from '../model/active';
+import { servedNodeNames } from '../alloc/served';
 import { type Cidr, mustParseCidr } from '../model/cidr';
 import type { Cluster } from '../model/cluster';
 import type { ClusterNetworkConnect } from '../model/cnc';
@@ -68,7 +68,7 @@ function connectedNetwork(
   for (const [node, cidrs] of Object.entries(own(allocation.hostSubnets, network.name) ?? {}))
     hostSubnets[node] = cidrs.map(mustParseCidr);
   const balancers = loadBalancerRows(network.name, network.namespaces, cluster.inventory.services);
-  const active = activeNodeNames(cluster.inventory, network);
+  const active = servedNodeNames(cluster, network, allocation);
   return {
     name: network.name,
     id,

@@ -12,7 +12,7 @@
  * northd sees every pod and picks the keys itself, so none is assigned or kept.
  */
 import type { ClusterAllocation } from '../alloc/cluster';
-import { activeNodeNames } from '../model/active';
+import { servedNodeNames } from '../alloc/served';
 import { familyName } from '../model/cidr';
 import { type Cluster, inUse } from '../model/cluster';
 import type { InventoryNode, InventoryPod } from '../model/inventory';
@@ -114,7 +114,7 @@ export function nadKeysOf(network: Network): string[] {
 function networkInput(cluster: Cluster, network: Network, allocation: ClusterAllocation): NetworkInput {
   const keys = own(allocation.datapathKeys.networks, network.name);
   const layer2 = network.topology === 'Layer2';
-  const active = servedNodes(cluster, network, allocation);
+  const active = servedNodeNames(cluster, network, allocation);
   const services = cluster.inventory.services.filter((s) => network.namespaces.includes(s.namespace));
   return {
     name: network.name,
@@ -133,20 +133,6 @@ function networkInput(cluster: Cluster, network: Network, allocation: ClusterAll
     ...(active === undefined ? {} : { activeNodes: active }),
     ...(services.length === 0 ? {} : { services }),
   };
-}
-
-/**
- * The nodes the network has rows for, when not all: those it is active on (Dynamic UDN) and, for
- * Layer3, that got a host subnet (a node the allocation could not serve is refused by the plan's
- * problems; the render leaves it out rather than fail).
- */
-function servedNodes(cluster: Cluster, network: Network, allocation: ClusterAllocation): string[] | undefined {
-  const active = activeNodeNames(cluster.inventory, network);
-  if (network.topology !== 'Layer3') return active;
-  const owners = own(allocation.hostSubnets, network.name) ?? {};
-  const all = Object.keys(allocation.nodeIds);
-  const served = (active ?? all).filter((n) => own(owners, n) !== undefined);
-  return active === undefined && served.length === all.length ? undefined : served;
 }
 
 /** Nodes with an allocated id, sorted by id, each with its host subnets of every network. */

@@ -78,6 +78,19 @@ describe('a primary Layer3 network with several subnets of one family', () => {
     ]);
   });
 
+  it('renders no connect port for the node left without a subnet, in its zone or in the others', () => {
+    const plan = planOf(twoRanges(9, connected));
+    expect(plan.problems.map((p) => p.message)).toEqual([
+      'no host subnet left for node n9 in network cluster_udn_wide: no subnets available',
+    ]);
+    const ports = (zone: string) =>
+      rowsIn(zoneRows(plan, zone), 'Logical_Router_Port')
+        .map((p) => p.name as string)
+        .filter((n) => n.includes('wide_n9'));
+    expect(ports('n9')).toEqual([]);
+    expect(ports('n1')).toEqual([]);
+  });
+
   it("routes every cluster subnet from the gateway router to the cluster router's join IP and masquerades each", () => {
     const rows = zoneRows(planOf(twoRanges(5)), 'n5');
     const gr = rowOf(rows, 'Logical_Router', 'GR_cluster_udn_wide_n5');
