@@ -64,6 +64,7 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
   readonly inventory: InventoryObject;
   readonly networkObjects: NetworkObject[];
   readonly connectObjects: ClusterNetworkConnectObject[];
+  readonly uplinkObjects: UplinkObject[];
   /** Per-node layout: the zone resources by zone (node) name. */
   readonly zones: Record<string, ZoneRows> = {};
 
@@ -80,6 +81,7 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     this.inventory = args.inventory;
     this.networkObjects = args.networks ?? [];
     this.connectObjects = args.connects ?? [];
+    this.uplinkObjects = args.uplinks ?? [];
     this.topology = {
       owner: `${this.owner}/cluster`,
       inventory: args.inventory,

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from '@pulumi/pulumi';
 import type { ClusterSlices, Layout, PackedSlice } from '../provider/runtime/pulumi';
-import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject } from './objects';
+import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject, UplinkObject } from './objects';
 import type { AllocationsOutput, ClusterAllocations, TopologyProps } from './resources';
 
 export interface ClusterContext {
@@ -18,16 +18,18 @@ export interface ClusterContext {
   readonly inventory: InventoryObject;
   readonly networkObjects: NetworkObject[];
   readonly connectObjects: ClusterNetworkConnectObject[];
-  /** The components the cluster made, by network key and connect name (a second one is refused). */
+  readonly uplinkObjects: UplinkObject[];
+  /** The components the cluster made, by network key, connect and Uplink name (a second one is refused). */
   readonly networks: Readonly<Record<string, pulumi.Resource>>;
   readonly connects: Readonly<Record<string, pulumi.Resource>>;
+  readonly uplinks: Readonly<Record<string, pulumi.Resource>>;
 }
 
 /**
- * Network and connect components exist only as a Cluster's children: the Cluster's
+ * Network, connect and Uplink components exist only as a Cluster's children: the Cluster's
  * ClusterAllocations is planned from the objects given to it, so a component for an object it
- * was not given would have no allocation (and a second one for an object it was given would write
- * the same rows twice). Throws, naming the object and saying what to do instead.
+ * was not given would have no allocation and no network would wait for it (and a second one for
+ * an object it was given would write the same rows or mappings twice). Throws, naming the object and saying what to do instead.
  */
 export function requireClusterChild(
   cluster: ClusterContext,

@@ -7,7 +7,7 @@
  */
 import * as pulumi from '@pulumi/pulumi';
 import { uplinkStateInputs, uplinkStateNodes, type YamlObject } from '../provider/runtime/pulumi';
-import type { ClusterContext } from './context';
+import { type ClusterContext, requireClusterChild } from './context';
 import type { InventoryObject, NetworkObject, UplinkObject } from './objects';
 import { UplinkState, type UplinkStateObject } from './resources';
 
@@ -29,13 +29,20 @@ export type RouteAdvertisementsObject = {
 };
 
 /**
- * An Uplink: the pre-provisioned OVS bridge a CUDN's traffic leaves through, per node group.
+ * An Uplink: the pre-provisioned OVS bridge a CUDN's traffic leaves through, per node group. The
+ * Cluster makes one per Uplink object it is given (never on its own: requireClusterChild).
  *
  * @example
- * const red = new Uplink("red", { cluster, uplink: {
- *   apiVersion: "k8s.ovn.org/v1alpha1", kind: "Uplink", metadata: { name: "red" },
- *   spec: { nodeConfigs: [{ type: "OVSBridge", nodeSelector: {}, hostInterfaceName: "red0" }] } } });
- * export const redStates = red.uplinkStates;
+ * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
+ *   spec: { zones: "central", namespaces: [{ name: "red", labels: { tenant: "red" } }], nodes: [{ name: "node-1" }, { name: "node-2" }] } };
+ * const cluster = new Cluster("lab", { inventory,
+ *   uplinks: [{ apiVersion: "k8s.ovn.org/v1alpha1", kind: "Uplink", metadata: { name: "red" },
+ *     spec: { nodeConfigs: [{ type: "OVSBridge", nodeSelector: {}, hostInterfaceName: "red0" }] } }],
+ *   networks: [{ apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: "tenant-red" },
+ *     spec: { namespaceSelector: { matchLabels: { tenant: "red" } }, uplinks: ["red"],
+ *             network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr: "10.210.0.0/16" }] } } } }] });
+ * const red = cluster.uplinks["red"] as Uplink;
+ * export const redNodes = red.nodes; // the nodes with an UplinkState; their states come from create
  */
 export class Uplink extends pulumi.ComponentResource {
   /** Nodes with an UplinkState, sorted. */
@@ -47,6 +54,16 @@ export class Uplink extends pulumi.ComponentResource {
 
   constructor(name: string, args: UplinkArgs, opts?: pulumi.ComponentResourceOptions) {
     super('ovnk:uplink:Uplink', name, {}, opts);
+    const key = args.uplink.metadata.name;
+    const given = args.cluster.uplinkObjects.some((u) => u.metadata.name === key);
+    requireClusterChild(
+      args.cluster,
+      'ovnk:uplink:Uplink',
+      `Uplink/${key}`,
+      given,
+      args.cluster.uplinks[key],
+      `cluster.uplinks["${key}"]`,
+    );
     const [inventory, uplink] = [args.cluster.inventory as unknown as YamlObject, args.uplink as unknown as YamlObject];
     this.nodes = uplinkStateNodes(inventory, uplink);
     const vrf =

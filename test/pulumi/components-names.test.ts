@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
 import * as ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { NetworkObject, UserDefinedNetworkObject } from '../../components';
+import type { NetworkObject, UplinkObject, UserDefinedNetworkObject } from '../../components';
 import { repoRoot, topologyArgs } from './fixtures';
 import { installMocks, recordAliases, type Registered, settle, valueOf } from './mocks';
 
@@ -20,7 +20,7 @@ function examplesOf(file: string): string[] {
 }
 
 const header = (components: string) =>
-  `import { Cluster, Layer2Network, Layer3Network, NetworkConnect, type InventoryObject, type NetworkObject } from ${JSON.stringify(components)};\n`;
+  `import { Cluster, Layer2Network, Layer3Network, NetworkConnect, Uplink, type InventoryObject, type NetworkObject } from ${JSON.stringify(components)};\n`;
 
 /**
  * Type errors of the examples in a user's strict program, checked against the components' sources
@@ -121,29 +121,31 @@ describe('component names and examples under mocks', () => {
     expect(await valueOf(cluster.networks['red/yellow-network']!.networkName)).toBe('red_yellow-network');
   });
 
-  it('the JSDoc examples of Cluster, Layer3Network, Layer2Network and NetworkConnect compile and run as written, with known outputs', async () => {
-    const examples = ['cluster.ts', 'network.ts', 'networkConnect.ts'].flatMap(examplesOf);
-    expect(examples).toHaveLength(4);
+  it('the JSDoc examples of Cluster, Layer3Network, Layer2Network, NetworkConnect and Uplink compile and run as written, with known outputs', async () => {
+    const examples = ['cluster.ts', 'network.ts', 'networkConnect.ts', 'uplink.ts'].flatMap(examplesOf);
+    expect(examples).toHaveLength(5);
     expect(typeErrors(examples)).toEqual([]);
     const values: Record<string, unknown> = {};
     for (const code of examples) {
       const js = ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
       const exports: Record<string, unknown> = {};
-      const { Cluster, Layer2Network, Layer3Network, NetworkConnect } = components;
-      new Function('exports', 'Cluster', 'Layer2Network', 'Layer3Network', 'NetworkConnect', js)(
+      const { Cluster, Layer2Network, Layer3Network, NetworkConnect, Uplink } = components;
+      new Function('exports', 'Cluster', 'Layer2Network', 'Layer3Network', 'NetworkConnect', 'Uplink', js)(
         exports,
         Cluster,
         Layer2Network,
         Layer3Network,
         NetworkConnect,
+        Uplink,
       );
-      for (const [name, output] of Object.entries(exports))
-        if (pulumi.Output.isInstance(output)) values[name] = await valueOf(output);
+      for (const [name, value] of Object.entries(exports))
+        values[name] = pulumi.Output.isInstance(value) ? await valueOf(value) : value;
     }
     expect(values.ids).toEqual({ 'cluster_udn_blue-network': 1 });
     expect(values.blueId).toBe(1);
     expect(values.yellowRouter).toBe('yellow_yellow.network_transit_router');
     expect(values.key).toEqual(expect.any(Number));
+    expect(values.redNodes).toEqual(['node-1', 'node-2']);
   }, 180_000); // type-checking the components' sources takes ~25 s alone, longer beside other helpers' runs
 
   it('a Cluster whose Inventory names an SSH key file is refused: the path would land in the state', () => {
@@ -186,5 +188,25 @@ describe('component names and examples under mocks', () => {
       'ClusterNetworkConnect/colored-enterprise is not among the Cluster\'s objects; a ovnk:connect:NetworkConnect cannot be made on its own: give the object to new Cluster(name, { ... }) and use cluster.connects["colored-enterprise"]',
     );
     await valueOf(cluster.allocations);
+  });
+
+  it('an Uplink made on its own is refused with an error that says to use the Cluster', async () => {
+    const red: UplinkObject = {
+      apiVersion: 'k8s.ovn.org/v1alpha1',
+      kind: 'Uplink',
+      metadata: { name: 'red' },
+      spec: { nodeConfigs: [{ type: 'OVSBridge', nodeSelector: {}, hostInterfaceName: 'red0' }] },
+    };
+    const args = topologyArgs('colored-enterprise', 'central');
+    const bare = new components.Cluster('n8', { ...args, connects: [] });
+    expect(() => new components.Uplink('r', { cluster: bare, uplink: red })).toThrow(
+      'ovnk:uplink:Uplink: Uplink/red is not among the Cluster\'s objects; a ovnk:uplink:Uplink cannot be made on its own: give the object to new Cluster(name, { ... }) and use cluster.uplinks["red"]',
+    );
+    const withRed = new components.Cluster('n9', { ...args, connects: [], uplinks: [red] });
+    expect(withRed.uplinks.red!.nodes.length).toBeGreaterThan(0);
+    expect(() => new components.Uplink('r2', { cluster: withRed, uplink: red })).toThrow(
+      'ovnk:uplink:Uplink: the Cluster already made the component of Uplink/red; a ovnk:uplink:Uplink cannot be made on its own: use cluster.uplinks["red"]',
+    );
+    await Promise.all([valueOf(bare.allocations), valueOf(withRed.allocations)]);
   });
 });
