@@ -103,6 +103,30 @@ describe('two owners in one Northbound share the Copp and the meters', () => {
   });
 });
 
+describe('the last user of the shared rows, raced by another owner', () => {
+  it('releases them instead of deleting them when another owner claims them between its read and its commit', async () => {
+    const blue = plan(topology('owner-a', 'blue', '10.10.0.0/16'));
+    const red = plan(topology('owner-b', 'red', '10.20.0.0/16'), { 'owner-a': blue.state.allocation });
+    await applyZone(client, blue.zones[0]!, 'owner-a', blue.state);
+    const db = recording(client, {
+      beforeWrite: async (_ops, attempt) => {
+        if (attempt === 1) await applyZone(client, red.zones[0]!, 'owner-b', red.state);
+      },
+    });
+    const destroyed = await destroyZone(db, 'central', 'owner-a', { backoffMs: 1 });
+    expect(destroyed.attempts).toBe(2);
+    const [copp] = await select('Copp', ['_uuid', 'external_ids']);
+    expect(users(copp!)).toEqual(['ovnk.io/user/owner-b']);
+    const routers = await select('Logical_Router', ['name', 'copp']);
+    expect(routers.length).toBeGreaterThan(0);
+    for (const router of routers) expect(router.copp).toEqual(copp!._uuid);
+    expect(await select('Meter')).toHaveLength(10);
+    expect((await diffZone(client, red.zones[0]!, 'owner-b')).lines).toEqual([]);
+    await destroyZone(client, 'central', 'owner-b');
+    expect(await select('Copp')).toEqual([]);
+  });
+});
+
 describe('two owners allocating in one Northbound', () => {
   it("refuses, naming the other owner, an apply planned before that owner's allocations were stored", async () => {
     const green = plan(topology('owner-c', 'green', '10.30.0.0/16'));
