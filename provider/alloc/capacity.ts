@@ -316,17 +316,16 @@ function moreNetworks(
   for (let more = 0; more < freeNetworkIds; more++) {
     const owner = ownerKey(topology, maxNetworkId + 1 + more);
     const result = allocator.allocate(owner);
-    const refusal =
-      typeof result === 'string'
-        ? result
-        : checkPorts({
-            ref: input.ref,
-            network: `the next ${kind} network`,
-            topology,
-            subnets: result,
-            connectSubnets: subnets,
-            nodes: highest ? [highest] : [],
-          })[0]?.message;
+    const refusal = !result.ok
+      ? result.why
+      : checkPorts({
+          ref: input.ref,
+          network: `the next ${kind} network`,
+          topology,
+          subnets: result.value,
+          connectSubnets: subnets,
+          nodes: highest ? [highest] : [],
+        })[0]?.message;
     if (refusal !== undefined) {
       const message = `connect ${input.name} takes ${more} more ${kind} networks; the next is refused: ${refusal}`;
       return { more, reason: 'ConnectSubnetExhausted', ref: input.ref, message };

@@ -9,6 +9,7 @@
  * Releasing a Layer2 network gives its block back to the layer3 pool once the block is empty.
  */
 import { type Cidr, type Family, addressBits, formatCidr, mask } from '../model/cidr';
+import { failure, type Outcome, success } from './outcome';
 import { type AllocatorState, SubnetAllocator } from './subnetAllocator';
 
 export interface ConnectSubnet {
@@ -88,11 +89,11 @@ export class ConnectSubnetAllocator {
     return { family: subnet.family, base: mask(subnet.base, subnet.family, prefix), prefix };
   }
 
-  /** Allocate for `owner`; a string is upstream's error text. */
-  allocate(owner: string): Cidr[] | string {
+  /** Allocate for `owner`; a failure carries upstream's error text. */
+  allocate(owner: string): Outcome<Cidr[]> {
     if (ownerTopology(owner) === 'layer2') return this.allocateLayer2(owner);
     const result = this.l3.allocate(owner);
-    return typeof result === 'string' ? `Layer3 allocation failed for ${owner}: ${result}` : result;
+    return result.ok ? result : failure(`Layer3 allocation failed for ${owner}: ${result.why}`);
   }
 
   release(owner: string): void {
@@ -127,22 +128,23 @@ export class ConnectSubnetAllocator {
     return { l3: this.l3.toState(), l2: this.l2.toState(), blocks };
   }
 
-  private allocateLayer2(owner: string): Cidr[] | string {
-    if (this.l2.has(owner)) return this.l2.subnetsOf(owner);
+  private allocateLayer2(owner: string): Outcome<Cidr[]> {
+    if (this.l2.has(owner)) return success(this.l2.subnetsOf(owner));
     if (this.l2.ranges.length > 0) {
       const result = this.l2.allocate(owner);
-      if (typeof result !== 'string' && result.length > 0) return result;
+      if (result.ok && result.value.length > 0) return result;
     }
     const expanded = this.expand();
-    if (expanded) return `failed to expand Layer2 allocator: ${expanded}`;
+    if (expanded) return failure(`failed to expand Layer2 allocator: ${expanded}`);
     return this.l2.allocate(owner);
   }
 
   /** Borrow one more block per family from the layer3 pool. */
   private expand(): string | undefined {
     const pending = 'l2-block-pending';
-    const blocks = this.l3.allocate(pending);
-    if (typeof blocks === 'string') return `failed to allocate layer2 blocks: ${blocks}`;
+    const allocated = this.l3.allocate(pending);
+    if (!allocated.ok) return `failed to allocate layer2 blocks: ${allocated.why}`;
+    const blocks = allocated.value;
     this.l3.release(pending);
     const key = blocks.map(formatCidr).join(',');
     this.l3.mark(`l2-block-${key}`, blocks);

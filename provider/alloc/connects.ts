@@ -8,6 +8,7 @@
  * annotation are dropped and every network gets a fresh slice of the new subnets (cursor 0).
  */
 import { type Cidr, type Family, familyName, formatCidr, mustParseCidr, parseCidr } from '../model/cidr';
+import { failure, type Outcome, success } from './outcome';
 import { connectSubnetAnnotation } from '../model/cnc';
 import { type Problem, problem } from '../model/problem';
 import { ConnectSubnetAllocator, type ConnectSubnet, ownerKey, ownerTopology, type Topology } from './connectSubnets';
@@ -118,14 +119,14 @@ function allocateNetworks(
     .sort((a, b) => a.id - b.id);
   for (const w of wanted) {
     const result = allocator.allocate(w.owner);
-    if (typeof result === 'string') {
+    if (!result.ok) {
       const kind = ownerTopology(w.owner) === 'layer3' ? 'Layer3' : 'Layer2';
       problems.push(
         problem(
           'ConnectSubnetExhausted',
           request.ref,
           'spec.connectSubnets',
-          `failed to allocate subnets for CNC ${request.name}: failed to allocate ${kind} subnet for network ${w.network}: ${result}`,
+          `failed to allocate subnets for CNC ${request.name}: failed to allocate ${kind} subnet for network ${w.network}: ${result.why}`,
         ),
       );
       continue;
@@ -135,7 +136,7 @@ function allocateNetworks(
         ref: request.ref,
         network: w.network,
         topology: ownerTopology(w.owner)!,
-        subnets: result,
+        subnets: result.value,
         connectSubnets: subnets,
         nodes: context.nodes,
       }),
@@ -156,11 +157,11 @@ function adopted(
   if (request.subnetAnnotation === undefined) return allocator;
   const field = `metadata.annotations["${connectSubnetAnnotation}"]`;
   const entries = parseAnnotation(request.subnetAnnotation);
-  if (typeof entries === 'string') {
-    problems.push(problem('InvalidSpec', request.ref, field, `${field} ${entries}`));
+  if (!entries.ok) {
+    problems.push(problem('InvalidSpec', request.ref, field, `${field} ${entries.why}`));
     return allocator;
   }
-  for (const [owner, cidrs] of entries) {
+  for (const [owner, cidrs] of entries.value) {
     const error = allocator.adopt(owner, cidrs);
     if (error)
       problems.push(problem('InvalidSpec', request.ref, field, `${field} cannot be adopted: ${owner}: ${error}`));
@@ -169,15 +170,15 @@ function adopted(
 }
 
 /** Owner -> subnets; owners whose key does not parse are skipped, as upstream does. */
-function parseAnnotation(text: string): [string, Cidr[]][] | string {
+function parseAnnotation(text: string): Outcome<[string, Cidr[]][]> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return 'is not JSON';
+    return failure('is not JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return 'is not a JSON object of owner -> {ipv4, ipv6}';
+    return failure('is not a JSON object of owner -> {ipv4, ipv6}');
   const entries: [string, Cidr[]][] = [];
   for (const [owner, families] of Object.entries(value as Record<string, Record<string, unknown>>)) {
     if (!ownerTopology(owner)) continue;
@@ -185,10 +186,10 @@ function parseAnnotation(text: string): [string, Cidr[]][] | string {
       typeof families?.[f] === 'string' ? [parseCidr(families[f] as string)] : [],
     );
     const bad = cidrs.find((c) => typeof c === 'string');
-    if (bad !== undefined) return `has an invalid subnet for ${owner}: ${bad}`;
+    if (bad !== undefined) return failure(`has an invalid subnet for ${owner}: ${bad}`);
     entries.push([owner, cidrs as Cidr[]]);
   }
-  return entries;
+  return success(entries);
 }
 
 function describe(

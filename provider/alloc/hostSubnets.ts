@@ -53,13 +53,13 @@ export function allocateHostSubnets(
   for (const node of nodes) {
     if (allocator.has(node.name)) continue;
     const result = allocator.allocate(node.name);
-    if (typeof result === 'string')
+    if (!result.ok)
       problems.push(
         problem(
           'HostSubnetsExhausted',
           network.ref,
           'spec',
-          `no host subnet left for node ${node.name} in network ${network.name}: ${result}`,
+          `no host subnet left for node ${node.name} in network ${network.name}: ${result.why}`,
         ),
       );
   }

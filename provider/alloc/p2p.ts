@@ -7,6 +7,7 @@
  */
 import { type Cidr, addressBits, containsAddress, formatAddress, formatCidr, mask } from '../model/cidr';
 import type { ConnectSubnet } from './connectSubnets';
+import { failure, type Outcome, success } from './outcome';
 
 /** Upstream caps the per-network key window at 5000 (the node-id maximum). */
 export const maxNodesCap = 5000n;
@@ -18,17 +19,19 @@ export interface P2PPair {
   second: Cidr;
 }
 
-/** The pair at offset 2 * idx of `subnet`; a string is upstream's error text. */
-export function p2pPair(subnet: Cidr, idx: number): P2PPair | string {
+/** The pair at offset 2 * idx of `subnet`; a failure carries upstream's error text. */
+export function p2pPair(subnet: Cidr, idx: number): Outcome<P2PPair> {
   const first = subnet.base + 2n * BigInt(idx);
   const prefix = addressBits(subnet.family) - 1;
   if (!containsAddress(subnet, subnet.family, first + 1n)) {
-    return `failed to generate P2P subnet for node ID ${idx}: generated ip ${formatAddress(subnet.family, first)} from the idx ${idx} is out of range in the network ${formatCidr(subnet)}`;
+    return failure(
+      `failed to generate P2P subnet for node ID ${idx}: generated ip ${formatAddress(subnet.family, first)} from the idx ${idx} is out of range in the network ${formatCidr(subnet)}`,
+    );
   }
-  return {
+  return success({
     first: { family: subnet.family, base: first, prefix },
     second: { family: subnet.family, base: first + 1n, prefix },
-  };
+  });
 }
 
 /** min(2^(bits - p), 5000). */

@@ -39,7 +39,7 @@ function checkLayer3(input: PortCheckInput, first: Cidr, connect: ConnectSubnet)
   let highest: { id: number; node: string } | undefined;
   for (const node of input.nodes) {
     if (node.id >= pairs) {
-      const misfit = input.subnets.map((s) => p2pPair(s, node.id)).find((p) => typeof p === 'string');
+      const misfit = input.subnets.map((s) => p2pPair(s, node.id)).find((p) => !p.ok)?.why;
       problems.push(
         exhausted(
           input,

@@ -5,6 +5,7 @@
  * NB_Global.external_ids or a `--previous` file.
  */
 import type { KeyState } from './datapathKeys';
+import { failure, type Outcome, success } from './outcome';
 import type { ConnectAllocatorState } from './connectSubnets';
 import type { AllocatorState } from './subnetAllocator';
 import { deeperThan, dict, plainData } from '../model/dict';
@@ -41,20 +42,21 @@ export function emptyState(): AllocationState {
 }
 
 /**
- * Accept a state, or a whole plan document that has one under `state`. A string says what is
+ * Accept a state, or a whole plan document that has one under `state`. A failure says what is
  * wrong (the caller reports it as unusable input).
  */
-export function readState(value: unknown): AllocationState | string {
-  if (deeperThan(value, maxStateDepth)) return `nests objects more than ${maxStateDepth} levels deep`;
+export function readState(value: unknown): Outcome<AllocationState> {
+  if (deeperThan(value, maxStateDepth)) return failure(`nests objects more than ${maxStateDepth} levels deep`);
   const plain = plainData(value);
   const candidate = isRecord(plain) && isRecord(plain.state) ? plain.state : plain;
-  if (!isRecord(candidate)) return 'is not a JSON object (expected an `ovnk plan -o json` document or its "state")';
+  if (!isRecord(candidate))
+    return failure('is not a JSON object (expected an `ovnk plan -o json` document or its "state")');
   if (candidate.version !== stateVersion)
-    return `has state version ${JSON.stringify(candidate.version)}; this ovnk reads version ${stateVersion}`;
+    return failure(`has state version ${JSON.stringify(candidate.version)}; this ovnk reads version ${stateVersion}`);
   for (const key of ['networkIds', 'nodeIds', 'hostSubnets', 'tunnelKeys', 'connects']) {
-    if (!isRecord(candidate[key])) return `has no "${key}" object in its state`;
+    if (!isRecord(candidate[key])) return failure(`has no "${key}" object in its state`);
   }
-  return candidate as unknown as AllocationState;
+  return success(candidate as unknown as AllocationState);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

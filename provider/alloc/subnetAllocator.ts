@@ -6,6 +6,7 @@
  * included, which is what keeps plans stable.
  */
 import { type Cidr, type Family, formatCidr, mustParseCidr } from '../model/cidr';
+import { failure, type Outcome, success } from './outcome';
 import { SubnetRange } from './subnetRange';
 import { dict } from '../model/dict';
 
@@ -61,9 +62,9 @@ export class SubnetAllocator {
     return (this.slots.get(owner) ?? []).map((s) => s.range.subnetAt(s.index)).sort((a, b) => a.family - b.family);
   }
 
-  /** One child per family the allocator has ranges for; a string says which family ran out. */
-  allocate(owner: string): Cidr[] | string {
-    if (this.slots.has(owner)) return this.subnetsOf(owner);
+  /** One child per family the allocator has ranges for, or a failure when one ran out. */
+  allocate(owner: string): Outcome<Cidr[]> {
+    if (this.slots.has(owner)) return success(this.subnetsOf(owner));
     const taken: Slot[] = [];
     for (const family of [4, 6] as const) {
       const ranges = this.rangesOf(family);
@@ -71,12 +72,12 @@ export class SubnetAllocator {
       const slot = takeFirst(ranges, owner);
       if (!slot) {
         for (const s of taken) s.range.release(s.index);
-        return subnetsFull;
+        return failure(subnetsFull);
       }
       taken.push(slot);
     }
     if (taken.length > 0) this.slots.set(owner, taken);
-    return this.subnetsOf(owner);
+    return success(this.subnetsOf(owner));
   }
 
   /** Mark existing children for an owner, all or nothing; a string says why not. */

@@ -52,9 +52,8 @@ function connectSubnetFor(input: ConnectInput, family: Family): ConnectSubnet {
 function pairs(network: ConnectedNetwork, idx: number, input: ConnectInput): P2PPair[] {
   return network.connectSubnets.map((subnet) => {
     const pair = p2pPair(subnet, idx);
-    if (typeof pair === 'string')
-      throw new ConnectRenderError(`connect ${input.name}, network ${network.name}: ${pair}`);
-    return pair;
+    if (!pair.ok) throw new ConnectRenderError(`connect ${input.name}, network ${network.name}: ${pair.why}`);
+    return pair.value;
   });
 }
 

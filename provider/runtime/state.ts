@@ -61,8 +61,9 @@ export function parseState(text: string, where: string): RuntimeState {
       `${where} has state version ${JSON.stringify(record?.version)}; this ovnk reads version ${runtimeStateVersion}`,
     );
   }
-  const allocation = readAllocation(record.allocation);
-  if (typeof allocation === 'string') throw new StateError(`${where} ${allocation}`);
+  const read = readAllocation(record.allocation);
+  if (!read.ok) throw new StateError(`${where} ${read.why}`);
+  const allocation = read.value;
   const pods = record.pods && typeof record.pods === 'object' ? record.pods : dict<never>();
   const uplinks = record.uplinks && typeof record.uplinks === 'object' ? { uplinks: record.uplinks } : {};
   const podTunnels =
@@ -74,8 +75,8 @@ export function parseState(text: string, where: string): RuntimeState {
 export function readPreviousAllocation(
   value: unknown,
 ): { ok: true; allocation: AllocationState } | { ok: false; reason: string } {
-  const allocation = readAllocation(value);
-  return typeof allocation === 'string' ? { ok: false, reason: allocation } : { ok: true, allocation };
+  const read = readAllocation(value);
+  return read.ok ? { ok: true, allocation: read.value } : { ok: false, reason: read.why };
 }
 
 /** The stored state, or an empty one, with `allocation` in place of its own: what `--previous` plans against. */

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { ConnectSubnetAllocator } from '../../../provider/alloc/connectSubnets';
 import { layer2PortKey, layer3PortKey, p2pPair } from '../../../provider/alloc/p2p';
 import { checkPorts } from '../../../provider/alloc/portChecks';
+import { failure, type Outcome } from '../../../provider/alloc/outcome';
 import { type Cidr, formatCidr, mustParseCidr } from '../../../provider/model/cidr';
 
 const v4 = (cidr: string, networkPrefix: number) => ({ cidr: mustParseCidr(cidr), networkPrefix });
-const show = (r: Cidr[] | string) => (typeof r === 'string' ? r : r.map(formatCidr));
+const show = (r: Outcome<Cidr[]>) => (r.ok ? r.value.map(formatCidr) : r.why);
 
 describe('hybrid connect-subnet allocator', () => {
   it('gives Layer3 networks /networkPrefix slices and Layer2 networks /31s from a borrowed block, interleaved', () => {
@@ -44,7 +45,7 @@ describe('hybrid connect-subnet allocator', () => {
     a.allocate('layer2_1');
     a.allocate('layer2_2');
     a.allocate('layer2_3');
-    expect(show(a.subnetsOf('layer2_3'))).toEqual(['10.0.1.0/31']);
+    expect(a.subnetsOf('layer2_3').map(formatCidr)).toEqual(['10.0.1.0/31']);
     a.release('layer2_1');
     expect(show(a.allocate('layer2_4'))).toEqual(['10.0.0.0/31']);
     expect(show(a.allocate('layer2_5'))).toEqual(['10.0.1.2/31']);
@@ -54,8 +55,8 @@ describe('hybrid connect-subnet allocator', () => {
     const a = ConnectSubnetAllocator.create([v4('10.0.0.0/24', 25)], [4]);
     a.allocate('layer3_1');
     a.allocate('layer3_2');
-    expect(a.allocate('layer2_3')).toBe(
-      'failed to expand Layer2 allocator: failed to allocate layer2 blocks: no subnets available',
+    expect(a.allocate('layer2_3')).toEqual(
+      failure('failed to expand Layer2 allocator: failed to allocate layer2 blocks: no subnets available'),
     );
   });
 
@@ -87,15 +88,17 @@ describe('point-to-point pairs and port keys', () => {
   const connect = v4('192.168.0.0/16', 24);
   it('puts node id N at offset 2N of the slice, connect-router side first', () => {
     const pair = p2pPair(mustParseCidr('192.168.0.0/24'), 4);
-    expect(typeof pair !== 'string' && [formatCidr(pair.first), formatCidr(pair.second)]).toEqual([
+    expect(pair.ok && [formatCidr(pair.value.first), formatCidr(pair.value.second)]).toEqual([
       '192.168.0.8/31',
       '192.168.0.9/31',
     ]);
   });
 
   it("refuses node id 128 in a /24 with upstream's message", () => {
-    expect(p2pPair(mustParseCidr('192.168.0.0/24'), 128)).toBe(
-      'failed to generate P2P subnet for node ID 128: generated ip 192.168.1.0 from the idx 128 is out of range in the network 192.168.0.0/24',
+    expect(p2pPair(mustParseCidr('192.168.0.0/24'), 128)).toEqual(
+      failure(
+        'failed to generate P2P subnet for node ID 128: generated ip 192.168.1.0 from the idx 128 is out of range in the network 192.168.0.0/24',
+      ),
     );
   });
 
