@@ -123,13 +123,20 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     }
   }
 
+  /** Every Uplink's UplinkStates: Uplink CUDNs' gateway routers take their external side from them (none without Uplinks). */
+  private uplinkStatesProp() {
+    const uplinks = Object.values(this.uplinks);
+    if (uplinks.length === 0) return {};
+    return { uplinkStates: pulumi.all(uplinks.map((u) => u.uplinkStates)).apply((all) => all.flat()) };
+  }
+
   private createZones(name: string, inventory: InventoryObject): void {
     for (const node of inventory.spec.nodes ?? []) {
       const zone = String(node.name);
       this.zones[zone] = new ZoneRows(
         `${name}-zone-${zone}`,
-        zoneProps(this, `zone/${zone}`, zone, (s) => s.zone),
-        { parent: this, dependsOn: [this.allocationsResource] },
+        { ...zoneProps(this, `zone/${zone}`, zone, (s) => s.zone), ...this.uplinkStatesProp() },
+        { parent: this, dependsOn: [this.allocationsResource, ...Object.values(this.uplinks)] },
       );
     }
   }

@@ -42,11 +42,18 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
     const given = args.cluster.networkObjects.some((n) => objectRef(n) === ref);
     requireClusterChild(args.cluster, type, ref, given, args.cluster.networks[key], `cluster.networks["${key}"]`);
     const mine = allocationOf(args.cluster, ref, (a) => a.networks?.[ref]);
+    this.uplinkStates = pulumi.all((args.uplinks ?? []).map((u) => u.uplinkStates)).apply((all) => all.flat());
+    // an Uplink CUDN's gateway routers take their external side from its UplinkStates
+    const uplinkStates = (args.uplinks ?? []).length > 0 ? { uplinkStates: this.uplinkStates } : {};
     const rows =
       args.cluster.layout === 'central'
         ? new NetworkRows(
             `${name}-rows`,
-            { ...zoneProps(args.cluster, `network/${ref}`, 'central', (s) => s.networks?.[ref]), network: ref },
+            {
+              ...zoneProps(args.cluster, `network/${ref}`, 'central', (s) => s.networks?.[ref]),
+              network: ref,
+              ...uplinkStates,
+            },
             {
               parent: this,
               dependsOn: [args.cluster.allocationsResource, ...(args.uplinks ?? [])],
@@ -59,7 +66,6 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
     this.routerName = mine.apply((m) => m.routerName);
     this.hostSubnets = mine.apply((m) => m.hostSubnets);
     this.rowCounts = rows ? rows.rowCounts : pulumi.output(undefined);
-    this.uplinkStates = pulumi.all((args.uplinks ?? []).map((u) => u.uplinkStates)).apply((all) => all.flat());
     this.registerOutputs({
       uplinkStates: this.uplinkStates,
       networkName: this.networkName,

@@ -26,6 +26,8 @@ import { runtimeStateVersion, type RuntimeState } from './state';
 import { withServiceBackends } from './services';
 import type { TopologyPlan, ZonePlan } from './topologyPlan';
 import { uplinksState } from '../uplink/replace';
+import type { UplinkState } from '../uplink/conditions';
+import { routerGateways } from '../uplink/routerGateway';
 
 export type { TopologyPlan, ZonePlan } from './topologyPlan';
 export { loadDocuments } from '../model/load';
@@ -52,6 +54,8 @@ export interface PlanOptions {
   zone?: string;
   /** The allocation states of the other owners of the Northbound: their ids and keys are taken (alloc/others.ts). */
   others?: OtherOwners;
+  /** The UplinkStates discovery gave: the external side of Uplink CUDNs' gateway routers (none: not rendered). */
+  uplinkStates?: readonly UplinkState[];
 }
 
 /** Documents -> Cluster, or the problems that make the input unusable. */
@@ -86,7 +90,14 @@ export function planTopology(
     ...Object.values(allocation.connects).flatMap((c) => c.problems),
   ];
   try {
-    const inputs = topologyInputs(cluster, allocation, previous?.pods ?? {}, options.zone, previous?.podTunnels);
+    const inputs = topologyInputs(
+      cluster,
+      allocation,
+      previous?.pods ?? {},
+      options.zone,
+      previous?.podTunnels,
+      routerGateways(options.uplinkStates ?? []),
+    );
     const connectPlan = prepareZones(cluster, allocation);
     const zones = inputs.zones.map((z) => zonePlan(z, connectPlan));
     const tunnels = Object.keys(inputs.tunnels).length > 0 ? { podTunnels: inputs.tunnels } : {};

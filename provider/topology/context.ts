@@ -103,6 +103,13 @@ function gatewayContext(gw: GatewayInput, field: string): GatewayContext {
   };
 }
 
+/** The node's gateway for this network: an Uplink CUDN's from its UplinkState (never the node's own), else the node's. */
+function gatewayOf(node: NodeInput, net: RenderInput['network'], field: string): GatewayContext | undefined {
+  if (!net.uplink) return node.gateway ? gatewayContext(node.gateway, `${field}.gateway`) : undefined;
+  const gateway = own(net.uplink.gateways, node.name);
+  return gateway ? gatewayContext(gateway, `network.uplink.gateways.${node.name}`) : undefined;
+}
+
 function nodeContext(
   node: NodeInput,
   index: number,
@@ -126,7 +133,7 @@ function nodeContext(
     id: node.id,
     chassisId: node.chassisId,
     hostSubnets,
-    gateway: node.gateway ? gatewayContext(node.gateway, `${field}.gateway`) : undefined,
+    gateway: gatewayOf(node, net, field),
     transitSwitchIPs: tsIPs,
     gatewayMtu: node.gatewayMtuSupport !== false,
     portRange: portRangeOf(node, cluster, field),

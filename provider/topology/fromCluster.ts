@@ -56,12 +56,13 @@ export function topologyInputs(
   previousPods: PodAssignments = {},
   zoneName?: string,
   previousTunnels: PodTunnels = {},
+  uplinkGateways: UplinkGateways = new Map(),
 ): TopologyInputs {
   const clusterInput = clusterInputOf(cluster);
   const nodes = nodeInputs(cluster, allocation);
   const networks = renderedNetworks(cluster, allocation).map((n) => ({
     network: n,
-    input: networkInput(cluster, n, allocation),
+    input: networkInput(cluster, n, allocation, uplinkGateways),
   }));
   const pods: PodAssignments = dict();
   const tunnels: PodTunnels = dict();
@@ -111,7 +112,26 @@ export function nadKeysOf(network: Network): string[] {
   return network.namespaces.map((ns) => `${ns}/${network.objectName}`);
 }
 
-function networkInput(cluster: Cluster, network: Network, allocation: ClusterAllocation): NetworkInput {
+/**
+ * Uplink name -> node -> the external side of the gateway routers of the CUDNs on that Uplink,
+ * from the node's UplinkState (the runtime converts the states: provider/uplink/routerGateway.ts).
+ */
+export type UplinkGateways = ReadonlyMap<string, ReadonlyMap<string, GatewayInput>>;
+
+/** An Uplink CUDN's Uplink and the gateways its UplinkStates give (none known: no external side). */
+function uplinkOf(network: Network, gateways: UplinkGateways): NetworkInput['uplink'] {
+  const name = uplinksOf(network)?.[0];
+  if (name === undefined) return undefined;
+  return { name, gateways: dict(gateways.get(name) ?? []) };
+}
+
+function networkInput(
+  cluster: Cluster,
+  network: Network,
+  allocation: ClusterAllocation,
+  gateways: UplinkGateways,
+): NetworkInput {
+  const uplink = uplinkOf(network, gateways);
   const keys = own(allocation.datapathKeys.networks, network.name);
   const layer2 = network.topology === 'Layer2';
   const active = servedNodeNames(cluster, network, allocation);
@@ -129,7 +149,7 @@ function networkInput(cluster: Cluster, network: Network, allocation: ClusterAll
         ? { switch: keys.transitSwitch, transitRouter: keys.transitRouter }
         : undefined,
     nadKeys: nadKeysOf(network),
-    ...(uplinksOf(network) !== undefined ? { physicalNetworkName: network.name } : {}),
+    ...(uplink ? { physicalNetworkName: network.name, uplink } : {}),
     ...(active === undefined ? {} : { activeNodes: active }),
     ...(services.length === 0 ? {} : { services }),
   };

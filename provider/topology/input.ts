@@ -55,6 +55,13 @@ export interface NetworkInput {
    */
   physicalNetworkName?: string;
   /**
+   * An Uplink-backed CUDN (OKEP-6019): its Uplink and, per node, the external side of its gateway
+   * router from the node's UplinkState (provider/uplink/routerGateway.ts), replacing the node's
+   * own gateway. A node without one (not discovered, not resolved) gets no external side, as
+   * upstream waits for the UplinkState (go-controller/pkg/ovn/uplink_gateway.go).
+   */
+  uplink?: { name: string; gateways: Record<string, GatewayInput> };
+  /**
    * Nodes the network is active on (Dynamic UDN; the Inventory's `spec.nodes[].networks`);
    * absent: every node. Inactive nodes get no rows of the network, local or remote.
    */

@@ -13,3 +13,4 @@ export * from './aggregate';
 export * from './plan';
 export * from './active';
 export * from './replace';
+export * from './routerGateway';

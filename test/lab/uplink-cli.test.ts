@@ -18,6 +18,17 @@ function ovnk(...args: string[]): { code: number; json: Record<string, any>; std
   };
 }
 
+/** The row named `name` anywhere in a zone's tables, children inside their parents included. */
+function named(value: unknown, name: string): Record<string, unknown> | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if ((value as { name?: unknown }).name === name) return value as Record<string, unknown>;
+  for (const child of Object.values(value)) {
+    const found = named(child, name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 afterAll(async () => {
   await closeNodes();
 });
@@ -54,6 +65,23 @@ describe('ovnk and Uplinks', () => {
     expect(stdout).toContain(
       'node ovn-worker3: would write ovn-bridge-mappings=physnet:breth0,cluster_udn_tenant-red:br-red',
     );
+  });
+
+  it("plan with --lab gives an Uplink CUDN's gateway router the external side of its UplinkState, not breth0 (issue 16 point 6)", () => {
+    const { code, json } = ovnk('plan', '-f', fixture, '--lab', lab.name, '-o', 'json');
+    expect(code).toBe(0);
+    const state = json.uplinkStates.find((s: { metadata: { name: string } }) => s.metadata.name === 'red.ovn-worker');
+    const { ovsBridge, macAddress, ipAddresses } = state.status;
+    expect(ovsBridge.name).toBe('br-red');
+    const p = 'cluster_udn_tenant.red_';
+    const tables = json.zones.central;
+    const router = tables.Logical_Router.find((r: { name: string }) => r.name === `GR_${p}ovn-worker`);
+    expect(router.external_ids.physical_ip).toBe(ipAddresses[0].split('/')[0]);
+    const ext = tables.Logical_Switch.find((s: { name: string }) => s.name === `ext_${p}ovn-worker`);
+    expect(JSON.stringify(ext)).toContain(`"br-red_${p}ovn-worker"`);
+    expect(JSON.stringify(ext)).not.toContain(`"breth0_${p}ovn-worker"`);
+    const rtoe = named(tables, `rtoe-GR_${p}ovn-worker`);
+    expect(rtoe).toMatchObject({ mac: macAddress, networks: expect.arrayContaining([ipAddresses[0]]) });
   });
 
   it('plan refuses an Uplink the CRD refuses before anything is computed (exit 3), naming the field and the value', () => {

@@ -2,9 +2,11 @@
  * The cluster-level entry (plan): what `ovnk plan|apply|diff` and the providers plan before they
  * write, Northbound rows and host state together. Discovery comes first where the rows need it:
  * with `discover`, a cluster with Uplinks has its nodes discovered over SSH (the session stays
- * open for the write), then the topology is planned, then the Uplink plan with the topology's
- * network ids (VRF names). Without `discover` the Uplink section is offline. `closeCluster`
- * releases the SSH session.
+ * open for the write), then the topology is planned with the UplinkStates discovery gave (an
+ * Uplink CUDN's gateway routers take their external side from them, issue 16 point 6), then the
+ * Uplink plan with the topology's network ids (VRF names). Without `discover` the Uplink section
+ * is offline and Uplink CUDNs' gateway routers have no external side. `closeCluster` releases
+ * the SSH session.
  */
 import type { OtherOwners } from '../../alloc/others';
 import type { Cluster } from '../../model/cluster';
@@ -72,7 +74,9 @@ export async function planCluster(input: ClusterInput, options: ClusterPlanOptio
   }
   const offline = planUplinks({ cluster, owner });
   const hosts = options.discover ? await openHosts(cluster, { ssh: options.ssh }) : undefined;
-  const topology = planTopology(cluster, previous, { zone: options.zone, others: input.others });
+  // the gateway routers of Uplink CUDNs take their external side from the discovered UplinkStates
+  const uplinkStates = hosts ? planUplinks({ cluster, owner, discovery: hosts.discovery }).uplinkStates : [];
+  const topology = planTopology(cluster, previous, { zone: options.zone, others: input.others, uplinkStates });
   if (!topology.ok) {
     if (hosts) await closeHosts(hosts);
     return topology;

@@ -2,7 +2,9 @@
  * The per-zone resource kinds (`pulumi-nodejs:dynamic/ovnk:<Type>`): NetworkRows (one network,
  * central layout), ConnectRouter (one connect, central layout; its connectSubnets are immutable,
  * so a change replaces it, deleting first) and ZoneRows (one zone of the per-node layout, every
- * network and connect in it). Each carries only its packed slice from ClusterAllocations: check
+ * network and connect in it). Each carries only its packed slice from ClusterAllocations (and,
+ * for Uplink CUDNs, the UplinkStates of their Uplinks, which give their gateway routers' external
+ * side): check
  * validates shapes, diff compares identities and the slice digest (no planning, no rendering);
  * create, update and read render the slice for the resource's zone.
  */
@@ -22,6 +24,8 @@ import {
 import { configureSettings } from './settings';
 import { connectSliceRows, networkSliceRows, zoneSliceRows } from './sliceRows';
 import type { ConnectSlice, NetworkSlice, ZoneSlice } from './slices';
+import type { UplinkState } from '../../uplink/conditions';
+import { routerGateways } from '../../uplink/routerGateway';
 
 interface SliceKindSpec {
   name: string;
@@ -29,8 +33,17 @@ interface SliceKindSpec {
   replaceKeys: string[];
   /** Why a resource of this kind can have no slice (the reason of the check failure). */
   noSlice(news: Props): string;
-  render(slice: unknown, zone: string): DesiredRow[];
+  /** The rows of the slice in `zone`; `uplinkStates` are the resource's UplinkStates input (Uplink CUDNs' gateways). */
+  render(slice: unknown, zone: string, uplinkStates: UplinkState[]): DesiredRow[];
 }
+
+/** The UplinkStates input of a resource (absent: none; a resource of a cluster without Uplinks has none). */
+const uplinkStatesOf = (props: Props): UplinkState[] =>
+  Array.isArray(props.uplinkStates) ? (props.uplinkStates as UplinkState[]) : [];
+
+/** What of the UplinkStates the rows depend on (not their conditions, which change as nodes are written). */
+const gatewaysOf = (props: Props) =>
+  [...routerGateways(uplinkStatesOf(props))].map(([uplink, nodes]) => [uplink, [...nodes]]);
 
 function check(spec: SliceKindSpec, news: Props): CheckResult<Props> {
   if (containsUnknown(news)) return { inputs: news };
@@ -58,7 +71,9 @@ function diff(spec: SliceKindSpec, olds: Props, news: Props): DiffResult {
     news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
   const replaces = spec.replaceKeys.filter(differs);
   const slice = containsUnknown(news.slice) || sliceDigest(olds.slice) !== sliceDigest(news.slice);
-  const changes = replaces.length > 0 || slice || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
+  const states = containsUnknown(news.uplinkStates) || !same(gatewaysOf(olds), gatewaysOf(news));
+  const changes =
+    replaces.length > 0 || slice || states || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
   return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };
 }
 
@@ -70,7 +85,7 @@ function rowsOf(spec: SliceKindSpec, props: Props): Record<string, DesiredRow[]>
     );
   }
   const zone = String(props.zone);
-  return { [zone]: spec.render(unpack(props.slice), zone) };
+  return { [zone]: spec.render(unpack(props.slice), zone, uplinkStatesOf(props)) };
 }
 
 function makeSliceKind(spec: SliceKindSpec): ResourceKind {
@@ -87,7 +102,7 @@ export const NetworkRows: ResourceKind = makeSliceKind({
   replaceKeys: ['owner', 'zone', 'network'],
   noSlice: (news) =>
     `InvalidSpec: network ${news.network} renders no rows: it serves no namespace of the inventory, is not a primary Layer3/Layer2 network, or is not among the cluster's networks`,
-  render: (slice, zone) => networkSliceRows(slice as NetworkSlice, zone),
+  render: (slice, zone, states) => networkSliceRows(slice as NetworkSlice, zone, states),
 });
 
 export const ConnectRouter: ResourceKind = makeSliceKind({
@@ -101,5 +116,5 @@ export const ZoneRows: ResourceKind = makeSliceKind({
   name: 'ZoneRows',
   replaceKeys: ['owner', 'zone'],
   noSlice: () => 'InvalidSpec: the cluster has no zone catalog (ClusterAllocations outputs slices.zone)',
-  render: (slice, zone) => zoneSliceRows(slice as ZoneSlice, zone),
+  render: (slice, zone, states) => zoneSliceRows(slice as ZoneSlice, zone, states),
 });

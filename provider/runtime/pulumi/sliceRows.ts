@@ -4,6 +4,9 @@
  * plan of the whole cluster. A network renders its own ClusterIP load balancers and groups (its
  * slice carries its services); a connect's ServiceNetwork group references them (the network
  * resources come first). The shared Copp/meter rows belong to ClusterAllocations, never here.
+ * An Uplink CUDN's gateway routers take their external side from the UplinkStates the resource
+ * is given (the Uplink components' outputs; issue 16 point 6): ClusterAllocations plans at
+ * preview, before any node is discovered, so its slices carry none.
  */
 import { zonesOf, type Layout, type Zone } from '../../model/zones';
 import { renderConnect } from '../../connect/render';
@@ -18,6 +21,17 @@ import { withBackends } from '../services';
 import { connectFromJson, type ConnectJson } from './connectJson';
 import { SliceError } from './pack';
 import type { ConnectSlice, NetworkSlice, ServiceSources, ZoneSlice } from './slices';
+import type { NetworkInput } from '../../topology/input';
+import type { UplinkState } from '../../uplink/conditions';
+import { routerGateways } from '../../uplink/routerGateway';
+import { dict } from '../../model/dict';
+
+/** The network with its Uplink's gateways from `states` (a network without an Uplink as it is). */
+function withUplinkGateways(network: NetworkInput, states: readonly UplinkState[]): NetworkInput {
+  if (!network.uplink) return network;
+  const gateways = routerGateways(states).get(network.uplink.name) ?? [];
+  return { ...network, uplink: { name: network.uplink.name, gateways: dict(gateways) } };
+}
 
 /** The zone as both renderers take it; a zone the slice's layout does not have is refused. */
 export function zoneSpec(layout: Layout, nodes: { name: string }[], zone: string): Zone {
@@ -46,11 +60,12 @@ function withServices(sources: ServiceSources, rows: DesiredRow[]): DesiredRow[]
   return rows.map((row) => withBackends(row, sources.backends as PodPlug[]));
 }
 
-export function networkSliceRows(slice: NetworkSlice, zone: string): DesiredRow[] {
+export function networkSliceRows(slice: NetworkSlice, zone: string, states: readonly UplinkState[] = []): DesiredRow[] {
   const spec = zoneSpec(slice.layout, slice.nodes, zone);
+  const network = withUplinkGateways(slice.network, states);
   return withServices(
     slice.sources,
-    renderNetwork({ cluster: slice.cluster, network: slice.network, nodes: slice.nodes, zone: spec, pods: slice.pods }),
+    renderNetwork({ cluster: slice.cluster, network, nodes: slice.nodes, zone: spec, pods: slice.pods }),
   );
 }
 
@@ -59,11 +74,12 @@ export function connectSliceRows(slice: ConnectSlice, zone: string): DesiredRow[
 }
 
 /** Every row of the zone but the shared ones: as the CLI's plan renders the zone. */
-export function zoneSliceRows(slice: ZoneSlice, zone: string): DesiredRow[] {
+export function zoneSliceRows(slice: ZoneSlice, zone: string, states: readonly UplinkState[] = []): DesiredRow[] {
   const spec = zoneSpec(slice.layout, slice.nodes, zone);
-  const networkRows = slice.networks.flatMap((n) =>
-    renderNetwork({ cluster: slice.cluster, network: n.network, nodes: slice.nodes, zone: spec, pods: n.pods }),
-  );
+  const networkRows = slice.networks.flatMap((n) => {
+    const network = withUplinkGateways(n.network, states);
+    return renderNetwork({ cluster: slice.cluster, network, nodes: slice.nodes, zone: spec, pods: n.pods });
+  });
   const connectRows = slice.connects.flatMap((c) => renderConnect(connectFromJson(c), slice.connectNodes, spec).rows);
   const others =
     connectRows.length === 0 ? [] : uniqueRows([...connectRows, ...balancers(slice.sources, slice.connects)]);

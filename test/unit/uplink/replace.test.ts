@@ -84,7 +84,10 @@ describe('the localnet port of an Uplink-backed CUDN', () => {
     const cluster = clusterOf(uplinks);
     const planned = planTopology(cluster);
     if (!planned.ok) throw new Error('plan failed');
-    const inputs = topologyInputs(cluster, planned.plan.allocation).zones[0]!.inputs;
+    // the node's UplinkState of up-a gives the gateway router's external side (issue 16 point 6)
+    const fromState = { bridge: 'br-blue', mac: '0a:58:0a:00:00:02', ips: ['203.0.113.2/24'], nextHops: [] };
+    const gateways = new Map([['up-a', new Map([['n1', fromState]])]]);
+    const inputs = topologyInputs(cluster, planned.plan.allocation, {}, undefined, {}, gateways).zones[0]!.inputs;
     return inputs
       .flatMap((i) => renderNetwork(i))
       .filter((r) => r.table === 'Logical_Switch_Port' && r.columns.type === 'localnet');

@@ -1,0 +1,127 @@
+/**
+ * Point 6 of issue 16: an Uplink-backed CUDN's gateway router takes its external side from the
+ * node's UplinkState, not from the node's own gateway bridge. Expected values from upstream:
+ * - go-controller/pkg/ovn/uplink_gateway_test.go TestResolvedUplinkL3GatewayConfig: the state of
+ *   Uplink `blue` on `node-a` (bridge breth0, MAC 02:42:ac:12:00:02, 192.0.2.10/24, default
+ *   gateway 192.0.2.1) gives BridgeID breth0, MAC 02:42:ac:12:00:02, IPAddresses [192.0.2.10/24],
+ *   NextHops [192.0.2.1];
+ * - layer3/layer2_user_defined_network_controller.go nodeGatewayConfig: InterfaceID =
+ *   GetNetworkScopedExtPortName(bridge, node) = `<bridge>_<P><node>`; the masquerade IP joins the
+ *   addresses; gateway.go: `rtoe-` networks and MAC, `etor-` addresses, the default route per next
+ *   hop, `physical_ip`/`physical_ips`; physNetName is the network name; no VLAN (uplink_gateway.go
+ *   leaves VLANID unset);
+ * - uplink_gateway.go uplinkGatewayConfig: a state that is missing or not resolved means "waiting
+ *   for UplinkState": no external side (never the node's own bridge).
+ * The node's own gateway here is br-ex with other addresses, so taking it would fail every check.
+ */
+import { describe, expect, it } from 'vitest';
+import type { UplinkState } from '../../../provider/uplink/conditions';
+import { planTopology, type TopologyPlan } from '../../../provider/runtime/plan';
+import { has, rowOf, rowsIn, zoneRows } from './plan';
+
+const world = `
+apiVersion: ovnk/v1alpha1
+kind: Inventory
+metadata: {name: upl}
+spec:
+  ipFamilies: [IPv4]
+  masqueradeSubnets: [169.254.169.0/24]
+  namespaces: [{name: tenant}]
+  nodes:
+  - {name: node-a, id: 2, chassisId: chassis-a, gatewayBridge: br-ex, gatewayMac: "0a:58:0a:00:00:05", nodeIPs: [10.0.0.5/24], gatewayNextHops: [10.0.0.1]}
+---
+apiVersion: k8s.ovn.org/v1alpha1
+kind: Uplink
+metadata: {name: blue}
+spec:
+  nodeConfigs: [{type: OVSBridge, nodeSelector: {}, hostInterfaceName: breth0}]
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: {name: l3, annotations: {k8s.ovn.org/network-id: "2"}}
+spec:
+  namespaceSelector: {}
+  uplinks: [blue]
+  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.100.0.0/16, hostSubnet: 24}]}}
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: {name: l2, annotations: {k8s.ovn.org/network-id: "3"}}
+spec:
+  namespaceSelector: {}
+  uplinks: [blue]
+  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.200.0.0/16]}}
+`;
+
+/** testUplinkState of uplink_gateway_test.go, Resolved as given. */
+function upstreamState(resolved: 'True' | 'False'): UplinkState {
+  return {
+    apiVersion: 'k8s.ovn.org/v1alpha1',
+    kind: 'UplinkState',
+    metadata: { name: 'blue.node-a' },
+    spec: { uplinkName: 'blue', nodeName: 'node-a' },
+    status: {
+      type: 'OVSBridge',
+      hostInterfaceName: 'breth0',
+      ovsBridge: { name: 'breth0' },
+      macAddress: '02:42:ac:12:00:02',
+      ipAddresses: ['192.0.2.10/24'],
+      defaultGateways: ['192.0.2.1'],
+      conditions: [{ type: 'Resolved', status: resolved, reason: 'Resolved', message: '' }],
+    },
+  };
+}
+
+function planWith(states: UplinkState[]): TopologyPlan {
+  const result = planTopology(world, undefined, { uplinkStates: states });
+  if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+  return result.plan;
+}
+
+/** The masquerade IP of the network's gateway router (169.254.169.0/24 base, per network id). */
+const masqueradeOf = (rows: ReturnType<typeof zoneRows>, gr: string): string =>
+  rowOf(rows, 'Logical_Router', gr).external_ids.physical_ips.split(',')[1];
+
+describe.each([
+  ['Layer3', 'cluster_udn_l3'],
+  ['Layer2', 'cluster_udn_l2'],
+])("an Uplink CUDN's gateway router (%s)", (_topology, network) => {
+  const p = `${network}_`;
+  const gr = `GR_${p}node-a`;
+
+  it("takes the external side from the node's UplinkState: localnet <bridge>_<P><node>, rtoe- MAC and addresses, etor-, default route, physical_ip", () => {
+    const rows = zoneRows(planWith([upstreamState('True')]), 'node-a');
+    const masquerade = masqueradeOf(rows, gr);
+    expect(rowOf(rows, 'Logical_Router', gr).external_ids).toMatchObject({
+      physical_ip: '192.0.2.10',
+      physical_ips: `192.0.2.10,${masquerade}`,
+    });
+    expect(rowOf(rows, 'Logical_Router_Port', `rtoe-${gr}`)).toMatchObject({
+      mac: '02:42:ac:12:00:02',
+      networks: ['192.0.2.10/24', `${masquerade}/32`],
+    });
+    const localnet = rowOf(rows, 'Logical_Switch_Port', `breth0_${p}node-a`);
+    expect(localnet).toMatchObject({ type: 'localnet', addresses: ['unknown'], options: { network_name: network } });
+    expect(localnet.options.tag_request).toBeUndefined();
+    expect(rowOf(rows, 'Logical_Switch_Port', `etor-${gr}`)).toMatchObject({
+      type: 'router',
+      addresses: ['02:42:ac:12:00:02'],
+      options: { 'router-port': `rtoe-${gr}` },
+    });
+    const defaults = rowsIn(rows, 'Logical_Router_Static_Route').filter(
+      (r) => r.ip_prefix === '0.0.0.0/0' && r.output_port === `rtoe-${gr}`,
+    );
+    expect(defaults.map((r) => r.nexthop)).toEqual(['192.0.2.1']);
+    expect(has(rows, 'Logical_Switch_Port', `br-ex_${p}node-a`)).toBe(false);
+  });
+
+  it('has no external side while the UplinkState is missing or not resolved, and never the node bridge', () => {
+    for (const states of [[], [upstreamState('False')]]) {
+      const rows = zoneRows(planWith(states), 'node-a');
+      expect(has(rows, 'Logical_Router', gr)).toBe(true);
+      expect(has(rows, 'Logical_Router_Port', `rtoe-${gr}`)).toBe(false);
+      expect(has(rows, 'Logical_Switch', `ext_${p}node-a`)).toBe(false);
+      expect(rowOf(rows, 'Logical_Router', gr).external_ids.physical_ip).toBeUndefined();
+    }
+  });
+});

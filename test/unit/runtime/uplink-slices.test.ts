@@ -1,0 +1,108 @@
+/**
+ * Point 6 of issue 16 on the Pulumi road: ClusterAllocations plans at preview, before any node
+ * is discovered, so an Uplink CUDN's gateway routers get their external side in the per-zone
+ * resources from the UplinkStates they are given (the Uplink components' outputs). Those rows
+ * must equal what `ovnk plan` renders with the same UplinkStates, and a change of what the
+ * states give the rows (not of their conditions) is a change of the resource.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import type { DesiredRow } from '../../../provider/nb/desired';
+import { planTopology } from '../../../provider/runtime/plan';
+import { pulumiKinds } from '../../../provider/runtime/pulumi';
+import { unpack } from '../../../provider/runtime/pulumi/pack';
+import { networkSliceRows, zoneSliceRows } from '../../../provider/runtime/pulumi/sliceRows';
+import type { ClusterSlices } from '../../../provider/runtime/pulumi/slices';
+import { identityOf } from '../../../provider/topology/rows';
+import { renderSharedRows } from '../../../provider/topology/shared';
+import type { UplinkState } from '../../../provider/uplink/conditions';
+
+const objects = (zones: string) =>
+  parseAllDocuments(`
+apiVersion: ovnk/v1alpha1
+kind: Inventory
+metadata: {name: upl}
+spec:
+  zones: ${zones}
+  ipFamilies: [IPv4]
+  namespaces: [{name: tenant}]
+  nodes:
+  - {name: node-a, id: 2, chassisId: chassis-a, gatewayBridge: br-ex, gatewayMac: "0a:58:0a:00:00:05", nodeIPs: [10.0.0.5/24], gatewayNextHops: [10.0.0.1]}
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: {name: l3}
+spec:
+  namespaceSelector: {}
+  uplinks: [blue]
+  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.100.0.0/16, hostSubnet: 24}]}}
+`).map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> });
+
+/** testUplinkState of upstream's uplink_gateway_test.go (Resolved=True). */
+const state = (mac = '02:42:ac:12:00:02', message = ''): UplinkState => ({
+  apiVersion: 'k8s.ovn.org/v1alpha1',
+  kind: 'UplinkState',
+  metadata: { name: 'blue.node-a' },
+  spec: { uplinkName: 'blue', nodeName: 'node-a' },
+  status: {
+    type: 'OVSBridge',
+    hostInterfaceName: 'breth0',
+    ovsBridge: { name: 'breth0' },
+    macAddress: mac,
+    ipAddresses: ['192.0.2.10/24'],
+    defaultGateways: ['192.0.2.1'],
+    conditions: [
+      { type: 'Resolved', status: 'True', reason: 'Resolved', message },
+      { type: 'GatewayReady', status: 'False', reason: 'GatewayConfigurationPending', message },
+    ],
+  },
+});
+
+const key = (r: DesiredRow) => `${r.table}/${identityOf(r)}/${JSON.stringify(r.columns)}`;
+const shared = new Set(renderSharedRows().map(key));
+
+async function sliced(zones: string) {
+  const [inventory, ...networks] = objects(zones);
+  const checked = await pulumiKinds.ClusterAllocations.check(
+    {},
+    { owner: 'u/cluster', inventory, networks, connects: [] },
+  );
+  expect(checked.failures ?? []).toEqual([]);
+  const planned = planTopology(JSON.stringify([inventory, ...networks]), undefined, { uplinkStates: [state()] });
+  if (!planned.ok) throw new Error('does not plan');
+  const expected = planned.plan.zones[0]!.rows.filter((r) => !shared.has(key(r))).map(key);
+  return { slices: checked.inputs!.slices as ClusterSlices, expected };
+}
+
+describe("an Uplink CUDN's rows in the Pulumi resources", () => {
+  it('a ZoneRows resource given the UplinkStates renders the external side ovnk plan renders with them', async () => {
+    const { slices, expected } = await sliced('per-node');
+    const rows = zoneSliceRows(unpack(slices.zone), 'node-a', [state()]).map(key);
+    expect(rows.sort()).toEqual(expected.sort());
+    expect(rows.some((r) => r.startsWith('Logical_Switch_Port/breth0_cluster_udn_l3_node-a/'))).toBe(true);
+    expect(
+      zoneSliceRows(unpack(slices.zone), 'node-a').some(
+        (r) => r.table === 'Logical_Switch_Port' && identityOf(r) === 'breth0_cluster_udn_l3_node-a',
+      ),
+    ).toBe(false);
+  });
+
+  it('a NetworkRows resource (central) does the same', async () => {
+    const { slices, expected } = await sliced('central');
+    const slice = unpack(Object.values(slices.networks)[0]!);
+    expect(
+      networkSliceRows(slice as never, 'central', [state()])
+        .map(key)
+        .sort(),
+    ).toEqual(expected.sort());
+  });
+
+  it('diff: new gateway facts in the states are a change, new condition texts are not', async () => {
+    const { slices } = await sliced('per-node');
+    const props = { owner: 'u/zone/node-a', zone: 'node-a', slice: slices.zone, schemaVersion: 2 };
+    const olds = { ...props, uplinkStates: [state()] };
+    const diff = (news: object) => pulumiKinds.ZoneRows.diff!('id', olds, { ...props, ...news });
+    expect((await diff({ uplinkStates: [state('02:42:ac:12:00:09')] })).changes).toBe(true);
+    expect((await diff({ uplinkStates: [state(undefined, 'other text')] })).changes).toBe(false);
+  });
+});
