@@ -13,7 +13,7 @@ import type { Network } from '../model/network';
 import type { Uplink } from '../model/uplink';
 import { activeNodesOf, isActiveOn } from './active';
 import { uplinkReady, uplinksReady } from './aggregate';
-import { type Condition, findCondition, type UplinkState } from './conditions';
+import { type Condition, condition, findCondition, type UplinkState } from './conditions';
 import type { NodeFacts } from './facts';
 import { type GatewayPhase, gatewayReady } from './gateway';
 import {
@@ -132,7 +132,8 @@ export function planUplinks(input: UplinkPlanInput): UplinkPlan {
   const resolved = resolveStates(input, selections, users);
   const steps = nodeSteps(input, resolved, users);
   const states = withGateway(input, resolved, users, steps);
-  const byName = new Map(states.map((s) => [s.metadata.name, s]));
+  // offline, the aggregates count every selected node as fine: only what needs no node shows
+  const byName = new Map((input.discovery ? states : states.map(bestCase)).map((s) => [s.metadata.name, s]));
   const plan = {
     problems,
     uplinks: (cluster.uplinks ?? []).map((u) => uplinkObject(u, selections.get(u.name), byName, invalid.get(u.name))),
@@ -143,25 +144,23 @@ export function planUplinks(input: UplinkPlanInput): UplinkPlan {
   return input.discovery ? plan : offlineOnly(plan);
 }
 
-/** Reasons a plan can know without looking at a node; conditions that need discovery are left out offline. */
-const offlineReasons = new Set([
-  'InvalidSpec',
-  'NoMatchingNodes',
-  'NodeSelectorOverlap',
-  'UplinkNotFound',
-  'UplinkUnsupportedGatewayMode',
-  'UplinkUnsupportedTransport',
-  'UplinkNotFoundForNode',
-  'UplinkOverlapOnNode',
-]);
+/**
+ * A selected node's offline state as if discovery had found it resolved and ready: the aggregates
+ * then fail only for what needs no node (a spec refused, no node matching, a node two nodeConfigs
+ * select, an active node none selects) and their messages count only those.
+ */
+function bestCase(state: UplinkState): UplinkState {
+  if (state.status.hostInterfaceName === undefined) return state; // an overlapping node: no config chosen
+  const conditions = [
+    condition('Resolved', 'True', 'Resolved', ''),
+    condition('GatewayReady', 'True', 'GatewayConfigured', ''),
+  ];
+  return { ...state, status: { ...state.status, conditions } };
+}
 
+/** Offline, a condition is shown only when it fails: a True one would claim what only discovery can tell. */
 function offlineOnly(plan: UplinkPlan): UplinkPlan {
-  const known = (conditions: Condition[]) =>
-    conditions.filter(
-      (c) =>
-        offlineReasons.has(c.reason) ||
-        (c.reason === 'UplinksReady' && c.message === 'CUDN does not reference an Uplink'),
-    );
+  const known = (conditions: Condition[]) => conditions.filter((c) => c.status === 'False');
   return {
     ...plan,
     uplinks: plan.uplinks.map((u) => ({ ...u, status: { ...u.status, conditions: known(u.status.conditions) } })),

@@ -1,0 +1,85 @@
+/**
+ * Point 10 of issue 16: the offline plan (no node discovered) shows the Uplink conditions that
+ * need no discovery: a node two nodeConfigs select (upstream's NodeSelectorOverlap on the
+ * Uplink, UplinkOverlapOnNode on the CUDN) and an active node the Uplink does not select
+ * (UplinkNotFoundForNode), with upstream's reasons and message forms (uplink-upstream.md sections
+ * 2.2 and 5; cluster-manager's uplink and CUDN controllers). What needs a node (Resolved,
+ * GatewayReady) is left out: offline, every selected node counts as fine, so the messages count
+ * only the failures known without discovery, and a condition that would be True is not shown.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildCluster } from '../../../provider/model/cluster';
+import { loadDocuments } from '../../../provider/model/load';
+import { planUplinks } from '../../../provider/uplink';
+
+const world = (nodes: string) => {
+  const text = `apiVersion: ovnk/v1alpha1
+kind: Inventory
+metadata: { name: inv }
+spec:
+  ipFamilies: [IPv4]
+  nodes: ${nodes}
+---
+apiVersion: k8s.ovn.org/v1alpha1
+kind: Uplink
+metadata: { name: blue }
+spec:
+  nodeConfigs:
+  - { type: OVSBridge, nodeSelector: { matchLabels: { a: "1" } }, hostInterfaceName: blue0 }
+  - { type: OVSBridge, nodeSelector: { matchLabels: { b: "1" } }, hostInterfaceName: blueb0 }
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: { name: tenant }
+spec:
+  namespaceSelector: {}
+  uplinks: [blue]
+  network: { topology: Layer3, layer3: { role: Primary, subnets: [{ cidr: 10.1.0.0/16 }] } }
+`;
+  const { cluster, problems } = buildCluster(loadDocuments(text).documents);
+  expect(problems).toEqual([]);
+  return planUplinks({ cluster, owner: 'o' });
+};
+
+const strip = (c: { type: string; status: string; reason: string; message: string }) => [
+  c.type,
+  c.status,
+  c.reason,
+  c.message,
+];
+
+describe('the offline Uplink plan', () => {
+  it('shows a node two nodeConfigs select and a node none selects, on the Uplink and on the CUDN', () => {
+    const plan = world('[{ name: n1, labels: { a: "1" } }, { name: n2, labels: { a: "1", b: "1" } }, { name: n3 }]');
+    expect(plan.uplinks[0]!.status.conditions.map(strip)).toEqual([
+      [
+        'Ready',
+        'False',
+        'NodeSelectorOverlap',
+        '1 of 2 selected node(s) have readiness failures; examples: n2=NodeSelectorOverlap',
+      ],
+    ]);
+    expect(plan.networks.cluster_udn_tenant!.conditions.map(strip)).toEqual([
+      [
+        'UplinksReady',
+        'False',
+        'UplinksNotReady',
+        '2 active node/uplink readiness check(s) failed; examples: blue/n2=UplinkOverlapOnNode, blue/n3=UplinkNotFoundForNode',
+      ],
+    ]);
+  });
+
+  it('names a CUDN not selected on a node with its reason, and shows nothing that needs discovery', () => {
+    const plan = world('[{ name: n1, labels: { a: "1" } }, { name: n3 }]');
+    expect(plan.uplinks[0]!.status.conditions).toEqual([]);
+    expect(plan.networks.cluster_udn_tenant!.conditions.map(strip)).toEqual([
+      [
+        'UplinksReady',
+        'False',
+        'UplinkNotFoundForNode',
+        '1 active node/uplink readiness check(s) failed; examples: blue/n3=UplinkNotFoundForNode',
+      ],
+    ]);
+    expect(plan.uplinkStates.map((s) => s.status.conditions)).toEqual([[]]);
+  });
+});
