@@ -82,9 +82,9 @@ describe("the README's part for Pulumi users", () => {
     for (const value of Object.values(inventoryDefaults).flat()) expect(text).toContain(`\`${value}\``);
   });
 
-  it('names no file the repository does not have', () => {
+  it('names no file the repository does not have, in links or in code spans anywhere in the README', () => {
     const links = [...readme.matchAll(/\]\(([^)#]+)\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l));
-    const paths = [...part.matchAll(/`([\w./-]+\/[\w.-]+\.(?:ts|md|yaml|json))`/g)].map((m) => m[1]!);
+    const paths = [...readme.matchAll(/`([\w./-]+\/[\w.-]+\.(?:ts|md|yaml|json|sh))`/g)].map((m) => m[1]!);
     expect([...links, ...paths].filter((p) => !existsSync(join(repoRoot, p)))).toEqual([]);
   });
 
