@@ -52,7 +52,7 @@ export function progress(message: string): void {
 }
 
 /** Write `text` and resolve once the stream has taken all of it (a pipe's reader may be slow). */
-export function emit(stream: NodeJS.WritableStream, text: string): Promise<void> {
+export function emit(stream: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
   return new Promise((resolve) => stream.write(text, () => resolve()));
 }
 

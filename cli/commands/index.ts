@@ -12,6 +12,7 @@ import { registerRepair } from './repair';
 import { registerLabVm } from './labVm';
 import { registerDemo } from './demo';
 import { registerCapacity } from './capacity';
+import { registerDiagram } from './diagram';
 
 export type Register = (program: Command) => void;
 
@@ -25,4 +26,5 @@ export const commands: Register[] = [
   registerLabVm,
   registerDemo,
   registerCapacity,
+  registerDiagram,
 ];

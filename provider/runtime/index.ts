@@ -12,6 +12,7 @@ export { parseSshEndpoint, type SshCredentials, type SshEndpoint } from './tunne
 export * from './owners';
 export * from './plan';
 export * from './capacity';
+export * from './diagram';
 export * from './repair';
 export * from './pods';
 export * from './state';
