@@ -180,11 +180,12 @@ function checkPodNodes({ cluster, label, documents }: PlanSource): void {
   const at = cluster.inventory.pods.findIndex((p) => !listed.has(p.node));
   if (at < 0) return;
   const pod = cluster.inventory.pods[at]!;
-  const path = `spec.pods[${at}].node`;
   const known = listed.size === 0 ? 'spec.nodes lists no node' : `spec.nodes lists ${[...listed].join(', ')}`;
   const message = `pod ${pod.namespace}/${pod.name} names node "${pod.node}", which the Inventory does not list (${known}): give --lab [NAME] to plan against the running lab's nodes, or list the node under spec.nodes`;
-  const file = documents.find((d) => d.kind === 'Inventory')?.file;
-  throw inputError(label, [{ reason: 'InvalidField', message, path, file }]);
+  const inventory = documents.find((d) => d.kind === 'Inventory');
+  const object = inventory?.ref ?? 'Inventory';
+  const path = `${object}: spec.pods[${at}].node`;
+  throw inputError(label, [{ reason: 'InvalidField', message, path, object, file: inventory?.file }]);
 }
 
 function checkZone(cluster: Cluster, zone: string | undefined): void {

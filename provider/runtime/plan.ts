@@ -14,14 +14,15 @@ import { type OtherOwners, takenByOthers } from '../alloc/others';
 import { buildCluster, type Cluster } from '../model/cluster';
 import { loadDocuments, type LoadedDocument } from '../model/load';
 import { renderRefusals } from '../model/networkRules';
-import { type Problem, problem } from '../model/problem';
+import type { Problem } from '../model/problem';
 import { prepareZones, renderZone, uniqueRows } from '../connect/zones';
 import { validateConnects } from '../connect/validate';
-import { TopologyInputError } from '../topology/errors';
+import { forNetwork, TopologyInputError } from '../topology/errors';
 import { topologyInputs, type ZoneRenderInputs } from '../topology/fromCluster';
 import { renderNetwork } from '../topology/render';
 import { renderSharedRows } from '../topology/shared';
 import { podPlugs } from './pods';
+import { renderProblem } from './renderProblem';
 import { runtimeStateVersion, type RuntimeState } from './state';
 import { withServiceBackends } from './services';
 import type { TopologyPlan, ZonePlan } from './topologyPlan';
@@ -110,14 +111,13 @@ export function planTopology(
     };
     return { ok: true, plan: withServiceBackends({ cluster, allocation, state, zones, problems }) };
   } catch (error) {
-    if (error instanceof TopologyInputError)
-      return { ok: false, inputProblems: [problem('InvalidField', 'render', error.field, error.message)] };
+    if (error instanceof TopologyInputError) return { ok: false, inputProblems: [renderProblem(error, cluster)] };
     throw error;
   }
 }
 
 function zonePlan(z: ZoneRenderInputs, connectPlan: ReturnType<typeof prepareZones>): ZonePlan {
-  const networkRows = z.inputs.flatMap((input) => renderNetwork(input));
+  const networkRows = z.inputs.flatMap((input) => forNetwork(input.network.name, () => renderNetwork(input)));
   const connect = renderZone(connectPlan, z.zone);
   const connectRows = connect.rows;
   const shared = networkRows.length > 0 || connectRows.length > 0 ? renderSharedRows() : [];

@@ -20,6 +20,7 @@ import type { Network } from '../model/network';
 import { uplinksOf } from '../model/cudn';
 import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, RenderInput } from './input';
 import { inventoryZones, type Zone } from '../model/zones';
+import { forNetwork } from './errors';
 import { assignPodIPs, podKey } from './pod-ips';
 import { assignPodTunnels, type PodTunnels } from './pod-tunnels';
 import { dict, own } from '../model/dict';
@@ -62,22 +63,24 @@ export function topologyInputs(
   const nodes = nodeInputs(cluster, allocation);
   const networks = renderedNetworks(cluster, allocation).map((n) => ({
     network: n,
-    input: networkInput(cluster, n, allocation, uplinkGateways),
+    input: forNetwork(n.name, () => networkInput(cluster, n, allocation, uplinkGateways)),
   }));
   const pods: PodAssignments = dict();
   const tunnels: PodTunnels = dict();
   const podInputs = new Map<string, PodInput[]>();
   for (const { network } of networks) {
-    const assigned = assignNetworkPods(cluster, allocation, network, own(previousPods, network.name) ?? {});
-    pods[network.name] = assigned.ips;
-    const ids = needsTunnelIds(cluster, network)
-      ? assignPodTunnels(network.name, assigned.inputs, own(previousTunnels, network.name))
-      : undefined;
-    if (ids) tunnels[network.name] = ids;
-    podInputs.set(
-      network.name,
-      ids ? assigned.inputs.map((p) => ({ ...p, tunnelId: ids[podKey(p)] })) : assigned.inputs,
-    );
+    forNetwork(network.name, () => {
+      const assigned = assignNetworkPods(cluster, allocation, network, own(previousPods, network.name) ?? {});
+      pods[network.name] = assigned.ips;
+      const ids = needsTunnelIds(cluster, network)
+        ? assignPodTunnels(network.name, assigned.inputs, own(previousTunnels, network.name))
+        : undefined;
+      if (ids) tunnels[network.name] = ids;
+      podInputs.set(
+        network.name,
+        ids ? assigned.inputs.map((p) => ({ ...p, tunnelId: ids[podKey(p)] })) : assigned.inputs,
+      );
+    });
   }
   const zones = inventoryZones(cluster.inventory).filter((z) => zoneName === undefined || z.name === zoneName);
   return {

@@ -10,8 +10,9 @@ import { validateConnects } from '../../connect/validate';
 import { prepareZones } from '../../connect/zones';
 import type { Cluster } from '../../model/cluster';
 import { renderRefusals } from '../../model/networkRules';
-import { type Problem, problem } from '../../model/problem';
+import type { Problem } from '../../model/problem';
 import { TopologyInputError } from '../../topology/errors';
+import { renderProblem } from '../renderProblem';
 import { topologyInputs } from '../../topology/fromCluster';
 import { buildTopology } from '../plan';
 import { parseState, runtimeStateVersion, type RuntimeState } from '../state';
@@ -120,8 +121,7 @@ export function allocateTopology(topology: TopologyInputs, previous?: RuntimeSta
       allocated: { cluster, allocation, state, problems, renderInputs, connects: prepareZones(cluster, allocation) },
     };
   } catch (error) {
-    if (error instanceof TopologyInputError)
-      return { ok: false, inputProblems: [problem('InvalidField', 'render', error.field, error.message)] };
+    if (error instanceof TopologyInputError) return { ok: false, inputProblems: [renderProblem(error, cluster)] };
     throw error;
   }
 }

@@ -109,7 +109,7 @@ describe('ovnk plan', () => {
   it("offline, a file whose pods name nodes the Inventory does not list exits 3 naming the pod's node field and suggesting --lab", () => {
     const { code, json } = ovnk('plan', '-f', join(repo, 'stacks', 'colored-enterprise.yaml'), '-o', 'json');
     expect(code).toBe(3);
-    expect(json).toMatchObject({ ok: false, path: 'spec.pods[0].node' });
+    expect(json).toMatchObject({ ok: false, path: 'Inventory/colored-enterprise: spec.pods[0].node' });
     expect(json.error).toContain(
       'pod blue/a names node "ovn-worker", which the Inventory does not list (spec.nodes lists no node)',
     );
