@@ -37,7 +37,7 @@ import {
 import { type LabStatus, statusOf } from './status';
 import { mountOvnRoot, prepareOvnRoot } from './trixie';
 import { teardown } from './teardown';
-import { provisionUplinks } from './uplinks';
+import { provisionUplinkSegments, provisionUplinks } from './uplinks';
 import { startZones, waitForZones, zoneDaemons } from './zones';
 
 export const DEFAULT_LAB_NAME = 'lab';
@@ -219,8 +219,10 @@ export async function up(options: UpOptions): Promise<UpResult> {
       `lab "${options.name}": starting ${options.nodes} node(s) with the ${options.ovn} OVN, ${zones} zones${layout.dataPlane ? '' : ', no data plane'}`,
     );
     await bringUp(layout, state, options.readyTimeoutMs ?? 30_000);
-    if (options.uplinks && layout.dataPlane)
+    if (options.uplinks && layout.dataPlane) {
+      await provisionUplinkSegments(layout);
       await Promise.all(layout.nodes.map((node) => provisionUplinks(layout, node, ovnRoot)));
+    }
     state.phase = 'running';
     writeState(state);
     return { status: statusOf(state, ovnRoot), alreadyRunning: false, seconds: (Date.now() - started) / 1000 };

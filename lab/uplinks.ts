@@ -5,7 +5,11 @@
  * and 201, so the node's own default via breth0 stays first). Nodes come in two labelled groups with
  * different host interface names (group a: `blue0`, group b: `blueb0`); the second node tags its
  * blue host port with VLAN 100; the third node's blue physical uplink has MTU 1300 (below the
- * default network MTU 1400). Nothing here changes after `up`; tests restore what they change.
+ * default network MTU 1400). Each Uplink bridge's segment has its external host in the fabric
+ * namespace: a Linux bridge (`xblue`, `xred`) joining every node's physical uplink peer and
+ * holding the segment's gateway address (203.0.113.1, 198.51.100.1), the host that egress through
+ * an Uplink reaches (issue 20); frames tagged VLAN 100 find no host there. Nothing here changes
+ * after `up`; tests restore what they change.
  */
 import { exec, inNamespace, inRoot, ipBatch, sleep } from './exec';
 import { failing } from './errors';
@@ -18,6 +22,8 @@ export const SMALL_UPLINK_MTU = 1300;
 
 export interface UplinkBridgeLayout {
   bridge: string;
+  /** The segment's Linux bridge in the fabric namespace, holding `gateway`. */
+  segment: string;
   /** The physical uplink port in the node (a veth end). */
   physical: string;
   /** Its peer in the fabric namespace. */
@@ -51,6 +57,7 @@ export function uplinkBridgesOf(node: NodeLayout): UplinkBridgeLayout[] {
   return [
     {
       bridge: 'br-blue',
+      segment: 'xblue',
       physical: 'eth2',
       fabricPeer: `b${node.id}`,
       hostInterface: uplinkGroupOf(node) === 'a' ? 'blue0' : 'blueb0',
@@ -63,6 +70,7 @@ export function uplinkBridgesOf(node: NodeLayout): UplinkBridgeLayout[] {
     },
     {
       bridge: 'br-red',
+      segment: 'xred',
       physical: 'eth3',
       fabricPeer: `r${node.id}`,
       hostInterface: 'red0',
@@ -117,6 +125,7 @@ export async function provisionUplinks(layout: LabLayout, node: NodeLayout, root
   await ipBatch(
     bridges.flatMap((b) => [
       `link add ${b.fabricPeer} mtu ${b.physicalMtu} type veth peer name ${b.physical} mtu ${b.physicalMtu} netns ${node.namespace}`,
+      `link set ${b.fabricPeer} master ${b.segment}`,
       `link set ${b.fabricPeer} up`,
     ]),
     layout.fabricNamespace,
@@ -142,5 +151,19 @@ export async function provisionUplinks(layout: LabLayout, node: NodeLayout, root
       `route add default via ${b.gateway} dev ${b.hostInterface} metric ${b.metric}`,
     ]),
     node.namespace,
+  );
+}
+
+/** The segments' external hosts in the fabric namespace (before any node's uplinks join them). */
+export async function provisionUplinkSegments(layout: LabLayout): Promise<void> {
+  const first = layout.nodes[0];
+  if (!first) return;
+  await ipBatch(
+    uplinkBridgesOf(first).flatMap((b) => [
+      `link add ${b.segment} type bridge`,
+      `addr add ${b.gateway}/${b.prefix} dev ${b.segment}`,
+      `link set ${b.segment} up`,
+    ]),
+    layout.fabricNamespace,
   );
 }

@@ -24,6 +24,19 @@ ${lab.nodes.map((n, i) => `    - name: ${n.name}\n      labels: { test.ovnk.io/n
 const resolved = (states: UplinkState[], name: string) =>
   findCondition(states.find((s) => s.metadata.name === name)?.status.conditions, 'Resolved');
 
+describe("the lab's Uplink segments", () => {
+  it('each has its external host: a node reaches 203.0.113.1 through blue0 and 198.51.100.1 through red0', async () => {
+    // ovn-worker2 tags blue0 with VLAN 100, which the untagged segment host does not answer
+    for (const [node, hostInterface, gateway] of [
+      [first, 'blue0', '203.0.113.1'],
+      [first, 'red0', '198.51.100.1'],
+      [second, 'red0', '198.51.100.1'],
+      [third, 'red0', '198.51.100.1'],
+    ] as const)
+      expect(await onNode(node, 'ping', '-c', '1', '-W', '2', '-I', hostInterface, gateway)).toContain('1 received');
+  });
+});
+
 describe('Uplink discovery on the lab nodes', () => {
   it('resolves red on every node with the host port, its bridge, MAC, address and default gateway', async () => {
     const result = await discoverUplinks(labCluster(lab), 'uplink-lab');
