@@ -60,8 +60,9 @@ export function othersUnchanged(ids: Record<string, string>, owner: string): Key
 }
 
 /**
- * Refuses `ours` when another owner stored in `ids` holds one of its values; `advice` says what
- * to do (plan again, or pin another value); `suggest` adds the pins that avoid every collision.
+ * Refuses `ours` when another owner stored in `ids` holds one of its values, or stored values
+ * that cannot be read; `advice` says what to do (plan again, or pin another value); `suggest`
+ * adds the pins that avoid every collision.
  */
 export function checkOthers(
   endpoint: string,
@@ -71,7 +72,16 @@ export function checkOthers(
   advice: string,
   suggest = false,
 ): void {
-  const { others } = otherOwners(ids, owner);
+  const { others, unreadable } = otherOwners(ids, owner);
+  // an owner whose allocations cannot be read cannot be allocated around: it is repaired first
+  if (unreadable.length > 0)
+    throw new OwnerConflictError(
+      endpoint,
+      unreadable.map(
+        (other) => `the allocations of owner "${other}" (NB_Global.external_ids["${stateKey(other)}"]) cannot be read`,
+      ),
+      "allocating without them could collide with its values: run `ovnk repair` with that owner's file, then apply again",
+    );
   const conflicts = conflictsWithOthers(ours, others);
   if (conflicts.length === 0) return;
   const pins = suggest ? `: ${freePins(ours, others).join('; ')}` : '';

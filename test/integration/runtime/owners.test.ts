@@ -157,4 +157,32 @@ describe('two owners allocating in one Northbound', () => {
     await destroyZone(client, 'central', 'owner-c');
     await destroyZone(client, 'central', 'owner-d');
   });
+
+  it('refuses, naming that owner and repair, to allocate beside an owner whose stored allocations cannot be read', async () => {
+    const green = plan(topology('owner-c', 'green', '10.30.0.0/16'));
+    await applyZone(client, green.zones[0]!, 'owner-c', green.state);
+    const key = 'ovnk.io/state/owner-c';
+    const [global] = await select('NB_Global', ['external_ids']);
+    const good = (global!.external_ids as Record<string, string>)[key]!;
+    const setKey = (text: string) =>
+      client.transact(NB, [
+        { op: 'mutate', table: 'NB_Global', where: [], mutations: [['external_ids', 'delete', ['set', [key]]]] },
+        {
+          op: 'mutate',
+          table: 'NB_Global',
+          where: [],
+          mutations: [['external_ids', 'insert', ['map', [[key, text]]]]],
+        },
+      ]);
+    await setKey('{not json');
+    const yellow = plan(topology('owner-d', 'yellow', '10.40.0.0/16'));
+    const error = await applyZone(client, yellow.zones[0]!, 'owner-d', yellow.state).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OwnerConflictError);
+    expect((error as Error).message).toMatch(
+      /the allocations of owner "owner-c" \(NB_Global.external_ids\["ovnk.io\/state\/owner-c"\]\) cannot be read; nothing was written: .*run `ovnk repair` with that owner's file, then apply again$/,
+    );
+    expect(await select('Logical_Switch', ['name'])).not.toContainEqual({ name: 'cluster_udn_yellow_join' });
+    await setKey(good);
+    await destroyZone(client, 'central', 'owner-c');
+  });
 });
