@@ -52,13 +52,19 @@ beforeAll(async () => {
   execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: repoRoot, stdio: 'pipe' });
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-  // From the registry, as a consumer would (no --offline: a fresh machine's cache is empty), with no
-  // --legacy-peer-deps (our peers must install cleanly); peers are omitted on disk because the
-  // consumer links this checkout's @pulumi/pulumi (one SDK copy, as Pulumi requires).
-  execFileSync('npm', ['install', '--omit=peer', '--no-audit', '--no-fund', '--ignore-scripts', `./${tarball}`], {
-    cwd: dir,
-    stdio: 'pipe',
-  });
+  // From the registry with an empty npm cache, as on a fresh machine (nothing an earlier run left
+  // counts), with no --legacy-peer-deps (our peers must install cleanly); peers are omitted on disk
+  // because the consumer links this checkout's @pulumi/pulumi (one SDK copy, as Pulumi requires).
+  const cache = mkdtempSync(join(tmpdir(), 'ovnk-npm-cache-'));
+  try {
+    execFileSync('npm', ['install', '--omit=peer', '--no-audit', '--no-fund', '--ignore-scripts', `./${tarball}`], {
+      cwd: dir,
+      stdio: 'pipe',
+      env: { ...process.env, npm_config_cache: cache },
+    });
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
   mkdirSync(join(dir, 'node_modules', '@pulumi'), { recursive: true });
   symlinkSync(
     dirname(require.resolve('@pulumi/pulumi/package.json', { paths: [repoRoot] })),
