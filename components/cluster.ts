@@ -18,6 +18,7 @@ import {
   type UplinkObject,
 } from './objects';
 import { DEFAULT_LAYOUT, keyPathFailures, type Layout } from '../provider/runtime/pulumi';
+import { clusterDiagramDot } from '../provider/runtime/diagram/cluster';
 import { type RouteAdvertisementsObject, Uplink } from './uplink';
 import { type AllocationsOutput, ClusterAllocations, type TopologyProps, ZoneRows } from './resources';
 
@@ -56,6 +57,8 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
   readonly allocationsResource: ClusterAllocations;
   /** Every allocation (ids, host subnets, keys, connect subnets), known at preview. */
   readonly allocations: pulumi.Output<AllocationsOutput>;
+  /** The planned topology as Graphviz DOT text (`ovnk diagram -o dot` of the same objects), known at preview. */
+  readonly diagram: pulumi.Output<string | undefined>;
   /** Network components by key: a CUDN's name, a UDN's `namespace/name` (networkKey). */
   readonly networks: Record<string, Layer3Network | Layer2Network> = {};
   readonly connects: Record<string, NetworkConnect> = {};
@@ -90,6 +93,7 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     };
     this.allocationsResource = new ClusterAllocations(`${name}-allocations`, this.topology, { parent: this });
     this.allocations = this.allocationsResource.allocations;
+    this.diagram = this.allocationsResource.state.apply((state) => clusterDiagramDot(args, state));
     for (const uplink of args.uplinks ?? [])
       this.uplinks[uplink.metadata.name] = new Uplink(
         `${name}-uplink-${uplink.metadata.name}`,
@@ -106,7 +110,7 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
       );
     }
     if (this.layout === 'per-node') this.createZones(name, args.inventory);
-    this.registerOutputs({ allocations: this.allocations });
+    this.registerOutputs({ allocations: this.allocations, diagram: this.diagram });
   }
 
   private createNetworks(name: string, networks: NetworkObject[]): void {

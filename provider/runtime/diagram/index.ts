@@ -2,3 +2,4 @@
 export { type Diagram, diagramOf, type DiagramOptions, plannedRouters } from './graph';
 export { diagramDot, dotString } from './dot';
 export { dotToSvg, svgToPng } from './render';
+export { clusterDiagramDot, type ClusterDiagramObjects } from './cluster';
