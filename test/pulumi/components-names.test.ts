@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
@@ -122,7 +122,14 @@ describe('component names and examples under mocks', () => {
   });
 
   it('the JSDoc examples of Cluster, Layer3Network, Layer2Network, NetworkConnect and Uplink compile and run as written, with known outputs', async () => {
-    const examples = ['cluster.ts', 'network.ts', 'networkConnect.ts', 'uplink.ts'].flatMap(examplesOf);
+    const files = ['cluster.ts', 'network.ts', 'networkConnect.ts', 'uplink.ts'];
+    // every component file with an example is run here (a new example joins this list)
+    expect(
+      readdirSync(join(repoRoot, 'components'))
+        .sort()
+        .filter((f) => examplesOf(f).length > 0),
+    ).toEqual(files);
+    const examples = files.flatMap(examplesOf);
     expect(examples).toHaveLength(5);
     expect(typeErrors(examples)).toEqual([]);
     const values: Record<string, unknown> = {};
