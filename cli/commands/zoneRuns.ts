@@ -88,7 +88,7 @@ async function stateOf(db: TargetZone['db'], owner: string, tolerate: boolean) {
     return await readZoneStates(db, owner);
   } catch (error) {
     if (!tolerate || !(error instanceof StateError)) throw error;
-    return { state: undefined, problem: error.message, others: {} };
+    return { state: undefined, problem: error.message, others: error.others ?? {} };
   }
 }
 

@@ -10,6 +10,7 @@ import type { Operation } from '../ovsdb/notation';
 import type { PodAssignments } from '../topology/fromCluster';
 import type { PodTunnels } from '../topology/pod-tunnels';
 import { deeperThan, dict, plainData } from '../model/dict';
+import type { OtherOwners } from '../alloc/others';
 
 export const runtimeStateVersion = 1;
 export const STATE_KEY_PREFIX = 'ovnk.io/state/';
@@ -27,6 +28,8 @@ export interface RuntimeState {
 
 export class StateError extends Error {
   override name = 'StateError';
+  /** Set by readZoneStates: the other owners stored beside the unreadable state. */
+  others?: OtherOwners;
 }
 
 export const stateKey = (owner: string): string => `${STATE_KEY_PREFIX}${owner}`;

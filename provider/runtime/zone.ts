@@ -22,7 +22,7 @@ import { NB_DATABASE } from './connections';
 import type { ZonePlan } from './plan';
 import { ChangedByAnotherWriterError, commit, type CommitOptions, type Committed, type GlobalRow } from './commit';
 import { checkOthers, otherOwners, othersUnchanged } from './owners';
-import { parseState, selectGlobal, serializeState, stateKey, stateWrite, type RuntimeState } from './state';
+import { parseState, selectGlobal, serializeState, StateError, stateKey, stateWrite, type RuntimeState } from './state';
 
 export interface ZoneResult {
   zone: string;
@@ -72,7 +72,11 @@ async function lookup(db: OvsdbDatabase, owner: string): Promise<Lookup> {
   };
 }
 
-/** This owner's stored state and the other owners' allocation states stored beside it (owners.ts). */
+/**
+ * This owner's stored state and the other owners' allocation states stored beside it (owners.ts).
+ * A state of ours that cannot be read is a StateError carrying the others, which a repair still
+ * plans around.
+ */
 export async function readZoneStates(
   db: OvsdbDatabase,
   owner: string,
@@ -82,7 +86,12 @@ export async function readZoneStates(
   const text = ids[stateKey(owner)];
   const { others, unreadable } = otherOwners(ids, owner);
   const where = `NB_Global.external_ids["${stateKey(owner)}"] of ${db.endpoint}`;
-  return { ...(text === undefined ? {} : { state: parseState(text, where) }), others, unreadableOthers: unreadable };
+  try {
+    return { ...(text === undefined ? {} : { state: parseState(text, where) }), others, unreadableOthers: unreadable };
+  } catch (error) {
+    if (error instanceof StateError) error.others = others;
+    throw error;
+  }
 }
 
 /** The state this owner stored in the zone's Northbound, if any. */

@@ -136,3 +136,25 @@ describe('two owners allocating in one Northbound', () => {
       expect(ovnk(['destroy', '-f', f!, ...zone(owner!)]).code).toBe(0);
   });
 });
+
+describe('repairing one owner beside another', () => {
+  it("rebuilds an unreadable state from a fresh plan that takes the other owner's allocations as taken", async () => {
+    const a = file('ra.yaml', topology('ra', 'blue', '10.10.0.0/16'));
+    const b = file('rb.yaml', topology('rb', 'red', '10.20.0.0/16'));
+    for (const f of [a, b]) expect(ovnk(['apply', '-f', f, '--nb', server.unix]).code).toBe(0);
+    const stateOf = async (owner: string) =>
+      JSON.parse(JSON.parse(await nbctl('get', 'NB_Global', '.', `external_ids:"ovnk.io/state/${owner}"`)));
+    expect((await stateOf('rb')).allocation.networkIds).toEqual({ cluster_udn_red: 2 });
+    await nbctl('set', 'NB_Global', '.', 'external_ids:"ovnk.io/state/rb"="{broken"');
+    const repaired = ovnk(['repair', '-f', b, '--nb', server.unix, '-o', 'json']);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(documentOf(repaired).zones.central.rebuilt).toEqual([
+      expect.stringMatching(
+        /^state unreadable \(.*\): rebuilt from a fresh plan of .*, which matches every row of this owner$/,
+      ),
+    ]);
+    expect((await stateOf('rb')).allocation.networkIds).toEqual({ cluster_udn_red: 2 });
+    expect(documentOf(ovnk(['apply', '-f', b, '--nb', server.unix, '-o', 'json'])).zones.central.sent).toBe(false);
+    for (const f of [a, b]) expect(ovnk(['destroy', '-f', f, '--nb', server.unix]).code).toBe(0);
+  });
+});
