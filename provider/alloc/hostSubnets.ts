@@ -6,6 +6,7 @@
  */
 import { formatCidr, mustParseCidr } from '../model/cidr';
 import type { Network } from '../model/network';
+import { configPath } from '../model/networkRules';
 import { type Problem, problem } from '../model/problem';
 import { type AllocatorState, SubnetAllocator } from './subnetAllocator';
 
@@ -58,7 +59,7 @@ export function allocateHostSubnets(
         problem(
           'HostSubnetsExhausted',
           network.ref,
-          'spec',
+          `${configPath(network)}subnets`,
           `no host subnet left for node ${node.name} in network ${network.name}: ${result.why}`,
         ),
       );

@@ -71,8 +71,16 @@ export class SubnetRange {
     return this.owners.get(index);
   }
 
-  /** Next-fit: the first free index from the cursor on (wrapping); the cursor moves past it. */
+  /**
+   * Next-fit: the first free index from the cursor on (wrapping); the cursor moves past it. The
+   * scan passes only taken or skipped indices, and a full range answers at once, so a call costs
+   * at most the children already handed out, never the size of the range (up to 2^24).
+   */
   allocate(owner: string): Cidr | undefined {
+    if (this.owners.size >= this.capacity) {
+      this.next = 0;
+      return undefined;
+    }
     for (let i = 0; i < this.count; i++) {
       const index = (this.next + i) % this.count;
       if (this.isSkipped(index) || this.owners.has(index)) continue;
