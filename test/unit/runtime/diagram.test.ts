@@ -211,6 +211,11 @@ describe('the diagram of a plan', () => {
     const into = d.edges.filter(([, to]) => to === 'uplink:br-blue').map(([from]) => from);
     expect(into.sort()).toEqual(['router:GR_cluster_udn_blue_node-0', 'router:GR_cluster_udn_blue_node-1']);
     expect(diagramDot(diagramOf(plan))).toContain('host interface blue0');
+    // the bridge each node resolved the Uplink to (plan --lab asks the nodes), shown when known
+    expect(diagramDot(diagramOf(plan, { bridges: { 'br-blue': { 'node-0': 'br-blue' } } }))).toContain(
+      'bridge br-blue',
+    );
+    expect(diagramDot(diagramOf(plan))).not.toContain('bridge br-blue');
   });
 
   it('renders a PNG that decodes, of a sensible size, not blank', async () => {
