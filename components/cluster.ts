@@ -17,7 +17,7 @@ import {
   topologyOf,
   type UplinkObject,
 } from './objects';
-import { DEFAULT_LAYOUT, keyPathFailures, type Layout } from '../provider/runtime/pulumi';
+import { DEFAULT_LAYOUT, keyPathProblems, type Layout } from '../provider/runtime/pulumi';
 import { clusterDiagramDot } from '../provider/runtime/diagram/cluster';
 import { type RouteAdvertisementsObject, Uplink } from './uplink';
 import { type AllocationsOutput, ClusterAllocations, type TopologyProps, ZoneRows } from './resources';
@@ -76,9 +76,8 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     // Plain JSON data from here on: the SDK stringifies inputs while registering, which objects
     // without a prototype (a hardened YAML loader's) do not survive.
     const args = JSON.parse(JSON.stringify(given)) as ClusterArgs;
-    const keyPaths = keyPathFailures(args.inventory);
-    if (keyPaths.length > 0)
-      throw new Error(`Cluster ${name}: ${keyPaths.map((f) => f.reason.replace(/^InvalidField: /, '')).join('; ')}`);
+    const keyPaths = keyPathProblems(args.inventory);
+    if (keyPaths.length > 0) throw new Error(`Cluster ${name}: ${keyPaths.map((p) => p.message).join('; ')}`);
     this.owner = args.owner ?? `${pulumi.getProject()}.${pulumi.getStack()}`;
     this.layout = args.inventory.spec.zones ?? DEFAULT_LAYOUT;
     this.inventory = args.inventory;

@@ -13,6 +13,7 @@ import {
   OwnerConflictError,
   refusalProblems,
   StateError,
+  suggestsLostLedger,
   TargetUnreachableError,
 } from '../../provider/runtime';
 import { CliError, ExitCode } from '../contract';
@@ -35,10 +36,7 @@ export function asCliError(error: unknown, file: string): unknown {
     );
   const refused = refusalProblems(error);
   if (refused) {
-    const lostLedger = refused.some((p) =>
-      p.message.includes('is not ours (not in NB_Global.external_ids["ovnk.io/owned/'),
-    );
-    const hint = lostLedger
+    const hint = suggestsLostLedger(error)
       ? " (if it is this owner's and its ledger was lost, `ovnk repair` rebuilds the ledger)"
       : '';
     return new CliError(ExitCode.refused, `refused, nothing was sent: ${(error as Error).message}${hint}`, {

@@ -36,7 +36,15 @@ export interface Plan {
 
 export class ReconcileError extends Error {
   override name = 'ReconcileError';
-  constructor(readonly problems: string[]) {
+  /**
+   * @param problems every problem, in words
+   * @param foreignTwins how many desired ledger rows found a row that is not ours with their
+   *   identity: what a lost ledger looks like (`ovnk repair` rebuilds it)
+   */
+  constructor(
+    readonly problems: string[],
+    readonly foreignTwins = 0,
+  ) {
     super(`nb: cannot reconcile the desired rows:\n  - ${problems.join('\n  - ')}`);
   }
 }
@@ -47,7 +55,7 @@ export function reconcile(input: ReconcileInput): Plan {
   const desired = withParentsInlined(checkDesired(input, problems), input.schema, problems);
   const split = splitObserved(input, ledger);
   const entries = match(desired, split.owned);
-  checkForeignTwins(input, entries, split.foreign, problems);
+  const foreignTwins = checkForeignTwins(input, entries, split.foreign, problems);
   const stale = staleRows(split, entries);
   // shared rows other owners still use are released, not deleted
   const released = stale.filter((row) => releasedIds(row.columns.external_ids as ExternalIds, input.owner));
@@ -56,7 +64,7 @@ export function reconcile(input: ReconcileInput): Plan {
   for (const entry of entries) entry.columns = resolveEntry(input, scope, entry, problems);
   checkParents(input.schema, scope, entries, problems);
   for (const entry of entries) entry.detachFrom = formerParents(entry, split.others);
-  if (problems.length > 0) throw new ReconcileError(problems);
+  if (problems.length > 0) throw new ReconcileError(problems, foreignTwins);
   const context: RowPlanContext = {
     schema: input.schema,
     scope,

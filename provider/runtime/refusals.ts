@@ -29,6 +29,11 @@ export function refusalProblems(error: unknown): RefusalProblem[] | undefined {
   }));
 }
 
+/** A refusal that found rows of ours' identities not in our ledger: what a lost ledger looks like. */
+export function suggestsLostLedger(error: unknown): boolean {
+  return error instanceof ReconcileError && error.foreignTwins > 0;
+}
+
 /** The row a problem's text starts with (`desired row 3 (ACL "a"): ...` or `ACL "a": ...`), else the table. */
 function rowOf(message: string): string {
   const row = /^(?:desired row \d+ \()?([A-Za-z_]+(?: "(?:[^"\\]|\\.)*")?)/.exec(message);

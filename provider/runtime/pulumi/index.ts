@@ -16,5 +16,5 @@ export {
   type UplinkStateInputs,
   type YamlObject,
 } from './uplinkInput';
-export { keyPathFailures } from './keyPaths';
+export { keyPathFailures, keyPathProblems } from './keyPaths';
 export { DEFAULT_LAYOUT, type Layout } from '../../model/zones';

@@ -4,11 +4,11 @@
  * key from stack config (`ovnk:sshPrivateKey` as a secret, `ovnk:sshKeyFile`) or an SSH agent
  * instead; the CLI, which keeps no such state, still reads `keyPath`. Pure.
  */
-import type { CheckFailure } from './protocol';
+import { type CheckFailure, checkFailure } from './protocol';
 import { SSH_KEY_SOURCES } from './settings';
 
-/** One failure per `spec.targets.nodes.<node>.keyPath` of the inventory, `property` prefixed by `at`. */
-export function keyPathFailures(inventory: unknown, at = 'inventory'): CheckFailure[] {
+/** One problem per `spec.targets.nodes.<node>.keyPath` of the inventory, `property` prefixed by `at`. */
+export function keyPathProblems(inventory: unknown, at = 'inventory'): { property: string; message: string }[] {
   const spec = (inventory as { spec?: { targets?: { nodes?: unknown } } } | null)?.spec;
   const nodes = spec?.targets?.nodes;
   if (nodes === null || typeof nodes !== 'object') return [];
@@ -16,6 +16,11 @@ export function keyPathFailures(inventory: unknown, at = 'inventory'): CheckFail
     .filter(([, target]) => target !== null && typeof target === 'object' && 'keyPath' in target)
     .map(([node]) => ({
       property: `${at}.spec.targets.nodes.${node}.keyPath`,
-      reason: `InvalidField: spec.targets.nodes.${node}.keyPath would be stored in the Pulumi state: remove it and give the key as ${SSH_KEY_SOURCES}`,
+      message: `spec.targets.nodes.${node}.keyPath would be stored in the Pulumi state: remove it and give the key as ${SSH_KEY_SOURCES}`,
     }));
+}
+
+/** keyPathProblems as check failures (InvalidField). */
+export function keyPathFailures(inventory: unknown, at = 'inventory'): CheckFailure[] {
+  return keyPathProblems(inventory, at).map((p) => checkFailure(p.property, 'InvalidField', p.message));
 }

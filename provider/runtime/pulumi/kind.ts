@@ -11,6 +11,7 @@ import { eachZone, type ZoneOutcome } from '../eachZone';
 import type { RuntimeState } from '../state';
 import { applyRows, countRows, deleteRows, digestRows, driftOf } from './nbRows';
 import {
+  checkFailure,
   type CheckFailure,
   jsonClean,
   PartialApplyError,
@@ -23,12 +24,12 @@ import { dict } from '../../model/dict';
 
 export function ownerFailure(owner: unknown): CheckFailure[] {
   if (typeof owner !== 'string')
-    return [{ property: 'owner', reason: `InvalidField: owner must be a string, not ${JSON.stringify(owner)}` }];
+    return [checkFailure('owner', 'InvalidField', `owner must be a string, not ${JSON.stringify(owner)}`)];
   try {
     checkOwner(owner);
     return [];
   } catch (error) {
-    return [{ property: 'owner', reason: `InvalidField: ${(error as Error).message}` }];
+    return [checkFailure('owner', 'InvalidField', `${(error as Error).message}`)];
   }
 }
 

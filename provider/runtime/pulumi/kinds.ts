@@ -12,6 +12,7 @@ import type { DesiredRow } from '../../nb/desired';
 import { driftCount, ownerFailure, same, zoneRowMethods } from './kind';
 import { isPacked, sliceDigest, unpack } from './pack';
 import {
+  checkFailure,
   type CheckFailure,
   type CheckResult,
   containsUnknown,
@@ -31,7 +32,7 @@ interface SliceKindSpec {
   name: string;
   /** Input keys whose change replaces the resource (identity and immutable specs). */
   replaceKeys: string[];
-  /** Why a resource of this kind can have no slice (the reason of the check failure). */
+  /** Why a resource of this kind can have no slice (an InvalidSpec check failure's message). */
   noSlice(news: Props): string;
   /** The rows of the slice in `zone`; `uplinkStates` are the resource's UplinkStates input (Uplink CUDNs' gateways). */
   render(slice: unknown, zone: string, uplinkStates: UplinkState[]): DesiredRow[];
@@ -50,19 +51,20 @@ function check(spec: SliceKindSpec, news: Props): CheckResult<Props> {
   const failures: CheckFailure[] = [...ownerFailure(news.owner)];
   for (const key of spec.replaceKeys.filter((k) => k !== 'owner' && k !== 'connectSubnets')) {
     if (typeof news[key] !== 'string' || news[key] === '')
-      failures.push({
-        property: key,
-        reason: `InvalidField: ${key} must be a non-empty string, not ${JSON.stringify(news[key])}`,
-      });
+      failures.push(
+        checkFailure(key, 'InvalidField', `${key} must be a non-empty string, not ${JSON.stringify(news[key])}`),
+      );
   }
   if (!isPacked(news.slice))
-    failures.push({
-      property: 'slice',
-      reason:
-        news.slice === undefined
-          ? spec.noSlice(news)
-          : 'InvalidField: slice must be the packed slice ClusterAllocations outputs ({summary, digest, data})',
-    });
+    failures.push(
+      news.slice === undefined
+        ? checkFailure('slice', 'InvalidSpec', spec.noSlice(news))
+        : checkFailure(
+            'slice',
+            'InvalidField',
+            'slice must be the packed slice ClusterAllocations outputs ({summary, digest, data})',
+          ),
+    );
   return failures.length > 0 ? { inputs: news, failures } : { inputs: jsonClean(news) };
 }
 
@@ -101,20 +103,20 @@ export const NetworkRows: ResourceKind = makeSliceKind({
   name: 'NetworkRows',
   replaceKeys: ['owner', 'zone', 'network'],
   noSlice: (news) =>
-    `InvalidSpec: network ${news.network} renders no rows: it serves no namespace of the inventory, is not a primary Layer3/Layer2 network, or is not among the cluster's networks`,
+    `network ${news.network} renders no rows: it serves no namespace of the inventory, is not a primary Layer3/Layer2 network, or is not among the cluster's networks`,
   render: (slice, zone, states) => networkSliceRows(slice as NetworkSlice, zone, states),
 });
 
 export const ConnectRouter: ResourceKind = makeSliceKind({
   name: 'ConnectRouter',
   replaceKeys: ['owner', 'zone', 'connect', 'connectSubnets'],
-  noSlice: (news) => `InvalidSpec: connect ${news.connect} is not an accepted ClusterNetworkConnect of the cluster`,
+  noSlice: (news) => `connect ${news.connect} is not an accepted ClusterNetworkConnect of the cluster`,
   render: (slice, zone) => connectSliceRows(slice as ConnectSlice, zone),
 });
 
 export const ZoneRows: ResourceKind = makeSliceKind({
   name: 'ZoneRows',
   replaceKeys: ['owner', 'zone'],
-  noSlice: () => 'InvalidSpec: the cluster has no zone catalog (ClusterAllocations outputs slices.zone)',
+  noSlice: () => 'the cluster has no zone catalog (ClusterAllocations outputs slices.zone)',
   render: (slice, zone, states) => zoneSliceRows(slice as ZoneSlice, zone, states),
 });

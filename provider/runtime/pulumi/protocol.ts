@@ -4,6 +4,11 @@
  * any project), the preview-time unknown sentinel, JSON-clean outputs, and the typed error that
  * reports a partially applied resource with its id so the engine's state stays true.
  */
+import type { Problem, Reason } from '../../model/problem';
+import type { UplinkProblemReason } from '../../uplink/problems';
+
+/** Every reason a check failure may give: the model's and the Uplink planner's. */
+export type FailureReason = Reason | UplinkProblemReason;
 
 /** What the host sends for a value that is not known yet during preview (pulumi/pulumi#6310). */
 export const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
@@ -19,6 +24,18 @@ export interface CheckFailure {
   property: string;
   reason: string;
 }
+
+/**
+ * A Problem as the engine shows a check failure: the property, and `<Reason>: <message>` (the
+ * wire format has one text field). Only here is a reason turned into text; until then it is typed.
+ */
+export function checkFailure(property: string, reason: FailureReason, message: string): CheckFailure {
+  return { property, reason: `${reason}: ${message}` };
+}
+
+/** A model Problem at its own path. */
+export const failureOf = (problem: Pick<Problem, 'path' | 'message'> & { reason: FailureReason }): CheckFailure =>
+  checkFailure(problem.path, problem.reason, problem.message);
 
 export interface CheckResult<T> {
   inputs?: T;

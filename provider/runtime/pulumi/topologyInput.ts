@@ -16,7 +16,7 @@ import { renderProblem } from '../renderProblem';
 import { topologyInputs } from '../../topology/fromCluster';
 import { buildTopology } from '../plan';
 import { parseState, runtimeStateVersion, type RuntimeState } from '../state';
-import type { CheckFailure, Props } from './protocol';
+import { type CheckFailure, checkFailure, type Props } from './protocol';
 import type { SliceSource } from './slices';
 
 export type TopologyObject = Record<string, unknown>;
@@ -41,27 +41,31 @@ export function readTopology(news: Props): { topology?: TopologyInputs; failures
   const list = (key: 'networks' | 'connects'): TopologyObject[] => {
     const value = news[key] ?? [];
     if (!Array.isArray(value))
-      failures.push({
-        property: key,
-        reason: `InvalidField: ${key} must be a list of objects, not ${JSON.stringify(value)}`,
-      });
+      failures.push(
+        checkFailure(key, 'InvalidField', `${key} must be a list of objects, not ${JSON.stringify(value)}`),
+      );
     else
       value.forEach(
         (item, i) =>
           isObject(item) ||
-          failures.push({
-            property: `${key}[${i}]`,
-            reason: `InvalidField: ${key}[${i}] must be an object with apiVersion, kind, metadata and spec`,
-          }),
+          failures.push(
+            checkFailure(
+              `${key}[${i}]`,
+              'InvalidField',
+              `${key}[${i}] must be an object with apiVersion, kind, metadata and spec`,
+            ),
+          ),
       );
     return Array.isArray(value) ? value.filter(isObject) : [];
   };
   if (!isObject(news.inventory))
-    failures.push({
-      property: 'inventory',
-      reason:
-        'InvalidField: inventory must be an Inventory object (apiVersion ovnk/v1alpha1, kind Inventory, metadata, spec)',
-    });
+    failures.push(
+      checkFailure(
+        'inventory',
+        'InvalidField',
+        'inventory must be an Inventory object (apiVersion ovnk/v1alpha1, kind Inventory, metadata, spec)',
+      ),
+    );
   const networks = list('networks');
   const connects = list('connects');
   if (failures.length > 0) return { failures };
@@ -147,7 +151,7 @@ export function toFailure(problem: Problem, topology: TopologyInputs): CheckFail
       ? problem.path.slice(problem.object.length + 2)
       : '';
   const property = prefix === undefined ? '' : field === '' ? prefix : `${prefix}.${field}`;
-  return { property, reason: `${problem.reason}: ${problem.message}` };
+  return checkFailure(property, problem.reason, problem.message);
 }
 
 /** Every problem (input problems, cluster-wide ones, refused connects) as failures. */

@@ -7,6 +7,7 @@
 import type { Cluster } from '../../model/cluster';
 import { stateNodes, selectNodes } from '../../uplink/select';
 import { buildTopology } from '../plan';
+import { failureOf } from './protocol';
 
 export type YamlObject = Record<string, unknown> & {
   kind?: string;
@@ -28,7 +29,7 @@ export function uplinkCluster(objects: YamlObject[]): {
 } {
   const built = buildTopology(JSON.stringify(objects));
   if (built.ok) return { cluster: built.cluster, problems: [] };
-  return { problems: built.inputProblems.map((p) => ({ property: p.path, reason: `${p.reason}: ${p.message}` })) };
+  return { problems: built.inputProblems.map((p) => failureOf(p)) };
 }
 
 /** The nodes an Uplink has an UplinkState on, sorted; throws naming the problem when the objects are unusable. */

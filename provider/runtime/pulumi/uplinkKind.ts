@@ -12,6 +12,8 @@
  */
 import { ownerFailure, driftCount, same, stateVersion } from './kind';
 import {
+  checkFailure,
+  failureOf,
   type CheckFailure,
   type CheckResult,
   containsUnknown,
@@ -65,16 +67,13 @@ function check(news: Props): CheckResult<Props> {
   if (containsUnknown(news)) return { inputs: news };
   const failures: CheckFailure[] = [...ownerFailure(news.owner), ...keyPathFailures(news.inventory)];
   if (typeof news.node !== 'string' || news.node === '')
-    failures.push({
-      property: 'node',
-      reason: `InvalidField: node must be a node name, not ${JSON.stringify(news.node)}`,
-    });
+    failures.push(checkFailure('node', 'InvalidField', `node must be a node name, not ${JSON.stringify(news.node)}`));
   const { cluster, problems } = uplinkCluster(objectsOf(news));
   if (!cluster || failures.length > 0) return { inputs: news, failures: [...failures, ...problems] };
   const plan = planUplinks({ cluster, owner: String(news.owner) });
-  const refused = plan.problems.map((p) => ({ property: p.path, reason: `${p.reason}: ${p.message}` }));
+  const refused = plan.problems.map((p) => failureOf(p));
   if (!cluster.inventory.nodes.some((n) => n.name === news.node))
-    refused.push({ property: 'node', reason: `InvalidField: node ${news.node} is not a node of the inventory` });
+    refused.push(checkFailure('node', 'InvalidField', `node ${news.node} is not a node of the inventory`));
   const vrf = uplinkVrfOf(news, cluster);
   if (vrf && !vrf.ok) refused.push(...vrf.failures);
   if (refused.length > 0) return { inputs: news, failures: refused };

@@ -12,7 +12,7 @@ import type { Problem } from '../../model/problem';
 import { parseRouteAdvertisementsDocuments, type RouteAdvertisements } from '../../model/routeAdvertisements';
 import { advertisesCudn } from '../../uplink/vrfDomain';
 import type { UplinkVrfInput } from '../../uplink/vrfIntents';
-import type { CheckFailure, Props } from './protocol';
+import { type CheckFailure, checkFailure, type Props } from './protocol';
 import type { YamlObject } from './uplinkInput';
 import { dict, own } from '../../model/dict';
 
@@ -31,10 +31,11 @@ function parseAdvertisements(objects: YamlObject[]): { ras: RouteAdvertisements[
   const indexOf = new Map(loaded.documents.map((d) => [d.ref, d.index]));
   const failures = problems.map((p) => {
     const index = p.object === undefined ? undefined : indexOf.get(p.object);
-    return {
-      property: `routeAdvertisements${index === undefined ? '' : `[${index}]`}`,
-      reason: `${p.reason}: ${p.path}: ${p.message}`,
-    };
+    return checkFailure(
+      `routeAdvertisements${index === undefined ? '' : `[${index}]`}`,
+      p.reason,
+      `${p.path}: ${p.message}`,
+    );
   });
   return { ras, failures };
 }
@@ -42,17 +43,21 @@ function parseAdvertisements(objects: YamlObject[]): { ras: RouteAdvertisements[
 function idFailures(ids: unknown): CheckFailure[] {
   if (typeof ids !== 'object' || ids === null || Array.isArray(ids))
     return [
-      {
-        property: 'networkIds',
-        reason: `InvalidField: networkIds must map network names to ids, not ${JSON.stringify(ids)}`,
-      },
+      checkFailure(
+        'networkIds',
+        'InvalidField',
+        `networkIds must map network names to ids, not ${JSON.stringify(ids)}`,
+      ),
     ];
   return Object.entries(ids)
     .filter(([, id]) => !Number.isInteger(id) || (id as number) < 0)
-    .map(([name, id]) => ({
-      property: `networkIds.${name}`,
-      reason: `InvalidField: network id ${JSON.stringify(id)} is not a non-negative integer`,
-    }));
+    .map(([name, id]) =>
+      checkFailure(
+        `networkIds.${name}`,
+        'InvalidField',
+        `network id ${JSON.stringify(id)} is not a non-negative integer`,
+      ),
+    );
 }
 
 /** The node's labels and this resource's CUDNs, as the domain rule reads them. */
@@ -72,10 +77,11 @@ export function uplinkVrfOf(props: Props, cluster: Cluster): Parsed | undefined 
     return {
       ok: false,
       failures: [
-        {
-          property: 'routeAdvertisements',
-          reason: `InvalidField: routeAdvertisements must be a list of RouteAdvertisements objects, not ${JSON.stringify(props.routeAdvertisements)}`,
-        },
+        checkFailure(
+          'routeAdvertisements',
+          'InvalidField',
+          `routeAdvertisements must be a list of RouteAdvertisements objects, not ${JSON.stringify(props.routeAdvertisements)}`,
+        ),
       ],
     };
   const given = props.routeAdvertisements as YamlObject[];

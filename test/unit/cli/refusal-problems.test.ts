@@ -43,6 +43,14 @@ describe('every refusal lists its problems with a reason and a path', () => {
     );
   });
 
+  it('names ovnk repair only when a row of ours is found outside our ledger, whatever the words', () => {
+    const problems = ['Load_Balancer_Group "g": a row with this identity already exists'];
+    const twin = asCliError(new ReconcileError(problems, 1), 'f.yaml') as Error;
+    const other = asCliError(new ReconcileError(problems), 'f.yaml') as Error;
+    expect(twin.message).toMatch(/`ovnk repair` rebuilds the ledger/);
+    expect(other.message).not.toMatch(/ovnk repair/);
+  });
+
   it('names the lab when the lab refuses or is not running', () => {
     const refused = documentOf(labCliError(new LabError('refused', 'the lab needs root'), 'lab1'));
     expect([refused.exitCode, refused.document.problems]).toEqual([
