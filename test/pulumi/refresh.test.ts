@@ -21,6 +21,9 @@ const topology = renamedTopology('colored-enterprise', 'central', '-rf');
 const BLUE = 'ClusterUserDefinedNetwork/blue-network-rf';
 const FOREIGN = 'refresh-test-foreign-switch';
 const EXTRA = 'refresh-test-extra-switch';
+// blue's join switch and its port to the cluster router (upstream's names)
+const JOIN_SWITCH = 'cluster_udn_blue.network.rf_join';
+const JOIN_PORT = 'jtor-cluster_udn_blue.network.rf_ovn_cluster_router';
 
 let testHost: TestHost | undefined;
 let host: PulumiHost;
@@ -48,9 +51,6 @@ async function checkAndCreate(type: string, name: string, news: Props) {
   created.push(resource);
   return resource;
 }
-
-/** The uuids of a set column as the client decodes it. */
-const uuidsOf = (value: unknown): string[] => (value as { uuid: string }[]).map((u) => u.uuid);
 
 const driftOf = (props: Props) => props.drift as { lines: string[]; count: number };
 
@@ -87,28 +87,20 @@ describe('what refresh detects, as the README says', () => {
     });
   });
 
-  it('a port of ours removed, an extra switch with our marker and a switch without it: the first two are drift, in words, the third is not', async () => {
-    const [ports] = await transact([
-      {
-        op: 'select',
-        table: 'Logical_Switch',
-        where: [['external_ids', 'includes', ['map', [['ovnk.io/owner', `${OWNER}/network/${BLUE}`]]]]],
-        columns: ['_uuid', 'name', 'ports'],
-      },
+  it('the join port of ours removed, an extra switch with our marker and a switch without it: the first two are drift, in words, the third is not', async () => {
+    const [joinSwitch, joinPort] = await transact([
+      { op: 'select', table: 'Logical_Switch', where: [['name', '==', JOIN_SWITCH]], columns: ['_uuid'] },
+      { op: 'select', table: 'Logical_Switch_Port', where: [['name', '==', JOIN_PORT]], columns: ['_uuid'] },
     ]);
-    const withPorts = ports!.rows!.find((r) => uuidsOf(r.ports).length > 0)!;
-    const port = uuidsOf(withPorts.ports)[0]!;
-    const [named] = await transact([
-      { op: 'select', table: 'Logical_Switch_Port', where: [['_uuid', '==', ['uuid', port]]], columns: ['name'] },
-    ]);
-    const portName = String(named!.rows![0]!.name);
+    const uuidOf = (r: { rows?: Record<string, unknown>[] } | undefined) =>
+      (r!.rows![0]!._uuid as { uuid: string }).uuid;
     await transact([
       // the port is not a root row: taken out of its switch, the server drops it
       {
         op: 'mutate',
         table: 'Logical_Switch',
-        where: [['_uuid', '==', ['uuid', (withPorts._uuid as { uuid: string }).uuid]]],
-        mutations: [['ports', 'delete', ['set', [['uuid', port]]]]],
+        where: [['_uuid', '==', ['uuid', uuidOf(joinSwitch)]]],
+        mutations: [['ports', 'delete', ['set', [['uuid', uuidOf(joinPort)]]]]],
       },
       {
         op: 'insert',
@@ -121,9 +113,9 @@ describe('what refresh detects, as the README says', () => {
     const drift = driftOf(read.properties);
     // the port missing and its switch's reference to it, the extra switch; nothing of the foreign one
     expect([...drift.lines].sort()).toEqual([
-      `central: create Logical_Switch_Port "${portName}"`,
+      `central: create Logical_Switch_Port "${JOIN_PORT}"`,
       `central: delete Logical_Switch "${EXTRA}"`,
-      `central: update Logical_Switch "${String(withPorts.name)}": ports + Logical_Switch_Port "${portName}"`,
+      `central: update Logical_Switch "${JOIN_SWITCH}": ports + Logical_Switch_Port "${JOIN_PORT}"`,
     ]);
     expect(drift.count).toBe(3);
     expect((await host.diff(blue.id, blue.urn, read.properties, blue.outs)).changes).toBe(2);
