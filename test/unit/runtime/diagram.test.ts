@@ -218,6 +218,19 @@ describe('the diagram of a plan', () => {
     expect(diagramDot(diagramOf(plan))).not.toContain('bridge br-blue');
   });
 
+  it('draws a refused connect as the connect object, marked refused with its reason, joining nothing', async () => {
+    const documents = chain(2).map((d) => (d.metadata?.name === 'c2' ? connect('c2', '10.2.0.0/16') : d)); // blue's own subnet
+    const result = planTopology(JSON.stringify(documents));
+    if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+    expect(result.plan.problems.map((p) => p.reason)).toContain('ConnectSubnetConflict');
+    const d = await drawn(result.plan);
+    expect(d.nodes.get('connect:c2')?.kind).toBe('connect');
+    expect(d.edges.filter(([a, b]) => a === 'connect:c2' || b === 'connect:c2')).toEqual([]);
+    expect(diagramDot(diagramOf(result.plan))).toMatch(
+      /"connect:c2" \[[^\n]*REFUSED\\nPodNetwork[^\n]*ConnectSubnetConflict/,
+    );
+  });
+
   it('renders a PNG that decodes, of a sensible size, not blank', async () => {
     const png = PNG.sync.read(await svgToPng(await dotToSvg(diagramDot(diagramOf(planOf(chain(3)))))));
     expect(png.width).toBeGreaterThan(400);
