@@ -20,7 +20,15 @@ import {
 import { DEFAULT_LAYOUT, keyPathProblems, type Layout } from '../provider/runtime/pulumi';
 import { clusterDiagramDot } from '../provider/runtime/diagram/cluster';
 import { type RouteAdvertisementsObject, Uplink } from './uplink';
-import { type AllocationsOutput, ClusterAllocations, type TopologyProps, ZoneRows } from './resources';
+import {
+  type AllocationsOutput,
+  ClusterAllocations,
+  ClusterPrediction,
+  type TopologyProps,
+  ZoneRows,
+} from './resources';
+import { clusterKubernetes, type KubernetesCluster, refuseForKubernetes } from './clusterKubernetes';
+import { type ClusterTarget, northbound } from './target';
 
 export interface ClusterArgs {
   /** The Inventory object. Plain: its zones and nodes decide the children. Its node targets name no `keyPath` (SSH keys come from stack config or an agent). */
@@ -35,6 +43,8 @@ export interface ClusterArgs {
   readonly routeAdvertisements?: RouteAdvertisementsObject[];
   /** The `ovnk.io/owner` base of every row. @default `<project>.<stack>` */
   readonly owner?: string;
+  /** Northbound (the default: our rows, over OVSDB and SSH) or Kubernetes (upstream's objects through @pulumi/kubernetes: kubernetesTarget()). */
+  readonly target?: ClusterTarget;
 }
 
 /**
@@ -53,8 +63,10 @@ export interface ClusterArgs {
 export class Cluster extends pulumi.ComponentResource implements ClusterContext {
   readonly owner: string;
   readonly layout: Layout;
+  readonly target: ClusterTarget;
   readonly topology: TopologyProps;
-  readonly allocationsResource: ClusterAllocations;
+  /** ClusterAllocations in Northbound mode, ClusterPrediction in Kubernetes mode. */
+  readonly allocationsResource: ClusterAllocations | ClusterPrediction;
   /** Every allocation (ids, host subnets, keys, connect subnets), known at preview. */
   readonly allocations: pulumi.Output<AllocationsOutput>;
   /** The planned topology as Graphviz DOT text (`ovnk diagram -o dot` of the same objects), known at preview. */
@@ -70,15 +82,21 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
   readonly uplinkObjects: UplinkObject[];
   /** Per-node layout: the zone resources by zone (node) name. */
   readonly zones: Record<string, ZoneRows> = {};
+  /** Kubernetes mode: the predicted node annotations, the RouteAdvertisements and the divergence of every object. */
+  readonly kubernetes?: KubernetesCluster;
 
   constructor(name: string, given: ClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+    // Before anything is registered: an object the API server would refuse stops the program here.
+    if (given.target?.kind === 'kubernetes') refuseForKubernetes(name, given);
     super('ovnk:cluster:Cluster', name, {}, opts);
     // Plain JSON data from here on: the SDK stringifies inputs while registering, which objects
     // without a prototype (a hardened YAML loader's) do not survive.
-    const args = JSON.parse(JSON.stringify(given)) as ClusterArgs;
+    // The target stays as given: a kubernetes Provider is a resource, not data.
+    const args = JSON.parse(JSON.stringify({ ...given, target: undefined })) as ClusterArgs;
     const keyPaths = keyPathProblems(args.inventory);
     if (keyPaths.length > 0) throw new Error(`Cluster ${name}: ${keyPaths.map((p) => p.message).join('; ')}`);
     this.owner = args.owner ?? `${pulumi.getProject()}.${pulumi.getStack()}`;
+    this.target = given.target ?? northbound;
     this.layout = args.inventory.spec.zones ?? DEFAULT_LAYOUT;
     this.inventory = args.inventory;
     this.networkObjects = args.networks ?? [];
@@ -90,7 +108,8 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
       networks: args.networks ?? [],
       connects: args.connects ?? [],
     };
-    this.allocationsResource = new ClusterAllocations(`${name}-allocations`, this.topology, { parent: this });
+    const Allocations = this.target.kind === 'kubernetes' ? ClusterPrediction : ClusterAllocations;
+    this.allocationsResource = new Allocations(`${name}-allocations`, this.topology, { parent: this });
     this.allocations = this.allocationsResource.allocations;
     this.diagram = this.allocationsResource.state.apply((state) => clusterDiagramDot(args, state));
     for (const uplink of args.uplinks ?? [])
@@ -108,8 +127,13 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
         { parent: this },
       );
     }
-    if (this.layout === 'per-node') this.createZones(name, args.inventory);
-    this.registerOutputs({ allocations: this.allocations, diagram: this.diagram });
+    if (this.target.kind === 'kubernetes') this.kubernetes = clusterKubernetes(this, name, args, this.target);
+    else if (this.layout === 'per-node') this.createZones(name, args.inventory);
+    this.registerOutputs({
+      allocations: this.allocations,
+      diagram: this.diagram,
+      ...(this.kubernetes ? { kubernetes: this.kubernetes.outputs } : {}),
+    });
   }
 
   private createNetworks(name: string, networks: NetworkObject[]): void {

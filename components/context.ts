@@ -6,14 +6,18 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { ClusterSlices, Layout, PackedSlice } from '../provider/runtime/pulumi';
 import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject, UplinkObject } from './objects';
-import type { AllocationsOutput, ClusterAllocations, TopologyProps } from './resources';
+import { type AllocationsOutput, ClusterAllocations, type ClusterPrediction, type TopologyProps } from './resources';
+import type { ClusterTarget } from './target';
 
 export interface ClusterContext {
   /** The `ovnk.io/owner` base of this cluster's rows, e.g. `ovnk-pulumi.colored-enterprise`. */
   readonly owner: string;
   readonly layout: Layout;
+  /** Northbound (our rows) or Kubernetes (upstream's objects). */
+  readonly target: ClusterTarget;
   readonly topology: TopologyProps;
-  readonly allocationsResource: ClusterAllocations;
+  /** ClusterAllocations (Northbound mode) or ClusterPrediction (Kubernetes mode): every number, at preview. */
+  readonly allocationsResource: ClusterAllocations | ClusterPrediction;
   /** The plain Inventory and network objects (an Uplink's children are cut from them). */
   readonly inventory: InventoryObject;
   readonly networkObjects: NetworkObject[];
@@ -56,9 +60,9 @@ export function zoneProps(
   zone: string,
   pick: (slices: ClusterSlices) => PackedSlice | undefined,
 ) {
-  const slice: pulumi.Output<PackedSlice | undefined> = cluster.allocationsResource.slices.apply((s) =>
-    s ? pick(s) : undefined,
-  );
+  const source = cluster.allocationsResource;
+  if (!(source instanceof ClusterAllocations)) throw new Error(`${owner}: zone rows exist in Northbound mode only`);
+  const slice: pulumi.Output<PackedSlice | undefined> = source.slices.apply((s) => (s ? pick(s) : undefined));
   return { owner: `${cluster.owner}/${owner}`, zone, slice };
 }
 

@@ -10,3 +10,6 @@ export * from './network';
 export * from './networkConnect';
 export * from './uplink';
 export * from './topologyFile';
+export * from './target';
+export { loadKubernetes, type KubernetesChild, type KubernetesModule } from './kubernetes';
+export type { KubernetesCluster } from './clusterKubernetes';

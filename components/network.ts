@@ -9,7 +9,8 @@ import * as pulumi from '@pulumi/pulumi';
 import type { ClusterContext } from './context';
 import { allocationOf, requireClusterChild, zoneProps } from './context';
 import { type NetworkObject, networkKey, objectRef } from './objects';
-import { NetworkRows, type UplinkStateObject } from './resources';
+import { type KubernetesChild, kubernetesChild } from './kubernetes';
+import { type ClusterPrediction, NetworkRows, type UplinkStateObject } from './resources';
 import type { Uplink } from './uplink';
 
 export interface NetworkArgs {
@@ -32,8 +33,12 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
   readonly hostSubnets: pulumi.Output<Record<string, string[]>>;
   /** NB rows per table (central layout; per-node: in the cluster's ZoneRows). */
   readonly rowCounts: pulumi.Output<Record<string, number> | undefined>;
-  /** The UplinkStates of the Uplinks this network names (every node of each). */
+  /** The UplinkStates of the Uplinks this network names (every node of each); Northbound mode only. */
   readonly uplinkStates: pulumi.Output<UplinkStateObject[]>;
+  /** Kubernetes mode: the annotations cluster-manager will put on each of the network's NADs (`k8s.ovn.org/network-id`, ...). */
+  readonly annotations?: pulumi.Output<Record<string, string>>;
+  /** Kubernetes mode: the CUDN/UDN custom resource, what it says once read back, and its divergence. */
+  readonly kubernetes?: KubernetesChild;
 
   protected constructor(type: string, name: string, args: NetworkArgs, opts?: pulumi.ComponentResourceOptions) {
     super(type, name, {}, opts);
@@ -45,8 +50,15 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
     this.uplinkStates = pulumi.all((args.uplinks ?? []).map((u) => u.uplinkStates)).apply((all) => all.flat());
     // an Uplink CUDN's gateway routers take their external side from its UplinkStates
     const uplinkStates = (args.uplinks ?? []).length > 0 ? { uplinkStates: this.uplinkStates } : {};
+    const target = args.cluster.target;
+    if (target.kind === 'kubernetes') {
+      const prediction = args.cluster.allocationsResource as ClusterPrediction;
+      this.annotations = pulumi.all([mine, prediction.annotations]).apply(([m, a]) => a?.networks?.[m.name] ?? {});
+      const dependsOn = [prediction, ...(args.uplinks ?? [])];
+      this.kubernetes = kubernetesChild(this, `${name}-object`, objectBody(args.network), target, {}, dependsOn);
+    }
     const rows =
-      args.cluster.layout === 'central'
+      args.cluster.layout === 'central' && target.kind === 'northbound'
         ? new NetworkRows(
             `${name}-rows`,
             {
@@ -73,8 +85,13 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
       routerName: this.routerName,
       hostSubnets: this.hostSubnets,
       rowCounts: this.rowCounts,
+      ...(this.kubernetes ? { annotations: this.annotations, divergence: this.kubernetes.divergence } : {}),
     });
   }
+}
+
+function objectBody(network: NetworkObject): Record<string, unknown> {
+  return network as unknown as Record<string, unknown>;
 }
 
 /** A child named `<component>-<suffix>` keeps its parent's former names (as the engine's inherited aliases do). */

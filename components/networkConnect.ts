@@ -9,7 +9,8 @@
 import * as pulumi from '@pulumi/pulumi';
 import { allocationOf, type ClusterContext, requireClusterChild, zoneProps } from './context';
 import { type ClusterNetworkConnectObject, objectRef } from './objects';
-import { ConnectRouter } from './resources';
+import { type KubernetesChild, kubernetesChild } from './kubernetes';
+import { type ClusterPrediction, ConnectRouter } from './resources';
 
 export interface NetworkConnectArgs {
   readonly cluster: ClusterContext;
@@ -49,6 +50,8 @@ export class NetworkConnect extends pulumi.ComponentResource {
   /** Upstream's annotations as they would be written (subnets per network, tunnel key). */
   readonly annotations: pulumi.Output<Record<string, string>>;
   readonly rowCounts: pulumi.Output<Record<string, number> | undefined>;
+  /** Kubernetes mode: the CNC custom resource (replaced, deleting first, when connectSubnets change), what it says once read back, and its divergence. */
+  readonly kubernetes?: KubernetesChild;
 
   constructor(name: string, args: NetworkConnectArgs, opts?: pulumi.ComponentResourceOptions) {
     super('ovnk:connect:NetworkConnect', name, {}, opts);
@@ -66,8 +69,16 @@ export class NetworkConnect extends pulumi.ComponentResource {
     );
     const mine = allocationOf(args.cluster, ref, (a) => a.connects?.[connectName]);
     const dependsOn = [args.cluster.allocationsResource, ...(args.dependsOn ?? [])];
+    const target = args.cluster.target;
+    if (target.kind === 'kubernetes') {
+      const predicted = (args.cluster.allocationsResource as ClusterPrediction).annotations.apply(
+        (a) => a?.connects?.[connectName] ?? {},
+      );
+      const body = args.connect as unknown as Record<string, unknown>;
+      this.kubernetes = kubernetesChild(this, `${name}-object`, body, target, predicted, dependsOn);
+    }
     const router =
-      args.cluster.layout === 'central'
+      args.cluster.layout === 'central' && target.kind === 'northbound'
         ? new ConnectRouter(
             `${name}-router`,
             {
@@ -89,6 +100,7 @@ export class NetworkConnect extends pulumi.ComponentResource {
       accepted: this.accepted,
       annotations: this.annotations,
       rowCounts: this.rowCounts,
+      ...(this.kubernetes ? { divergence: this.kubernetes.divergence } : {}),
     });
   }
 }

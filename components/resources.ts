@@ -192,3 +192,36 @@ export class UplinkState extends pulumi.dynamic.Resource {
     );
   }
 }
+
+/** The allocations in upstream's annotation formats (alloc/annotations.ts), as ClusterPrediction outputs them. */
+export interface PredictedAnnotationsOutput {
+  /** By OVN network name: each NAD's `k8s.ovn.org/network-name`, `network-id` (and `tunnel-keys`, primary Layer2). */
+  networks: Record<string, Record<string, string>>;
+  /** By node: `k8s.ovn.org/node-id` and our networks' entries of `k8s.ovn.org/node-subnets`. */
+  nodes: Record<string, Record<string, string>>;
+  /** By CNC name: `k8s.ovn.org/connect-router-tunnel-key` and `k8s.ovn.org/network-connect-subnet`. */
+  connects: Record<string, Record<string, string>>;
+}
+
+/**
+ * Kubernetes mode's allocations: ClusterAllocations' check (every problem refused at preview, the
+ * same numbers), the predicted annotations and the replacements a change implies; it writes nothing.
+ */
+export class ClusterPrediction extends pulumi.dynamic.Resource {
+  declare readonly allocations: pulumi.Output<AllocationsOutput>;
+  declare readonly annotations: pulumi.Output<PredictedAnnotationsOutput>;
+  /** `<Kind>/<name>: <path> changed and upstream refuses that update (...)`: what this run replaces. */
+  declare readonly replacements: pulumi.Output<string[]>;
+  declare readonly state: pulumi.Output<unknown>;
+
+  constructor(name: string, props: TopologyProps, opts?: pulumi.CustomResourceOptions) {
+    super(
+      shims.ClusterPrediction,
+      name,
+      { allocations: undefined, annotations: undefined, replacements: undefined, state: undefined, ...props },
+      opts,
+      'ovnk',
+      'ClusterPrediction',
+    );
+  }
+}

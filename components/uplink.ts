@@ -6,8 +6,10 @@
  * each UplinkState also takes the cluster's network ids and manages the node's VRF membership.
  */
 import * as pulumi from '@pulumi/pulumi';
+import { uplinkStateName } from '../provider/runtime/kubernetes';
 import { uplinkStateInputs, uplinkStateNodes, type YamlObject } from '../provider/runtime/pulumi';
 import { type ClusterContext, requireClusterChild } from './context';
+import { type KubernetesChild, kubernetesChild } from './kubernetes';
 import type { InventoryObject, NetworkObject, UplinkObject } from './objects';
 import { UplinkState, type UplinkStateObject } from './resources';
 
@@ -49,8 +51,12 @@ export class Uplink extends pulumi.ComponentResource {
   readonly nodes: string[];
   /** The UplinkState resources by node name. */
   readonly states: Record<string, UplinkState> = {};
-  /** Upstream's UplinkState objects (conditions), one per node, refreshed by `pulumi refresh`. */
+  /** Upstream's UplinkState objects (conditions), one per node, refreshed by `pulumi refresh`; Northbound mode only. */
   readonly uplinkStates: pulumi.Output<UplinkStateObject[]>;
+  /** The UplinkState names ovnkube-node uses, by node (`<uplink>.<node>`, hashed past 253 characters). */
+  readonly uplinkStateNames: Record<string, string>;
+  /** Kubernetes mode: the Uplink custom resource (ovnkube-node writes the UplinkStates), what it says once read back, and its divergence. */
+  readonly kubernetes?: KubernetesChild;
 
   constructor(name: string, args: UplinkArgs, opts?: pulumi.ComponentResourceOptions) {
     super('ovnk:uplink:Uplink', name, {}, opts);
@@ -66,6 +72,21 @@ export class Uplink extends pulumi.ComponentResource {
     );
     const [inventory, uplink] = [args.cluster.inventory as unknown as YamlObject, args.uplink as unknown as YamlObject];
     this.nodes = uplinkStateNodes(inventory, uplink);
+    this.uplinkStateNames = Object.fromEntries(
+      this.nodes.map((node) => [node, uplinkStateName(args.uplink.metadata.name, node)]),
+    );
+    const target = args.cluster.target;
+    if (target.kind === 'kubernetes') {
+      const body = args.uplink as unknown as Record<string, unknown>;
+      this.kubernetes = kubernetesChild(this, `${name}-object`, body, target, {}, [args.cluster.allocationsResource]);
+      this.uplinkStates = pulumi.output([]);
+      this.registerOutputs({
+        nodes: this.nodes,
+        uplinkStateNames: this.uplinkStateNames,
+        divergence: this.kubernetes.divergence,
+      });
+      return;
+    }
     const vrf =
       args.routeAdvertisements === undefined
         ? {}

@@ -6,7 +6,8 @@
  * One object per kind at module scope: the host caches and configures providers per text.
  */
 
-export type ShimKind = 'ClusterAllocations' | 'NetworkRows' | 'ConnectRouter' | 'ZoneRows' | 'UplinkState';
+export type ShimKind =
+  'ClusterAllocations' | 'NetworkRows' | 'ConnectRouter' | 'ZoneRows' | 'UplinkState' | 'ClusterPrediction';
 
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
 type Method = (...args: any[]) => Promise<any>;
@@ -42,4 +43,5 @@ export const shims = {
   ConnectRouter: makeShim('ConnectRouter'),
   ZoneRows: makeShim('ZoneRows'),
   UplinkState: makeShim('UplinkState'),
+  ClusterPrediction: makeShim('ClusterPrediction'),
 };

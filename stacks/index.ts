@@ -6,10 +6,24 @@
  * `ovnk-pulumi:targets`); one Cluster renders it, Uplinks and RouteAdvertisements included. The
  * file is loaded and checked by the same code as `ovnk plan -f` (components/topologyFile.ts): what
  * the CLI refuses, the program refuses with the same problems, before registering anything.
+ *
+ * `ovnk-pulumi:target: kubernetes` (the `kubernetes` stack) registers upstream's objects through
+ * @pulumi/kubernetes instead, with a provider on the kubeconfig context `ovnk-pulumi:kubeconfigContext`
+ * (the ambient kubeconfig's current context when unset), and `ovnk-pulumi:inventory` may name an
+ * Inventory written by `ovnk inventory`, which replaces the file's, so predictions start from the
+ * cluster's real state.
  */
 import { resolve } from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
-import { Cluster, type Layout, topologyFromFiles, type TopologyArgs } from '../components';
+import {
+  Cluster,
+  type ClusterTarget,
+  kubernetesTarget,
+  type Layout,
+  northbound,
+  topologyFromFiles,
+  type TopologyArgs,
+} from '../components';
 import { type ScaleSpec, scaleTopology } from './scale';
 
 /** The stack's topology: generated (scale), or its file read and refused as `ovnk plan -f` does. */
@@ -30,7 +44,27 @@ function stackTopology(config: pulumi.Config): TopologyArgs {
   return { ...topology, inventory: { ...topology.inventory, spec } };
 }
 
-const cluster = new Cluster(pulumi.getStack(), stackTopology(new pulumi.Config('ovnk-pulumi')));
+/** The cluster's Inventory read by `ovnk inventory` (config `inventory`), in place of the topology file's. */
+function withClusterInventory(config: pulumi.Config, topology: TopologyArgs): TopologyArgs {
+  const file = config.get('inventory');
+  return file ? { ...topology, inventory: topologyFromFiles([resolve(__dirname, file)]).inventory } : topology;
+}
+
+/** Northbound, or Kubernetes through a provider on the configured kubeconfig context. */
+function stackTarget(config: pulumi.Config): ClusterTarget {
+  if (config.get('target') !== 'kubernetes') return northbound;
+  // Loaded only here: Northbound stacks never need @pulumi/kubernetes.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const k8s = require('@pulumi/kubernetes') as typeof import('@pulumi/kubernetes');
+  const context = config.get('kubeconfigContext');
+  return kubernetesTarget(new k8s.Provider('kubernetes', context ? { context } : {}));
+}
+
+const config = new pulumi.Config('ovnk-pulumi');
+const cluster = new Cluster(pulumi.getStack(), {
+  ...withClusterInventory(config, stackTopology(config)),
+  target: stackTarget(config),
+});
 
 export const allocations = cluster.allocations;
 export const networks = Object.fromEntries(
@@ -42,3 +76,11 @@ export const uplinkStates = Object.fromEntries(
 export const connects = Object.fromEntries(
   Object.entries(cluster.connects).map(([name, c]) => [name, { router: c.routerName, tunnelKey: c.tunnelKey }]),
 );
+
+/** Kubernetes mode: what this run replaces and why, the predicted node annotations, and the divergence a pipeline fails on. */
+export const kubernetes = cluster.kubernetes && {
+  replacements: cluster.kubernetes.replacements,
+  nodeAnnotations: cluster.kubernetes.nodeAnnotations,
+  divergence: cluster.kubernetes.divergence,
+  pending: cluster.kubernetes.pending,
+};

@@ -13,6 +13,7 @@ import { registerLabVm } from './labVm';
 import { registerDemo } from './demo';
 import { registerCapacity } from './capacity';
 import { registerDiagram } from './diagram';
+import { registerInventory } from './inventory';
 
 export type Register = (program: Command) => void;
 
@@ -27,4 +28,5 @@ export const commands: Register[] = [
   registerDemo,
   registerCapacity,
   registerDiagram,
+  registerInventory,
 ];

@@ -10,6 +10,7 @@ import { compare, inUse } from '../model/cluster';
 import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from '../model/cnc';
 import { type Network, tunnelKeysAnnotation } from '../model/network';
 import { type Problem, problem } from '../model/problem';
+import { adoptAllocations, adoptNetworkIds, clusterReservations } from './adopt';
 import {
   allocateConnectSubnets,
   type ConnectNetworkAllocation,
@@ -60,13 +61,17 @@ export interface ClusterAllocation {
   state: AllocationState;
 }
 
-/** `others`: the allocation states of the other owners of the Northbound, whose values are taken (others.ts). */
+/**
+ * `remembered`: the previous state, under the allocations the cluster records (adopt.ts); `others`:
+ * the allocation states of the other owners of the Northbound, whose values are taken (others.ts).
+ */
 export function allocateCluster(
   input: AllocationInput,
-  previous: AllocationState = emptyState(),
+  remembered: AllocationState = emptyState(),
   others: OtherOwners = {},
 ): ClusterAllocation {
   const { cluster } = input;
+  const previous = adoptAllocations(remembered, cluster.inventory.allocations);
   const taken = takenByOthers(others);
   const problems: Problem[] = [];
   const nodeResult = assignNodeIds(
@@ -74,6 +79,10 @@ export function allocateCluster(
     previous.nodeIds,
   );
   const networks = cluster.networks.filter(inUse);
+  const reserved = clusterReservations(cluster.inventory.allocations, {
+    networks: networks.map((n) => n.name),
+    connects: input.connects.map((c) => c.name),
+  });
   const networkResult = networkIdsOf(cluster, previous.networkIds, taken.networkIds);
   problems.push(...nodeResult.problems, ...networkResult.problems);
   const { ids: nodeIds } = nodeResult;
@@ -82,12 +91,23 @@ export function allocateCluster(
     .map(([name, id]) => ({ name, id }))
     .sort((a, b) => a.id - b.id);
   const hostState = allocateAllHostSubnets(cluster, networks, nodes, previous, problems);
-  const keys = new TunnelKeyAllocator(previous.tunnelKeys, taken.tunnelKeys);
+  const keys = new TunnelKeyAllocator(
+    adoptAllocations(previous, { networks: [], connects: {} }, reserved.keys).tunnelKeys,
+    taken.tunnelKeys,
+  );
   // Copies: adopting a tunnel key may add a problem to a request, and inputs stay untouched.
   const connects = input.connects
     .map((c) => ({ ...c, problems: [...c.problems] }))
     .sort((a, b) => compare(a.name, b.name));
-  const datapathKeys = allocateKeys(keys, networks, networkIds, connects, previous, problems);
+  const datapathKeys = allocateKeys(
+    keys,
+    networks,
+    networkIds,
+    connects,
+    previous,
+    problems,
+    Object.keys(reserved.keys),
+  );
   const topologyOf = (name: string) =>
     (networks.find((n) => n.name === name)?.topology === 'Layer2' ? 'layer2' : 'layer3') as 'layer2' | 'layer3';
   const context = { families: cluster.inventory.ipFamilies, networkIds, topologyOf, nodes };
@@ -121,10 +141,12 @@ export function networkIdsOf(
   taken: ReadonlyMap<number, string> = new Map(),
 ): ReturnType<typeof assignNetworkIds> {
   const networks = cluster.networks.filter(inUse);
+  const names = networks.map((n) => n.name);
+  const adopted = cluster.inventory.allocations;
   return assignNetworkIds(
     networks.map((n) => ({ name: n.name, pinned: n.pinnedId, ref: n.ref })),
-    previous,
-    taken,
+    adoptNetworkIds(previous, adopted),
+    new Map([...taken, ...clusterReservations(adopted, { networks: names, connects: [] }).networkIds]),
   );
 }
 
@@ -157,6 +179,7 @@ function allocateKeys(
   connects: ConnectRequest[],
   previous: AllocationState,
   problems: Problem[],
+  reservedOwners: string[],
 ): DatapathKeys {
   const l2 = networks
     .filter((n) => n.topology === 'Layer2' && n.role === 'Primary' && networkIds[n.name] !== undefined)
@@ -164,6 +187,7 @@ function allocateKeys(
   const wanted = new Set([
     ...l2.map((n) => `transit-router/${n.name}`),
     ...connects.map((c) => `connect-router/${c.name}`),
+    ...reservedOwners,
   ]);
   for (const owner of keys.owners()) if (!wanted.has(owner)) keys.release(owner);
   for (const n of networks) pinTransitRouterKey(keys, n, networkIds[n.name], problems);

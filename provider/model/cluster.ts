@@ -4,7 +4,12 @@
  * sorted by name so nothing depends on document order. Every problem is collected; nothing
  * throws. These problems mean the input is unusable (the CLI's exit 3).
  */
-import { parseClusterNetworkConnect, type ClusterNetworkConnect } from './cnc';
+import {
+  connectSubnetAnnotation,
+  connectTunnelKeyAnnotation,
+  parseClusterNetworkConnect,
+  type ClusterNetworkConnect,
+} from './cnc';
 import type { Cluster } from './clusterShape';
 import { parseClusterUserDefinedNetwork } from './cudn';
 import { type Inventory, parseInventory } from './inventory';
@@ -41,7 +46,8 @@ export function buildCluster(documents: LoadedDocument[]): { cluster: Cluster; p
       networks.push(...optional(parseClusterUserDefinedNetwork(doc, problems, inventory.mtu)));
     if (doc.kind === 'UserDefinedNetwork')
       networks.push(...optional(parseUserDefinedNetwork(doc, problems, inventory.mtu)));
-    if (doc.kind === 'ClusterNetworkConnect') connects.push(parseClusterNetworkConnect(doc, problems));
+    if (doc.kind === 'ClusterNetworkConnect')
+      connects.push(withAdopted(parseClusterNetworkConnect(doc, problems), inventory));
   }
   const unique = uniqueNetworks(networks, problems).map((n) => completeNetwork(n, inventory, problems));
   unique.sort((a, b) => compare(a.name, b.name));
@@ -50,6 +56,17 @@ export function buildCluster(documents: LoadedDocument[]): { cluster: Cluster; p
   uplinks.sort((a, b) => compare(a.name, b.name));
   const routeAdvertisements = parseRouteAdvertisementsDocuments(usable, problems);
   return { cluster: { inventory, networks: unique, connects, uplinks, routeAdvertisements }, problems };
+}
+
+/** A CNC without upstream's annotations takes those the Inventory read from the cluster. */
+function withAdopted(connect: ClusterNetworkConnect, inventory: Inventory): ClusterNetworkConnect {
+  const adopted = inventory.allocations.connects[connect.name];
+  if (!adopted) return connect;
+  return {
+    ...connect,
+    subnetAnnotation: connect.subnetAnnotation ?? adopted[connectSubnetAnnotation],
+    tunnelKeyAnnotation: connect.tunnelKeyAnnotation ?? adopted[connectTunnelKeyAnnotation],
+  };
 }
 
 export function compare(a: string, b: string): number {

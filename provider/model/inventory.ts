@@ -3,6 +3,7 @@
  * (ids, chassis, labels, host-subnet pins), service and masquerade CIDRs, the default network's
  * subnets, and the gateway mode. Parsing fills upstream's defaults and checks every CIDR.
  */
+import { type AdoptedAllocations, parseAdopted } from './adopted';
 import { type Family, parseCidr, parseCidrLoose } from './cidr';
 import { FieldReader, type Json } from './fields';
 import type { LoadedDocument } from './load';
@@ -94,6 +95,8 @@ export interface Inventory {
   services: Service[];
   pods: InventoryPod[];
   targets?: Targets;
+  /** What upstream already allocated (`spec.allocations`): plans take it as previous state. */
+  allocations: AdoptedAllocations;
 }
 
 /** Upstream's defaults (../shared/reference/network-connect-upstream.md section 5). */
@@ -138,6 +141,7 @@ export function parseInventory(doc: LoadedDocument, problems: Problem[]): Invent
     ),
     pods: (r.list(spec.pods, 'spec.pods') ?? []).flatMap((p, i) => parsePod(r, p, `spec.pods[${i}]`)),
     targets: parseTargets(r, spec.targets),
+    allocations: parseAdopted(r, spec.allocations),
   };
 }
 

@@ -20,6 +20,7 @@ export * from './zone';
 export * from './inventoryMerge';
 export * from './input';
 export * from './pulumi';
+export * from './kubernetes';
 export * from './readable';
 export * from './refusals';
 export { dict, own } from '../model/dict';

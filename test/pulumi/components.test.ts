@@ -75,7 +75,9 @@ describe('components under mocks', () => {
     expect(rows.inputs.owner).toBe('ovnk-pulumi.test/network/ClusterUserDefinedNetwork/blue-network');
     expect(rows.inputs.zone).toBe('central');
     expect(rows.inputs.network).toBe('ClusterUserDefinedNetwork/blue-network');
-    const slices = await valueOf(cluster.allocationsResource.slices);
+    const slices = await valueOf(
+      (cluster.allocationsResource as InstanceType<typeof components.ClusterAllocations>).slices,
+    );
     expect(rows.inputs.slice).toEqual(slices.networks['ClusterUserDefinedNetwork/blue-network']);
     expect((rows.inputs.slice as { summary: { networkName: string } }).summary.networkName).toBe(
       'cluster_udn_blue-network',

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { resourceCount } from '../../stacks/scale';
@@ -73,5 +76,59 @@ describe('the stacks of the project under mocks', () => {
         'vrf-lite-uplink-br-red-ovn-worker3',
       ].map((n) => n.replace('vrf-lite', 'test')),
     );
+  });
+
+  it('the kubernetes stack registers upstream objects through a provider on its kubeconfig context, and takes an Inventory written by ovnk inventory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ovnk-stack-'));
+    const inventory = join(dir, 'inventory.yaml');
+    // what `ovnk inventory` writes: upstream's node ids and the network id the NADs carry
+    writeFileSync(
+      inventory,
+      [
+        'apiVersion: ovnk/v1alpha1',
+        'kind: Inventory',
+        'metadata: {name: kind-ovn}',
+        'spec:',
+        '  zones: per-node',
+        '  namespaces: [{name: blue, labels: {tenant: blue}}, {name: green, labels: {tenant: green}}, {name: yellow}, {name: red}]',
+        '  nodes: [{name: ovn-control-plane, id: 9}, {name: ovn-worker, id: 8}]',
+        '  allocations: {networks: [{name: cluster_udn_green-network, id: 42}]}',
+      ].join('\n'),
+    );
+    try {
+      const stack = (await runStack({
+        'ovnk-pulumi:topology': 'topologies/colored-enterprise.yaml',
+        'ovnk-pulumi:target': 'kubernetes',
+        'ovnk-pulumi:kubeconfigContext': 'kind-ovn',
+        'ovnk-pulumi:inventory': inventory,
+      })) as {
+        allocations: pulumi.Output<{ networkIds: Record<string, number>; nodeIds: Record<string, number> }>;
+        kubernetes: { divergence: pulumi.Output<string[]> };
+      };
+      const allocations = await valueOf(stack.allocations);
+      expect(allocations.networkIds['cluster_udn_green-network']).toBe(42);
+      expect(allocations.nodeIds).toEqual({ 'ovn-control-plane': 9, 'ovn-worker': 8 });
+      await settle(() => registered.filter((r) => r.type.startsWith('kubernetes:')).length, 4);
+      const provider = registered.find((r) => r.type === 'pulumi:providers:kubernetes')!;
+      expect(provider.inputs.context).toBe('kind-ovn');
+      expect(
+        registered
+          .filter((r) => r.type.startsWith('kubernetes:k8s.ovn.org/'))
+          .map((r) => r.type)
+          .sort(),
+      ).toEqual([
+        'kubernetes:k8s.ovn.org/v1:ClusterNetworkConnect',
+        'kubernetes:k8s.ovn.org/v1:ClusterUserDefinedNetwork',
+        'kubernetes:k8s.ovn.org/v1:ClusterUserDefinedNetwork',
+        'kubernetes:k8s.ovn.org/v1:UserDefinedNetwork',
+      ]);
+      expect(
+        registered.some(
+          (r) => r.type.startsWith('pulumi-nodejs:dynamic/ovnk:') && !r.type.endsWith('ClusterPrediction'),
+        ),
+      ).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,3 +2,4 @@
 export { validateObject, type ValidateOptions } from './validate';
 export { knownKinds, type KnownKind } from './kinds';
 export { crdSourceCommit } from './generated';
+export { transitionPaths, transitionRules, type TransitionRule } from './transitions';

@@ -48,7 +48,7 @@ function networksByRef(allocated: Allocated): Props {
 }
 
 /** What preview shows of the cluster's allocations (no rows, no cursors). */
-function allocationSummary(allocated: Allocated): Props {
+export function allocationSummary(allocated: Allocated): Props {
   const { networkIds, nodeIds, hostSubnets, datapathKeys, connects } = allocated.allocation;
   const connectSummary: Props = dict();
   for (const [name, c] of Object.entries(connects)) {

@@ -1,9 +1,10 @@
 /** The dynamic-provider kinds, by the name provider/shim.ts forwards to. */
 import { ClusterAllocations } from './clusterKind';
 import { ConnectRouter, NetworkRows, ZoneRows } from './kinds';
+import { ClusterPrediction } from './predictionKind';
 import { UplinkState } from './uplinkKind';
 
-export const pulumiKinds = { ClusterAllocations, NetworkRows, ConnectRouter, ZoneRows, UplinkState };
+export const pulumiKinds = { ClusterAllocations, NetworkRows, ConnectRouter, ZoneRows, UplinkState, ClusterPrediction };
 export type PulumiKindName = keyof typeof pulumiKinds;
 export { SCHEMA_VERSION, UNKNOWN, PartialApplyError, type ResourceKind } from './protocol';
 export { SliceError, type PackedSlice } from './pack';
