@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { topologyArgs } from './fixtures';
+import { join } from 'node:path';
+import { repoRoot, topologyArgs } from './fixtures';
 import {
   installMocks,
   isKnown,
@@ -203,5 +204,36 @@ describe('@pulumi/kubernetes as an optional peer dependency', () => {
     const ref = `${await valueOf(provider.urn)}::${await valueOf(provider.id)}`;
     expect(options.get('kp-colored-enterprise-object')!.provider).toBe(ref);
     expect(await isKnown(made.connects['colored-enterprise']!.tunnelKey)).toBe(true);
+  });
+});
+
+describe('Uplinks and RouteAdvertisements in Kubernetes mode', () => {
+  it('registers each Uplink and RouteAdvertisements as upstream object, no UplinkState resource, and names the UplinkStates ovnkube-node will write', async () => {
+    const { Cluster, kubernetesTarget, topologyFromFiles } = await import('../../components');
+    const nodes = [
+      { name: 'ovn-worker', labels: { 'uplink.ovnk.io/group': 'a' } },
+      { name: 'ovn-worker2', labels: { 'uplink.ovnk.io/group': 'b' } },
+    ];
+    const topology = topologyFromFiles([join(repoRoot, 'stacks', 'vrf-lite.yaml')], { nodes, zones: 'per-node' });
+    const made = new Cluster('ku', { ...topology, target: kubernetesTarget() });
+    await valueOf(made.kubernetes!.divergence);
+    await settle(() => ofCluster('ku').filter((r) => r.type.startsWith('kubernetes:')).length, 5);
+    const objects = ofCluster('ku').filter((r) => r.type.startsWith('kubernetes:'));
+    expect(objects.map((r) => r.type).sort()).toEqual([
+      'kubernetes:k8s.ovn.org/v1:ClusterUserDefinedNetwork',
+      'kubernetes:k8s.ovn.org/v1:ClusterUserDefinedNetwork',
+      'kubernetes:k8s.ovn.org/v1:RouteAdvertisements',
+      'kubernetes:k8s.ovn.org/v1alpha1:Uplink',
+      'kubernetes:k8s.ovn.org/v1alpha1:Uplink',
+    ]);
+    expect(ofCluster('ku').some((r) => r.type.endsWith(':UplinkState'))).toBe(false);
+    const uplinks = Object.values(made.uplinks);
+    expect(uplinks.map((u) => u.uplinkStateNames)).toContainEqual(
+      expect.objectContaining({ 'ovn-worker': expect.stringMatching(/^[a-z0-9-]+\.ovn-worker$/) }),
+    );
+    const red = made.networks['red']!;
+    expect(options.get('ku-red-object')!.dependencies).toContain(await valueOf(made.uplinks['br-red']!.urn));
+    expect(options.get('ku-ra-blue-ra')!.parent).toBe(await valueOf(made.urn));
+    expect(await isKnown(red.networkId)).toBe(true);
   });
 });
