@@ -212,7 +212,8 @@ describe('Uplinks and RouteAdvertisements in Kubernetes mode', () => {
     const { Cluster, kubernetesTarget, topologyFromFiles } = await import('../../components');
     const nodes = [
       { name: 'ovn-worker', labels: { 'uplink.ovnk.io/group': 'a' } },
-      { name: 'ovn-worker2', labels: { 'uplink.ovnk.io/group': 'b' } },
+      { name: 'ovn-worker2', labels: { 'uplink.ovnk.io/group': 'a' } },
+      { name: 'ovn-worker3', labels: { 'uplink.ovnk.io/group': 'b' } },
     ];
     const topology = topologyFromFiles([join(repoRoot, 'stacks', 'vrf-lite.yaml')], { nodes, zones: 'per-node' });
     const made = new Cluster('ku', { ...topology, target: kubernetesTarget() });
@@ -232,7 +233,10 @@ describe('Uplinks and RouteAdvertisements in Kubernetes mode', () => {
       expect.objectContaining({ 'ovn-worker': expect.stringMatching(/^[a-z0-9-]+\.ovn-worker$/) }),
     );
     const red = made.networks['red']!;
-    expect(options.get('ku-red-object')!.dependencies).toContain(await valueOf(made.uplinks['br-red']!.urn));
+    // a dependency on the Uplink component is one on its children: the red CUDN waits for br-red's object
+    expect(options.get('ku-red-object')!.dependencies).toContain(
+      await valueOf(made.uplinks['br-red']!.kubernetes!.resource.urn),
+    );
     expect(options.get('ku-ra-blue-ra')!.parent).toBe(await valueOf(made.urn));
     expect(await isKnown(red.networkId)).toBe(true);
   });

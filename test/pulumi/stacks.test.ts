@@ -90,6 +90,8 @@ describe('the stacks of the project under mocks', () => {
         'metadata: {name: kind-ovn}',
         'spec:',
         '  zones: per-node',
+        '  clusterSubnets: [10.244.0.0/16, "fd00:10:244::/48"]',
+        '  serviceCIDRs: [10.96.0.0/16, "fd00:10:96::/112"]',
         '  namespaces: [{name: blue, labels: {tenant: blue}}, {name: green, labels: {tenant: green}}, {name: yellow}, {name: red}]',
         '  nodes: [{name: ovn-control-plane, id: 9}, {name: ovn-worker, id: 8}]',
         '  allocations: {networks: [{name: cluster_udn_green-network, id: 42}]}',
