@@ -4,7 +4,10 @@
  * carry a `wait` that fails the transaction when the key no longer holds what was read. A key
  * that was present is guarded before it is rewritten (`includes` the pair read); a key that was
  * absent is inserted with a map `insert` (which never overwrites a key another writer inserted
- * meanwhile) and then checked to hold our value. Pure.
+ * meanwhile) and then checked to hold our value; before that, a `wait` checks that our value is
+ * not there yet: a transaction resent after a lost answer (a RAFT leader killed after it
+ * committed, cluster.ts) then fails its guard instead of passing it again and writing its other
+ * rows twice, and the caller finds its own commit (runtime/commit.ts). Pure.
  */
 import type { Operation, WireValue } from '../ovsdb/notation';
 
@@ -24,6 +27,16 @@ const holds = (home: Home, key: string, text: string): Operation => ({
   op: 'wait',
   table: home.table,
   where: [[home.column, 'includes', ['map', [[key, text]]]]],
+  columns: [],
+  until: '==',
+  rows: [{}],
+  timeout: 0,
+});
+
+const lacks = (home: Home, key: string, text: string): Operation => ({
+  op: 'wait',
+  table: home.table,
+  where: [[home.column, 'excludes', ['map', [[key, text]]]]],
   columns: [],
   until: '==',
   rows: [{}],
@@ -60,8 +73,15 @@ export function writeHomeKey(
         };
   if (before === undefined)
     return {
-      operations: [mutate(home, 'insert', ['map', [[key, after!]]]), holds(home, key, after!)],
-      guards: [`${where} was not written by another writer meanwhile`],
+      operations: [
+        lacks(home, key, after!),
+        mutate(home, 'insert', ['map', [[key, after!]]]),
+        holds(home, key, after!),
+      ],
+      guards: [
+        `${where} does not hold this transaction's value yet (it is not a resent transaction that committed)`,
+        `${where} was not written by another writer meanwhile`,
+      ],
     };
   const remove = mutate(home, 'delete', ['set', [key]]);
   return {

@@ -27,8 +27,17 @@ const written = (rows: DesiredRow[]) => materialize(rows).observed;
 describe('the ledger of rows without external_ids', () => {
   it('is written with the rows it owns, in the same transaction, sorted, and checked to be ours afterwards', () => {
     const result = plan(desired());
-    expect(result.operations.map((op) => op.op)).toEqual(['insert', 'insert', 'mutate', 'wait']);
+    expect(result.operations.map((op) => op.op)).toEqual(['insert', 'insert', 'wait', 'mutate', 'wait']);
     expect(result.operations.slice(2)).toEqual([
+      {
+        op: 'wait',
+        table: 'NB_Global',
+        where: [['external_ids', 'excludes', ['map', [[KEY, ledgerText]]]]],
+        columns: [],
+        until: '==',
+        rows: [{}],
+        timeout: 0,
+      },
       {
         op: 'mutate',
         table: 'NB_Global',
@@ -45,7 +54,10 @@ describe('the ledger of rows without external_ids', () => {
         timeout: 0,
       },
     ]);
-    expect(result.guards).toEqual([`NB_Global.external_ids["${KEY}"] was not written by another writer meanwhile`]);
+    expect(result.guards).toEqual([
+      `NB_Global.external_ids["${KEY}"] does not hold this transaction's value yet (it is not a resent transaction that committed)`,
+      `NB_Global.external_ids["${KEY}"] was not written by another writer meanwhile`,
+    ]);
     const lbgInsert = result.operations[0] as { row: Record<string, unknown> };
     expect(lbgInsert.row.external_ids).toBeUndefined();
     expect(result.summary).toContain(`update NB_Global: external_ids["${KEY}"]: absent -> ${ledgerText}`);
@@ -212,6 +224,7 @@ describe('rows with several parents', () => {
     expect(result.operations.filter((op) => op.op === 'wait').map((op) => (op as { where: unknown }).where)).toEqual([
       [['_uuid', '==', ['uuid', uuidFor(1)]]],
       [['_uuid', '==', ['uuid', uuidFor(2)]]],
+      [['external_ids', 'excludes', ['map', [[KEY, text]]]]],
       [['external_ids', 'includes', ['map', [[KEY, text]]]]],
     ]);
     expect(result.summary).toContain(

@@ -86,6 +86,7 @@ describe('the runtime state', () => {
     expect(set.guards).toEqual(['NB_Global.external_ids["ovnk.io/state/o"] is unchanged since it was read']);
     expect(stateWrite('o', 'S', undefined, true).operations.map((op) => op.op)).toEqual(['wait', 'mutate']);
     expect(stateWrite('o', undefined, 'T', true).operations).toEqual([
+      { ...holds('T'), where: [['external_ids', 'excludes', ['map', [['ovnk.io/state/o', 'T']]]]] },
       {
         op: 'mutate',
         table: 'NB_Global',
