@@ -256,12 +256,24 @@ function assemble(planned: PlannedRow, schema: DatabaseSchema, ledger: KeyWrite)
     ...ledger.operations,
   ];
   const guards = [...planned.guards, ...ledger.guards];
-  return { operations, changes: planned.changes, summary: planned.changes.map(describeChange), guards };
+  return { operations, changes: planned.changes, summary: planned.changes.map((c) => describeChange(c)), guards };
 }
 
-export function describeChange(change: RowChange): string {
+/** What a change is called when it is found rather than made (`ovnk diff`). */
+const driftWords: Record<RowChange['action'], string> = {
+  create: 'missing',
+  update: 'changed',
+  delete: 'extra row of ours',
+  attach: 'not attached',
+  detach: 'attached to a former parent',
+};
+
+/**
+ * A change in words: as an action to take (`create Logical_Router "x": ...`, apply's summary) or
+ * as drift found (`missing: Logical_Router "x": ...`, diff's lines).
+ */
+export function describeChange(change: RowChange, as: 'action' | 'drift' = 'action'): string {
   const row = describeRow(change.table, change.identity);
-  return change.details.length === 0
-    ? `${change.action} ${row}`
-    : `${change.action} ${row}: ${change.details.join('; ')}`;
+  const head = as === 'action' ? `${change.action} ${row}` : `${driftWords[change.action]}: ${row}`;
+  return change.details.length === 0 ? head : `${head}: ${change.details.join('; ')}`;
 }

@@ -12,7 +12,7 @@ import { recoverLedger, unreadableLedger } from '../nb/ledgerRecovery';
 import { nbSchema } from '../nb/generated/nb';
 import { isOwnedBy } from '../nb/ownership';
 import { isSharedRow } from '../nb/shared';
-import type { Plan, RowChange } from '../nb/reconcile';
+import { describeChange, type Plan, type RowChange } from '../nb/reconcile';
 import type { KeyWrite } from '../nb/homeKey';
 import type { OtherOwners } from '../alloc/others';
 import type { OvsdbDatabase } from '../ovsdb/client';
@@ -240,14 +240,6 @@ export interface Drift {
   changes: RowChange[];
 }
 
-const driftWords: Record<RowChange['action'], string> = {
-  create: 'missing',
-  update: 'changed',
-  delete: 'extra row of ours',
-  attach: 'not attached',
-  detach: 'attached to a former parent',
-};
-
 /**
  * The difference between the zone's rows of `owner` and `zone.rows`, row by row; nothing is
  * written. Bookkeeping in NB_Global (nb's ledger, like the state key) is not a row of the spec,
@@ -261,11 +253,6 @@ export async function diffZone(
 ): Promise<Drift> {
   const { plan } = await reconcileZone(db, zone.rows, owner, options.recoverLedger);
   const changes = plan.changes.filter((c) => c.table !== ledgerHome(NB_DATABASE)?.table);
-  const lines = changes.map((c) => {
-    const row = c.identity === undefined ? c.table : `${c.table} ${JSON.stringify(c.identity)}`;
-    return c.details.length === 0
-      ? `${driftWords[c.action]}: ${row}`
-      : `${driftWords[c.action]}: ${row}: ${c.details.join('; ')}`;
-  });
+  const lines = changes.map((c) => describeChange(c, 'drift'));
   return { zone: zone.name, endpoint: db.endpoint, lines, changes };
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DesiredRow, ObservedRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
-import { reconcile, ReconcileError } from '../../../provider/nb/reconcile';
+import { describeChange, reconcile, ReconcileError, type RowChange } from '../../../provider/nb/reconcile';
 import { materialize, owner, port, route, router, uuidFor } from './fixtures';
 
 const plan = (desired: DesiredRow[], observed: ObservedRow[] = [], foreign: ObservedRow[] = []) =>
@@ -334,6 +334,23 @@ describe('reconcile properties', () => {
         const desired = desiredFrom(after, names);
         expect(plan(shuffled(desired, seed), shuffled(observed, seed + 1))).toEqual(plan(desired, observed));
       }),
+    );
+  });
+});
+
+describe('a change in words', () => {
+  const change = {
+    action: 'update' as const,
+    table: 'Logical_Router',
+    identity: 'lr1',
+    details: ['options: {} -> {a="b"}'],
+  };
+
+  it('reads as the action apply takes, or as the drift diff finds, from one definition', () => {
+    expect(describeChange(change as RowChange)).toBe('update Logical_Router "lr1": options: {} -> {a="b"}');
+    expect(describeChange(change as RowChange, 'drift')).toBe('changed: Logical_Router "lr1": options: {} -> {a="b"}');
+    expect(describeChange({ ...change, action: 'delete', details: [] } as RowChange, 'drift')).toBe(
+      'extra row of ours: Logical_Router "lr1"',
     );
   });
 });
