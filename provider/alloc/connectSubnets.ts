@@ -24,6 +24,7 @@ export interface ConnectAllocatorState {
   blocks: Record<string, string>;
 }
 
+/** Upstream's internal topology names (types.Layer3Topology, types.Layer2Topology): owner keys and renderers. */
 export type Topology = 'layer3' | 'layer2';
 
 export function ownerKey(topology: Topology, networkId: number): string {

@@ -6,7 +6,10 @@
 import type { Service } from '../model/inventory';
 import type { Zone } from '../model/zones';
 
-export type Topology = 'layer3' | 'layer2';
+import type { Topology } from '../alloc/connectSubnets';
+
+/** Upstream's internal topology names (`layer3`, `layer2`), declared once in alloc. */
+export type { Topology };
 export type IPFamilyName = 'ipv4' | 'ipv6';
 
 export interface ClusterInput {
