@@ -19,6 +19,7 @@ import {
   type ZoneLayout,
   zoneLayoutOf,
 } from './layout';
+import { checkNbMembers } from './nbCluster';
 import { nodeDaemons, startNode } from './node';
 import { checkPrerequisites } from './preflight';
 import { isRunning, pidOf } from './processes';
@@ -58,6 +59,8 @@ export interface UpOptions {
   readyTimeoutMs?: number;
   /** Also provision the Uplink bridges (lab/uplinks.ts). */
   uplinks?: boolean;
+  /** Members of the central Northbound: more than 1 makes it a RAFT cluster (nbCluster.ts). */
+  nbMembers?: number;
 }
 
 export interface UpResult {
@@ -173,8 +176,10 @@ async function checkExisting(options: UpOptions): Promise<LabStatus | undefined>
   return undefined;
 }
 
-/** Per-node zones need the trixie OVN (remote router ports). */
+/** Per-node zones need the trixie OVN (remote router ports); a clustered Northbound is the central one. */
 function checkZonesOvn(options: UpOptions, zones: ZoneLayout): void {
+  if (zones === 'per-node' && (options.nbMembers ?? 1) > 1)
+    throw badInput('--nb-members applies to the central Northbound: use --zones central');
   if (zones === 'per-node' && options.ovn !== 'trixie')
     throw badInput(
       `--zones per-node needs the trixie OVN (northd ${options.ovn === 'bookworm' ? '23.03' : options.ovn} ignores requested-chassis on remote router ports): use --ovn trixie, or --zones central`,
@@ -186,6 +191,7 @@ export async function up(options: UpOptions): Promise<UpResult> {
   checkLabName(options.name);
   checkNodeCount(options.nodes);
   checkOvnFlavor(options.ovn);
+  if (options.nbMembers !== undefined) checkNbMembers(options.nbMembers);
   const zones = checkZoneLayout(options.zones ?? DEFAULT_ZONES);
   checkPrerequisites();
   const running = await checkExisting(options);
@@ -207,6 +213,7 @@ export async function up(options: UpOptions): Promise<UpResult> {
     ovn: options.ovn,
     zones,
     dataPlane: options.dataPlane ?? true,
+    ...(options.nbMembers === undefined ? {} : { nbMembers: options.nbMembers }),
     dir: labDir(options.name),
   });
   let state: LabState | undefined;

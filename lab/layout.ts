@@ -47,6 +47,8 @@ export interface LabLayout {
   zones?: ZoneLayout;
   /** false: zones only, no node namespaces, OVS, ovn-controller or sshd (absent: true). */
   dataPlane?: boolean;
+  /** Members of the central Northbound: absent or 1 standalone, more a RAFT cluster (nbCluster.ts). */
+  nbMembers?: number;
   dir: string;
   fabricNamespace: string;
   /** The only interface the lab creates in the root namespace. */
@@ -145,6 +147,7 @@ export interface LayoutInput {
   ovn: OvnFlavor;
   zones?: ZoneLayout;
   dataPlane?: boolean;
+  nbMembers?: number;
   /** The lab's own directory (state, sockets, logs, keys). */
   dir: string;
 }
@@ -161,12 +164,14 @@ export function labLayout(input: LayoutInput): LabLayout {
     ovn: input.ovn,
     zones: input.zones ?? 'per-node',
     dataPlane: input.dataPlane ?? true,
+    ...((input.nbMembers ?? 1) > 1 ? { nbMembers: input.nbMembers } : {}),
     dir,
     fabricNamespace: `${namespacePrefix(index)}f`,
     hostLink: `${namespacePrefix(index)}h`,
     centralIp: `198.18.${index}.1`,
     mgmtPrefix: 24,
     underlayGateway: `198.19.${index}.1`,
+    // + 3 to + 8: the client and RAFT ports of a clustered Northbound's members (nbCluster.ts)
     nbPort: 17000 + index * 10 + 1,
     sbPort: 17000 + index * 10 + 2,
     centralDir: path.join(dir, 'central'),

@@ -5,8 +5,9 @@
  * encap IP, gateway bridge and gateway details (breth0's address, MAC and default next hop, as
  * upstream's l3-gateway-config has them). Pure: computed from the recorded state.
  */
-import { centralSocket } from './central';
+import { centralNbRemote, centralSocket } from './central';
 import { hasDataPlane, type LabLayout, type OvnFlavor, type ZoneLayout, zoneLayoutOf } from './layout';
+import { isNbClustered, nbClusterRemotes } from './nbCluster';
 import { GATEWAY_BRIDGE, GATEWAY_PREFIX, nodeDbSocket } from './node';
 import type { LabState } from './state';
 import { zoneOf } from './zones';
@@ -47,6 +48,7 @@ export interface LabNodeStatus {
 export interface LabZoneStatus {
   /** The node's name in the per-node layout; `central` otherwise. */
   name: string;
+  /** A clustered Northbound's members, comma-separated (the clients follow the leader). */
   nb: string;
   sb: string;
   /** The central zone's tcp endpoints (the per-node zones listen on unix sockets only). */
@@ -82,9 +84,9 @@ function zoneStatuses(layout: LabLayout): LabZoneStatus[] {
   return [
     {
       name: CENTRAL_ZONE,
-      nb: `unix:${centralSocket(layout, 'nb')}`,
+      nb: centralNbRemote(layout),
       sb: `unix:${centralSocket(layout, 'sb')}`,
-      nbTcp: `tcp:${layout.centralIp}:${layout.nbPort}`,
+      nbTcp: isNbClustered(layout) ? nbClusterRemotes(layout, 'tcp') : `tcp:${layout.centralIp}:${layout.nbPort}`,
       sbTcp: `tcp:${layout.centralIp}:${layout.sbPort}`,
     },
   ];

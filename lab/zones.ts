@@ -99,8 +99,23 @@ async function startZone(root: string, layout: LabLayout, node: NodeLayout): Pro
     `name=${node.name}`,
   ];
   await exec(inRoot(root, init));
-  await exec(
-    inRoot(root, ['ovn-northd', `--ovnnb-db=${zone.nb}`, `--ovnsb-db=${zone.sb}`, ...daemonFlags(dir, 'northd')]),
+  await runZoneNorthd(root, layout, node);
+}
+
+async function runZoneNorthd(root: string, layout: LabLayout, node: NodeLayout): Promise<void> {
+  const zone = zoneOf(layout, node);
+  const flags = daemonFlags(zoneDir(layout, node), 'northd');
+  await exec(inRoot(root, ['ovn-northd', `--ovnnb-db=${zone.nb}`, `--ovnsb-db=${zone.sb}`, ...flags]));
+}
+
+/** How to start each zone daemon again on its existing database, by the daemon's name (lab/restart.ts). */
+export function zoneStarters(layout: LabLayout, root: string): Map<string, () => Promise<void>> {
+  return new Map(
+    layout.nodes.flatMap((node) => [
+      [`zones/${node.name}/ovn-northd`, () => runZoneNorthd(root, layout, node)] as const,
+      [`zones/${node.name}/sb`, () => startZoneDb(root, layout, node, 'sb')] as const,
+      [`zones/${node.name}/nb`, () => startZoneDb(root, layout, node, 'nb')] as const,
+    ]),
   );
 }
 

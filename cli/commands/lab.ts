@@ -1,5 +1,6 @@
 /**
- * `ovnk lab up|down|status|inventory|pods|exec`: the embedded OVN lab from the command line.
+ * `ovnk lab up|down|status|restart|inventory|pods|exec`: the embedded OVN lab from the command line.
+ * `status` reports each daemon's health; `restart` starts dead ones again on their databases.
  * Lab failures map to the contract's exit codes (bad input 3, refused 1, failing 4).
  */
 import { spawn } from 'node:child_process';
@@ -7,16 +8,21 @@ import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import {
   checkLabName,
+  checkNbMembers,
   checkNodeCount,
   checkOvnFlavor,
   checkZoneLayout,
   DEFAULT_LAB_NAME,
   DEFAULT_OVN,
   DEFAULT_ZONES,
+  daemonHealth,
+  type DaemonHealth,
   down,
   inventoryOf,
   type LabStatus,
+  type LabState,
   readState,
+  restartDead,
   statusOf,
   up,
 } from '../../lab';
@@ -50,11 +56,24 @@ async function act(flags: OutputFlags, body: () => Promise<CommandResult>): Prom
   );
 }
 
-function runningStatus(name: string): LabStatus {
+function runningState(name: string): LabState {
   const state = readState(checkLabName(name));
   if (!state || state.phase !== 'running')
     throw labNotRunning(name, `lab "${name}" is not running: start it with "ovnk lab up --name ${name}"`);
+  return state;
+}
+
+function runningStatus(name: string): LabStatus {
+  const state = runningState(name);
   return statusOf(state, state.ovnRoot);
+}
+
+function healthText(health: DaemonHealth[]): string {
+  return health
+    .map(
+      (d) => `  daemon ${d.name}  ${d.up ? `up (pid ${d.pid})` : `DOWN${d.restartable ? ' (ovnk lab restart)' : ''}`}`,
+    )
+    .join('\n');
 }
 
 function statusText(status: LabStatus): string {
@@ -69,12 +88,12 @@ function statusText(status: LabStatus): string {
   return lines.join('\n');
 }
 
-function parseCount(value: string): number {
+function parseCount(value: string, check = checkNodeCount, path = '--nodes'): number {
   const count = Number(value);
   try {
-    return checkNodeCount(count);
+    return check(count);
   } catch (error) {
-    throw new CliError(ExitCode.badInput, (error as Error).message, { path: '--nodes' });
+    throw new CliError(ExitCode.badInput, (error as Error).message, { path });
   }
 }
 
@@ -85,7 +104,14 @@ function withOutput(command: Command): Command {
     .option('--json', 'same as -o json');
 }
 
-type UpFlags = OutputFlags & { nodes: string; ovn: string; zones?: string; dataPlane: boolean; uplinks?: boolean };
+type UpFlags = OutputFlags & {
+  nodes: string;
+  ovn: string;
+  zones?: string;
+  dataPlane: boolean;
+  uplinks?: boolean;
+  nbMembers?: string;
+};
 
 function registerUp(lab: Command): void {
   withOutput(
@@ -103,6 +129,7 @@ function registerUp(lab: Command): void {
     )
     .option('--no-data-plane', 'only the zones (NB, SB, northd): no node namespaces, OVS, ovn-controller or sshd')
     .option('--uplinks', 'also provision the Uplink bridges br-blue and br-red next to breth0 (lab/uplinks.ts)')
+    .option('--nb-members <n>', 'members of the central Northbound: 3 runs it as a RAFT cluster (with --zones central)')
     .action((flags: UpFlags) =>
       act(flags, async () => {
         const options = {
@@ -112,6 +139,9 @@ function registerUp(lab: Command): void {
           ...(flags.zones === undefined ? {} : { zones: checkZoneLayout(flags.zones) }),
           dataPlane: flags.dataPlane,
           uplinks: flags.uplinks === true,
+          ...(flags.nbMembers === undefined
+            ? {}
+            : { nbMembers: parseCount(flags.nbMembers, checkNbMembers, '--nb-members') }),
           progress: progressFor('lab up').note,
         };
         const result = await up(options);
@@ -142,11 +172,30 @@ function registerDown(lab: Command): void {
 
 function registerStatus(lab: Command): void {
   withOutput(
-    lab.command('status').description('Show the running lab: endpoints, nodes, SSH settings and host-key pins'),
+    lab
+      .command('status')
+      .description("Show the running lab: endpoints, nodes, SSH settings, host-key pins and each daemon's health"),
   ).action((flags: OutputFlags) =>
     act(flags, async () => {
-      const status = runningStatus(flags.name);
-      return { document: status, text: statusText(status) };
+      const state = runningState(flags.name);
+      const status = statusOf(state, state.ovnRoot);
+      const daemons = daemonHealth(state);
+      const healthy = daemons.every((d) => d.up);
+      return {
+        document: { ...status, healthy, daemons },
+        text: `${statusText(status)}\n${healthText(daemons)}`,
+      };
+    }),
+  );
+  withOutput(
+    lab
+      .command('restart')
+      .description('Start every dead daemon of the control plane again on its existing database (no rebuild)'),
+  ).action((flags: OutputFlags) =>
+    act(flags, async () => {
+      const result = await restartDead(runningState(flags.name));
+      const what = result.restarted.length === 0 ? 'nothing to restart' : `restarted ${result.restarted.join(', ')}`;
+      return { document: result, text: `lab ${result.name}: ${what}\n${healthText(result.health)}` };
     }),
   );
   withOutput(
@@ -213,7 +262,9 @@ function registerExec(lab: Command): void {
 }
 
 export function registerLab(program: Command): void {
-  const lab = program.command('lab').description('Run the embedded OVN lab (up, down, status, inventory, pods, exec)');
+  const lab = program
+    .command('lab')
+    .description('Run the embedded OVN lab (up, down, status, restart, inventory, pods, exec)');
   registerUp(lab);
   registerDown(lab);
   registerStatus(lab);

@@ -2,7 +2,7 @@
  * The built `ovnk` as a child process, as a user runs it: exit code, stdout and stderr apart.
  * Refuses a dist/ older than the sources (the contract under test is the compiled program's).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,24 @@ export function ovnk(args: string[], options: { input?: string; cwd?: string } =
     timeout: 120_000,
   });
   return { code: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** `ovnk ...args` without blocking this process (a test's own servers keep answering meanwhile). */
+export function ovnkAsync(args: string[], options: { input?: string } = {}): Promise<CliRun> {
+  if (!checked) requireFreshDist(['cli', 'provider', 'lab', 'components', 'stacks']);
+  checked = true;
+  const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, timeout: 120_000 });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (d: Buffer) => out.push(d));
+  child.stderr.on('data', (d: Buffer) => err.push(d));
+  child.stdin.end(options.input ?? '');
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) =>
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }),
+    );
+  });
 }
 
 /** The JSON document on stdout (fails the test with the output when it is not one). */
