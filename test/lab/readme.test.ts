@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,8 @@ beforeAll(() => {
   requireFreshDist(['cli', 'provider', 'lab', 'components', 'stacks']);
   cwd = mkdtempSync(join(tmpdir(), 'ovnk-readme-'));
   symlinkSync(join(repoRoot, 'stacks'), join(cwd, 'stacks'));
+  // the README's diagram command writes its picture under docs/: here, not over the committed one
+  mkdirSync(join(cwd, 'docs'));
 });
 afterAll(() => {
   spawnSync(process.execPath, [cliPath, 'lab', 'down', '--name', name], { encoding: 'utf8' });
@@ -60,13 +62,15 @@ describe("the README's ovnk commands", () => {
       ).toBe(true);
   });
 
-  it('run as written, in order, each exiting 0 with its result on stdout', () => {
+  it('run as written, in order, each exiting 0 with its result on stdout or in its --output-file', () => {
     const ran: string[] = [];
     for (const line of [...first, ...middle, ...last]) {
       const command = named(line);
       const result = run(command);
       expect(result.code, `${command}\n${result.stderr}`).toBe(0);
-      if (!/>\s*\S+$/.test(command)) expect(result.stdout, command).not.toBe('');
+      const file = /--output-file\s+(\S+)/.exec(command)?.[1];
+      if (file !== undefined) expect(statSync(join(cwd, file)).size, command).toBeGreaterThan(0);
+      else if (!/>\s*\S+$/.test(command)) expect(result.stdout, command).not.toBe('');
       ran.push(command);
     }
     expect(ran.filter((c) => c.includes(`--lab ${name}`)).length).toBeGreaterThan(5);
