@@ -17,7 +17,7 @@ async function ovnk(...args: string[]): Promise<{ code: number; stdout: string; 
 }
 
 describe('ovnk lab', () => {
-  it('prints the running lab as the status document, with its daemons' health, for -o json and --json', async () => {
+  it('prints the running lab as the status document, with the health of its daemons, for -o json and --json', async () => {
     for (const flag of [['-o', 'json'], ['--json']]) {
       const result = await ovnk('lab', 'status', '--name', lab.name, ...flag);
       expect(result.code).toBe(0);
