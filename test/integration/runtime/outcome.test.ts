@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ForeignRowClash } from '../../../provider/nb/clash';
-import { OvsdbClient, type OvsdbDatabase } from '../../../provider/ovsdb/client';
+import type { OvsdbDatabase } from '../../../provider/ovsdb/client';
 import { OvsdbTransportError } from '../../../provider/ovsdb/errors';
 import type { Operation } from '../../../provider/ovsdb/notation';
 import {
@@ -15,47 +15,21 @@ import {
   planTopology,
   type TopologyPlan,
 } from '../../../provider/runtime';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { blueLayer3, plainNode, useNorthbound } from '../../support/worlds';
 import { recording, writes } from '../../support/recordingDatabase';
 
 const run = promisify(execFile);
 const NB = 'OVN_Northbound';
 const owner = 'honest';
 
-const topology = `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: ${owner}}
-spec:
-  zones: central
-  namespaces: [{name: blue, labels: {network: blue}}]
-  nodes: [{name: n1, chassisId: ch-1}, {name: n2, chassisId: ch-2}]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: blue}
-spec:
-  namespaceSelector: {matchLabels: {network: blue}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}]}}
-`;
+const topology = blueLayer3(owner, [plainNode(1), plainNode(2)]);
 
-let server: OvsdbServer;
-let client: OvsdbClient;
+const nb = useNorthbound();
 const fast = { backoffMs: 1 };
 
-beforeAll(async () => {
-  server = await startOvsdbServer();
-  client = await OvsdbClient.connect(server.unix);
-});
-
-afterAll(async () => {
-  client?.close();
-  await server?.stop();
-});
-
 beforeEach(async () => {
-  await destroyZone(client, 'central', owner);
-  await destroyZone(client, 'central', 'someone-else');
+  await destroyZone(nb.client, 'central', owner);
+  await destroyZone(nb.client, 'central', 'someone-else');
 });
 
 function plan(): TopologyPlan {
@@ -64,28 +38,28 @@ function plan(): TopologyPlan {
   return result.plan;
 }
 
-const nbctl = async (...args: string[]) => (await run('ovn-nbctl', [`--db=${server.unix}`, ...args])).stdout.trim();
+const nbctl = async (...args: string[]) => (await run('ovn-nbctl', [`--db=${nb.server.unix}`, ...args])).stdout.trim();
 const ROUTER = 'cluster_udn_blue_ovn_cluster_router';
 const marker = async () =>
-  ((await client.transact(NB, [{ op: 'select', table: 'NB_Global', where: [], columns: ['external_ids'] }]))[0]!
+  ((await nb.client.transact(NB, [{ op: 'select', table: 'NB_Global', where: [], columns: ['external_ids'] }]))[0]!
     .rows?.[0]?.external_ids ?? {}) as Record<string, string>;
 
 /** Applied once, then a hand change our next apply must repair (so it guards that router). */
 async function appliedWithDrift(): Promise<TopologyPlan> {
   const planned = plan();
-  await applyZone(client, planned.zones[0]!, owner, planned.state);
+  await applyZone(nb.client, planned.zones[0]!, owner, planned.state);
   await nbctl('set', 'Logical_Router', ROUTER, 'options:ovnk-test=true');
   return planned;
 }
 
 /** A database that sends each writing transaction itself, then behaves as if the connection failed. */
 function dropping(mode: 'after-commit' | 'before-commit', held: Operation[][] = []): OvsdbDatabase {
-  const db = recording(client);
+  const db = recording(nb.client);
   return {
     ...db,
     transact: async (name, ops, options) => {
-      if (!ops.some((op) => op.op !== 'select')) return client.transact(name, ops, options);
-      if (mode === 'after-commit') await client.transact(name, ops, options);
+      if (!ops.some((op) => op.op !== 'select')) return nb.client.transact(name, ops, options);
+      if (mode === 'after-commit') await nb.client.transact(name, ops, options);
       else held.push(ops);
       throw new OvsdbTransportError(db.endpoint, 'closed', 'transact failed: connection closed by the server');
     },
@@ -97,17 +71,17 @@ describe('writers under contention', () => {
     const planned = await appliedWithDrift();
     const rewrite = (attempt: number) =>
       attempt <= 2 ? nbctl('set', 'Logical_Router', ROUTER, `options:ovnk-test=x${attempt}`) : '';
-    const db = recording(client, { beforeWrite: async (_ops, attempt) => void (await rewrite(attempt)) });
+    const db = recording(nb.client, { beforeWrite: async (_ops, attempt) => void (await rewrite(attempt)) });
     const result = await applyZone(db, planned.zones[0]!, owner, planned.state, fast);
     expect(result.attempts).toBe(3);
     expect(writes(db)).toHaveLength(3);
     expect(await nbctl('get', 'Logical_Router', ROUTER, 'options')).not.toMatch(/ovnk-test/);
-    expect((await diffZone(client, planned.zones[0]!, owner)).lines).toEqual([]);
+    expect((await diffZone(nb.client, planned.zones[0]!, owner)).lines).toEqual([]);
   });
 
   it('refuses with "changed by another writer" after a bounded number of attempts, having written nothing', async () => {
     const planned = await appliedWithDrift();
-    const db = recording(client, {
+    const db = recording(nb.client, {
       beforeWrite: async (_ops, attempt) =>
         void (await nbctl('set', 'Logical_Router', ROUTER, `options:ovnk-test=y${attempt}`)),
     });
@@ -129,7 +103,7 @@ describe('writers under contention', () => {
     const port = planned.zones[0]!.rows.find((r) => r.table === 'Logical_Router_Port')!.columns.name as string;
     await nbctl('lr-add', 'theirs', '--', 'lrp-add', 'theirs', port, '0a:00:00:00:00:01', '192.0.2.1/24');
     await nbctl('set', 'Logical_Router_Port', port, 'external_ids:ovnk.io/owner=someone-else');
-    const error = await applyZone(client, planned.zones[0]!, owner, planned.state).catch((e: unknown) => e);
+    const error = await applyZone(nb.client, planned.zones[0]!, owner, planned.state).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ForeignRowClash);
     expect((error as Error).message).toMatch(
       new RegExp(`Logical_Router_Port \\(${port}\\) already exists as a row of owner "someone-else" \\([0-9a-f-]+\\)`),
@@ -146,9 +120,9 @@ describe('a connection that fails after the transaction was sent', () => {
     expect(result.sent).toBe(true);
     expect(result.notes.at(-1)).toEqual(
       'the connection failed after the transaction was sent (ovsdb: ' +
-        `${client.endpoint}: transact failed: connection closed by the server); read back: committed`,
+        `${nb.client.endpoint}: transact failed: connection closed by the server); read back: committed`,
     );
-    expect((await diffZone(client, planned.zones[0]!, owner)).lines).toEqual([]);
+    expect((await diffZone(nb.client, planned.zones[0]!, owner)).lines).toEqual([]);
   });
 
   it('reports a transaction that did not commit as not committed, and fences it so it can never commit later', async () => {
@@ -161,15 +135,15 @@ describe('a connection that fails after the transaction was sent', () => {
     expect((error as Error).message).toMatch(/read back: not committed, nothing was changed$/);
     expect(await nbctl('--bare', '--columns=name', 'find', 'Logical_Router', `name=${ROUTER}`)).toBe('');
     expect(held).toHaveLength(1);
-    await expect(client.transact(NB, held[0]!)).rejects.toThrow(/timed out/);
+    await expect(nb.client.transact(NB, held[0]!)).rejects.toThrow(/timed out/);
     expect(await nbctl('--bare', '--columns=name', 'find', 'Logical_Router', `name=${ROUTER}`)).toBe('');
     expect((await marker())[`ovnk.io/txn/${owner}`]).toMatch(/^fence-/);
-    expect((await applyZone(client, planned.zones[0]!, owner, planned.state)).sent).toBe(true);
+    expect((await applyZone(nb.client, planned.zones[0]!, owner, planned.state)).sent).toBe(true);
   });
 
   it('says the outcome is unknown, and what to run, when it cannot be read back', async () => {
     const planned = plan();
-    await applyZone(client, planned.zones[0]!, owner, planned.state);
+    await applyZone(nb.client, planned.zones[0]!, owner, planned.state);
     const cannot = () => Promise.reject(new Error('connect ECONNREFUSED'));
     const error = await destroyZone(dropping('after-commit'), 'central', owner, { reconnect: cannot }).catch(
       (e: unknown) => e,
@@ -182,7 +156,7 @@ describe('a connection that fails after the transaction was sent', () => {
 
   it('destroy read back after a failed connection is committed: nothing of the owner is left, marker included', async () => {
     const planned = plan();
-    await applyZone(client, planned.zones[0]!, owner, planned.state);
+    await applyZone(nb.client, planned.zones[0]!, owner, planned.state);
     const result = await destroyZone(dropping('after-commit'), 'central', owner);
     expect(result.notes.at(-1)).toMatch(/read back: committed$/);
     expect(Object.keys(await marker()).filter((k) => k.endsWith(`/${owner}`))).toEqual([]);

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OvsdbClient } from '../../../provider/ovsdb/client';
+import { describe, expect, it } from 'vitest';
 import { applyZone, destroyZone, planTopology, repairZone } from '../../../provider/runtime';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { blueLayer3, gatewayNode, useNorthbound } from '../../support/worlds';
 import { recording, writes } from '../../support/recordingDatabase';
 
 // Issue 15 point 6 under a race: `ovnk repair` rebuilds a lost ledger from the owner markers while
@@ -11,39 +10,12 @@ import { recording, writes } from '../../support/recordingDatabase';
 const NB = 'OVN_Northbound';
 const owner = 'repair-race';
 const LEDGER = `ovnk.io/owned/${owner}`;
-const topology = `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: ${owner}}
-spec:
-  zones: central
-  namespaces: [{name: blue, labels: {network: blue}}]
-  nodes:
-  - {name: n1, chassisId: ch-1, gatewayBridge: breth0, gatewayMac: "0a:00:00:00:00:01", nodeIPs: [172.18.0.2/16], gatewayNextHops: [172.18.0.1]}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: blue}
-spec:
-  namespaceSelector: {matchLabels: {network: blue}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}]}}
-`;
+const topology = blueLayer3(owner, [gatewayNode(1)]);
 
-let server: OvsdbServer;
-let client: OvsdbClient;
-
-beforeAll(async () => {
-  server = await startOvsdbServer();
-  client = await OvsdbClient.connect(server.unix);
-});
-
-afterAll(async () => {
-  client?.close();
-  await server?.stop();
-});
+const nb = useNorthbound();
 
 async function ledger(): Promise<string | undefined> {
-  const [result] = await client.transact(NB, [
+  const [result] = await nb.client.transact(NB, [
     { op: 'select', table: 'NB_Global', where: [], columns: ['external_ids'] },
   ]);
   return (result!.rows?.[0]?.external_ids as Record<string, string>)[LEDGER];
@@ -56,7 +28,7 @@ async function setLedger(text?: string): Promise<void> {
     where: [],
     mutations: [['external_ids', mutator, value]] as never,
   });
-  await client.transact(NB, [
+  await nb.client.transact(NB, [
     mutate('delete', ['set', [LEDGER]]),
     ...(text === undefined ? [] : [mutate('insert', ['map', [[LEDGER, text]]])]),
   ]);
@@ -66,12 +38,12 @@ describe('repair raced by another writer of the same owner', () => {
   it('retries when that writer stores the lost ledger meanwhile, then keeps it and claims no rebuild', async () => {
     const planned = planTopology(topology);
     if (!planned.ok) throw new Error(planned.inputProblems[0]!.message);
-    await applyZone(client, planned.plan.zones[0]!, owner, planned.plan.state);
+    await applyZone(nb.client, planned.plan.zones[0]!, owner, planned.plan.state);
     const stored = (await ledger())!;
     expect(stored).toContain('Static_MAC_Binding');
     await setLedger(undefined);
     const theirs = JSON.stringify({ Static_MAC_Binding: JSON.parse(stored).Static_MAC_Binding });
-    const db = recording(client, {
+    const db = recording(nb.client, {
       beforeWrite: async (_ops, attempt) => {
         if (attempt === 1) await setLedger(theirs);
       },
@@ -81,6 +53,6 @@ describe('repair raced by another writer of the same owner', () => {
     expect(repaired.attempts).toBe(2);
     expect(repaired).toMatchObject({ sent: false, rebuilt: [] });
     expect(await ledger()).toBe(theirs);
-    await destroyZone(client, 'central', owner);
+    await destroyZone(nb.client, 'central', owner);
   });
 });

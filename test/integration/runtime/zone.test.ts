@@ -1,43 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OvsdbClient } from '../../../provider/ovsdb/client';
+import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../../provider/ovsdb/notation';
 import { applyZone, destroyZone, diffZone, planTopology, type TopologyPlan } from '../../../provider/runtime';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { blueLayer3, gatewayNode, useNorthbound } from '../../support/worlds';
 
 const NB = 'OVN_Northbound';
 const owner = 'zone-gw';
 
-const topology = `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: ${owner}}
-spec:
-  zones: central
-  namespaces: [{name: blue, labels: {network: blue}}]
-  nodes:
-  - {name: n1, chassisId: ch-1, gatewayBridge: breth0, gatewayMac: "0a:00:00:00:00:01", nodeIPs: [172.18.0.2/16], gatewayNextHops: [172.18.0.1]}
-  - {name: n2, chassisId: ch-2, gatewayBridge: breth0, gatewayMac: "0a:00:00:00:00:02", nodeIPs: [172.18.0.3/16], gatewayNextHops: [172.18.0.1]}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: blue}
-spec:
-  namespaceSelector: {matchLabels: {network: blue}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}]}}
-`;
+const topology = blueLayer3(owner, [gatewayNode(1), gatewayNode(2)]);
 
-let server: OvsdbServer;
-let client: OvsdbClient;
-
-beforeAll(async () => {
-  server = await startOvsdbServer();
-  client = await OvsdbClient.connect(server.unix);
-});
-
-afterAll(async () => {
-  client?.close();
-  await server?.stop();
-});
+const nb = useNorthbound();
 
 function plan(): TopologyPlan {
   const result = planTopology(topology);
@@ -47,7 +18,7 @@ function plan(): TopologyPlan {
 
 async function select(table: string, columns?: string[]) {
   const op: Operation = { op: 'select', table, where: [], ...(columns ? { columns } : {}) };
-  return (await client.transact(NB, [op]))[0]!.rows ?? [];
+  return (await nb.client.transact(NB, [op]))[0]!.rows ?? [];
 }
 
 describe("a zone with the gateway routers' external side, on a real ovsdb-server", () => {
@@ -63,7 +34,7 @@ describe("a zone with the gateway routers' external side, on a real ovsdb-server
       'rtoe-GR_cluster_udn_blue_n2 169.254.169.4',
     ]);
     expect(await select('NB_Global')).toEqual([]);
-    const applied = await applyZone(client, zones[0]!, owner, state);
+    const applied = await applyZone(nb.client, zones[0]!, owner, state);
     expect(applied.sent).toBe(true);
     const bindings = await select('Static_MAC_Binding', ['logical_port', 'ip']);
     expect(bindings.map((b) => `${b.logical_port} ${b.ip}`).sort()).toEqual(wanted.sort());
@@ -78,13 +49,13 @@ describe("a zone with the gateway routers' external side, on a real ovsdb-server
 
   it('a second apply sends nothing and diff finds no drift', async () => {
     const { zones, state } = plan();
-    expect((await applyZone(client, zones[0]!, owner, state)).sent).toBe(false);
-    expect((await diffZone(client, zones[0]!, owner)).lines).toEqual([]);
+    expect((await applyZone(nb.client, zones[0]!, owner, state)).sent).toBe(false);
+    expect((await diffZone(nb.client, zones[0]!, owner)).lines).toEqual([]);
   });
 
   it('a hand change to one of our bindings shows in diff, and apply repairs it', async () => {
     const [row] = (
-      await client.transact(NB, [
+      await nb.client.transact(NB, [
         {
           op: 'select',
           table: 'Static_MAC_Binding',
@@ -95,7 +66,7 @@ describe("a zone with the gateway routers' external side, on a real ovsdb-server
         },
       ])
     )[0]!.rows!;
-    await client.transact(NB, [
+    await nb.client.transact(NB, [
       {
         op: 'update',
         table: 'Static_MAC_Binding',
@@ -104,22 +75,22 @@ describe("a zone with the gateway routers' external side, on a real ovsdb-server
       },
     ]);
     const { zones, state } = plan();
-    expect((await diffZone(client, zones[0]!, owner)).lines).toEqual([
+    expect((await diffZone(nb.client, zones[0]!, owner)).lines).toEqual([
       `changed: Static_MAC_Binding "rtoe-GR_cluster_udn_blue_n1/169.254.169.4": mac: "0a:00:00:00:00:99" -> "${row!.mac}"`,
     ]);
-    expect((await applyZone(client, zones[0]!, owner, state)).sent).toBe(true);
-    expect((await diffZone(client, zones[0]!, owner)).lines).toEqual([]);
+    expect((await applyZone(nb.client, zones[0]!, owner, state)).sent).toBe(true);
+    expect((await diffZone(nb.client, zones[0]!, owner)).lines).toEqual([]);
   });
 
   it('destroy removes our bindings and both keys, and leaves a binding someone else made', async () => {
-    await client.transact(NB, [
+    await nb.client.transact(NB, [
       {
         op: 'insert',
         table: 'Static_MAC_Binding',
         row: { logical_port: 'rtoe-GR_cluster_udn_blue_n1', ip: '169.254.0.99', mac: '0a:00:00:00:00:98' },
       },
     ]);
-    expect((await destroyZone(client, 'central', owner)).sent).toBe(true);
+    expect((await destroyZone(nb.client, 'central', owner)).sent).toBe(true);
     expect((await select('Static_MAC_Binding', ['ip', 'mac'])).map((b) => `${b.ip} ${b.mac}`)).toEqual([
       '169.254.0.99 0a:00:00:00:00:98',
     ]);
