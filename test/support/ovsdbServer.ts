@@ -282,3 +282,8 @@ export async function startOvsdbCluster(size = 3, schema = NB_SCHEMA): Promise<O
     throw error;
   }
 }
+
+/** `ovn-nbctl --db=<server's unix socket> args...`, its output trimmed: a Northbound as a person reads it. */
+export async function nbctl(server: Pick<OvsdbServer, 'unix'>, ...args: string[]): Promise<string> {
+  return (await run('ovn-nbctl', [`--db=${server.unix}`, ...args])).stdout.trim();
+}

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentOf, ovnk } from '../../support/cli';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { startOvsdbServer, type OvsdbServer, nbctl } from '../../support/ovsdbServer';
 
 // One owner in two per-node zones (each Northbound keeps a copy of the state), with gateway
 // details so each zone has ledger rows (Static_MAC_Binding), on real ovsdb-servers.
@@ -29,7 +27,6 @@ spec:
   network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: ${cidr}, hostSubnet: 24}]}}
 `;
 
-const run = promisify(execFile);
 const STATE = `ovnk.io/state/${owner}`;
 const LEDGER = `ovnk.io/owned/${owner}`;
 let n1: OvsdbServer;
@@ -38,8 +35,6 @@ let dir: string;
 let perNode: string;
 let nb: string[];
 
-const nbctl = async (server: OvsdbServer, ...args: string[]) =>
-  (await run('ovn-nbctl', [`--db=${server.unix}`, ...args])).stdout.trim();
 const keys = async (server: OvsdbServer) => nbctl(server, 'get', 'NB_Global', '.', 'external_ids');
 const bindings = async (server: OvsdbServer) => nbctl(server, '--bare', '--columns=ip', 'list', 'Static_MAC_Binding');
 /** Sets (or with undefined removes) one NB_Global key, as a person or a broken tool would. */

@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentOf, ovnk } from '../../support/cli';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
-
-const run = promisify(execFile);
+import { startOvsdbServer, type OvsdbServer, nbctl as nbctlAt } from '../../support/ovsdbServer';
 
 /** One Layer3 network `name` of owner `owner` (the Inventory's name). */
 const topology = (owner: string, name: string, cidr: string) => `
@@ -29,7 +25,7 @@ spec:
 
 let server: OvsdbServer;
 let dir: string;
-const nbctl = async (...args: string[]) => (await run('ovn-nbctl', [`--db=${server.unix}`, ...args])).stdout.trim();
+const nbctl = (...args: string[]) => nbctlAt(server, ...args);
 
 function file(name: string, text: string): string {
   const path = join(dir, name);

@@ -11,7 +11,7 @@ import { findRepoRoot } from '../../../provider/nb/generate/sources';
 import { apply, ConcurrentChangeError, observe, planApply, transactPlan } from '../../../provider/nb/apply';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { startOvsdbServer, type OvsdbServer, nbctl as nbctlAt } from '../../support/ovsdbServer';
 import { recording as recordingOf, writes } from '../../support/recordingDatabase';
 
 const run = promisify(execFile);
@@ -32,7 +32,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const nbctl = async (...args: string[]) => (await run('ovn-nbctl', [`--db=${server.unix}`, ...args])).stdout.trim();
+const nbctl = (...args: string[]) => nbctlAt(server, ...args);
 
 async function rows(table: string, where: Condition[] = []) {
   const [result] = await client.transact(NB, [{ op: 'select', table, where }]);

@@ -1,14 +1,11 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apply } from '../../../provider/nb/apply';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { startOvsdbServer, type OvsdbServer, nbctl as nbctlAt } from '../../support/ovsdbServer';
 import { recording as recordingOf, writes } from '../../support/recordingDatabase';
 
-const run = promisify(execFile);
 const NB = 'OVN_Northbound';
 const owner = 'ledger-stack';
 const KEY = `ovnk.io/owned/${owner}`;
@@ -16,7 +13,7 @@ let server: OvsdbServer;
 let client: OvsdbClient;
 
 const recording = () => recordingOf(client);
-const nbctl = async (...args: string[]) => (await run('ovn-nbctl', [`--db=${server.unix}`, ...args])).stdout.trim();
+const nbctl = (...args: string[]) => nbctlAt(server, ...args);
 
 beforeAll(async () => {
   server = await startOvsdbServer();

@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ForeignRowClash } from '../../../provider/nb/clash';
 import type { OvsdbDatabase } from '../../../provider/ovsdb/client';
@@ -15,10 +13,10 @@ import {
   planTopology,
   type TopologyPlan,
 } from '../../../provider/runtime';
+import { nbctl as nbctlAt } from '../../support/ovsdbServer';
 import { blueLayer3, plainNode, useNorthbound } from '../../support/worlds';
 import { recording, writes } from '../../support/recordingDatabase';
 
-const run = promisify(execFile);
 const NB = 'OVN_Northbound';
 const owner = 'honest';
 
@@ -38,7 +36,7 @@ function plan(): TopologyPlan {
   return result.plan;
 }
 
-const nbctl = async (...args: string[]) => (await run('ovn-nbctl', [`--db=${nb.server.unix}`, ...args])).stdout.trim();
+const nbctl = (...args: string[]) => nbctlAt(nb.server, ...args);
 const ROUTER = 'cluster_udn_blue_ovn_cluster_router';
 const marker = async () =>
   ((await nb.client.transact(NB, [{ op: 'select', table: 'NB_Global', where: [], columns: ['external_ids'] }]))[0]!
