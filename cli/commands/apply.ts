@@ -30,16 +30,8 @@ import {
   withFileOptions,
 } from './fileTarget';
 import { checkLabPods, type PodChanges, podKeysOf, podsOfZones, syncLabPods } from './labPods';
-import { uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
-import {
-  failureEntry,
-  failureLine,
-  type ZoneFailure,
-  type ZoneRun,
-  zoneRunsOf,
-  zonesResult,
-  zoneTargets,
-} from './zoneRuns';
+import { zonesResultWithUplinks } from './uplinksText';
+import { failureEntry, failureLine, type ZoneFailure, type ZoneRun, zoneRunsOf, zoneTargets } from './zoneRuns';
 
 interface ApplyOptions extends FileOptions {
   replace?: boolean;
@@ -151,10 +143,8 @@ export function renderApply(report: ApplyReport): CommandResult {
     zones,
     ...(replaced.length > 0 ? { replaced: replaced.map((r) => `${r.kind}/${r.name}`) } : {}),
     ...(pods ? { pods } : {}),
-    ...(uplinks ? uplinkFields(uplinks, 'apply') : {}),
   };
-  const result = zonesResult(document, uplinks ? [...lines, ...uplinkLines(uplinks, 'apply')] : lines, failures);
-  return uplinks ? { ...result, exitCode: withUplinkExit('apply', result.exitCode, uplinks) } : result;
+  return zonesResultWithUplinks('apply', document, lines, failures, uplinks);
 }
 
 export async function apply(options: ApplyOptions): Promise<CommandResult> {

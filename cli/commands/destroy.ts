@@ -10,18 +10,10 @@
 import type { Command } from 'commander';
 import { destroyCluster, dict, type UplinkSection, type ZoneResult } from '../../provider/runtime';
 import type { CommandResult } from '../contract';
-import { uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
+import { zonesResultWithUplinks } from './uplinksText';
 import { type FileOptions, type FileTarget, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
 import { type PodChanges, podKeysOf, podsOfZones, syncLabPods } from './labPods';
-import {
-  failureEntry,
-  failureLine,
-  type ZoneFailure,
-  type ZoneRun,
-  zoneRunsOf,
-  zonesResult,
-  zoneTargets,
-} from './zoneRuns';
+import { failureEntry, failureLine, type ZoneFailure, type ZoneRun, zoneRunsOf, zoneTargets } from './zoneRuns';
 
 const removedText = (r: ZoneResult) => (r.sent ? `${r.operations} operations sent` : 'nothing of this owner found');
 
@@ -74,10 +66,8 @@ export function renderDestroy(report: DestroyReport): CommandResult {
     owner: report.owner,
     zones,
     ...(pods ? { pods } : {}),
-    ...(uplinks ? uplinkFields(uplinks, 'destroy') : {}),
   };
-  const result = zonesResult(document, uplinks ? [...lines, ...uplinkLines(uplinks, 'destroy')] : lines, failures);
-  return uplinks ? { ...result, exitCode: withUplinkExit('destroy', result.exitCode, uplinks) } : result;
+  return zonesResultWithUplinks('destroy', document, lines, failures, uplinks);
 }
 
 export async function destroy(options: FileOptions): Promise<CommandResult> {

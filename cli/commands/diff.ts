@@ -8,9 +8,9 @@
 import type { Command } from 'commander';
 import { closeCluster, dict, diffCluster, type Drift, isDrift, type UplinkSection } from '../../provider/runtime';
 import { type CommandResult, ExitCode } from '../contract';
-import { uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
+import { zonesResultWithUplinks } from './uplinksText';
 import { clusterPlanFor, type FileOptions, fileTarget, runFileCommand, withFileOptions } from './fileTarget';
-import { failureEntry, failureLine, type ZoneRun, zoneRunsOf, zonesResult, zoneTargets } from './zoneRuns';
+import { failureEntry, failureLine, type ZoneRun, zoneRunsOf, zoneTargets } from './zoneRuns';
 
 const driftText = (d: Drift) => (d.lines.length === 0 ? 'no drift' : `${d.lines.length} rows drifted`);
 
@@ -60,16 +60,9 @@ export function renderDiff(report: DiffReport): CommandResult {
     owner: report.owner,
     drift: rowsDrifted,
     zones,
-    ...(uplinks ? uplinkFields(uplinks, 'diff') : {}),
   };
   const exitCode = rowsDrifted ? ExitCode.drift : ExitCode.ok;
-  const result = zonesResult(
-    document,
-    uplinks ? [...lines, ...uplinkLines(uplinks, 'diff')] : lines,
-    failures,
-    exitCode,
-  );
-  return uplinks ? { ...result, exitCode: withUplinkExit('diff', result.exitCode, uplinks) } : result;
+  return zonesResultWithUplinks('diff', document, lines, failures, uplinks, exitCode);
 }
 
 export async function diff(options: FileOptions): Promise<CommandResult> {

@@ -7,7 +7,8 @@
  * `uplinkVrf`, `uplinkDrift` for diff, `uplinkRoundTrips`), and the exit code it implies.
  */
 import { findingLine, isDrift, isFailure, type NodeVrfReport, type UplinkSection } from '../../provider/runtime';
-import { ExitCode } from '../contract';
+import { type CommandResult, ExitCode } from '../contract';
+import { type ZoneFailure, zonesResult } from './zoneRuns';
 
 type Section = UplinkSection;
 
@@ -110,4 +111,22 @@ export function withUplinkExit(command: string, zones: ExitCode | undefined, sec
   if (command === 'diff' && section.findings.some(isDrift)) return ExitCode.drift;
   if (section.findings.some(isFailure)) return ExitCode.unreachable;
   return zones;
+}
+
+/**
+ * A zone command's result (zoneRuns.ts's zonesResult) with its Uplink section, when it has one:
+ * the section's fields after the document's, its lines after the zones', and its exit code.
+ */
+export function zonesResultWithUplinks(
+  command: string,
+  document: Record<string, unknown>,
+  lines: string[],
+  failures: ZoneFailure[],
+  uplinks: Section | undefined,
+  exitCode?: ExitCode,
+): CommandResult {
+  if (!uplinks) return zonesResult(document, lines, failures, exitCode);
+  const withSection = { ...document, ...uplinkFields(uplinks, command) };
+  const result = zonesResult(withSection, [...lines, ...uplinkLines(uplinks, command)], failures, exitCode);
+  return { ...result, exitCode: withUplinkExit(command, result.exitCode, uplinks) };
 }
