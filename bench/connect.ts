@@ -8,9 +8,9 @@
  * sizes up to the full one, each given a bounded time to settle: the report names the largest
  * size whose first ping came, and the first that did not settle.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
-import { down, DEFAULT_OVN, type CentralLabStatus as LabStatus, readState, up } from '../lab';
+import { down, DEFAULT_OVN, type CentralLabStatus as LabStatus, nbctl, pingWithRetries, readState, up } from '../lab';
 import { applyZone, closeConnections, destroyZone, nbConnection, type TopologyPlan } from '../provider/runtime';
 import type { OvsdbDatabase } from '../provider/ovsdb/client';
 import { syncLabPods } from '../cli/commands/labPods';
@@ -60,20 +60,9 @@ async function firstPing(plan: TopologyPlan, lab: LabStatus, since: bigint): Pro
   const [from, to] = plan.zones[0]!.pods;
   const netns = readState(lab.name)!.pods.find((p) => p.namespace === from!.namespace && p.name === from!.name)!.netns;
   const address = to!.addresses[0]!.split('/')[0]!;
-  while (Number(process.hrtime.bigint() - since) / 1e6 < SETTLE_BUDGET_MS) {
-    if (spawnSync('ip', ['netns', 'exec', netns, 'ping', '-c1', '-W0.2', address], { stdio: 'ignore' }).status === 0) {
-      return Number(process.hrtime.bigint() - since) / 1e9;
-    }
-  }
-  return undefined;
-}
-
-/** `ovn-nbctl` of the lab's OVN. */
-function nbctl(lab: LabStatus, ...args: string[]): void {
-  const argv = ['ovn-nbctl', `--db=${lab.nb}`, ...args];
-  execFileSync(lab.ovnRoot ? 'chroot' : argv[0]!, lab.ovnRoot ? [lab.ovnRoot, ...argv] : argv.slice(1), {
-    stdio: 'ignore',
-  });
+  const budgetMs = SETTLE_BUDGET_MS - Number(process.hrtime.bigint() - since) / 1e6;
+  const replied = await pingWithRetries(netns, address, { budgetMs, waitSeconds: 0.2 });
+  return replied ? Number(process.hrtime.bigint() - since) / 1e9 : undefined;
 }
 
 /** `ovn-appctl` of the lab's northd (pause / resume). */

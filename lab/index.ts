@@ -25,3 +25,7 @@ export type { DaemonHealth, RestartResult } from './restart';
 export type { LabInventoryDocument } from './inventory';
 export { addPod, removePod } from './pods';
 export type { PodSpec } from './pods';
+export { nbctl, ovnTool, sbctl } from './ovnTools';
+export type { OvnToolsTarget } from './ovnTools';
+export { pingOnce, pingWithRetries } from './ping';
+export type { PingRetries } from './ping';

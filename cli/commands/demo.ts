@@ -8,7 +8,6 @@
  * probe's source pod and shows `diff` naming it and `apply` repairing it, then tears everything
  * down (destroy, and lab down when the demo started the lab). Progress on stderr.
  */
-import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
@@ -19,6 +18,8 @@ import {
   DEFAULT_ZONES,
   down,
   type LabStatus,
+  nbctl,
+  pingWithRetries,
   readState,
   up,
 } from '../../lab';
@@ -72,11 +73,6 @@ export function demoFile(): string {
   return found;
 }
 
-function nbctl(lab: LabStatus, nb: string, ...args: string[]): string {
-  const argv = [...(lab.ovnRoot ? [lab.ovnRoot, 'ovn-nbctl'] : []), `--db=${nb}`, ...args];
-  return execFileSync(lab.ovnRoot ? 'chroot' : 'ovn-nbctl', argv, { encoding: 'utf8' });
-}
-
 function podOf(lab: LabStatus, key: string) {
   const [namespace, name] = key.split('/');
   const pod = readState(lab.name)?.pods.find((p) => p.namespace === namespace && p.name === name);
@@ -90,24 +86,12 @@ function zoneOfPod(lab: LabStatus, key: string) {
   return lab.zones.find((z) => z.name === name)!;
 }
 
-function pingOnce(netns: string, address: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn('ip', ['netns', 'exec', netns, 'ping', '-c1', '-W1', address], { stdio: 'ignore' });
-    child.on('close', (code) => resolve(code === 0));
-  });
-}
-
-/** Answered within `tries` one-second attempts (the first packets may go while tunnels settle). */
-async function answers(netns: string, address: string, tries: number): Promise<boolean> {
-  for (let i = 0; i < tries; i++) if (await pingOnce(netns, address)) return true;
-  return false;
-}
-
 async function pingRow(lab: LabStatus, [from, to, family, expect]: (typeof PINGS)[number]): Promise<PingRow> {
   const address = (podOf(lab, to).addresses as string[])
     .map((a) => a.split('/')[0]!)
     .find((a) => a.includes(':') === (family === 6))!;
-  const replied = await answers(podOf(lab, from).netns, address, expect === 'reply' ? 8 : 2);
+  // Within 8 (2 for a block) one-second attempts: the first packets may go while tunnels settle.
+  const replied = await pingWithRetries(podOf(lab, from).netns, address, { tries: expect === 'reply' ? 8 : 2 });
   const zones = { fromZone: zoneOfPod(lab, from).name, toZone: zoneOfPod(lab, to).name };
   return { from, to, ...zones, address, expect, got: replied ? 'reply' : 'blocked' };
 }
@@ -123,7 +107,7 @@ export function pingTable(rows: PingRow[]): string {
 
 /** Until every zone's chassis have caught up with its Northbound. */
 const sync = (lab: LabStatus) => {
-  for (const zone of lab.zones) nbctl(lab, zone.nb, '--wait=hv', '--timeout=30', 'sync');
+  for (const zone of lab.zones) nbctl({ ovnRoot: lab.ovnRoot, nb: zone.nb }, '--wait=hv', '--timeout=30', 'sync');
 };
 
 /** Deletes the connect-router route to green/b's host subnet in the probe's source zone; returns both. */
@@ -132,7 +116,7 @@ function breakRoute(lab: LabStatus, from: string): { subnet: string; zone: strin
   const [ip] = address.split('/');
   const subnet = `${ip!.split('.').slice(0, 3).join('.')}.0/24`;
   const zone = zoneOfPod(lab, from);
-  nbctl(lab, zone.nb, 'lr-route-del', CONNECT_ROUTER, subnet);
+  nbctl({ ovnRoot: lab.ovnRoot, nb: zone.nb }, 'lr-route-del', CONNECT_ROUTER, subnet);
   return { subnet, zone: zone.name };
 }
 

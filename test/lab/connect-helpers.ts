@@ -3,13 +3,15 @@
  * written to a temp dir), pings run concurrently from pod namespaces, TCP requests, a listener
  * in a pod, the runtime state an owner stored in NB_Global, and the lab's ovn-sbctl.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll } from 'vitest';
-import { readState, type LabStatus } from '../../lab';
+import { pingOnce, pingWithRetries, readState, sbctl, type LabStatus } from '../../lab';
 import { nbctl, podIPs, podNetns } from './networks-helpers';
+
+export { sbctl };
 
 export const stack = (name: string): string => path.resolve(__dirname, '../../stacks', name);
 
@@ -36,11 +38,6 @@ export function variant(base: string, name: string, edits: [string, string][]): 
   return file;
 }
 
-export function sbctl(lab: LabStatus, ...args: string[]): string {
-  const argv = [...(lab.ovnRoot ? [lab.ovnRoot, 'ovn-sbctl'] : []), `--db=${lab.sb}`, ...args];
-  return execFileSync(lab.ovnRoot ? 'chroot' : 'ovn-sbctl', argv, { encoding: 'utf8' });
-}
-
 export const sync = (lab: LabStatus): void => void nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
 
 function run(argv: string[]): Promise<{ status: number; stdout: string }> {
@@ -54,23 +51,14 @@ function run(argv: string[]): Promise<{ status: number; stdout: string }> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const pingOnce = async (netns: string, address: string): Promise<boolean> =>
-  (await run(['ip', 'netns', 'exec', netns, 'ping', '-c1', '-W1', address])).status === 0;
-
 /** How long one probe may take in all; attempts repeat until it is decided (a loaded machine delays, it does not lose). */
 const PROBE_BUDGET_MS = 20_000;
 /** Probes running at once: enough to be quick, few enough that two cores are not swamped by ping processes. */
 const PROBES_AT_ONCE = 12;
 
 /** True as soon as one ping answers within `budgetMs`. */
-export async function pingFrom(netns: string, address: string, budgetMs = PROBE_BUDGET_MS): Promise<boolean> {
-  const deadline = Date.now() + budgetMs;
-  do {
-    if (await pingOnce(netns, address)) return true;
-    await sleep(200);
-  } while (Date.now() < deadline);
-  return false;
-}
+export const pingFrom = (netns: string, address: string, budgetMs = PROBE_BUDGET_MS): Promise<boolean> =>
+  pingWithRetries(netns, address, { budgetMs, pauseMs: 200 });
 
 /**
  * True when `settled` pings in a row go unanswered within `budgetMs`: a datapath flow cached

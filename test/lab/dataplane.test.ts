@@ -1,16 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { addPod, readState, removePod } from '../../lab';
+import { addPod, nbctl as labNbctl, pingWithRetries, readState, removePod } from '../../lab';
 import '../setup/lab';
 
 const lab = inject('lab');
-const nbctl = (...args: string[]) =>
-  execFileSync(
-    lab.ovnRoot ? 'chroot' : 'ovn-nbctl',
-    [...(lab.ovnRoot ? [lab.ovnRoot, 'ovn-nbctl'] : []), `--db=${lab.nb}`, ...args],
-    { encoding: 'utf8' },
-  );
+const nbctl = (...args: string[]) => labNbctl(lab, ...args);
 const sw = `dp-smoke-${process.pid}`;
 const pods = [
   {
@@ -30,15 +25,6 @@ const pods = [
     addresses: ['10.9.0.11/24'],
   },
 ];
-
-function pingOnce(netns: string, address: string): boolean {
-  try {
-    execFileSync('ip', ['netns', 'exec', netns, 'ping', '-c1', '-W1', address], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 afterAll(async () => {
   for (const pod of pods) await removePod(lab.name, pod.namespace, pod.name);
@@ -61,9 +47,7 @@ describe('the lab dataplane', () => {
     const records = [];
     for (const pod of pods) records.push(await addPod(lab.name, pod));
     nbctl('--wait=hv', '--timeout=30', 'sync');
-    let ok = false;
-    for (let tries = 0; tries < 10 && !ok; tries++) ok = pingOnce(records[0].netns, '10.9.0.11');
-    expect(ok).toBe(true);
+    expect(await pingWithRetries(records[0].netns, '10.9.0.11', { tries: 10 })).toBe(true);
     expect(readState(lab.name)!.pods.map((p) => `${p.namespace}/${p.name}@${p.node}`)).toEqual(
       pods.map((p) => `smoke/${p.name}@${p.node}`),
     );

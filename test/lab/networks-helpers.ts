@@ -1,14 +1,17 @@
 /**
  * Helpers of the networks packet tests: the `ovnk` CLI as a child process, ovn-nbctl of the lab's
- * OVN, pings with retries from a pod's namespace, and the rows carrying an owner's marker.
+ * OVN and pings with retries (the lab's, re-exported for these tests), and the rows carrying an
+ * owner's marker.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { readState, type LabStatus } from '../../lab';
+import { nbctl, pingWithRetries, readState, type LabStatus } from '../../lab';
 import { closeConnections } from '../../provider/runtime';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { nbSchema } from '../../provider/nb/generated/nb';
+
+export { nbctl };
 
 export const cliPath = path.resolve(__dirname, '../../dist/cli/main.js');
 export const fixture = (name: string): string => path.resolve(__dirname, '../fixtures', name);
@@ -24,32 +27,15 @@ export function ovnk(...args: string[]): { status: number; stdout: string; stder
   return { status: run.status ?? -1, stdout: run.stdout, stderr: run.stderr, json };
 }
 
-export function nbctl(lab: LabStatus, ...args: string[]): string {
-  const argv = [...(lab.ovnRoot ? [lab.ovnRoot, 'ovn-nbctl'] : []), `--db=${lab.nb}`, ...args];
-  return execFileSync(lab.ovnRoot ? 'chroot' : 'ovn-nbctl', argv, { encoding: 'utf8' });
-}
-
 export function podNetns(lab: LabStatus, namespace: string, name: string): string {
   const pod = readState(lab.name)?.pods.find((p) => p.namespace === namespace && p.name === name);
   if (!pod) throw new Error(`pod ${namespace}/${name} is not plugged in lab ${lab.name}`);
   return pod.netns;
 }
 
-function pingOnce(netns: string, address: string): boolean {
-  const ping = spawnSync('ip', ['netns', 'exec', netns, 'ping', '-c1', '-W1', address], { stdio: 'ignore' });
-  return ping.status === 0;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** True as soon as one ping answers (first packets may be lost while tunnels and DAD settle). */
-export async function reaches(netns: string, address: string, tries = 8): Promise<boolean> {
-  for (let i = 0; i < tries; i++) {
-    if (pingOnce(netns, address)) return true;
-    await sleep(300);
-  }
-  return false;
-}
+export const reaches = (netns: string, address: string, tries = 8): Promise<boolean> =>
+  pingWithRetries(netns, address, { tries, pauseMs: 300 });
 
 export function neighbourMac(netns: string, address: string): string | undefined {
   const out = execFileSync('ip', ['netns', 'exec', netns, 'ip', 'neigh', 'show', address], { encoding: 'utf8' });
