@@ -14,3 +14,5 @@ export * from './plan';
 export * from './active';
 export * from './replace';
 export * from './routerGateway';
+export * from './flows';
+export * from './flowText';

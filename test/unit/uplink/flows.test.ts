@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { bridgeFlows, masqCtMark } from '../../../provider/uplink/flows';
+import { canonicalFlow, canonicalFlows } from '../../../provider/uplink/flowText';
+
+// The bridge of upstream's TestUplinkBridgeServiceFlowsUseUDNMark (bridgeflows_test.go): MAC
+// 62:41:d0:54:3d:64, node IP 172.28.0.3, network "bluenet" with ct mark 0x4 and gateway-router
+// masquerade IP 169.254.0.11, physical port eth1, host port LOCAL.
+const upstreamBridge = {
+  physicalPort: 'eth1',
+  hostPort: 'LOCAL',
+  mac: '62:41:d0:54:3d:64',
+  ip: '172.28.0.3',
+  networks: [
+    { network: 'bluenet', patchPort: 'patch-ovsbr1_bluenet', ctMark: '0x4', gatewayRouterMasqIp: '169.254.0.11' },
+  ],
+};
+const strip = (flow: string) => flow.replace(/^cookie=0x[0-9a-f]+, /, '');
+
+describe('the ct mark of a network', () => {
+  it('is ctMarkUDNBase (3) plus the network id, in hex, as gateway_udn.go derives it', () => {
+    expect(masqCtMark(1)).toBe('0x4');
+    expect(masqCtMark(14)).toBe('0x11');
+  });
+});
+
+describe('the flows of a gateway bridge', () => {
+  const flows = bridgeFlows(upstreamBridge).map(strip);
+
+  it("sends established and related replies of the network's connections to its patch port (TestUplinkBridgeServiceFlowsUseUDNMark's expectedIPv4ReplyToOVN)", () => {
+    expect(flows).toContain(
+      'priority=100, table=1, ip, ct_state=+trk+est, ct_mark=0x4, actions=output:patch-ovsbr1_bluenet',
+    );
+    expect(flows).toContain(
+      'priority=100, table=1, ip, ct_state=+trk+rel, ct_mark=0x4, actions=output:patch-ovsbr1_bluenet',
+    );
+  });
+
+  it("SNATs the network's masquerade source to the bridge's address in zone 64000 with its mark (commonFlows, the UDN branch)", () => {
+    expect(flows).toContain(
+      'priority=100, in_port=patch-ovsbr1_bluenet, dl_src=62:41:d0:54:3d:64, ip, ip_src=169.254.0.11, ' +
+        'actions=ct(commit, zone=64000, nat(src=172.28.0.3), exec(set_field:0x4->ct_mark)), output:eth1',
+    );
+    expect(flows).toContain(
+      'priority=105, in_port=patch-ovsbr1_bluenet, dl_src=62:41:d0:54:3d:64, ip, pkt_mark=0x3f0 ' +
+        'actions=ct(commit, zone=64000, nat(src=172.28.0.3), exec(set_field:0x4->ct_mark)),output:eth1',
+    );
+  });
+
+  it("commits the host's traffic with CtMarkHost and sends what arrives for the MAC through conntrack to table 1 (commonFlows)", () => {
+    expect(flows).toContain(
+      'priority=100, in_port=LOCAL, ip, actions=ct(commit, zone=64000, exec(set_field:0x2->ct_mark)), output:eth1',
+    );
+    expect(flows).toContain('priority=50, ip, dl_dst=62:41:d0:54:3d:64, actions=ct(zone=64000, nat, table=1)');
+    expect(flows).toContain('priority=10, table=1, dl_dst=62:41:d0:54:3d:64, actions=output:LOCAL');
+    expect(flows).toContain('priority=0, table=1, actions=output:NORMAL');
+  });
+
+  it('sends frames to the shared MAC to every patch port and NORMAL, so ARP replies reach the routers and the host', () => {
+    const two = bridgeFlows({
+      ...upstreamBridge,
+      networks: [
+        ...upstreamBridge.networks,
+        { network: 'rednet', patchPort: '7', ctMark: '0x5', gatewayRouterMasqIp: '169.254.0.13' },
+      ],
+    }).map(strip);
+    expect(two).toContain(
+      'priority=10, table=0, dl_dst=62:41:d0:54:3d:64, actions=output:patch-ovsbr1_bluenet,output:7,NORMAL',
+    );
+    expect(two).toContain('priority=9, table=0, in_port=7, actions=drop');
+    expect(two).toContain('priority=100, table=1, ip, ct_state=+trk+est, ct_mark=0x5, actions=output:7');
+  });
+
+  it('carries our cookie on every flow, and is empty when no network is patched into the bridge', () => {
+    expect(bridgeFlows(upstreamBridge).every((f) => f.startsWith('cookie=0xa11, '))).toBe(true);
+    expect(bridgeFlows({ ...upstreamBridge, networks: [] })).toEqual([]);
+  });
+});
+
+describe('the canonical text of a flow', () => {
+  // what ovs-ofctl -O OpenFlow13 --no-stats dump-flows printed on the lab's br-blue for these flows
+  const dumped = [
+    'OFPST_FLOW reply (OF1.3) (xid=0x2):',
+    ' cookie=0xa11, priority=100,ip,in_port=4,dl_src=be:48:fc:93:97:4d,nw_src=169.254.0.11 actions=ct(commit,zone=64000,nat(src=203.0.113.12),exec(set_field:0x4->ct_mark)),output:2',
+    ' cookie=0xa11, priority=50,ip,dl_dst=be:48:fc:93:97:4d actions=ct(table=1,zone=64000,nat)',
+    ' cookie=0xa11, priority=10,in_port=4,dl_src=be:48:fc:93:97:4d actions=NORMAL',
+    ' cookie=0xa11, table=1, priority=100,ct_state=+est+trk,ct_mark=0x4,ip actions=output:4',
+    ' cookie=0xa11, duration=2.9s, table=1, n_packets=3, n_bytes=294, priority=0 actions=NORMAL',
+  ];
+  const rendered = [
+    'cookie=0xa11, priority=100, in_port=4, dl_src=be:48:fc:93:97:4d, ip, ip_src=169.254.0.11, actions=ct(commit, zone=64000, nat(src=203.0.113.12), exec(set_field:0x4->ct_mark)), output:2',
+    'cookie=0xa11, priority=50, ip, dl_dst=be:48:fc:93:97:4d, actions=ct(zone=64000, nat, table=1)',
+    'cookie=0xa11, priority=10, table=0, in_port=4, dl_src=be:48:fc:93:97:4d, actions=output:NORMAL',
+    'cookie=0xa11, priority=100, table=1, ip, ct_state=+trk+est, ct_mark=0x4, actions=output:4',
+    'cookie=0xa11, priority=0, table=1, actions=output:NORMAL',
+  ];
+
+  it("is the same for upstream's spelling and the one ovs-ofctl prints back", () => {
+    expect(canonicalFlows(dumped)).toEqual(canonicalFlows(rendered));
+  });
+
+  it('still tells flows apart that differ in a port, a mark or an address', () => {
+    expect(canonicalFlow(rendered[0]!)).not.toBe(canonicalFlow(rendered[0]!.replace('output:2', 'output:3')));
+    expect(canonicalFlow(rendered[3]!)).not.toBe(canonicalFlow(rendered[3]!.replace('0x4', '0x5')));
+    expect(canonicalFlow(rendered[0]!)).not.toBe(canonicalFlow(rendered[0]!.replace('203.0.113.12', '169.254.0.11')));
+  });
+});
