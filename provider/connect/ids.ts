@@ -7,6 +7,7 @@
  */
 import type { Family } from '../model/cidr';
 import { hashForOvn } from '../model/hash';
+import { NAME_KEY, OWNER_CONTROLLER_KEY, OWNER_TYPE_KEY, UPSTREAM_ID_KEY } from '../model/externalIds';
 
 export const CONTROLLER = 'ovnkube-network-connect-controller';
 export const OWNER_TYPE = 'ClusterNetworkConnect';
@@ -41,18 +42,18 @@ function primaryId(cnc: string, ...parts: (string | number)[]): string {
 /** Upstream's owner keys, the row's own keys, then its id (hot: one object per row, no spreads). */
 function owned(cnc: string, id: string, extra: Ids): Ids {
   const ids: Ids = {
-    'k8s.ovn.org/owner-controller': CONTROLLER,
-    'k8s.ovn.org/owner-type': OWNER_TYPE,
-    'k8s.ovn.org/name': cnc,
+    [OWNER_CONTROLLER_KEY]: CONTROLLER,
+    [OWNER_TYPE_KEY]: OWNER_TYPE,
+    [NAME_KEY]: cnc,
   };
   for (const key in extra) ids[key] = extra[key]!;
-  ids['k8s.ovn.org/id'] = id;
+  ids[UPSTREAM_ID_KEY] = id;
   return ids;
 }
 
 /** The connect router carries no `k8s.ovn.org/id`: its name is its identity. */
 export function routerIds(cnc: string): Ids {
-  return { 'k8s.ovn.org/name': cnc, 'k8s.ovn.org/owner-controller': CONTROLLER, 'k8s.ovn.org/owner-type': OWNER_TYPE };
+  return { [NAME_KEY]: cnc, [OWNER_CONTROLLER_KEY]: CONTROLLER, [OWNER_TYPE_KEY]: OWNER_TYPE };
 }
 
 /** Both ports of a pair; `nodeId` is 0 for Layer2. */

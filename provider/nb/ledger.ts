@@ -14,8 +14,9 @@ import type { Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
 import { type Home, writeHomeKey } from './homeKey';
 import { checkOwner } from './ownership';
+import { LEDGER_PREFIX } from '../model/externalIds';
 
-export const LEDGER_PREFIX = 'ovnk.io/owned/';
+export { LEDGER_PREFIX };
 
 /** Where a database keeps its ledgers: a root singleton table and its string map column. */
 export type LedgerHome = Home;

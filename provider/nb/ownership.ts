@@ -6,15 +6,10 @@
  * builds the `ovnk.io/key` id of rows upstream gives no id, so two renderers never produce the
  * same id for different rows. Registering the same kind twice throws.
  */
+import { OWNER_KEY, SHARED_OWNER } from '../model/externalIds';
 
-export const OWNER_KEY = 'ovnk.io/owner';
-/** Our own id, used only for rows upstream has no `k8s.ovn.org/id` for. */
-export const KEY_KEY = 'ovnk.io/key';
-/** Upstream's id key (ovn-kubernetes' db_object_ids). */
-export const UPSTREAM_ID_KEY = 'k8s.ovn.org/id';
-
-/** The owner marker of shared rows (shared.ts): no owner may take this name. */
-export const SHARED_OWNER = 'ovnk.io/shared';
+// The keys are spelled once, in model/externalIds.ts (uplink's host plans use them and may not import nb).
+export { KEY_KEY, OWNER_KEY, SHARED_OWNER, UPSTREAM_ID_KEY } from '../model/externalIds';
 
 /** Owners already checked: withOwner runs once per row, the check once per owner. */
 const checkedOwners = new Set<string>();

@@ -10,9 +10,9 @@
  * rows) knows where to look. Pure.
  */
 import { OWNER_KEY, SHARED_OWNER } from './ownership';
+import { USER_PREFIX } from '../model/externalIds';
 
 export { SHARED_OWNER };
-export const USER_PREFIX = 'ovnk.io/user/';
 
 const SHARED_TABLES: Readonly<Record<string, readonly string[]>> = {
   OVN_Northbound: ['Copp', 'Meter', 'Meter_Band'],

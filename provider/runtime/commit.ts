@@ -20,8 +20,8 @@ import type { OvsdbDatabase } from '../ovsdb/client';
 import { OvsdbTransportError, TimedOut } from '../ovsdb/errors';
 import { NB_DATABASE, TargetUnreachableError, withReconnected } from './connections';
 import { selectGlobal } from './state';
+import { MARKER_PREFIX } from '../model/externalIds';
 
-export const MARKER_PREFIX = 'ovnk.io/txn/';
 export const markerKey = (owner: string): string => `${MARKER_PREFIX}${checkOwner(owner)}`;
 const HOME: Home = { table: 'NB_Global', column: 'external_ids' };
 

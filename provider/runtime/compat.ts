@@ -18,6 +18,7 @@
 import type { DesiredRow } from '../nb/desired';
 import type { DatabaseSchema } from '../ovsdb/schema';
 import { identityOf } from '../topology/rows';
+import { KEY_KEY } from '../model/externalIds';
 
 export interface Adapted {
   rows: DesiredRow[];
@@ -82,7 +83,7 @@ export function dropForeignShared(rows: DesiredRow[], foreign: ForeignShared): D
     if (row.table === 'Copp') return !foreign.copps.has(row.columns.name as string);
     if (row.table === 'Meter') return !foreign.meters.has(row.columns.name as string);
     if (row.table === 'Meter_Band')
-      return !droppedBands.has((row.columns.external_ids as Record<string, string>)['ovnk.io/key']!);
+      return !droppedBands.has((row.columns.external_ids as Record<string, string>)[KEY_KEY]!);
     return true;
   });
 }

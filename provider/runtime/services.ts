@@ -10,6 +10,7 @@
 import type { DesiredRow } from '../nb/desired';
 import type { PodPlug } from './pods';
 import type { TopologyPlan } from './topologyPlan';
+import { KIND_KEY, NETWORK_KEY, SERVICE_OWNER_KEY } from '../model/externalIds';
 
 const bareAddress = (address: string): string => address.split('/')[0]!;
 
@@ -33,19 +34,15 @@ export function backendsOf(vip: string, pods: PodPlug[]): string {
 
 function isServiceBalancer(row: DesiredRow): boolean {
   const ids = row.columns.external_ids as Record<string, string> | undefined;
-  return (
-    row.table === 'Load_Balancer' &&
-    ids?.['k8s.ovn.org/kind'] === 'Service' &&
-    typeof ids['k8s.ovn.org/owner'] === 'string'
-  );
+  return row.table === 'Load_Balancer' && ids?.[KIND_KEY] === 'Service' && typeof ids[SERVICE_OWNER_KEY] === 'string';
 }
 
 /** A service load balancer with its VIPs pointing at `pods` of its namespace and network. */
 export function withBackends(row: DesiredRow, pods: PodPlug[]): DesiredRow {
   if (!isServiceBalancer(row)) return row;
   const ids = row.columns.external_ids as Record<string, string>;
-  const namespace = ids['k8s.ovn.org/owner']!.split('/')[0];
-  const serving = pods.filter((p) => p.namespace === namespace && p.network === ids['k8s.ovn.org/network']);
+  const namespace = ids[SERVICE_OWNER_KEY]!.split('/')[0];
+  const serving = pods.filter((p) => p.namespace === namespace && p.network === ids[NETWORK_KEY]);
   const vips = row.columns.vips as Record<string, string>;
   const filled = Object.fromEntries(Object.keys(vips).map((vip) => [vip, backendsOf(vip, serving)]));
   return { ...row, columns: { ...row.columns, vips: filled } };

@@ -11,9 +11,11 @@ import type { PodAssignments } from '../topology/fromCluster';
 import type { PodTunnels } from '../topology/pod-tunnels';
 import { deeperThan, dict, plainData } from '../model/dict';
 import type { OtherOwners } from '../alloc/others';
+import { STATE_KEY_PREFIX } from '../model/externalIds';
+
+export { STATE_KEY_PREFIX };
 
 export const runtimeStateVersion = 1;
-export const STATE_KEY_PREFIX = 'ovnk.io/state/';
 
 export interface RuntimeState {
   version: typeof runtimeStateVersion;

@@ -13,6 +13,7 @@ import type { StringMap } from './rows';
 import { DEFAULT_TRANSIT_SWITCH_SUBNETS } from './transit';
 import { DEFAULT_EPHEMERAL_PORT_RANGE, isValidPortRange } from '../model/portRange';
 import { own } from '../model/dict';
+import { NETWORK_KEY, ROLE_KEY, TOPOLOGY_KEY } from '../model/externalIds';
 
 export interface GatewayContext {
   bridge: string;
@@ -198,7 +199,7 @@ export function resolve(input: RenderInput): NetworkContext {
     .map(({ n, i }) => nodeContext(n, i, cluster, net, transitSwitches, families, net.topology === 'layer3'))
     .sort((a, b) => a.id - b.id);
   const local = new Set(input.zone.localNodes);
-  const e2 = { 'k8s.ovn.org/network': net.name, 'k8s.ovn.org/topology': net.topology };
+  const e2 = { [NETWORK_KEY]: net.name, [TOPOLOGY_KEY]: net.topology };
   return {
     name: net.name,
     p: networkPrefix(net.name),
@@ -227,7 +228,7 @@ export function resolve(input: RenderInput): NetworkContext {
     local: nodes.filter((n) => local.has(n.name)),
     remote: layout === 'per-node' ? nodes.filter((n) => !local.has(n.name)) : [],
     e2,
-    e3: { ...e2, 'k8s.ovn.org/role': 'primary' },
+    e3: { ...e2, [ROLE_KEY]: 'primary' },
   };
 }
 

@@ -16,6 +16,7 @@ import type { NetworkContext } from './context';
 import { ACL_LOGGING_METER, networkControllerName } from './names';
 import { refs, row, type DesiredRow } from './rows';
 import { loadBalancerRows } from './services';
+import { NAME_KEY, OWNER_CONTROLLER_KEY, OWNER_TYPE_KEY } from '../model/externalIds';
 
 export const clusterLBGroupName = (p: string): string => `${p}clusterLBGroup`;
 export const clusterSwitchLBGroupName = (p: string): string => `${p}clusterSwitchLBGroup`;
@@ -36,8 +37,8 @@ export const routerLBGroups = (ctx: NetworkContext): string[] => [
 /** Upstream's DbObjectIDs external_ids: owner keys, the object's keys, and the id joining them. */
 function objectIds(controller: string, ownerType: string, keys: [string, string][]): Record<string, string> {
   const ids: Record<string, string> = {
-    'k8s.ovn.org/owner-controller': controller,
-    'k8s.ovn.org/owner-type': ownerType,
+    [OWNER_CONTROLLER_KEY]: controller,
+    [OWNER_TYPE_KEY]: ownerType,
   };
   for (const [key, value] of keys) ids[key] = value;
   ids[UPSTREAM_ID_KEY] = [controller, ownerType, ...keys.map(([, v]) => v)].join(':');
@@ -45,7 +46,7 @@ function objectIds(controller: string, ownerType: string, keys: [string, string]
 }
 
 function portGroup(ctx: NetworkContext, base: string, ports: string[], acls: DesiredRow[]): DesiredRow {
-  const externalIds = objectIds(networkControllerName(ctx.name), 'Cluster', [['k8s.ovn.org/name', base]]);
+  const externalIds = objectIds(networkControllerName(ctx.name), 'Cluster', [[NAME_KEY, base]]);
   return row('Port_Group', {
     name: hashForOvn(externalIds[UPSTREAM_ID_KEY]!),
     ports: [...ports].sort(),
@@ -71,7 +72,7 @@ function hairpinAcl(ctx: NetworkContext, direction: 'Ingress' | 'Egress'): Desir
     meter: ACL_LOGGING_METER,
     tier: 2,
     external_ids: objectIds(networkControllerName(ctx.name), 'NetpolDefault', [
-      ['k8s.ovn.org/name', 'allow-hairpinning'],
+      [NAME_KEY, 'allow-hairpinning'],
       ['direction', direction],
     ]),
   };

@@ -31,6 +31,7 @@ import { macFromIPs } from './mac';
 import * as names from './names';
 import { RouterParts, SwitchParts } from './parts';
 import type { DesiredRow } from './rows';
+import { NODE_KEY } from '../model/externalIds';
 
 /** First tunnel key of the transit router's ports towards gateway routers (`10 + node id`). */
 export const TRANSIT_ROUTER_PORT_FIRST_KEY = 10;
@@ -158,7 +159,7 @@ function joinRoutes(
 
 /** A remote node in the per-node layout: its `trtor-` port bound to its chassis, its join route. */
 function remoteNode(ctx: NetworkContext, node: NodeContext, tr: RouterParts): void {
-  const externalIds = { ...ctx.e2, 'k8s.ovn.org/node': node.name };
+  const externalIds = { ...ctx.e2, [NODE_KEY]: node.name };
   tr.ports.push(
     routerPort(names.transitRouterToGatewayPort(ctx.p, node.name), {
       networks: pairs(ctx, node).router,
@@ -169,9 +170,7 @@ function remoteNode(ctx: NetworkContext, node: NodeContext, tr: RouterParts): vo
       externalIds,
     }),
   );
-  tr.routes.push(
-    ...joinRoutes(ctx, node, names.transitRouterName(ctx.p), { 'k8s.ovn.org/node': node.name, ...ctx.e2 }),
-  );
+  tr.routes.push(...joinRoutes(ctx, node, names.transitRouterName(ctx.p), { [NODE_KEY]: node.name, ...ctx.e2 }));
 }
 
 function switchConfig(ctx: NetworkContext): Record<string, string> {

@@ -16,6 +16,7 @@ import * as names from './names';
 import type { RouterParts } from './parts';
 import { SwitchParts } from './parts';
 import type { DesiredRow } from './rows';
+import { NETWORK_KEY } from '../model/externalIds';
 
 /** Datapath keys of Layer3 transit switches start here (`BaseTransitSwitchTunnelKey`). */
 export const BASE_TRANSIT_SWITCH_TUNNEL_KEY = 16711683;
@@ -32,7 +33,7 @@ function remoteTransitPort(ctx: NetworkContext, node: NodeContext): DesiredRow {
 
 /** Routes to a remote node: its host subnets and its GR join IPs, via its transit-switch IP. */
 function remoteRoutes(ctx: NetworkContext, node: NodeContext, cr: string): DesiredRow[] {
-  const externalIds = { 'ic-node': node.name, 'k8s.ovn.org/network': ctx.name };
+  const externalIds = { 'ic-node': node.name, [NETWORK_KEY]: ctx.name };
   const prefixes = [
     ...node.hostSubnets.map((s) => ({ family: s.family, prefix: formatCidr(s) })),
     ...gatewayJoinIPs(ctx, node).map((j) => ({ family: j.family, prefix: hostCidr(j) })),

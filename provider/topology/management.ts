@@ -13,6 +13,7 @@ import { macFromIPs } from './mac';
 import { ACL_LOGGING_METER, networkControllerName } from './names';
 import { UPSTREAM_ID_KEY } from '../nb/ownership';
 import { row, type DesiredRow } from './rows';
+import { NAME_KEY, OWNER_CONTROLLER_KEY, OWNER_TYPE_KEY } from '../model/externalIds';
 
 /** `"<mac> <ip4> [<ip6>]"` of the management port of these subnets. */
 export function managementAddresses(subnets: readonly Cidr[]): string {
@@ -37,9 +38,9 @@ export function managementAcls(ctx: NetworkContext, switchName: string, subnets:
       tier: 2,
       meter: ACL_LOGGING_METER,
       external_ids: {
-        'k8s.ovn.org/owner-type': 'NetpolNode',
-        'k8s.ovn.org/owner-controller': controller,
-        'k8s.ovn.org/name': switchName,
+        [OWNER_TYPE_KEY]: 'NetpolNode',
+        [OWNER_CONTROLLER_KEY]: controller,
+        [NAME_KEY]: switchName,
         ip,
         [UPSTREAM_ID_KEY]: `${controller}:NetpolNode:${switchName}:${ip}`,
       },

@@ -13,6 +13,7 @@ import { macFromIPs } from './mac';
 import { podPort } from './names';
 import type { DesiredRow } from './rows';
 import { switchPort } from './builders';
+import { NAD_KEY, NETWORK_KEY, TOPOLOGY_KEY } from '../model/externalIds';
 
 function checkPod(pod: PodInput, index: number, input: RenderInput): void {
   const field = `pods[${index}]`;
@@ -38,9 +39,9 @@ function podRow(ctx: NetworkContext, pod: PodInput, node: NodeContext, remote: b
     externalIds: {
       namespace: pod.namespace,
       pod: 'true',
-      'k8s.ovn.org/network': ctx.name,
-      'k8s.ovn.org/nad': pod.nadKey,
-      'k8s.ovn.org/topology': ctx.topology,
+      [NETWORK_KEY]: ctx.name,
+      [NAD_KEY]: pod.nadKey,
+      [TOPOLOGY_KEY]: ctx.topology,
     },
   });
 }

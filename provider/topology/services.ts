@@ -7,6 +7,7 @@
 import type { Service } from '../model/inventory';
 import { networkPrefix } from './names';
 import type { DesiredRow } from './rows';
+import { KIND_KEY, NETWORK_KEY, ROLE_KEY, SERVICE_OWNER_KEY } from '../model/externalIds';
 
 export function loadBalancerName(network: string, service: Service, protocol: string): string {
   return `${networkPrefix(network)}Service_${service.namespace}/${service.name}_${protocol.toUpperCase()}_cluster`;
@@ -38,10 +39,10 @@ export function loadBalancerRows(network: string, namespaces: string[], services
           protocol: protocol.toLowerCase(),
           vips,
           external_ids: {
-            'k8s.ovn.org/kind': 'Service',
-            'k8s.ovn.org/owner': `${service.namespace}/${service.name}`,
-            'k8s.ovn.org/network': network,
-            'k8s.ovn.org/role': 'primary',
+            [KIND_KEY]: 'Service',
+            [SERVICE_OWNER_KEY]: `${service.namespace}/${service.name}`,
+            [NETWORK_KEY]: network,
+            [ROLE_KEY]: 'primary',
           },
         },
       });

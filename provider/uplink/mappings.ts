@@ -5,12 +5,13 @@
  * record the physical networks we wrote under `ovnk.io/bridge-mappings/<owner>` on the same row,
  * so only those are ever removed. Pure.
  */
+import { BRIDGE_MAPPINGS_PREFIX } from '../model/externalIds';
 
 export const bridgeMappingsKey = 'ovn-bridge-mappings';
 
 /** The external_ids key that lists the physical networks `owner` mapped on a node. */
 export function ownedMappingsKey(owner: string): string {
-  return `ovnk.io/bridge-mappings/${owner}`;
+  return `${BRIDGE_MAPPINGS_PREFIX}${owner}`;
 }
 
 export interface BridgeMapping {

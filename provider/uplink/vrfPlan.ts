@@ -12,6 +12,7 @@
  * interface and its alias belong to the administrator, and /run (a tmpfs) is cleared on reboot
  * exactly when the kernel forgets the membership too.
  */
+import { OWNER_KEY } from '../model/externalIds';
 import { bridgeConflicts, type VrfConflict } from './vrfConflict';
 import { managementPortName, type RoutingDomain, vrfTableFor } from './vrfDomain';
 import {
@@ -76,7 +77,7 @@ export interface VrfPlan {
 }
 
 export const MEMBERSHIP_DIR = '/run/ovnk/vrf';
-export const ownerAlias = (owner: string): string => `ovnk.io/owner=${owner}`;
+export const ownerAlias = (owner: string): string => `${OWNER_KEY}=${owner}`;
 export const membershipFile = (iface: string): string => `${MEMBERSHIP_DIR}/${iface}.json`;
 
 interface Context {

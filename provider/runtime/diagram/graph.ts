@@ -12,6 +12,7 @@ import type { Network } from '../../model/network';
 import { uplinksOf } from '../../model/cudn';
 import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
 import type { TopologyPlan } from '../topologyPlan';
+import { NAME_KEY, NETWORK_KEY, OWNER_TYPE_KEY } from '../../model/externalIds';
 
 export type DiagramNodeKind = 'network' | 'router' | 'gateways' | 'connect' | 'uplink';
 
@@ -74,8 +75,8 @@ export function plannedRouters(plan: Pick<TopologyPlan, 'zones'>): RouterRow[] {
   for (const row of plan.zones.flatMap((z) => z.rows).filter((r) => r.table === 'Logical_Router')) {
     const name = String(row.columns.name);
     const ids = (row.columns.external_ids ?? {}) as Record<string, string>;
-    const connect = ids['k8s.ovn.org/owner-type'] === 'ClusterNetworkConnect' ? ids['k8s.ovn.org/name'] : undefined;
-    const network = ids['k8s.ovn.org/network'];
+    const connect = ids[OWNER_TYPE_KEY] === 'ClusterNetworkConnect' ? ids[NAME_KEY] : undefined;
+    const network = ids[NETWORK_KEY];
     byName.set(name, {
       name,
       ...(network ? { network } : {}),

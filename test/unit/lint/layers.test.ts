@@ -25,6 +25,8 @@ const modules: Record<string, string> = {
       `provider/${l}/m.ts`,
     ]),
   ),
+  /** The model's shared vocabulary, whose values nb may import. */
+  externalIds: 'provider/model/externalIds.ts',
 };
 
 interface Case {
@@ -44,6 +46,7 @@ const allowed: Case[] = [
   { from: 'uplink', to: 'model' },
   { from: 'alloc', to: 'model' },
   { from: 'nb', to: 'ovsdb' },
+  { from: 'nb', to: 'externalIds' },
   { from: 'host', to: 'ovsdb' },
   { from: 'cli', to: 'runtime' },
   { from: 'cli', to: 'lab' },
