@@ -22,6 +22,7 @@ import { TunnelKeyAllocator, transitSwitchKey } from './datapathKeys';
 import { allocateHostSubnets } from './hostSubnets';
 import { assignNetworkIds, assignNodeIds } from './ids';
 import { type OtherOwners, takenByOthers } from './others';
+import { failure } from './outcome';
 import { type AllocationState, emptyState, stateVersion } from './state';
 import { dict, own } from '../model/dict';
 
@@ -233,14 +234,14 @@ function pinTransitRouterKey(keys: TunnelKeyAllocator, n: Network, id: number | 
       'InvalidSpec',
       `starts with ${switchKey}, but network id ${id} makes the switch key ${transitSwitchKey(id)}`,
     );
-  const other = keys.otherHolder(routerKey);
-  if (other !== undefined)
-    return void refuse(
+  const reserved = keys.reserve(`transit-router/${n.name}`, routerKey);
+  if (reserved.ok) return;
+  if (reserved.reason === 'otherOwner')
+    refuse(
       'OwnerConflict',
-      `pins tunnel key ${routerKey}, which ${other} holds in this Northbound: pin another one`,
+      `pins tunnel key ${routerKey}, which ${reserved.holder} holds in this Northbound: pin another one`,
     );
-  const error = keys.reserve(`transit-router/${n.name}`, routerKey);
-  if (error) refuse('InvalidSpec', `cannot be used: ${error}`);
+  else refuse('InvalidSpec', `cannot be used: ${reserved.why}`);
 }
 
 /** Upstream's tunnel-key annotation is reserved when the previous state does not know the connect. */
@@ -249,10 +250,11 @@ function adoptKey(keys: TunnelKeyAllocator, request: ConnectRequest, previous: A
   if (request.tunnelKeyAnnotation === undefined || own(previous.tunnelKeys.keys, owner) !== undefined) return;
   const field = `metadata.annotations["${connectTunnelKeyAnnotation}"]`;
   const key = /^\d+$/.test(request.tunnelKeyAnnotation) ? Number(request.tunnelKeyAnnotation) : NaN;
-  const error = Number.isNaN(key)
-    ? `"${request.tunnelKeyAnnotation}" is not a decimal number`
+  const reserved = Number.isNaN(key)
+    ? failure(`"${request.tunnelKeyAnnotation}" is not a decimal number`)
     : keys.reserve(owner, key);
-  if (error) request.problems.push(problem('InvalidSpec', request.ref, field, `${field} cannot be adopted: ${error}`));
+  if (!reserved.ok)
+    request.problems.push(problem('InvalidSpec', request.ref, field, `${field} cannot be adopted: ${reserved.why}`));
 }
 
 function connectResult(

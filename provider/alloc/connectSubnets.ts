@@ -9,8 +9,8 @@
  * Releasing a Layer2 network gives its block back to the layer3 pool once the block is empty.
  */
 import { type Cidr, type Family, addressBits, formatCidr, mask } from '../model/cidr';
-import { failure, type Outcome, success } from './outcome';
-import { type AllocatorState, SubnetAllocator } from './subnetAllocator';
+import { failure, type Outcome, type Refusal, refusal, success } from './outcome';
+import { type AllocatorState, type MarkFailure, SubnetAllocator } from './subnetAllocator';
 
 export interface ConnectSubnet {
   cidr: Cidr;
@@ -35,6 +35,9 @@ export function ownerTopology(owner: string): Topology | undefined {
   const match = /^(layer3|layer2)_\d+$/.exec(owner);
   return match ? (match[1] as Topology) : undefined;
 }
+
+/** Why an annotation's allocation cannot be restored: a mark failure, or a family with no connect subnet. */
+export type AdoptFailure = MarkFailure | Refusal<'familyNotCovered'>;
 
 export class ConnectSubnetAllocator {
   private constructor(
@@ -108,16 +111,16 @@ export class ConnectSubnetAllocator {
     this.blocks.delete(key);
   }
 
-  /** Restore an allocation found in upstream's annotation (cursor untouched); a string says why not. */
-  adopt(owner: string, subnets: Cidr[]): string | undefined {
+  /** Restore an allocation found in upstream's annotation (cursor untouched); a failure says why not. */
+  adopt(owner: string, subnets: Cidr[]): Outcome<undefined, AdoptFailure> {
     if (ownerTopology(owner) !== 'layer2') return this.l3.mark(owner, subnets);
     if (subnets.some((s) => this.prefixes[s.family] === undefined))
-      return `${owner} has a subnet of a family the connect subnets do not cover`;
+      return refusal('familyNotCovered', `${owner} has a subnet of a family the connect subnets do not cover`);
     const blocks = subnets.map((s) => this.blockOf(s));
     const key = blocks.map(formatCidr).join(',');
     if (!this.blocks.has(key)) {
-      const error = this.l3.mark(`l2-block-${key}`, blocks);
-      if (error) return error;
+      const marked = this.l3.mark(`l2-block-${key}`, blocks);
+      if (!marked.ok) return marked;
       this.addBlock(key, blocks);
     }
     return this.l2.mark(owner, subnets);
@@ -136,21 +139,21 @@ export class ConnectSubnetAllocator {
       if (result.ok && result.value.length > 0) return result;
     }
     const expanded = this.expand();
-    if (expanded) return failure(`failed to expand Layer2 allocator: ${expanded}`);
+    if (!expanded.ok) return failure(`failed to expand Layer2 allocator: ${expanded.why}`);
     return this.l2.allocate(owner);
   }
 
   /** Borrow one more block per family from the layer3 pool. */
-  private expand(): string | undefined {
+  private expand(): Outcome<Cidr[]> {
     const pending = 'l2-block-pending';
     const allocated = this.l3.allocate(pending);
-    if (!allocated.ok) return `failed to allocate layer2 blocks: ${allocated.why}`;
+    if (!allocated.ok) return failure(`failed to allocate layer2 blocks: ${allocated.why}`);
     const blocks = allocated.value;
     this.l3.release(pending);
     const key = blocks.map(formatCidr).join(',');
     this.l3.mark(`l2-block-${key}`, blocks);
     this.addBlock(key, blocks);
-    return undefined;
+    return success(blocks);
   }
 
   private addBlock(key: string, blocks: Cidr[]): void {

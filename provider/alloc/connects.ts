@@ -162,9 +162,11 @@ function adopted(
     return allocator;
   }
   for (const [owner, cidrs] of entries.value) {
-    const error = allocator.adopt(owner, cidrs);
-    if (error)
-      problems.push(problem('InvalidSpec', request.ref, field, `${field} cannot be adopted: ${owner}: ${error}`));
+    const adoptedHere = allocator.adopt(owner, cidrs);
+    if (!adoptedHere.ok)
+      problems.push(
+        problem('InvalidSpec', request.ref, field, `${field} cannot be adopted: ${owner}: ${adoptedHere.why}`),
+      );
   }
   return allocator;
 }

@@ -1,10 +1,11 @@
-import { dict } from '../model/dict';
 /**
  * Datapath tunnel keys from upstream's cluster-wide TunnelKeysAllocator: the dynamic range
  * 16715779 (= 16711683 + 4096) .. 16777215, handed out round-robin (the scan starts after the
  * last key handed out, so released keys are not reused until the range wraps). Layer3 transit
  * switches and Layer2 switches use the fixed key 16711683 + network id instead.
  */
+import { dict } from '../model/dict';
+import { type Outcome, type Refusal, refusal, success } from './outcome';
 
 export const baseTransitSwitchTunnelKey = 16711683;
 export const dynamicKeyStart = baseTransitSwitchTunnelKey + 4096;
@@ -16,6 +17,13 @@ export interface KeyState {
   /** Owner (`transit-router/<network>` or `connect-router/<cnc>`) -> key. */
   keys: Record<string, number>;
 }
+
+/**
+ * Why a known key cannot be reserved: outside the dynamic range, handed to another owner of this
+ * plan (`taken`), or held by another owner of the same Northbound (`otherOwner`, alloc/others.ts).
+ */
+export type ReserveFailure =
+  Refusal<'outOfRange'> | (Refusal<'taken'> & { holder: string }) | (Refusal<'otherOwner'> & { holder: string });
 
 export function transitSwitchKey(networkId: number): number {
   return baseTransitSwitchTunnelKey + networkId;
@@ -38,27 +46,24 @@ export class TunnelKeyAllocator {
     for (const [owner, key] of Object.entries(previous?.keys ?? {})) if (!others.has(key)) this.reserve(owner, key);
   }
 
-  /** Who else in this Northbound holds `key` (another owner), if anyone. */
-  otherHolder(key: number): string | undefined {
-    return this.others.get(key);
-  }
-
   keyOf(owner: string): number | undefined {
     return this.byOwner.get(owner);
   }
 
-  /** Reserve a known key (adoption); a string says why not. Does not move the cursor. */
-  reserve(owner: string, key: number): string | undefined {
+  /** Reserve a known key (adoption); a failure says why not. Does not move the cursor. */
+  reserve(owner: string, key: number): Outcome<number, ReserveFailure> {
     if (!Number.isInteger(key) || key < dynamicKeyStart || key > maxDatapathKey)
-      return `tunnel key ${key} is outside ${dynamicKeyStart}..${maxDatapathKey}`;
+      return refusal('outOfRange', `tunnel key ${key} is outside ${dynamicKeyStart}..${maxDatapathKey}`);
     const holder = this.byKey.get(key);
-    if (holder !== undefined && holder !== owner) return `tunnel key ${key} is already used by ${holder}`;
+    if (holder !== undefined && holder !== owner)
+      return refusal('taken', `tunnel key ${key} is already used by ${holder}`, { holder });
     const other = this.others.get(key);
-    if (other !== undefined) return `tunnel key ${key} is held by ${other} in this Northbound`;
+    if (other !== undefined)
+      return refusal('otherOwner', `tunnel key ${key} is held by ${other} in this Northbound`, { holder: other });
     this.release(owner);
     this.byKey.set(key, owner);
     this.byOwner.set(owner, key);
-    return undefined;
+    return success(key);
   }
 
   /** The owner's key, allocating one round-robin when it has none; undefined when all are taken. */

@@ -7,8 +7,8 @@
 import { formatCidr, mustParseCidr } from '../model/cidr';
 import type { Network } from '../model/network';
 import { configPath } from '../model/networkRules';
-import { type Problem, problem } from '../model/problem';
-import { type AllocatorState, SubnetAllocator } from './subnetAllocator';
+import { type AllocationReason, type Problem, problem } from '../model/problem';
+import { type AllocatorState, type MarkFailure, SubnetAllocator } from './subnetAllocator';
 
 export interface HostNode {
   name: string;
@@ -17,6 +17,12 @@ export interface HostNode {
 
 /** A node's pinned host subnets for the network, if any. */
 export type PinsOf = (node: string) => string[] | undefined;
+
+/** A pin another node holds, or one outside the network's subnets, can never be this node's. */
+const pinReason: Record<MarkFailure['reason'], AllocationReason> = {
+  taken: 'HostSubnetConflict',
+  outsideRanges: 'HostSubnetConflict',
+};
 
 /** `nodes` must be in node-id order. */
 export function allocateHostSubnets(
@@ -36,14 +42,14 @@ export function allocateHostSubnets(
   for (const node of nodes) {
     const pins = pinsOf(node.name);
     if (!pins) continue;
-    const error = allocator.mark(node.name, pins.map(mustParseCidr));
-    if (error)
+    const marked = allocator.mark(node.name, pins.map(mustParseCidr));
+    if (!marked.ok)
       problems.push(
         problem(
-          'HostSubnetConflict',
+          pinReason[marked.reason],
           'Inventory',
           `spec.nodes[${node.name}].hostSubnets.${network.name}`,
-          `host subnet pin of node ${node.name} for network ${network.name}: ${error}`,
+          `host subnet pin of node ${node.name} for network ${network.name}: ${marked.why}`,
         ),
       );
   }

@@ -1,13 +1,23 @@
 /**
  * Outcome: what an allocator or reader returns instead of `X | string`: the value, or why there is
- * none (upstream's error text where upstream has one). Callers turn a failure into a Problem with
- * the reason and path only they know (a host subnet, a connect subnet, a stored state).
+ * none (upstream's error text where upstream has one). A failure callers must tell apart carries a
+ * typed `reason` beside its words (`MarkFailure`, `ReserveFailure`), so they branch on the reason,
+ * never on the text. Callers turn a failure into a Problem with the reason and path only they
+ * know (a host subnet, a connect subnet, a stored state).
  */
-export type Outcome<T> = { ok: true; value: T } | Failure;
+export type Outcome<T, F extends Failure = Failure> = Success<T> | F;
+export interface Success<T> {
+  ok: true;
+  value: T;
+}
 export interface Failure {
   ok: false;
   why: string;
 }
+/** A failure with a reason a caller branches on; `why` keeps the words shown to people. */
+export type Refusal<R extends string> = Failure & { reason: R };
 
-export const success = <T>(value: T): Outcome<T> => ({ ok: true, value });
+export const success = <T>(value: T): Success<T> => ({ ok: true, value });
 export const failure = (why: string): Failure => ({ ok: false, why });
+export const refusal = <R extends string, X extends object = object>(reason: R, why: string, extra?: X) =>
+  ({ ok: false, reason, why, ...extra }) as Refusal<R> & X;

@@ -6,11 +6,14 @@
  * included, which is what keeps plans stable.
  */
 import { type Cidr, type Family, formatCidr, mustParseCidr } from '../model/cidr';
-import { failure, type Outcome, success } from './outcome';
+import { failure, type Outcome, type Refusal, refusal, success } from './outcome';
 import { SubnetRange } from './subnetRange';
 import { dict } from '../model/dict';
 
 export const subnetsFull = 'no subnets available';
+
+/** Why existing children cannot be marked for an owner: outside every range, or held by another. */
+export type MarkFailure = Refusal<'outsideRanges'> | (Refusal<'taken'> & { holder: string });
 
 export interface RangeState {
   cidr: string;
@@ -37,8 +40,8 @@ export class SubnetAllocator {
     const allocator = new SubnetAllocator();
     for (const r of state.ranges) allocator.addRange(mustParseCidr(r.cidr), r.prefix).next = r.next;
     for (const [owner, subnets] of Object.entries(state.owners)) {
-      const error = allocator.mark(owner, subnets.map(mustParseCidr));
-      if (error) throw new Error(`internal: allocator state does not restore: ${error}`);
+      const marked = allocator.mark(owner, subnets.map(mustParseCidr));
+      if (!marked.ok) throw new Error(`internal: allocator state does not restore: ${marked.why}`);
     }
     return allocator;
   }
@@ -80,21 +83,23 @@ export class SubnetAllocator {
     return success(this.subnetsOf(owner));
   }
 
-  /** Mark existing children for an owner, all or nothing; a string says why not. */
-  mark(owner: string, subnets: Cidr[]): string | undefined {
+  /** Mark existing children for an owner, all or nothing; a failure says which subnet and why not. */
+  mark(owner: string, subnets: Cidr[]): Outcome<undefined, MarkFailure> {
     const found: Slot[] = [];
     for (const subnet of subnets) {
       const slot = this.locate(subnet);
-      if (!slot) return `network ${formatCidr(subnet)} does not belong to any known range`;
+      const network = `network ${formatCidr(subnet)}`;
+      if (!slot) return refusal('outsideRanges', `${network} does not belong to any known range`);
       const holder = slot.range.ownerAt(slot.index);
-      if (holder !== undefined && holder !== owner) return `network ${formatCidr(subnet)} already owned by ${holder}`;
+      if (holder !== undefined && holder !== owner)
+        return refusal('taken', `${network} already owned by ${holder}`, { holder });
       found.push(slot);
     }
     for (const slot of found) slot.range.mark(slot.index, owner);
     const known = this.slots.get(owner) ?? [];
     const fresh = found.filter((f) => !known.some((k) => k.range === f.range && k.index === f.index));
     if (known.length + fresh.length > 0) this.slots.set(owner, [...known, ...fresh]);
-    return undefined;
+    return success(undefined);
   }
 
   release(owner: string): void {

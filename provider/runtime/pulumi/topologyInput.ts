@@ -142,7 +142,11 @@ export function stateOf(props: Props): RuntimeState | undefined {
 
 /** A problem as a check failure: property `connects[0].spec.connectSubnets[0].cidr`, reason `<OKEP reason>: <message>`. */
 export function toFailure(problem: Problem, topology: TopologyInputs): CheckFailure {
-  const prefixes = new Map<string, string>([[objectRef(topology.inventory), 'inventory']]);
+  // the allocators name the one Inventory by its kind alone (alloc/hostSubnets.ts, node ids)
+  const prefixes = new Map<string, string>([
+    [objectRef(topology.inventory), 'inventory'],
+    ['Inventory', 'inventory'],
+  ]);
   topology.networks.forEach((n, i) => prefixes.set(objectRef(n), `networks[${i}]`));
   topology.connects.forEach((c, i) => prefixes.set(objectRef(c), `connects[${i}]`));
   const prefix = problem.object === undefined ? undefined : prefixes.get(problem.object);

@@ -74,13 +74,34 @@ describe('hybrid connect-subnet allocator', () => {
 
   it('adopts an annotation with the cursor at 0, so new networks take the lowest free slice', () => {
     const a = ConnectSubnetAllocator.create([v4('192.168.0.0/16', 24)], [4]);
-    expect(a.adopt('layer3_5', [mustParseCidr('192.168.3.0/24')])).toBeUndefined();
-    expect(a.adopt('layer2_6', [mustParseCidr('192.168.7.4/31')])).toBeUndefined();
+    expect(a.adopt('layer3_5', [mustParseCidr('192.168.3.0/24')]).ok).toBe(true);
+    expect(a.adopt('layer2_6', [mustParseCidr('192.168.7.4/31')]).ok).toBe(true);
     expect(show(a.allocate('layer3_7'))).toEqual(['192.168.0.0/24']);
     expect(show(a.allocate('layer2_8'))).toEqual(['192.168.7.0/31']);
-    expect(a.adopt('layer3_9', [mustParseCidr('192.168.3.0/24')])).toBe(
-      'network 192.168.3.0/24 already owned by layer3_5',
-    );
+    const taken = a.adopt('layer3_9', [mustParseCidr('192.168.3.0/24')]);
+    expect(!taken.ok && taken.why).toBe('network 192.168.3.0/24 already owned by layer3_5');
+  });
+
+  it('says why an adoption is refused by a reason, not only in words: taken (by whom), outside, or a family not covered', () => {
+    const a = ConnectSubnetAllocator.create([v4('192.168.0.0/16', 24)], [4]);
+    a.adopt('layer3_5', [mustParseCidr('192.168.3.0/24')]);
+    expect(a.adopt('layer3_9', [mustParseCidr('192.168.3.0/24')])).toEqual({
+      ok: false,
+      reason: 'taken',
+      holder: 'layer3_5',
+      why: 'network 192.168.3.0/24 already owned by layer3_5',
+    });
+    expect(a.adopt('layer3_10', [mustParseCidr('10.0.0.0/24')])).toEqual({
+      ok: false,
+      reason: 'outsideRanges',
+      why: 'network 10.0.0.0/24 does not belong to any known range',
+    });
+    expect(a.adopt('layer2_11', [mustParseCidr('fd01::/127')])).toEqual({
+      ok: false,
+      reason: 'familyNotCovered',
+      why: 'layer2_11 has a subnet of a family the connect subnets do not cover',
+    });
+    expect(a.has('layer3_9') || a.has('layer3_10') || a.has('layer2_11')).toBe(false);
   });
 });
 
