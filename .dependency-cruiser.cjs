@@ -62,9 +62,11 @@ const withoutModelArrow = Object.keys(arrows).filter((layer) => layer !== 'model
 
 // Model modules some layers without the model arrow may take values from: the vocabulary every
 // layer shares, spelled once. nb marks and reads rows by the external_ids keys of
-// model/externalIds.ts (uplink's host plans use the same keys and may not import nb).
+// model/externalIds.ts (uplink's host plans use the same keys and may not import nb); the lab
+// builds the zone layouts of model/zones.ts (their list, default and central zone name).
 const sharedVocabulary = {
   nb: ['^provider/model/externalIds[.]ts$'],
+  lab: ['^provider/model/zones[.]ts$'],
 };
 
 module.exports = {

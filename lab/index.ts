@@ -11,7 +11,6 @@ export {
   chassisIdOf,
   nodeName,
   OVN_FLAVORS,
-  ZONE_LAYOUTS,
 } from './layout';
 export type { OvnFlavor, ZoneLayout } from './layout';
 export { labsRoot, listLabNames, readState, updateState } from './state';

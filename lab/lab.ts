@@ -40,11 +40,12 @@ import { mountOvnRoot, prepareOvnRoot } from './trixie';
 import { teardown } from './teardown';
 import { provisionUplinkSegments, provisionUplinks } from './uplinks';
 import { startZones, waitForZones, zoneDaemons } from './zones';
+import { DEFAULT_LAYOUT } from '../provider/model/zones';
 
 export const DEFAULT_LAB_NAME = 'lab';
 export const DEFAULT_OVN: OvnFlavor = 'trixie';
-/** Upstream's only layout. */
-export const DEFAULT_ZONES: ZoneLayout = 'per-node';
+/** The lab's default zone layout is the model's (upstream's only layout). */
+export { DEFAULT_LAYOUT as DEFAULT_ZONES };
 
 export interface UpOptions {
   name: string;
@@ -192,7 +193,7 @@ export async function up(options: UpOptions): Promise<UpResult> {
   checkNodeCount(options.nodes);
   checkOvnFlavor(options.ovn);
   if (options.nbMembers !== undefined) checkNbMembers(options.nbMembers);
-  const zones = checkZoneLayout(options.zones ?? DEFAULT_ZONES);
+  const zones = checkZoneLayout(options.zones ?? DEFAULT_LAYOUT);
   checkPrerequisites();
   const running = await checkExisting(options);
   if (running) return { status: running, alreadyRunning: true, seconds: 0 };

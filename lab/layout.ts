@@ -6,15 +6,13 @@
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import type { Layout } from '../provider/model/zones';
+import { DEFAULT_LAYOUT, LAYOUTS, type Layout } from '../provider/model/zones';
 import { badInput } from './errors';
 
 export type OvnFlavor = 'bookworm' | 'trixie';
 export const OVN_FLAVORS: readonly OvnFlavor[] = ['bookworm', 'trixie'];
 /** The zone layout (provider/model/zones.ts): per-node, one NB, SB and northd per node; central, one of each. */
 export type ZoneLayout = Layout;
-/** The layouts the lab builds: every layout there is (a value the lab may not import from the model). */
-export const ZONE_LAYOUTS: readonly ZoneLayout[] = ['per-node', 'central'];
 export const MAX_NODES = 50;
 export const MAX_INDEX = 250;
 const NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
@@ -88,8 +86,8 @@ export function checkOvnFlavor(value: string): OvnFlavor {
 }
 
 export function checkZoneLayout(value: string): ZoneLayout {
-  if (!(ZONE_LAYOUTS as readonly string[]).includes(value)) {
-    throw badInput(`--zones ${value} is not known: use one of ${ZONE_LAYOUTS.join(', ')}`);
+  if (!(LAYOUTS as readonly string[]).includes(value)) {
+    throw badInput(`--zones ${value} is not known: use one of ${LAYOUTS.join(', ')}`);
   }
   return value as ZoneLayout;
 }
@@ -162,7 +160,7 @@ export function labLayout(input: LayoutInput): LabLayout {
     name: checkLabName(name),
     index,
     ovn: input.ovn,
-    zones: input.zones ?? 'per-node',
+    zones: input.zones ?? DEFAULT_LAYOUT,
     dataPlane: input.dataPlane ?? true,
     ...((input.nbMembers ?? 1) > 1 ? { nbMembers: input.nbMembers } : {}),
     dir,

@@ -11,9 +11,9 @@ import { isNbClustered, nbClusterRemotes } from './nbCluster';
 import { GATEWAY_BRIDGE, GATEWAY_PREFIX, nodeDbSocket } from './node';
 import type { LabState } from './state';
 import { zoneOf } from './zones';
+import { CENTRAL_ZONE } from '../provider/model/zones';
 
-/** The zone of the central layout. */
-export const CENTRAL_ZONE = 'central';
+export { CENTRAL_ZONE };
 
 export interface LabSshSettings {
   host: string;

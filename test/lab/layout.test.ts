@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LabError } from '../../lab/errors';
-import { chassisIdOf, checkLabName, checkNodeCount, checkOvnFlavor, labLayout, MAX_INDEX } from '../../lab/layout';
+import {
+  chassisIdOf,
+  checkLabName,
+  checkNodeCount,
+  checkOvnFlavor,
+  checkZoneLayout,
+  labLayout,
+  MAX_INDEX,
+} from '../../lab/layout';
+import { DEFAULT_LAYOUT, LAYOUTS } from '../../provider/model/zones';
 
 function claims(index: number): string[] {
   const layout = labLayout({ name: `l${index}`, index, nodes: 3, ovn: 'bookworm', dir: `/x/l${index}` });
@@ -75,5 +84,12 @@ describe('lab layout', () => {
       expect((caught as LabError).kind).toBe('bad-input');
       expect((caught as LabError).message).toMatch(message);
     }
+  });
+
+  it("builds exactly the model's zone layouts, the model's default when none is asked for", () => {
+    for (const layout of LAYOUTS) expect(checkZoneLayout(layout)).toBe(layout);
+    expect(() => checkZoneLayout('per-zone')).toThrow(/--zones per-zone is not known: use one of per-node, central/);
+    const layout = labLayout({ name: 'l1', index: 1, nodes: 2, ovn: 'trixie', dir: '/x/l1' });
+    expect(layout.zones).toBe(DEFAULT_LAYOUT);
   });
 });

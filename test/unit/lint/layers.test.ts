@@ -27,6 +27,8 @@ const modules: Record<string, string> = {
   ),
   /** The model's shared vocabulary, whose values nb may import. */
   externalIds: 'provider/model/externalIds.ts',
+  /** The model's zone layouts, whose values the lab may import. */
+  zones: 'provider/model/zones.ts',
 };
 
 interface Case {
@@ -54,6 +56,7 @@ const allowed: Case[] = [
   { from: 'components', to: 'shim' },
   { from: 'stacks', to: 'components' },
   { from: 'lab', to: 'host' },
+  { from: 'lab', to: 'zones' },
   ...['cli', 'components', 'lab', 'nb', 'ovsdb', 'host'].map((from) => ({ from, to: 'model', type: true })),
   { from: 'cli', to: 'node:fs' },
   { from: 'host', to: 'node:net' },
@@ -66,6 +69,7 @@ const refused: Case[] = [
   { from: 'cli', to: 'model', rule: 'model-values' },
   { from: 'components', to: 'model', rule: 'model-values' },
   { from: 'nb', to: 'model', rule: 'model-values' },
+  { from: 'lab', to: 'model', rule: 'model-values' },
   ...['ovsdb', 'host', 'runtime'].flatMap((to) =>
     ['model', 'alloc', 'topology', 'connect', 'uplink'].map((from) => ({ from, to, rule: `arrows-${from}` })),
   ),
