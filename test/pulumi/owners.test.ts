@@ -3,7 +3,7 @@ import { OvsdbClient } from '../../provider/ovsdb/client';
 import { applyZone, destroyZone, planTopology, readZoneStates } from '../../provider/runtime';
 import { startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
 import { dynamicUrn, type PulumiHost, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
-import { blueLayer3 } from '../support/worlds';
+import { blueLayer3, chassisNode } from '../support/worlds';
 
 // A stack and an `ovnk apply` file in one Northbound. The stack's check allocates with no I/O,
 // so it cannot see the file's owner: ClusterAllocations' create, the stack's first write, refuses
@@ -55,7 +55,7 @@ const stack = (annotations: Record<string, string> = {}, l2?: Record<string, str
   connects: [],
 });
 
-const cliFile = blueLayer3('cli-owner', ['{name: n1, chassisId: c1}']);
+const cliFile = blueLayer3('cli-owner', [chassisNode(1, 'c1')]);
 
 /** Another file's owner with a primary Layer2 network: its transit router holds the first dynamic tunnel key. */
 const cliLayer2File = `

@@ -1,39 +1,70 @@
 /**
  * Worlds the Northbound tests share, so each test file states only what differs: one owner's
- * Layer3 network `blue` (10.10.0.0/16, /24 per node) over nodes n1..nN in a central zone, written
- * as a user writes it, and a real ovsdb-server with a connected client for the file's tests.
+ * Layer3 network `blue` (10.10.0.0/16, /24 per node) over nodes n1..nN in a central zone, an
+ * owner's Layer3 network of a given subnet, an owner's Layer3 and Layer2 pair, all written as a
+ * user writes them (test/support/objects.ts), and a real ovsdb-server with a connected client for
+ * the file's tests.
  */
 import { afterAll, beforeAll } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
+import type { Condition, UplinkState } from '../../provider/uplink/conditions';
+import { layer2, layer3, networkFor, ownedNetworks, uplinkState } from './objects';
 import { startOvsdbServer, type OvsdbServer } from './ovsdbServer';
 
-/** Node `n<i>` with its chassis only. */
-export const plainNode = (i: number): string => `{name: n${i}, chassisId: ch-${i}}`;
+export { chassisNode, gatewayNode } from './objects';
 
-/** Node `n<i>` with the gateway fields its gateway router's external side needs. */
-export const gatewayNode = (i: number): string =>
-  `{name: n${i}, chassisId: ch-${i}, gatewayBridge: breth0, gatewayMac: "0a:00:00:00:00:0${i}", ` +
-  `nodeIPs: [172.18.0.${i + 1}/16], gatewayNextHops: [172.18.0.1]}`;
+/** The Inventory of `owner` and the CUDN `blue` over `nodes` (chassisNode / gatewayNode entries). */
+export const blueLayer3 = (owner: string, nodes: object[]): string =>
+  ownedNetworks(owner, { zones: 'central', nodes }, networkFor('blue', layer3('10.10.0.0/16', 24)));
 
-/** The Inventory of `owner` and the CUDN `blue` over `nodes` (plainNode / gatewayNode entries). */
-export function blueLayer3(owner: string, nodes: string[]): string {
-  return `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: ${owner}}
-spec:
-  zones: central
-  namespaces: [{name: blue, labels: {network: blue}}]
-  nodes: [${nodes.join(', ')}]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: blue}
-spec:
-  namespaceSelector: {matchLabels: {network: blue}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}]}}
-`;
-}
+/** One Layer3 network `name` (`cidr`, /24 per node) of owner `owner` over n1 and n2 in one central zone. */
+export const oneLayer3 = (owner: string, name: string, cidr: string): string =>
+  ownedNetworks(
+    owner,
+    { zones: 'central', nodes: [{ name: 'n1' }, { name: 'n2' }] },
+    networkFor(name, layer3(cidr, 24)),
+  );
+
+/**
+ * Owner `owner`'s Layer3 network `l3` (10.10.0.0/16) and primary Layer2 `l2` (10.20.0.0/16, so it
+ * gets a transit router tunnel key) in per-node zones over `nodes`; `pins` annotate the two CUDNs.
+ */
+export const layer3AndLayer2 = (
+  owner: string,
+  [l3, l2]: [string, string],
+  nodes: object[],
+  [l3Pins, l2Pins]: (Record<string, string> | undefined)[] = [],
+): string =>
+  ownedNetworks(
+    owner,
+    { zones: 'per-node', nodes },
+    networkFor(l3, layer3('10.10.0.0/16', 24), { annotations: l3Pins }),
+    networkFor(l2, layer2(['10.20.0.0/16']), { annotations: l2Pins }),
+  );
+
+/** Node `node-a` of upstream's uplink_gateway_test.go; its own gateway (br-ex, 10.0.0.5/24) is not the Uplink's. */
+export const uplinkGatewayNode = {
+  name: 'node-a',
+  id: 2,
+  chassisId: 'chassis-a',
+  gatewayBridge: 'br-ex',
+  gatewayMac: '0a:58:0a:00:00:05',
+  nodeIPs: ['10.0.0.5/24'],
+  gatewayNextHops: ['10.0.0.1'],
+};
+
+/**
+ * testUplinkState of upstream's uplink_gateway_test.go: Uplink `blue` on `node-a` resolved to
+ * bridge breth0 with `macAddress` (02:42:ac:12:00:02 there), 192.0.2.10/24 and gateway 192.0.2.1.
+ */
+export const testUplinkState = (conditions: Condition[], macAddress = '02:42:ac:12:00:02'): UplinkState =>
+  uplinkState('blue', 'node-a', {
+    hostInterfaceName: 'breth0',
+    macAddress,
+    ipAddresses: ['192.0.2.10/24'],
+    defaultGateways: ['192.0.2.1'],
+    conditions,
+  });
 
 export interface Northbound {
   server: OvsdbServer;

@@ -3,25 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentOf, ovnk } from '../../support/cli';
+import { gatewayNode, layer3AndLayer2, oneLayer3 } from '../../support/worlds';
 import { startOvsdbServer, type OvsdbServer, nbctl as nbctlAt } from '../../support/ovsdbServer';
 
-/** One Layer3 network `name` of owner `owner` (the Inventory's name). */
-const topology = (owner: string, name: string, cidr: string) => `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: ${owner}}
-spec:
-  zones: central
-  namespaces: [{name: ${name}, labels: {network: ${name}}}]
-  nodes: [{name: n1}, {name: n2}]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: ${name}}
-spec:
-  namespaceSelector: {matchLabels: {network: ${name}}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: ${cidr}, hostSubnet: 24}]}}
-`;
+const topology = oneLayer3;
 
 let server: OvsdbServer;
 let dir: string;
@@ -67,31 +52,8 @@ describe('ovnk apply beside rows of others', () => {
 });
 
 /** Owner `owner` in per-node zones with a Layer3 and a primary Layer2 network, and gateway details (masquerade SNAT). */
-const twoNetworks = (owner: string, l3: string, l2: string, l3Meta = '') => `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: ${owner}}
-spec:
-  zones: per-node
-  namespaces: [{name: ${l3}, labels: {network: ${l3}}}, {name: ${l2}, labels: {network: ${l2}}}]
-  nodes:
-  - {name: n1, chassisId: ch-1, gatewayBridge: breth0, gatewayMac: "0a:00:00:00:00:01", nodeIPs: [172.18.0.2/16], gatewayNextHops: [172.18.0.1]}
-  - {name: n2, chassisId: ch-2, gatewayBridge: breth0, gatewayMac: "0a:00:00:00:00:02", nodeIPs: [172.18.0.3/16], gatewayNextHops: [172.18.0.1]}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: ${l3}${l3Meta}}
-spec:
-  namespaceSelector: {matchLabels: {network: ${l3}}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}]}}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: ${l2}}
-spec:
-  namespaceSelector: {matchLabels: {network: ${l2}}}
-  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.20.0.0/16]}}
-`;
+const twoNetworks = (owner: string, l3: string, l2: string, l3Pins?: Record<string, string>) =>
+  layer3AndLayer2(owner, [l3, l2], [gatewayNode(1), gatewayNode(2)], [l3Pins]);
 
 describe('two owners allocating in one Northbound', () => {
   it('give every network its own id, masquerade IPs and transit tunnel key, and refuse a pinned id the other holds', async () => {
@@ -114,10 +76,7 @@ describe('two owners allocating in one Northbound', () => {
     const [blue, red] = [await snat('cluster_udn_blue'), await snat('cluster_udn_red')];
     expect(blue.length).toBeGreaterThan(0);
     expect(red.filter((ip) => blue.includes(ip))).toEqual([]);
-    const pinned = file(
-      'pinned.yaml',
-      twoNetworks('c', 'pink', 'cyan', `, annotations: {k8s.ovn.org/network-id: "1"}`),
-    );
+    const pinned = file('pinned.yaml', twoNetworks('c', 'pink', 'cyan', { 'k8s.ovn.org/network-id': '1' }));
     const refused = ovnk(['apply', '-f', pinned, ...zone('c'), '-o', 'json']);
     expect(refused.code).toBe(1);
     expect(documentOf(refused).problems).toContainEqual({

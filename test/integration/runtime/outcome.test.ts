@@ -14,13 +14,13 @@ import {
   type TopologyPlan,
 } from '../../../provider/runtime';
 import { nbctl as nbctlAt } from '../../support/ovsdbServer';
-import { blueLayer3, plainNode, useNorthbound } from '../../support/worlds';
+import { blueLayer3, chassisNode, useNorthbound } from '../../support/worlds';
 import { recording, writes } from '../../support/recordingDatabase';
 
 const NB = 'OVN_Northbound';
 const owner = 'honest';
 
-const topology = blueLayer3(owner, [plainNode(1), plainNode(2)]);
+const topology = blueLayer3(owner, [chassisNode(1), chassisNode(2)]);
 
 const nb = useNorthbound();
 const fast = { backoffMs: 1 };

@@ -12,26 +12,11 @@ import {
 } from '../../../provider/runtime';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 import { recording } from '../../support/recordingDatabase';
+import { oneLayer3 } from '../../support/worlds';
 
 const NB = 'OVN_Northbound';
 
-/** One Layer3 network `name` of owner `owner` in one central zone. */
-const topology = (owner: string, name: string, cidr: string) => `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: ${owner}}
-spec:
-  zones: central
-  namespaces: [{name: ${name}, labels: {network: ${name}}}]
-  nodes: [{name: n1}, {name: n2}]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: ${name}}
-spec:
-  namespaceSelector: {matchLabels: {network: ${name}}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: ${cidr}, hostSubnet: 24}]}}
-`;
+const topology = oneLayer3;
 
 let server: OvsdbServer;
 let client: OvsdbClient;

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { OvsdbDatabase } from '../../../provider/ovsdb/client';
 import { applyZone, diffZone, planTopology } from '../../../provider/runtime';
-import { blueLayer3, plainNode, useNorthbound } from '../../support/worlds';
+import { blueLayer3, chassisNode, useNorthbound } from '../../support/worlds';
 
 // A RAFT leader killed after it committed, before its answer arrived, makes the cluster client
 // send the same transaction again to the next leader (provider/ovsdb/cluster.ts). Here a real
@@ -9,7 +9,7 @@ import { blueLayer3, plainNode, useNorthbound } from '../../support/worlds';
 // fail its guard and be recognised as our own commit, also on an owner's first apply (whose
 // marker was absent), instead of writing its rows a second time.
 const owner = 'resent';
-const topology = blueLayer3(owner, [plainNode(1)]);
+const topology = blueLayer3(owner, [chassisNode(1)]);
 
 const nb = useNorthbound();
 

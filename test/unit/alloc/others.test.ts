@@ -2,31 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { conflictsWithOthers, freePins, takenByOthers } from '../../../provider/alloc/others';
 import { planTopology, type TopologyPlan } from '../../../provider/runtime';
 import type { OtherOwners } from '../../../provider/runtime';
+import { chassisNode, layer3AndLayer2 } from '../../support/worlds';
+
+type Pins = Record<string, string>;
 
 /** Owner `owner` with a Layer3 network and a Layer2 one (a primary Layer2 gets a transit router tunnel key). */
-const topology = (owner: string, l3: string, l2: string, pin = '', l2Pin = '') => `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: ${owner}}
-spec:
-  zones: per-node
-  namespaces: [{name: ${l3}, labels: {network: ${l3}}}, {name: ${l2}, labels: {network: ${l2}}}]
-  nodes: [{name: n1, chassisId: c1}, {name: n2, chassisId: c2}]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: ${l3}${pin}}
-spec:
-  namespaceSelector: {matchLabels: {network: ${l3}}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}]}}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: ${l2}${l2Pin}}
-spec:
-  namespaceSelector: {matchLabels: {network: ${l2}}}
-  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.20.0.0/16]}}
-`;
+const topology = (owner: string, l3: string, l2: string, pin?: Pins, l2Pin?: Pins) =>
+  layer3AndLayer2(owner, [l3, l2], [chassisNode(1, 'c1'), chassisNode(2, 'c2')], [pin, l2Pin]);
 
 function plan(text: string, others?: OtherOwners, previous?: TopologyPlan['state']): TopologyPlan {
   const result = planTopology(text, previous, { others });
@@ -62,10 +44,7 @@ describe('allocation beside the other owners of a Northbound', () => {
   });
 
   it('refuses a pinned network id another owner holds, naming that owner and the annotation', () => {
-    const pinned = topology('b', 'red', 'yellow', `\n  annotations: {k8s.ovn.org/network-id: "1"}`).replace(
-      'metadata: {name: red\n  annotations: {k8s.ovn.org/network-id: "1"}}',
-      'metadata: {name: red, annotations: {k8s.ovn.org/network-id: "1"}}',
-    );
+    const pinned = topology('b', 'red', 'yellow', { 'k8s.ovn.org/network-id': '1' });
     const b = plan(pinned, others);
     expect(b.problems).toEqual([
       {
@@ -84,11 +63,11 @@ describe('allocation beside the other owners of a Northbound', () => {
     expect([...taken.tunnelKeys.values()]).toEqual(['owner "a" (transit-router/cluster_udn_green)']);
   });
 
-  const keysPin = (keys: string) => `, annotations: {k8s.ovn.org/tunnel-keys: "${keys}"}`;
+  const keysPin = (keys: string): Pins => ({ 'k8s.ovn.org/tunnel-keys': keys });
   const theirs = a.state.allocation.tunnelKeys.keys['transit-router/cluster_udn_green']!;
 
   it('refuses a pinned transit router tunnel key another owner holds, naming that owner and the annotation', () => {
-    const b = plan(topology('b', 'red', 'yellow', '', keysPin(`[16711687,${theirs}]`)), others);
+    const b = plan(topology('b', 'red', 'yellow', undefined, keysPin(`[16711687,${theirs}]`)), others);
     expect(b.problems).toEqual([
       {
         reason: 'OwnerConflict',
@@ -100,11 +79,11 @@ describe('allocation beside the other owners of a Northbound', () => {
   });
 
   it("gives the transit router a free pinned tunnel key, and refuses one whose switch key is not the network id's", () => {
-    const pinned = plan(topology('b', 'red', 'yellow', '', keysPin('[16711685,16716000]')));
+    const pinned = plan(topology('b', 'red', 'yellow', undefined, keysPin('[16711685,16716000]')));
     expect(pinned.problems).toEqual([]);
     expect(pinned.allocation.networkIds.cluster_udn_yellow).toBe(2);
     expect(pinned.state.allocation.tunnelKeys.keys['transit-router/cluster_udn_yellow']).toBe(16716000);
-    const wrong = plan(topology('b', 'red', 'yellow', '', keysPin('[16711690,16716000]')));
+    const wrong = plan(topology('b', 'red', 'yellow', undefined, keysPin('[16711690,16716000]')));
     expect(wrong.problems.map((p) => [p.reason, p.message])).toEqual([
       [
         'InvalidSpec',
@@ -120,15 +99,15 @@ describe('allocation beside the other owners of a Northbound', () => {
       `on cluster_udn_yellow metadata.annotations["k8s.ovn.org/network-id"]: "4" and metadata.annotations["k8s.ovn.org/tunnel-keys"]: "[16711687,${theirs + 1}]"`,
     ]);
     // the pins named, applied by a plan that does not see the others, collide with nothing
-    const redPin = `, annotations: {k8s.ovn.org/network-id: "3"}`;
-    const yellowPin = `, annotations: {k8s.ovn.org/network-id: "4", k8s.ovn.org/tunnel-keys: "[16711687,${theirs + 1}]"}`;
+    const redPin = { 'k8s.ovn.org/network-id': '3' };
+    const yellowPin = { 'k8s.ovn.org/network-id': '4', 'k8s.ovn.org/tunnel-keys': `[16711687,${theirs + 1}]` };
     const pinned = plan(topology('b', 'red', 'yellow', redPin, yellowPin));
     expect(pinned.problems).toEqual([]);
     expect(conflictsWithOthers(pinned.state.allocation, others)).toEqual([]);
   });
 
   it('keeps, in the pins it names, the values no other owner holds', () => {
-    const one = plan(topology('c', 'red', 'yellow', `, annotations: {k8s.ovn.org/network-id: "9"}`));
+    const one = plan(topology('c', 'red', 'yellow', { 'k8s.ovn.org/network-id': '9' }));
     expect(freePins(one.state.allocation, others)).toEqual([
       'on cluster_udn_red metadata.annotations["k8s.ovn.org/network-id"]: "9"',
       `on cluster_udn_yellow metadata.annotations["k8s.ovn.org/network-id"]: "3" and metadata.annotations["k8s.ovn.org/tunnel-keys"]: "[16711686,${theirs + 1}]"`,

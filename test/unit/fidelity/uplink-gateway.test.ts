@@ -17,60 +17,26 @@
 import { describe, expect, it } from 'vitest';
 import type { UplinkState } from '../../../provider/uplink/conditions';
 import { planTopology, type TopologyPlan } from '../../../provider/runtime/plan';
+import { cudn, inventory, layer2, layer3, ovsBridgeConfig, uplink, yamlOf } from '../../support/objects';
+import { testUplinkState, uplinkGatewayNode } from '../../support/worlds';
 import { has, rowOf, rowsIn, zoneRows } from './plan';
 
-const world = `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: upl}
-spec:
-  ipFamilies: [IPv4]
-  masqueradeSubnets: [169.254.169.0/24]
-  namespaces: [{name: tenant}]
-  nodes:
-  - {name: node-a, id: 2, chassisId: chassis-a, gatewayBridge: br-ex, gatewayMac: "0a:58:0a:00:00:05", nodeIPs: [10.0.0.5/24], gatewayNextHops: [10.0.0.1]}
----
-apiVersion: k8s.ovn.org/v1alpha1
-kind: Uplink
-metadata: {name: blue}
-spec:
-  nodeConfigs: [{type: OVSBridge, nodeSelector: {}, hostInterfaceName: breth0}]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: l3, annotations: {k8s.ovn.org/network-id: "2"}}
-spec:
-  namespaceSelector: {}
-  uplinks: [blue]
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.100.0.0/16, hostSubnet: 24}]}}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: l2, annotations: {k8s.ovn.org/network-id: "3"}}
-spec:
-  namespaceSelector: {}
-  uplinks: [blue]
-  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.200.0.0/16]}}
-`;
+const onBlue = (id: string) => ({ uplinks: ['blue'], annotations: { 'k8s.ovn.org/network-id': id } });
+const world = yamlOf(
+  inventory('upl', {
+    ipFamilies: ['IPv4'],
+    masqueradeSubnets: ['169.254.169.0/24'],
+    namespaces: [{ name: 'tenant' }],
+    nodes: [uplinkGatewayNode],
+  }),
+  uplink('blue', [ovsBridgeConfig('breth0')]),
+  cudn('l3', layer3('10.100.0.0/16', 24), onBlue('2')),
+  cudn('l2', layer2(['10.200.0.0/16']), onBlue('3')),
+);
 
 /** testUplinkState of uplink_gateway_test.go, Resolved as given. */
-function upstreamState(resolved: 'True' | 'False'): UplinkState {
-  return {
-    apiVersion: 'k8s.ovn.org/v1alpha1',
-    kind: 'UplinkState',
-    metadata: { name: 'blue.node-a' },
-    spec: { uplinkName: 'blue', nodeName: 'node-a' },
-    status: {
-      type: 'OVSBridge',
-      hostInterfaceName: 'breth0',
-      ovsBridge: { name: 'breth0' },
-      macAddress: '02:42:ac:12:00:02',
-      ipAddresses: ['192.0.2.10/24'],
-      defaultGateways: ['192.0.2.1'],
-      conditions: [{ type: 'Resolved', status: resolved, reason: 'Resolved', message: '' }],
-    },
-  };
-}
+const upstreamState = (resolved: 'True' | 'False'): UplinkState =>
+  testUplinkState([{ type: 'Resolved', status: resolved, reason: 'Resolved', message: '' }]);
 
 function planWith(states: UplinkState[]): TopologyPlan {
   const result = planTopology(world, undefined, { uplinkStates: states });

@@ -6,7 +6,6 @@
  * states give the rows (not of their conditions) is a change of the resource.
  */
 import { describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { planTopology } from '../../../provider/runtime/plan';
 import { pulumiKinds } from '../../../provider/runtime/pulumi';
@@ -16,47 +15,23 @@ import type { ClusterSlices } from '../../../provider/runtime/pulumi/slices';
 import { identityOf } from '../../../provider/topology/rows';
 import { renderSharedRows } from '../../../provider/topology/shared';
 import type { UplinkState } from '../../../provider/uplink/conditions';
+import { cudn, inventory, layer3 } from '../../support/objects';
+import { testUplinkState, uplinkGatewayNode } from '../../support/worlds';
 
-const objects = (zones: string) =>
-  parseAllDocuments(`
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: upl}
-spec:
-  zones: ${zones}
-  ipFamilies: [IPv4]
-  namespaces: [{name: tenant}]
-  nodes:
-  - {name: node-a, id: 2, chassisId: chassis-a, gatewayBridge: br-ex, gatewayMac: "0a:58:0a:00:00:05", nodeIPs: [10.0.0.5/24], gatewayNextHops: [10.0.0.1]}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: l3}
-spec:
-  namespaceSelector: {}
-  uplinks: [blue]
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.100.0.0/16, hostSubnet: 24}]}}
-`).map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> });
+const objects = (zones: string) => [
+  inventory('upl', { zones, ipFamilies: ['IPv4'], namespaces: [{ name: 'tenant' }], nodes: [uplinkGatewayNode] }),
+  cudn('l3', layer3('10.100.0.0/16', 24), { uplinks: ['blue'] }),
+];
 
 /** testUplinkState of upstream's uplink_gateway_test.go (Resolved=True). */
-const state = (mac = '02:42:ac:12:00:02', message = ''): UplinkState => ({
-  apiVersion: 'k8s.ovn.org/v1alpha1',
-  kind: 'UplinkState',
-  metadata: { name: 'blue.node-a' },
-  spec: { uplinkName: 'blue', nodeName: 'node-a' },
-  status: {
-    type: 'OVSBridge',
-    hostInterfaceName: 'breth0',
-    ovsBridge: { name: 'breth0' },
-    macAddress: mac,
-    ipAddresses: ['192.0.2.10/24'],
-    defaultGateways: ['192.0.2.1'],
-    conditions: [
+const state = (mac = '02:42:ac:12:00:02', message = ''): UplinkState =>
+  testUplinkState(
+    [
       { type: 'Resolved', status: 'True', reason: 'Resolved', message },
       { type: 'GatewayReady', status: 'False', reason: 'GatewayConfigurationPending', message },
     ],
-  },
-});
+    mac,
+  );
 
 const key = (r: DesiredRow) => `${r.table}/${identityOf(r)}/${JSON.stringify(r.columns)}`;
 const shared = new Set(renderSharedRows().map(key));

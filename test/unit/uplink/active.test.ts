@@ -2,31 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { buildCluster } from '../../../provider/model/cluster';
 import { loadDocuments } from '../../../provider/model/load';
 import { type NodeDiscovery, planUplinks } from '../../../provider/uplink';
-import { nodeFacts } from './world';
+import { ovsBridgeConfig } from '../../support/objects';
+import { blueUplinkCluster, nodeFacts, tenant } from './world';
 
 function clusterOf(nodes: string) {
-  const text = `apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: { name: inv }
-spec:
-  ipFamilies: [IPv4]
-  nodes: ${nodes}
----
-apiVersion: k8s.ovn.org/v1alpha1
-kind: Uplink
-metadata: { name: blue }
-spec:
-  nodeConfigs: [{ type: OVSBridge, nodeSelector: { matchLabels: { uplink: 'yes' } }, hostInterfaceName: blue0 }]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: { name: tenant }
-spec:
-  namespaceSelector: {}
-  uplinks: [blue]
-  network: { topology: Layer3, layer3: { role: Primary, subnets: [{ cidr: 10.1.0.0/16 }] } }
-`;
-  const built = buildCluster(loadDocuments(text).documents);
+  const built = blueUplinkCluster(nodes, [ovsBridgeConfig('blue0', { uplink: 'yes' })], tenant);
   expect(built.problems).toEqual([]);
   return built.cluster;
 }

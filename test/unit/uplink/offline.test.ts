@@ -8,35 +8,13 @@
  * only the failures known without discovery, and a condition that would be True is not shown.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCluster } from '../../../provider/model/cluster';
-import { loadDocuments } from '../../../provider/model/load';
 import { planUplinks } from '../../../provider/uplink';
+import { ovsBridgeConfig } from '../../support/objects';
+import { blueUplinkCluster, tenant } from './world';
 
 const world = (nodes: string) => {
-  const text = `apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: { name: inv }
-spec:
-  ipFamilies: [IPv4]
-  nodes: ${nodes}
----
-apiVersion: k8s.ovn.org/v1alpha1
-kind: Uplink
-metadata: { name: blue }
-spec:
-  nodeConfigs:
-  - { type: OVSBridge, nodeSelector: { matchLabels: { a: "1" } }, hostInterfaceName: blue0 }
-  - { type: OVSBridge, nodeSelector: { matchLabels: { b: "1" } }, hostInterfaceName: blueb0 }
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: { name: tenant }
-spec:
-  namespaceSelector: {}
-  uplinks: [blue]
-  network: { topology: Layer3, layer3: { role: Primary, subnets: [{ cidr: 10.1.0.0/16 }] } }
-`;
-  const { cluster, problems } = buildCluster(loadDocuments(text).documents);
+  const configs = [ovsBridgeConfig('blue0', { a: '1' }), ovsBridgeConfig('blueb0', { b: '1' })];
+  const { cluster, problems } = blueUplinkCluster(nodes, configs, tenant);
   expect(problems).toEqual([]);
   return planUplinks({ cluster, owner: 'o' });
 };

@@ -1,31 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildCluster } from '../../../provider/model/cluster';
-import { loadDocuments } from '../../../provider/model/load';
 import { type NodeDiscovery, planUplinks } from '../../../provider/uplink';
-import { nodeFacts } from './world';
+import { ovsBridgeConfig } from '../../support/objects';
+import { blueUplinkCluster, nodeFacts, tenant } from './world';
 
-const text = `apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: { name: inv }
-spec:
-  ipFamilies: [IPv4]
-  nodes: [{ name: n1, gatewayBridge: breth0 }, { name: n2, gatewayBridge: breth0 }]
----
-apiVersion: k8s.ovn.org/v1alpha1
-kind: Uplink
-metadata: { name: blue }
-spec:
-  nodeConfigs: [{ type: OVSBridge, nodeSelector: {}, hostInterfaceName: blue0 }]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: { name: tenant }
-spec:
-  namespaceSelector: {}
-  uplinks: [blue]
-  network: { topology: Layer3, layer3: { role: Primary, subnets: [{ cidr: 10.1.0.0/16 }] } }
-`;
-const { cluster } = buildCluster(loadDocuments(text).documents);
+const { cluster } = blueUplinkCluster(
+  '[{ name: n1, gatewayBridge: breth0 }, { name: n2, gatewayBridge: breth0 }]',
+  [ovsBridgeConfig('blue0')],
+  tenant,
+);
 
 describe('the uplink plan', () => {
   it('offline, it names one UplinkState per selected node and knows no readiness yet', () => {

@@ -1,6 +1,25 @@
-/** Plain-data builders for the uplink unit tests: a node's facts and Uplink objects. */
+/**
+ * Plain-data builders for the uplink unit tests: a node's facts, Uplink model objects, and the
+ * cluster most of them plan: Uplink `blue` beside its CUDNs over an Inventory's nodes.
+ */
+import { parse } from 'yaml';
 import type { Uplink } from '../../../provider/model/uplink';
 import type { NodeFacts } from '../../../provider/uplink';
+import { clusterOf, cudn, inventory, type KubeObject, layer3, uplink as uplinkObject } from '../../support/objects';
+
+/** CUDN `tenant`: a Layer3 10.1.0.0/16 on Uplink `blue`, in every namespace. */
+export const tenant = cudn('tenant', layer3('10.1.0.0/16'), { uplinks: ['blue'] });
+
+/**
+ * Inventory `inv` (IPv4) over `nodes` (its `spec.nodes` as YAML, e.g. `[{ name: n1 }]`), Uplink
+ * `blue` with `nodeConfigs`, and `networks`: built as the CLI builds them, problems beside.
+ */
+export const blueUplinkCluster = (nodes: string, nodeConfigs: object[], ...networks: KubeObject[]) =>
+  clusterOf(
+    inventory('inv', { ipFamilies: ['IPv4'], nodes: parse(nodes) }),
+    uplinkObject('blue', nodeConfigs),
+    ...networks,
+  );
 
 /** A node with br-blue (host port `blue0` internal, physical `eth2`) next to breth0 and br-int. */
 export function nodeFacts(node = 'n1'): NodeFacts {

@@ -1,42 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { buildCluster } from '../../../provider/model/cluster';
-import { loadDocuments } from '../../../provider/model/load';
 import type { RouteAdvertisements } from '../../../provider/model/routeAdvertisements';
 import { type NodeDiscovery, planUplinks } from '../../../provider/uplink';
 import { type NodeVrfResult, planVrf, vrfPhase, type VrfHostFacts } from '../../../provider/uplink/vrf';
-import { nodeFacts } from '../uplink/world';
+import { cudn, layer2, ovsBridgeConfig } from '../../support/objects';
+import { blueUplinkCluster, nodeFacts } from '../uplink/world';
 
 // two CUDNs on one Uplink (so one bridge), each with its own RouteAdvertisements
-const text = `apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: { name: inv }
-spec:
-  ipFamilies: [IPv4]
-  nodes: [{ name: n1, gatewayBridge: breth0 }]
----
-apiVersion: k8s.ovn.org/v1alpha1
-kind: Uplink
-metadata: { name: blue }
-spec:
-  nodeConfigs: [{ type: OVSBridge, nodeSelector: {}, hostInterfaceName: blue0 }]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: { name: one, labels: { k8s.ovn.org/metadata.name: one } }
-spec:
-  namespaceSelector: {}
-  uplinks: [blue]
-  network: { topology: Layer2, layer2: { role: Primary, subnets: [10.1.0.0/16] } }
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: { name: two, labels: { k8s.ovn.org/metadata.name: two } }
-spec:
-  namespaceSelector: {}
-  uplinks: [blue]
-  network: { topology: Layer2, layer2: { role: Primary, subnets: [10.2.0.0/16] } }
-`;
-const { cluster } = buildCluster(loadDocuments(text).documents);
+const onBlue = (name: string, subnet: string) =>
+  cudn(name, layer2([subnet]), { uplinks: ['blue'], labels: { 'k8s.ovn.org/metadata.name': name } });
+const { cluster } = blueUplinkCluster(
+  '[{ name: n1, gatewayBridge: breth0 }]',
+  [ovsBridgeConfig('blue0')],
+  onBlue('one', '10.1.0.0/16'),
+  onBlue('two', '10.2.0.0/16'),
+);
 const EMPTY = { matchLabels: {}, matchExpressions: [] };
 const autoFor = (cudn: string): RouteAdvertisements => ({
   ref: `RouteAdvertisements/${cudn}`,
