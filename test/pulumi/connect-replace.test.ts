@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
-import {
-  dynamicUrn,
-  type Props,
-  type PulumiHost,
-  startTestHost,
-  stopTestHost,
-  type TestHost,
-} from '../support/pulumiHost';
+import { type Made, useTestHost } from '../support/hostFixture';
+import { dynamicUrn, type Props } from '../support/pulumiHost';
 import { renamedTopology } from './fixtures';
 
 // A changed connectSubnets through @pulumi/pulumi's dynamic-provider host, as the engine drives a
@@ -24,30 +18,15 @@ moved.connects[0]!.spec.connectSubnets = [
   { cidr: 'fd01::/112', networkPrefix: 120 },
 ];
 
-let host: PulumiHost;
-let testHost: TestHost | undefined;
-let shim: Record<string, string> = {};
-interface Created {
-  type: string;
-  urn: string;
-  id: string;
-  outs: Props;
-}
-const created: Created[] = [];
-
-async function check(type: string, urn: string, olds: Props, news: Props): Promise<Props> {
-  const checked = await host.check(urn, olds, { __provider: shim[type], ...news });
-  expect(checked.failures).toEqual([]);
-  return checked.inputs;
-}
-
-async function create(type: string, name: string, news: Props): Promise<Created> {
-  const urn = dynamicUrn(type, name);
-  const result = await host.create(urn, await check(type, urn, {}, news));
-  const made = { type, urn, id: result.id, outs: result.properties };
-  created.push(made);
-  return made;
-}
+const {
+  host,
+  check,
+  checkAndCreate: create,
+  created,
+} = useTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], () => ({ 'ovnk:nb': lab.nb }), {
+  deleteCreated: true,
+});
+type Created = Made;
 
 /** Addresses of the connect router's ports, as the lab's Northbound holds them. */
 async function connectPortNetworks(): Promise<string[]> {
@@ -71,18 +50,6 @@ const connectProps = (slices: Props, subnets: unknown) => ({
   connect: CONNECT,
   connectSubnets: subnets,
   slice: (slices as { connects: Record<string, Props> }).connects[CONNECT],
-});
-
-beforeAll(async () => {
-  testHost = await startTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], {
-    'ovnk:nb': lab.nb,
-  });
-  ({ host, shim } = testHost);
-}, 60_000);
-
-afterAll(async () => {
-  for (const r of created.reverse()) await host.delete(r.id, r.urn, r.outs).catch(() => undefined);
-  await stopTestHost(testHost);
 });
 
 describe('a changed connectSubnets through the host', () => {

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
-import {
-  dynamicUrn,
-  type Props,
-  type PulumiHost,
-  startTestHost,
-  stopTestHost,
-  type TestHost,
-} from '../support/pulumiHost';
+import { useTestHost } from '../support/hostFixture';
+import { dynamicUrn, type Props } from '../support/pulumiHost';
 import { renamedTopology, stackTopology } from './fixtures';
 
 // The engine's calls for each kind, through @pulumi/pulumi's real dynamic-provider host, against
@@ -16,9 +10,17 @@ const lab = inject('lab');
 const OWNER = 'ovnk-pulumi.host-test';
 const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
 
-let host: PulumiHost;
-let testHost: TestHost | undefined;
-let shim: Record<string, string> = {};
+const {
+  host,
+  shim,
+  checkAndCreate: made,
+} = useTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], () => ({ 'ovnk:nb': lab.nb }));
+
+/** check as a first `up` does (empty olds), then create; returns the checked inputs and the outputs. */
+async function checkAndCreate(type: string, name: string, news: Props) {
+  const { type: _type, ...resource } = await made(type, name, news);
+  return resource;
+}
 const topology = renamedTopology('colored-enterprise', 'central', '-h');
 
 async function ownedRows(owner: string): Promise<number> {
@@ -58,28 +60,6 @@ async function nbTransact(operations: unknown[]): Promise<void> {
     client.close();
   }
 }
-
-/** check as a first `up` does (empty olds), then create; returns the checked inputs and the outputs. */
-async function checkAndCreate(
-  type: string,
-  name: string,
-  news: Props,
-): Promise<{ urn: string; id: string; inputs: Props; outs: Props }> {
-  const urn = dynamicUrn(type, name);
-  const checked = await host.check(urn, {}, { __provider: shim[type], ...news });
-  expect(checked.failures).toEqual([]);
-  const created = await host.create(urn, checked.inputs);
-  return { urn, id: created.id, inputs: checked.inputs, outs: created.properties };
-}
-
-beforeAll(async () => {
-  testHost = await startTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], {
-    'ovnk:nb': lab.nb,
-  });
-  ({ host, shim } = testHost);
-}, 60_000);
-
-afterAll(() => stopTestHost(testHost));
 
 describe('ClusterAllocations through the host', () => {
   it('check returns the allocations and tunnel keys, so preview shows them before create', async () => {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { applyZone, destroyZone, planTopology, readZoneStates } from '../../provider/runtime';
 import { startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
-import { dynamicUrn, type PulumiHost, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
+import { useTestHost } from '../support/hostFixture';
+import { dynamicUrn } from '../support/pulumiHost';
 import { blueLayer3, chassisNode } from '../support/worlds';
 
 // A stack and an `ovnk apply` file in one Northbound. The stack's check allocates with no I/O,
@@ -13,9 +14,6 @@ const OWNER = 'ovnk-pulumi.owners-test/cluster';
 const STATE_KEY = `ovnk.io/state/${OWNER}`;
 let server: OvsdbServer;
 let client: OvsdbClient;
-let host: PulumiHost;
-let testHost: TestHost | undefined;
-let shim: Record<string, string> = {};
 
 const network = (name: string, annotations: Record<string, string> = {}) => ({
   apiVersion: 'k8s.ovn.org/v1',
@@ -85,20 +83,19 @@ async function globalKeys(): Promise<Record<string, string>> {
 beforeAll(async () => {
   server = await startOvsdbServer();
   client = await OvsdbClient.connect(server.unix);
-  testHost = await startTestHost(['ClusterAllocations'], {
-    'ovnk:zoneEndpoints': JSON.stringify({ central: server.unix }),
-  });
-  ({ host, shim } = testHost);
   const planned = planTopology(cliFile);
   if (!planned.ok) throw new Error('bad CLI file');
   await applyZone(client, planned.plan.zones[0]!, 'cli-owner', planned.plan.state);
 }, 60_000);
 
 afterAll(async () => {
-  await stopTestHost(testHost);
   client?.close();
   await server?.stop();
 });
+// Started after the Northbound above and the CLI owner's apply; stopped before the server stops.
+const { host, shim } = useTestHost(['ClusterAllocations'], () => ({
+  'ovnk:zoneEndpoints': JSON.stringify({ central: server.unix }),
+}));
 
 describe('a stack beside an ovnk apply owner in one Northbound', () => {
   const urn = dynamicUrn('ClusterAllocations', 'owners');

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { DEFAULT_COPP } from '../../provider/topology/names';
-import {
-  dynamicUrn,
-  type Props,
-  type PulumiHost,
-  startTestHost,
-  stopTestHost,
-  type TestHost,
-} from '../support/pulumiHost';
+import { useTestHost } from '../support/hostFixture';
+import type { Props } from '../support/pulumiHost';
 import { renamedTopology } from './fixtures';
 
 // What the README's "What `pulumi refresh` detects" says, through the real dynamic-provider host
@@ -25,10 +19,6 @@ const EXTRA = 'refresh-test-extra-switch';
 const JOIN_SWITCH = 'cluster_udn_blue.network.rf_join';
 const JOIN_PORT = 'jtor-cluster_udn_blue.network.rf_ovn_cluster_router';
 
-let testHost: TestHost | undefined;
-let host: PulumiHost;
-const created: { urn: string; id: string; outs: Props }[] = [];
-
 async function transact(operations: unknown[]): Promise<{ rows?: Record<string, unknown>[] }[]> {
   const client = await OvsdbClient.connect(lab.nb);
   try {
@@ -42,29 +32,16 @@ const switchNamed = async (name: string) =>
   (await transact([{ op: 'select', table: 'Logical_Switch', where: [['name', '==', name]], columns: ['name'] }]))[0]!
     .rows!.length;
 
-async function checkAndCreate(type: string, name: string, news: Props) {
-  const urn = dynamicUrn(type, name);
-  const checked = await host.check(urn, {}, { __provider: testHost!.shim[type], ...news });
-  expect(checked.failures).toEqual([]);
-  const made = await host.create(urn, checked.inputs);
-  const resource = { urn, id: made.id, outs: made.properties };
-  created.push(resource);
-  return resource;
-}
-
 const driftOf = (props: Props) => props.drift as { lines: string[]; count: number };
 
-beforeAll(async () => {
-  testHost = await startTestHost(['ClusterAllocations', 'NetworkRows'], { 'ovnk:nb': lab.nb });
-  host = testHost.host;
-}, 60_000);
-
+// Registered before the host's: runs after the host deleted what it made and stopped.
 afterAll(async () => {
-  for (const r of created.reverse()) await host.delete(r.id, r.urn, r.outs).catch(() => undefined);
   await transact([{ op: 'delete', table: 'Logical_Switch', where: [['name', 'includes', FOREIGN]] }]).catch(
     () => undefined,
   );
-  await stopTestHost(testHost);
+});
+const { host, checkAndCreate } = useTestHost(['ClusterAllocations', 'NetworkRows'], () => ({ 'ovnk:nb': lab.nb }), {
+  deleteCreated: true,
 });
 
 describe('what refresh detects, as the README says', () => {

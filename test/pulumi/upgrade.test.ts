@@ -1,14 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  dynamicUrn,
-  type Props,
-  type PulumiHost,
-  startTestHost,
-  stopTestHost,
-  type TestHost,
-} from '../support/pulumiHost';
+import { describe, expect, inject, it } from 'vitest';
+import { useTestHost } from '../support/hostFixture';
+import { dynamicUrn, type Props } from '../support/pulumiHost';
 
 // Recorded state must stay readable: version 1 (fixtures/cluster-allocations.v1.json, when every
 // resource carried the whole topology) is migrated or refused with a clear message; version 2
@@ -20,9 +14,9 @@ const fixture = (name: string) =>
 const v1 = fixture('cluster-allocations.v1.json');
 const v2 = fixture('cluster-allocations.v2.json');
 const router = fixture('connect-router.v2.json');
-let host: PulumiHost;
-let testHost: TestHost | undefined;
-let shim: Record<string, string> = {};
+const { host, shim } = useTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], () => ({
+  'ovnk:nb': lab.nb,
+}));
 
 const programOf = (outs: Props) => ({
   owner: outs.owner,
@@ -54,15 +48,6 @@ async function withSharedRows(olds: Props, body: () => Promise<void>): Promise<v
     await host.delete(created.id, urnOf('ClusterAllocations'), created.properties);
   }
 }
-
-beforeAll(async () => {
-  testHost = await startTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], {
-    'ovnk:nb': lab.nb,
-  });
-  ({ host, shim } = testHost);
-}, 60_000);
-
-afterAll(() => stopTestHost(testHost));
 
 describe('state written by version 1', () => {
   it('ClusterAllocations: the same program keeps every allocation and plans an update (the migration), not a replacement', async () => {

@@ -4,14 +4,8 @@ import { inventoryOf } from '../../lab';
 import { loadDocuments } from '../../provider/model/load';
 import { fillInventory } from '../../provider/runtime/inventoryMerge';
 import { uplinkStateInputs, uplinkStateNodes, type YamlObject } from '../../provider/runtime/pulumi';
-import {
-  dynamicUrn,
-  type Props,
-  type PulumiHost,
-  startTestHost,
-  stopTestHost,
-  type TestHost,
-} from '../support/pulumiHost';
+import { useTestHost } from '../support/hostFixture';
+import { dynamicUrn, type Props } from '../support/pulumiHost';
 import {
   bridgeMappings,
   closeNodes,
@@ -27,9 +21,6 @@ import {
 // read discovers afresh (refresh sees a removed mapping), update repairs, delete removes only ours.
 const lab = inject('lab');
 const OWNER = 'ovnk-pulumi.uplink-test';
-let host: PulumiHost;
-let testHost: TestHost | undefined;
-let shim: string;
 let saved: string[] = [];
 
 /**
@@ -46,18 +37,15 @@ function objects(): { inventory: YamlObject; uplinks: YamlObject[]; networks: Ya
   };
 }
 
+// The nodes' external_ids are saved before the host starts and restored after it stopped.
 beforeAll(async () => {
   saved = await Promise.all(lab.nodes.map(externalIds));
-  testHost = await startTestHost(['UplinkState'], { 'ovnk:sshKeyFile': lab.nodes[0]!.ssh.keyPath });
-  host = testHost.host;
-  shim = testHost.shim.UplinkState!;
-}, 60_000);
-
+});
 afterAll(async () => {
-  await stopTestHost(testHost);
   await Promise.all(lab.nodes.map((n, i) => restoreExternalIds(n, saved[i]!)));
   await closeNodes();
 });
+const { host, shim: shims } = useTestHost(['UplinkState'], () => ({ 'ovnk:sshKeyFile': lab.nodes[0]!.ssh.keyPath }));
 
 describe('UplinkState through the host, one per selected node', () => {
   const { inventory, uplinks, networks } = objects();
@@ -81,7 +69,7 @@ describe('UplinkState through the host, one per selected node', () => {
   it('check previews the physical networks and the UplinkState name; create writes the mapping on each node', async () => {
     for (const node of lab.nodes) {
       const urn = dynamicUrn('UplinkState', `red.${node.name}`);
-      const checked = await host.check(urn, {}, { __provider: shim, ...propsOf(node.name) });
+      const checked = await host.check(urn, {}, { __provider: shims.UplinkState, ...propsOf(node.name) });
       expect(checked.failures).toEqual([]);
       expect(checked.inputs.physicalNetworks).toEqual(['cluster_udn_tenant-red']);
       expect(checked.inputs.stateName).toBe(`red.${node.name}`);
@@ -105,7 +93,7 @@ describe('UplinkState through the host, one per selected node', () => {
         node: node.name,
         drift: { lines: [], count: 0 },
       });
-      const again = await host.check(r.urn, r.outs, { __provider: shim, ...propsOf(node.name) });
+      const again = await host.check(r.urn, r.outs, { __provider: shims.UplinkState, ...propsOf(node.name) });
       expect((await host.diff(r.id, r.urn, read.properties, again.inputs)).changes).toBe(1);
     }
   });
@@ -129,7 +117,7 @@ describe('UplinkState through the host, one per selected node', () => {
     const { failures } = await host.check(
       dynamicUrn('UplinkState', 'red.x'),
       {},
-      { __provider: shim, ...propsOf('nowhere'), node: 'nowhere' },
+      { __provider: shims.UplinkState, ...propsOf('nowhere'), node: 'nowhere' },
     );
     expect(failures).toContainEqual({
       property: 'node',

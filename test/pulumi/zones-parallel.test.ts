@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { NB_SCHEMA, startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
-import { dynamicUrn, type PulumiHost, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
+import { useTestHost } from '../support/hostFixture';
+import { dynamicUrn } from '../support/pulumiHost';
 
 // A resource whose rows span zones (ClusterAllocations' shared rows, one copy per zone in the
 // per-node layout) writes every zone at once through the engine's host: a zone whose Northbound
@@ -12,9 +13,6 @@ const lab = inject('lab');
 const schema = lab.ovnRoot ? join(lab.ovnRoot, 'usr', 'share', 'ovn', 'ovn-nb.ovsschema') : NB_SCHEMA;
 const OWNER = 'ovnk-pulumi.zones-parallel-test';
 const servers: OvsdbServer[] = [];
-let host: PulumiHost;
-let testHost: TestHost | undefined;
-let shim: Record<string, string> = {};
 
 const topology = () => ({
   inventory: {
@@ -43,18 +41,16 @@ async function ownedCopps(server: OvsdbServer): Promise<number> {
   }
 }
 
+// The servers start before the host and stop after it (the hooks run as a stack).
 beforeAll(async () => {
   for (let i = 0; i < nodes.length; i++) servers.push(await startOvsdbServer({ schema }));
-  testHost = await startTestHost(['ClusterAllocations'], {
-    'ovnk:zoneEndpoints': JSON.stringify(Object.fromEntries(nodes.map((n, i) => [n, servers[i]!.unix]))),
-  });
-  ({ host, shim } = testHost);
 }, 60_000);
-
 afterAll(async () => {
-  await stopTestHost(testHost);
   for (const s of servers) await s.stop();
 });
+const { host, shim } = useTestHost(['ClusterAllocations'], () => ({
+  'ovnk:zoneEndpoints': JSON.stringify(Object.fromEntries(nodes.map((n, i) => [n, servers[i]!.unix]))),
+}));
 
 describe('a resource over several zones through the host, one Northbound down', () => {
   it('create fails naming the zone that is down and the zones applied; those hold their rows', async () => {

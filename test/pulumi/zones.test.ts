@@ -4,14 +4,8 @@ import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { NB_SCHEMA, startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
-import {
-  dynamicUrn,
-  type Props,
-  type PulumiHost,
-  startTestHost,
-  stopTestHost,
-  type TestHost,
-} from '../support/pulumiHost';
+import { useTestHost } from '../support/hostFixture';
+import { dynamicUrn, type Props } from '../support/pulumiHost';
 import { repoRoot } from './fixtures';
 
 // The per-node layout through the engine's host: one Northbound per node (three real
@@ -24,9 +18,6 @@ const lab = inject('lab');
 const schema = lab.ovnRoot ? join(lab.ovnRoot, 'usr', 'share', 'ovn', 'ovn-nb.ovsschema') : NB_SCHEMA;
 const OWNER = 'ovnk-pulumi.zones-test';
 const servers: OvsdbServer[] = [];
-let host: PulumiHost;
-let testHost: TestHost | undefined;
-let shim: Record<string, string> = {};
 
 function topology(): Props {
   const objects = parseAllDocuments(
@@ -71,18 +62,16 @@ async function ownedRows(server: OvsdbServer, owner: string): Promise<number> {
   return count;
 }
 
+// The servers start before the host and stop after it (the hooks run as a stack).
 beforeAll(async () => {
   for (let i = 0; i < nodes.length; i++) servers.push(await startOvsdbServer({ schema }));
-  testHost = await startTestHost(['ClusterAllocations', 'ZoneRows'], {
-    'ovnk:zoneEndpoints': JSON.stringify(Object.fromEntries(nodes.map((n, i) => [n, servers[i]!.unix]))),
-  });
-  ({ host, shim } = testHost);
 }, 60_000);
-
 afterAll(async () => {
-  await stopTestHost(testHost);
   for (const s of servers) await s.stop();
 });
+const { host, shim } = useTestHost(['ClusterAllocations', 'ZoneRows'], () => ({
+  'ovnk:zoneEndpoints': JSON.stringify(Object.fromEntries(nodes.map((n, i) => [n, servers[i]!.unix]))),
+}));
 
 describe('ZoneRows: the per-node layout through the host, one Northbound per zone', () => {
   let cluster: { id: string; outs: Props };
