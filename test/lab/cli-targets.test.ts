@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
+import { cudn, inventory, layer3, yamlOf } from '../support/objects';
 import { NB_SCHEMA, startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
 
 // `ovnk apply/diff/destroy` against a Northbound beyond the lab: a test ovsdb-server with an ssl
@@ -23,21 +24,18 @@ const file = join(dir, 'blue.yaml');
 let server: OvsdbServer;
 let agent: ChildProcess | undefined;
 
-const topology = `apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: ${OWNER}}
-spec:
-  zones: central
-  namespaces: [{name: blue, labels: {tenant: blue}}]
-  nodes: [{name: node-a}, {name: node-b}]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: blue-network}
-spec:
-  namespaceSelector: {matchLabels: {tenant: blue}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 103.103.0.0/16, hostSubnet: 24}]}}
-`;
+const topology = yamlOf(
+  inventory(OWNER, {
+    zones: 'central',
+    namespaces: [{ name: 'blue', labels: { tenant: 'blue' } }],
+    nodes: [{ name: 'node-a' }, { name: 'node-b' }],
+  }),
+  cudn('blue-network', layer3('103.103.0.0/16', 24), { namespaceSelector: { matchLabels: { tenant: 'blue' } } }),
+);
+/** `ovnk <command>` of the file against the Northbound behind the node's sshd. */
+const overSsh = (command: string) => [command, '-f', file, '--nb', sshEndpoint];
+/** The node's key and its pinned host key. */
+const keyAndPin = () => ['--ssh-key', node.ssh.keyPath, '--ssh-fingerprint', node.ssh.hostKeyFingerprint];
 
 interface Run {
   status: number;
@@ -157,19 +155,7 @@ describe('ovnk against an ssl: Northbound', () => {
 
 describe('ovnk against an ssh:// Northbound through a lab node', () => {
   it('--ssh-key with --ssh-fingerprint reaches it: no drift, and nothing secret is printed', () => {
-    const diff = ovnk([
-      'diff',
-      '-f',
-      file,
-      '--nb',
-      sshEndpoint,
-      '--ssh-key',
-      node.ssh.keyPath,
-      '--ssh-fingerprint',
-      node.ssh.hostKeyFingerprint,
-      '-o',
-      'json',
-    ]);
+    const diff = ovnk([...overSsh('diff'), ...keyAndPin(), '-o', 'json']);
     expect(diff.status, diff.out).toBe(0);
     expectNoSecrets(diff);
   });
@@ -180,17 +166,7 @@ describe('ovnk against an ssh:// Northbound through a lab node', () => {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     writeFileSync(join(dir, 'known_hosts'), scanned);
-    const diff = ovnk([
-      'diff',
-      '-f',
-      file,
-      '--nb',
-      sshEndpoint,
-      '--ssh-key',
-      node.ssh.keyPath,
-      '--known-hosts',
-      join(dir, 'known_hosts'),
-    ]);
+    const diff = ovnk([...overSsh('diff'), '--ssh-key', node.ssh.keyPath, '--known-hosts', join(dir, 'known_hosts')]);
     expect(diff.status, diff.out).toBe(0);
   });
 
@@ -199,16 +175,15 @@ describe('ovnk against an ssh:// Northbound through a lab node', () => {
     agent = spawn('ssh-agent', ['-D', '-a', sock], { stdio: 'ignore' });
     for (let i = 0; i < 100 && !existsSync(sock); i++) await new Promise((r) => setTimeout(r, 20));
     execFileSync('ssh-add', [node.ssh.keyPath], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: 'ignore' });
-    const diff = ovnk(
-      ['diff', '-f', file, '--nb', sshEndpoint, '--ssh-fingerprint', node.ssh.hostKeyFingerprint, '-o', 'json'],
-      { SSH_AUTH_SOCK: sock },
-    );
+    const diff = ovnk([...overSsh('diff'), '--ssh-fingerprint', node.ssh.hostKeyFingerprint, '-o', 'json'], {
+      SSH_AUTH_SOCK: sock,
+    });
     expect(diff.status, diff.out).toBe(0);
   });
 
   it('a wrong pin or a key the node refuses exits 4 with the reason; no pin or no key exits 3; no key material is printed', () => {
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'stranger')]);
-    const base = ['diff', '-f', file, '--nb', sshEndpoint, '-o', 'json'];
+    const base = [...overSsh('diff'), '-o', 'json'];
     const pin = ['--ssh-fingerprint', node.ssh.hostKeyFingerprint];
     const wrongPin = ovnk([...base, '--ssh-key', node.ssh.keyPath, '--ssh-fingerprint', `SHA256:${'A'.repeat(43)}`]);
     expect(wrongPin.status).toBe(4);
@@ -226,17 +201,7 @@ describe('ovnk against an ssh:// Northbound through a lab node', () => {
   });
 
   it('destroy over the tunnel removes every row of this owner', async () => {
-    const destroyed = ovnk([
-      'destroy',
-      '-f',
-      file,
-      '--nb',
-      sshEndpoint,
-      '--ssh-key',
-      node.ssh.keyPath,
-      '--ssh-fingerprint',
-      node.ssh.hostKeyFingerprint,
-    ]);
+    const destroyed = ovnk([...overSsh('destroy'), ...keyAndPin()]);
     expect(destroyed.status, destroyed.out).toBe(0);
     expect(await ownedNetworks()).toBe(0);
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pulumiKinds, uplinkStateInputs } from '../../provider/runtime/pulumi';
+import { routeAdvertisements } from '../support/objects';
 import { repoRoot } from './fixtures';
 import { installMocks, type Registered, settle, valueOf } from './mocks';
 
@@ -17,23 +18,9 @@ const labelled = () =>
     ...n,
     metadata: { ...n.metadata, labels: { 'k8s.ovn.org/metadata.name': n.metadata.name } },
   }));
-const autoRa = (cudn: string) => ({
-  apiVersion: 'k8s.ovn.org/v1',
-  kind: 'RouteAdvertisements' as const,
-  metadata: { name: `${cudn}-ra` },
-  spec: {
-    targetVRF: 'auto',
-    advertisements: ['PodNetwork'],
-    nodeSelector: {},
-    frrConfigurationSelector: {},
-    networkSelectors: [
-      {
-        networkSelectionType: 'ClusterUserDefinedNetworks',
-        clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { 'k8s.ovn.org/metadata.name': cudn } } },
-      },
-    ],
-  },
-});
+/** RouteAdvertisements `<cudn>-ra` of that one CUDN's pod network into its own VRF. */
+const autoRa = (cudn: string) =>
+  routeAdvertisements(`${cudn}-ra`, { 'k8s.ovn.org/metadata.name': cudn }, { targetVRF: 'auto' });
 
 describe('UplinkState VRF inputs', () => {
   let registered: Registered[] = [];

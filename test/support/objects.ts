@@ -12,9 +12,9 @@ import { loadDocuments } from '../../provider/model/load';
 import type { Condition, UplinkState } from '../../provider/uplink/conditions';
 
 /** A Kubernetes object as a user writes it (plain data; `yamlOf` writes it out). */
-export interface KubeObject {
+export interface KubeObject<Kind extends string = string> {
   apiVersion: string;
-  kind: string;
+  kind: Kind;
   metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   spec: Record<string, unknown>;
   status?: Record<string, unknown>;
@@ -183,7 +183,7 @@ export const routeAdvertisements = (
   name: string,
   networkLabels: Record<string, string>,
   spec: Record<string, unknown> = {},
-): KubeObject => ({
+): KubeObject<'RouteAdvertisements'> => ({
   apiVersion: 'k8s.ovn.org/v1',
   kind: 'RouteAdvertisements',
   metadata: { name },
