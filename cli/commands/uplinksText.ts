@@ -4,7 +4,7 @@
  * UplinkStates, per-node writes and VRF, CUDN conditions, problems, replacements, drift) and the
  * document's fields (`uplinks`, `uplinkStates` in upstream's shape, the CUDNs' UplinksReady
  * under `networks`, `uplinkNodes`, `uplinkProblems`, `uplinkReplacements`, `uplinkFindings`,
- * `uplinkVrf`, `uplinkDrift` for diff, `uplinkRoundTrips`), and the exit code it implies.
+ * `uplinkVrf`, `uplinkFlows`, `uplinkDrift` for diff, `uplinkRoundTrips`), and the exit code it implies.
  */
 import { findingLine, isDrift, isFailure, type NodeVrfReport, type UplinkSection } from '../../provider/runtime';
 import { type CommandResult, ExitCode } from '../contract';
@@ -48,6 +48,20 @@ function nodeLines(section: Section): string[] {
   return [...planned, ...written];
 }
 
+/** Per node, its gateway bridges that carry networks or changed: written, in place, or why not. */
+function flowLines(section: Section): string[] {
+  return Object.entries(section.flows).flatMap(([node, result]) => {
+    if (!result.ok) return [`  node ${node}: gateway flows not read: ${result.message}`];
+    return result.bridges
+      .filter((b) => b.networks.length > 0 || b.written || b.unexpected > 0)
+      .map((b) => {
+        const what = b.networks.length > 0 ? `flows for ${b.networks.join(', ')}` : 'no flows of ours';
+        const state = b.error ?? (b.written ? 'written' : b.missing + b.unexpected === 0 ? 'in place' : 'differ');
+        return `  node ${node}: ${b.bridge}: ${what}: ${state}`;
+      });
+  });
+}
+
 function vrfLine(node: string, report: NodeVrfReport): string {
   if ('error' in report) return `  node ${node}: VRF not configured: ${report.error}`;
   const outcomes = report.outcomes.map((o) => `${o.cudn}=${o.state}${o.reason ? ` ${o.reason}: ${o.message}` : ''}`);
@@ -76,6 +90,7 @@ export function uplinkLines(section: Section, command: string): string[] {
       n.conditions.map((c) => `  network ${network}: ${c.type}=${c.status} ${c.reason}: ${c.message}`),
     ),
     ...Object.entries(section.vrf).map(([node, v]) => vrfLine(node, v)),
+    ...flowLines(section),
     ...section.problems.map((p) => `  problem ${p.reason} ${p.path}: ${p.message}`),
     ...section.replacements.map((r) => `  replace ${r.network}: ${r.message}`),
     ...(command === 'diff' ? uplinkDrift(section).map((l) => `  drift: ${l}`) : []),
@@ -95,7 +110,7 @@ export function uplinkFields(section: Section, command: string, networks: Record
     uplinkProblems: section.problems,
     uplinkReplacements: section.replacements,
     uplinkFindings: section.findings,
-    ...(section.mode === 'offline' ? {} : { uplinkVrf: section.vrf }),
+    ...(section.mode === 'offline' ? {} : { uplinkVrf: section.vrf, uplinkFlows: section.flows }),
     ...(command === 'diff' ? { uplinkDrift: uplinkDrift(section) } : {}),
     ...(section.roundTrips !== undefined ? { uplinkRoundTrips: section.roundTrips } : {}),
   };

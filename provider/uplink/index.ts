@@ -16,3 +16,4 @@ export * from './replace';
 export * from './routerGateway';
 export * from './flows';
 export * from './flowText';
+export * from './flowPhase';

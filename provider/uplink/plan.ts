@@ -3,6 +3,7 @@
  * each node's discovered facts the Resolved and GatewayReady conditions, the aggregates (Uplink
  * Ready, CUDN UplinksReady) and the host step of every node: its bridge-mapping change and, with
  * RouteAdvertisements, its VRF intents and bridge conflicts (a conflicting CUDN gets nothing new).
+ * GatewayReady also waits for the gateway bridge's flows when the runtime looked at them.
  * A CUDN counts only on the nodes where it is active (active.ts). A node whose discovery failed
  * publishes no UplinkState and fails alone. Pure.
  */
@@ -15,6 +16,7 @@ import { activeNodesOf, isActiveOn } from './active';
 import { uplinkReady, uplinksReady } from './aggregate';
 import { type Condition, condition, findCondition, type UplinkState } from './conditions';
 import type { NodeFacts } from './facts';
+import { flowPhase, type NodeFlowResult } from './flowPhase';
 import { type GatewayPhase, gatewayReady } from './gateway';
 import {
   type BridgeMapping,
@@ -53,6 +55,8 @@ export interface UplinkPlanInput {
   vrf?: UplinkVrfInput;
   /** Per node, what the runtime's VRF observation or apply gave. */
   vrfResults?: ReadonlyMap<string, NodeVrfResult>;
+  /** Per node, what the runtime found or made of its gateway bridge flows (absent: flows not looked at). */
+  flowResults?: ReadonlyMap<string, NodeFlowResult>;
 }
 
 export interface NodeStep {
@@ -298,6 +302,8 @@ function gatewayPhase(
   const live = found?.ok ? parseMappings(found.facts.ovs.externalIds[bridgeMappingsKey]).get(network) : undefined;
   const pendingChange = step?.change?.set.some((m) => m.network === network);
   if (live !== state.status.ovsBridge?.name || pendingChange) return { phase: 'pending' };
+  const flows = flowPhase(input.flowResults?.get(nodeName), network);
+  if (flows && flows.phase !== 'ready') return flows;
   return vrf ?? { phase: 'ready' };
 }
 

@@ -1,12 +1,14 @@
 /**
  * What an Uplink run found on the nodes, typed: a node it could not discover, a bridge mapping
- * that differs from what the plan implies, VRF membership that differs, a mapping write or VRF
- * step that failed. Drift (`ovnk diff`'s exit 2, a Pulumi refresh's drift) is exactly the
- * `mapping` and `vrf` findings; failures are the others. `findingLine` words each one, for the
+ * that differs from what the plan implies, VRF membership that differs, gateway bridge flows
+ * that differ, a mapping write, VRF step or flow write that failed. Drift (`ovnk diff`'s exit 2,
+ * a Pulumi refresh's drift) is exactly the `mapping`, `vrf` and `flows` findings; failures are
+ * the others. `findingLine` words each one, for the
  * CLI's text and the providers' drift lines alike. Pure.
  */
 import type { NodeStep, UplinkPlan } from '../../uplink/plan';
 import type { NodeVrfReport } from '../vrf/nodes';
+import type { NodeFlowResult } from '../../uplink/flowPhase';
 import type { UplinkRunResult } from './run';
 
 export type UplinkFinding =
@@ -19,11 +21,15 @@ export type UplinkFinding =
   /** Writing the node's bridge mappings failed. */
   | { kind: 'mappingNotWritten'; node: string; error: string }
   /** Planning or making the node's VRF membership failed. */
-  | { kind: 'vrfFailed'; node: string; error: string };
+  | { kind: 'vrfFailed'; node: string; error: string }
+  /** A gateway bridge's flows of ours differ from the plan: how many are missing and how many should not be there. */
+  | { kind: 'flows'; node: string; bridge: string; missing: number; unexpected: number }
+  /** Reading or writing the node's (or one bridge's) flows failed. */
+  | { kind: 'flowsFailed'; node: string; bridge?: string; error: string };
 
 export type UplinkFindingKind = UplinkFinding['kind'];
 
-export const isDrift = (f: UplinkFinding): boolean => f.kind === 'mapping' || f.kind === 'vrf';
+export const isDrift = (f: UplinkFinding): boolean => f.kind === 'mapping' || f.kind === 'vrf' || f.kind === 'flows';
 export const isFailure = (f: UplinkFinding): boolean => !isDrift(f);
 
 /** Steps that only keep our own records (the membership is right): no drift. */
@@ -49,12 +55,33 @@ function mappingDrift(step: NodeStep): UplinkFinding[] {
   ];
 }
 
+function flowDrift(node: string, result: NodeFlowResult | undefined): UplinkFinding[] {
+  if (!result?.ok) return [];
+  return result.bridges
+    .filter((b) => b.error === undefined && b.missing + b.unexpected > 0)
+    .map((b) => ({ kind: 'flows', node, bridge: b.bridge, missing: b.missing, unexpected: b.unexpected }));
+}
+
 /** Drift (and nodes not discovered) of an observed plan, node by node in node order. */
-export function driftFindings(result: UplinkPlan & Partial<Pick<UplinkRunResult, 'vrf'>>): UplinkFinding[] {
+export function driftFindings(result: UplinkPlan & Partial<Pick<UplinkRunResult, 'vrf' | 'flows'>>): UplinkFinding[] {
   return result.nodes.flatMap((step): UplinkFinding[] => {
     if (step.error) return [{ kind: 'notDiscovered', node: step.node, ...step.error }];
-    return [...vrfDrift(step, result.vrf?.[step.node]), ...mappingDrift(step)];
+    return [
+      ...vrfDrift(step, result.vrf?.[step.node]),
+      ...mappingDrift(step),
+      ...flowDrift(step.node, result.flows?.[step.node]),
+    ];
   });
+}
+
+function flowFailures(flows: Record<string, NodeFlowResult> | undefined): UplinkFinding[] {
+  return Object.entries(flows ?? {}).flatMap(([node, r]): UplinkFinding[] =>
+    r.ok
+      ? r.bridges.flatMap((b) =>
+          b.error !== undefined ? [{ kind: 'flowsFailed' as const, node, bridge: b.bridge, error: b.error }] : [],
+        )
+      : [{ kind: 'flowsFailed', node, error: r.message }],
+  );
 }
 
 /** What failed on the nodes of a run: discovery, mapping writes, VRF. */
@@ -68,7 +95,7 @@ export function failureFindings(result: UplinkPlan & Partial<UplinkRunResult>): 
   const vrf = Object.entries(result.vrf ?? {}).flatMap(([node, v]): UplinkFinding[] =>
     'error' in v ? [{ kind: 'vrfFailed', node, error: v.error }] : [],
   );
-  return [...notDiscovered, ...writes, ...vrf];
+  return [...notDiscovered, ...writes, ...vrf, ...flowFailures(result.flows)];
 }
 
 /** A finding in words, as `ovnk diff` and a refresh's drift say it. */
@@ -86,5 +113,9 @@ export function findingLine(f: UplinkFinding): string {
       return `node ${f.node}: bridge mappings not written: ${f.error}`;
     case 'vrfFailed':
       return `node ${f.node}: VRF not configured: ${f.error}`;
+    case 'flows':
+      return `node ${f.node}: bridge ${f.bridge}: ${f.missing} gateway flow(s) missing, ${f.unexpected} not planned`;
+    case 'flowsFailed':
+      return `node ${f.node}: ${f.bridge ? `bridge ${f.bridge}: ` : ''}gateway flows not in place: ${f.error}`;
   }
 }

@@ -15,6 +15,9 @@ import type { UplinkVrfInput } from '../../uplink/vrfIntents';
 import { type NodeVrfReport, vrfOnNodes } from '../vrf/nodes';
 import { nodeFailure, type SessionOptions, UplinkSession } from './session';
 import { dict } from '../../model/dict';
+import type { NodeFlowResult } from '../../uplink/flowPhase';
+import { syncNodeFlows } from './bridgeFlows';
+import { uplinkFlowIntents } from './flowIntents';
 
 export interface UplinkRunOptions extends SessionOptions {
   /** Plan (and on apply, make) VRF membership from these RouteAdvertisements. */
@@ -27,6 +30,8 @@ export interface UplinkRunResult extends UplinkPlan {
   roundTrips: number;
   /** Per node with VRF intents: the VRF steps planned and run, or why not. */
   vrf: Record<string, NodeVrfReport>;
+  /** Per discovered node, its gateway bridge flows (when the run knew the network ids). */
+  flows: Record<string, NodeFlowResult>;
 }
 
 /** One command's SSH access to the cluster's nodes and what discovery found on each. */
@@ -59,11 +64,13 @@ export async function observeUplinks(
   const { session, discovery } = hosts;
   const plan = planUplinks({ cluster, owner, discovery, vrf: vrfInput });
   const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, false);
+  const flowResults = vrfInput ? await flowsOnNodes(hosts, plan, cluster, vrfInput, false) : undefined;
   return {
-    ...planUplinks({ cluster, owner, discovery, vrf: vrfInput, vrfResults: vrf.results }),
+    ...planUplinks({ cluster, owner, discovery, vrf: vrfInput, vrfResults: vrf.results, flowResults }),
     written: dict(),
     roundTrips: session.roundTrips,
     vrf: vrf.report,
+    flows: dict(flowResults ?? []),
   };
 }
 
@@ -94,6 +101,30 @@ async function writeStep(
   }
 }
 
+/**
+ * Observe or make every discovered node's gateway bridge flows (the network ids come with the VRF
+ * input): the bridges the plan puts networks on, and every other bridge but br-int, which may
+ * still carry ours.
+ */
+async function flowsOnNodes(
+  hosts: UplinkHosts,
+  plan: UplinkPlan,
+  cluster: Cluster,
+  vrfInput: UplinkVrfInput,
+  write: boolean,
+): Promise<Map<string, NodeFlowResult>> {
+  const { session, discovery } = hosts;
+  const intents = uplinkFlowIntents(plan, cluster, discovery, vrfInput.networkIds);
+  const nodes = [...discovery.entries()].flatMap(([node, found]) => (found.ok ? [{ node, facts: found.facts }] : []));
+  const results = await Promise.all(
+    nodes.map(({ node, facts }) => {
+      const others = facts.ovs.bridges.map((b) => b.name).filter((b) => b !== 'br-int');
+      return syncNodeFlows(session.runner(node), intents.get(node) ?? [], others, write);
+    }),
+  );
+  return new Map(nodes.map(({ node }, i) => [node, results[i]!]));
+}
+
 /** Plan against what discovery found, write every node's mapping change, make VRF membership, report after. */
 export async function writeUplinks(
   hosts: UplinkHosts,
@@ -121,6 +152,7 @@ export async function writeUplinks(
       }),
   );
   const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, true);
+  const flowResults = vrfInput ? await flowsOnNodes(hosts, plan, cluster, vrfInput, true) : undefined;
   const after = planUplinks({
     cluster,
     owner,
@@ -128,8 +160,9 @@ export async function writeUplinks(
     mappingFailures: failures,
     vrf: vrfInput,
     vrfResults: vrf.results,
+    flowResults,
   });
-  return { ...after, written, roundTrips: session.roundTrips, vrf: vrf.report };
+  return { ...after, written, roundTrips: session.roundTrips, vrf: vrf.report, flows: dict(flowResults ?? []) };
 }
 
 /** What is left of a cluster when this owner's Uplink state goes: no CUDN names an Uplink, no VRF intents. */

@@ -2,7 +2,7 @@
  * The Uplink section of one cluster command (OKEP-6019), typed: upstream-shaped Uplink and
  * UplinkState objects, the CUDNs' UplinksReady, each node's step, the problems that refuse the
  * command, the replacements (a CUDN whose `spec.uplinks` changed since the stored state), what
- * was written and the VRF report, and the findings (findings.ts). `mode` says how far it went:
+ * was written, the VRF report and the gateway bridge flows, and the findings (findings.ts). `mode` says how far it went:
  * `offline` (selection and naming only; conditions that need no node), `observed` (discovered,
  * nothing written) or `written`. Pure: the runtime's cluster entry fills it.
  */
@@ -28,6 +28,8 @@ export interface UplinkSection {
   written: UplinkRunResult['written'];
   /** Per node with VRF intents: the steps planned or run, or why not. */
   vrf: Record<string, NodeVrfReport>;
+  /** Per discovered node, its gateway bridge flows (absent offline, or when the run did not know the network ids). */
+  flows: UplinkRunResult['flows'];
   /** SSH round trips of the run (absent offline). */
   roundTrips?: number;
   /** Drift (observed) and failures (observed and written), node by node. */
@@ -40,17 +42,25 @@ function fromPlan(mode: UplinkSection['mode'], plan: UplinkPlan, replacements: U
 }
 
 export function offlineSection(plan: UplinkPlan, replacements: UplinkReplacement[]): UplinkSection {
-  return { ...fromPlan('offline', plan, replacements), written: dict(), vrf: dict(), findings: [] };
+  return { ...fromPlan('offline', plan, replacements), written: dict(), vrf: dict(), flows: dict(), findings: [] };
 }
 
 export function observedSection(result: UplinkRunResult, replacements: UplinkReplacement[]): UplinkSection {
-  const { written, vrf, roundTrips } = result;
+  const { written, vrf, flows, roundTrips } = result;
   const drift = driftFindings(result);
   const failures = failureFindings(result).filter((f) => f.kind !== 'notDiscovered');
-  return { ...fromPlan('observed', result, replacements), written, vrf, roundTrips, findings: [...drift, ...failures] };
+  return {
+    ...fromPlan('observed', result, replacements),
+    written,
+    vrf,
+    flows,
+    roundTrips,
+    findings: [...drift, ...failures],
+  };
 }
 
 export function writtenSection(result: UplinkRunResult, replacements: UplinkReplacement[]): UplinkSection {
-  const { written, vrf, roundTrips } = result;
-  return { ...fromPlan('written', result, replacements), written, vrf, roundTrips, findings: failureFindings(result) };
+  const { written, vrf, flows, roundTrips } = result;
+  const findings = failureFindings(result);
+  return { ...fromPlan('written', result, replacements), written, vrf, flows, roundTrips, findings };
 }

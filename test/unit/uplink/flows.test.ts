@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bridgeFlows, masqCtMark } from '../../../provider/uplink/flows';
 import { canonicalFlow, canonicalFlows } from '../../../provider/uplink/flowText';
+import { flowPhase } from '../../../provider/uplink/flowPhase';
 
 // The bridge of upstream's TestUplinkBridgeServiceFlowsUseUDNMark (bridgeflows_test.go): MAC
 // 62:41:d0:54:3d:64, node IP 172.28.0.3, network "bluenet" with ct mark 0x4 and gateway-router
@@ -102,5 +103,37 @@ describe('the canonical text of a flow', () => {
     expect(canonicalFlow(rendered[0]!)).not.toBe(canonicalFlow(rendered[0]!.replace('output:2', 'output:3')));
     expect(canonicalFlow(rendered[3]!)).not.toBe(canonicalFlow(rendered[3]!.replace('0x4', '0x5')));
     expect(canonicalFlow(rendered[0]!)).not.toBe(canonicalFlow(rendered[0]!.replace('203.0.113.12', '169.254.0.11')));
+  });
+});
+
+describe("a network's flow phase on a node", () => {
+  const bridge = { bridge: 'br-blue', networks: ['cluster_udn_blue'], missing: 0, unexpected: 0, written: false };
+
+  it('is ready when its bridge has exactly the planned flows, pending when they differ or its bridge is not reported', () => {
+    expect(flowPhase({ ok: true, bridges: [bridge] }, 'cluster_udn_blue')).toEqual({ phase: 'ready' });
+    expect(flowPhase({ ok: true, bridges: [{ ...bridge, missing: 4 }] }, 'cluster_udn_blue')).toEqual({
+      phase: 'pending',
+    });
+    expect(flowPhase({ ok: true, bridges: [] }, 'cluster_udn_blue')).toEqual({ phase: 'pending' });
+  });
+
+  it("fails with upstream's UplinkGatewayProgrammingFailed when the flows could not be read or written", () => {
+    expect(flowPhase({ ok: false, message: 'ssh: gone' }, 'cluster_udn_blue')).toEqual({
+      phase: 'failed',
+      reason: 'UplinkGatewayProgrammingFailed',
+      message: 'ssh: gone',
+    });
+    expect(
+      flowPhase(
+        { ok: true, bridges: [{ ...bridge, error: 'ports without an ofport on br-blue: patch-x' }] },
+        'cluster_udn_blue',
+      ),
+    ).toMatchObject({
+      reason: 'UplinkGatewayProgrammingFailed',
+    });
+  });
+
+  it('is not looked at when the run did not read flows', () => {
+    expect(flowPhase(undefined, 'cluster_udn_blue')).toBeUndefined();
   });
 });

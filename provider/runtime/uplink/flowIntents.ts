@@ -1,0 +1,100 @@
+/**
+ * Which gateway bridge of each node carries which networks' flows, by port names (the ofports are
+ * the node's, read when the flows are written): an Uplink CUDN on the bridge of its resolved
+ * UplinkState, SNATed to that state's address, with the host interface and MAC it names and the
+ * bridge's physical uplink. A network's ct mark and gateway-router masquerade address come from
+ * its network id (the allocation's) and the Inventory's masquerade subnet, as the topology
+ * computes them; a network without an id yet gets no flows. Pure.
+ */
+import type { Cluster } from '../../model/cluster';
+import { parseCidr } from '../../model/cidr';
+import { masqueradeIPs } from '../../topology/addresses';
+import { localnetPort, networkPrefix } from '../../topology/names';
+import { physicalUplinkOf } from '../../uplink/bridge';
+import { findCondition, type UplinkState } from '../../uplink/conditions';
+import { masqCtMark } from '../../uplink/flows';
+import type { NodeDiscovery, UplinkPlan } from '../../uplink/plan';
+
+export interface NetworkIntent {
+  network: string;
+  /** ovn-controller's patch port of the network's localnet port on this bridge. */
+  patch: string;
+  ctMark: string;
+  masqIp: string;
+}
+
+export interface BridgeIntent {
+  bridge: string;
+  /** Interface names; `LOCAL` when the host interface is the bridge's own. */
+  physical: string;
+  host: string;
+  mac: string;
+  ip: string;
+  networks: NetworkIntent[];
+}
+
+/** ovn-controller names a localnet port's patch port `patch-<localnet port>-to-br-int`. */
+export const patchPortOf = (bridge: string, network: string, node: string): string =>
+  `patch-${localnetPort(bridge, networkPrefix(network), node)}-to-br-int`;
+
+function gatewayRouterMasqIp(cluster: Cluster, networkId: number): string | undefined {
+  const v4 = cluster.inventory.masqueradeSubnets.map(parseCidr).find((c) => typeof c !== 'string' && c.family === 4);
+  return v4 && typeof v4 !== 'string' ? masqueradeIPs(v4, networkId).gatewayRouter.ip : undefined;
+}
+
+function networkIntent(
+  cluster: Cluster,
+  ids: Readonly<Record<string, number>>,
+  network: string,
+  bridge: string,
+  node: string,
+) {
+  const id = ids[network];
+  const masqIp = id === undefined ? undefined : gatewayRouterMasqIp(cluster, id);
+  if (id === undefined || masqIp === undefined) return undefined;
+  return { network, patch: patchPortOf(bridge, network, node), ctMark: masqCtMark(id), masqIp };
+}
+
+function bridgeOfState(
+  state: UplinkState,
+  found: NodeDiscovery | undefined,
+): Omit<BridgeIntent, 'networks'> | undefined {
+  const s = state.status;
+  const ip = s.ipAddresses?.find((a) => !a.includes(':'))?.split('/')[0];
+  if (!found?.ok || !s.ovsBridge || !s.macAddress || !s.hostInterfaceName || ip === undefined) return undefined;
+  if (findCondition(s.conditions, 'Resolved')?.status !== 'True') return undefined;
+  const physical = physicalUplinkOf(found.facts.ovs, s.ovsBridge.name);
+  if (!physical.ok) return undefined;
+  const bridge = s.ovsBridge.name;
+  return {
+    bridge,
+    physical: physical.value,
+    host: s.hostInterfaceName === bridge ? 'LOCAL' : s.hostInterfaceName,
+    mac: s.macAddress,
+    ip,
+  };
+}
+
+/** Per node, the Uplink bridges that carry networks and which (nodes with none are absent). */
+export function uplinkFlowIntents(
+  plan: UplinkPlan,
+  cluster: Cluster,
+  discovery: ReadonlyMap<string, NodeDiscovery>,
+  networkIds: Readonly<Record<string, number>>,
+): Map<string, BridgeIntent[]> {
+  const out = new Map<string, BridgeIntent[]>();
+  for (const step of plan.nodes) {
+    const bridges = new Map<string, BridgeIntent>();
+    for (const { network, bridge } of step.desired) {
+      const state = plan.uplinkStates.find((s) => s.spec.nodeName === step.node && s.status.ovsBridge?.name === bridge);
+      const base = state && bridgeOfState(state, discovery.get(step.node));
+      const intent = networkIntent(cluster, networkIds, network, bridge, step.node);
+      if (!base || !intent) continue;
+      const entry = bridges.get(bridge) ?? { ...base, networks: [] };
+      entry.networks.push(intent);
+      bridges.set(bridge, entry);
+    }
+    if (bridges.size > 0) out.set(step.node, [...bridges.values()]);
+  }
+  return out;
+}

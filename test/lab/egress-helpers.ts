@@ -1,0 +1,78 @@
+/**
+ * Helpers of the egress lab tests: a packet capture on a link of the lab's fabric namespace (the
+ * segments' external hosts live there), our flows on a node's bridge, a ping from a pod. The
+ * capture is a raw AF_PACKET socket in python3 (Debian's; no tcpdump on these machines): it
+ * prints `source destination` of every ICMP echo request the link sees.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { type LabNodeStatus, type LabStatus, readState } from '../../lab';
+import { onNode } from './uplink-helpers';
+import { podNetns } from './networks-helpers';
+
+const captureScript = `
+import socket, sys, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.ntohs(0x0800))
+s.bind((sys.argv[1], 0))
+s.settimeout(0.2)
+print('ready', flush=True)
+end = time.time() + float(sys.argv[2])
+while time.time() < end:
+    try:
+        ip = s.recv(2048)[14:]
+    except socket.timeout:
+        continue
+    if len(ip) > 20 and ip[9] == 1 and ip[(ip[0] & 15) * 4] == 8:
+        print(socket.inet_ntoa(ip[12:16]), socket.inet_ntoa(ip[16:20]), flush=True)
+`;
+
+export const fabricOf = (lab: LabStatus): string => readState(lab.name)!.layout.fabricNamespace;
+
+/** Capture ICMP echo requests on `link` of the fabric namespace while `during` runs; `source destination` lines. */
+export async function echoRequestsSeen(
+  lab: LabStatus,
+  links: string[],
+  during: () => Promise<void>,
+): Promise<Record<string, string[]>> {
+  const captures = links.map((link) => {
+    const child = spawn('ip', ['netns', 'exec', fabricOf(lab), 'python3', '-c', captureScript, link, '6']);
+    let out = '';
+    const ready = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('ready')) resolve();
+      }),
+    );
+    const done = new Promise<string>((resolve) => child.on('close', () => resolve(out)));
+    return { link, child, ready, done };
+  });
+  await Promise.all(captures.map((c) => c.ready));
+  await during();
+  await new Promise((r) => setTimeout(r, 500)); // the last frames reach the capture's output
+  for (const c of captures) c.child.kill();
+  const outputs = await Promise.all(captures.map((c) => c.done));
+  return Object.fromEntries(
+    captures.map((c, i) => [c.link, outputs[i]!.split('\n').filter((l) => l !== '' && l !== 'ready')]),
+  );
+}
+
+/** How many of `count` pings from the pod `namespace/a` to `address` were answered. */
+export function pingsAnswered(lab: LabStatus, namespace: string, address: string, count = 3): number {
+  const argv = ['netns', 'exec', podNetns(lab, namespace, 'a'), 'ping', '-c', String(count), '-W', '1', address];
+  const out = spawnSync('ip', argv, { encoding: 'utf8' }).stdout;
+  return Number(/(\d+) received/.exec(out)?.[1] ?? 0);
+}
+
+/** Our flows (cookie 0xa11) on a node's bridge, as ovs-ofctl prints them without statistics. */
+export async function ourFlows(node: LabNodeStatus, bridge: string): Promise<string[]> {
+  const out = await onNode(
+    node,
+    'ovs-ofctl',
+    '-O',
+    'OpenFlow13',
+    '--no-stats',
+    'dump-flows',
+    bridge,
+    'cookie=0xa11/-1',
+  );
+  return out.split('\n').filter((l) => l.includes('cookie=0xa11'));
+}

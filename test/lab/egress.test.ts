@@ -1,0 +1,120 @@
+/**
+ * Egress through the gateway bridges (issue 20), with packets: after `ovnk apply`, a pod of a CUDN
+ * with an Uplink leaves through that Uplink's bridge, SNATed to the node's address on that segment
+ * (the UplinkState's), and is answered; the segment's host sees it, the underlay does not. The
+ * flows are ours only (cookie 0xa11): a second apply writes none, a flow removed by hand is drift
+ * that apply puts back, and destroy removes exactly ours.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import '../setup/lab';
+import { echoRequestsSeen, ourFlows, pingsAnswered } from './egress-helpers';
+import { fixture, nbctl, ovnk } from './networks-helpers';
+import { closeNodes, onNode } from './uplink-helpers';
+
+const lab = inject('lab');
+const file = fixture('egress-lab.yaml');
+const node = (name: string) => lab.nodes.find((n) => n.name === name)!;
+const apply = () => ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
+/** The address of UplinkState `<uplink>.<node>` as apply reported it. */
+let addressOf: (state: string) => string;
+let applied: ReturnType<typeof apply>;
+
+beforeAll(() => {
+  applied = apply();
+  expect(applied.status, applied.stderr).toBe(0);
+  nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+  const states = applied.json.uplinkStates as { metadata: { name: string }; status: { ipAddresses: string[] } }[];
+  addressOf = (name) => states.find((s) => s.metadata.name === name)!.status.ipAddresses[0]!.split('/')[0]!;
+});
+
+afterAll(async () => {
+  ovnk('destroy', '-f', file, '--lab', lab.name);
+  await closeNodes();
+});
+
+describe('egress through an Uplink bridge', () => {
+  it("a blue pod on ovn-worker reaches 203.0.113.1 through br-blue, from ovn-worker's blue address, and not through the underlay", async () => {
+    let answered = 0;
+    const seen = await echoRequestsSeen(lab, ['xblue', 'br0'], async () => {
+      answered = pingsAnswered(lab, 'egress-blue', '203.0.113.1');
+    });
+    expect(answered).toBe(3);
+    expect(addressOf('egress-blue.ovn-worker')).toBe('203.0.113.12');
+    expect(seen.xblue!.length).toBeGreaterThan(0);
+    expect(new Set(seen.xblue)).toEqual(new Set(['203.0.113.12 203.0.113.1']));
+    expect(seen.br0!.filter((l) => l.endsWith(' 203.0.113.1'))).toEqual([]);
+  });
+
+  it("a red pod on ovn-worker3 reaches 198.51.100.1 through br-red, from ovn-worker3's red address", async () => {
+    let answered = 0;
+    const seen = await echoRequestsSeen(lab, ['xred', 'br0'], async () => {
+      answered = pingsAnswered(lab, 'egress-red', '198.51.100.1');
+    });
+    expect(answered).toBe(3);
+    expect(seen.xred!.length).toBeGreaterThan(0);
+    expect(new Set(seen.xred)).toEqual(new Set([`${addressOf('egress-red.ovn-worker3')} 198.51.100.1`]));
+    expect(seen.br0!.filter((l) => l.endsWith(' 198.51.100.1'))).toEqual([]);
+  });
+
+  it("reports each bridge's flows written, and GatewayReady only where they are in place", () => {
+    const flows = applied.json.uplinkFlows['ovn-worker'].bridges as { bridge: string; networks: string[] }[];
+    expect(flows.find((b) => b.bridge === 'br-blue')).toMatchObject({
+      networks: ['cluster_udn_egress-blue'],
+      missing: 0,
+      unexpected: 0,
+    });
+    const ready = (name: string) =>
+      applied.json.uplinkStates
+        .find((s: { metadata: { name: string } }) => s.metadata.name === name)
+        .status.conditions.find((c: { type: string }) => c.type === 'GatewayReady');
+    expect(ready('egress-blue.ovn-worker')).toMatchObject({ status: 'True', reason: 'GatewayConfigured' });
+  });
+});
+
+describe('our flows and nobody else’s', () => {
+  const first = () => node('ovn-worker');
+
+  it('a second apply writes no flow, and diff finds no drift', () => {
+    const again = apply();
+    expect(again.status, again.stderr).toBe(0);
+    const written = Object.values(again.json.uplinkFlows as Record<string, { bridges: { written: boolean }[] }>)
+      .flatMap((n) => n.bridges)
+      .filter((b) => b.written);
+    expect(written).toEqual([]);
+    expect(ovnk('diff', '-f', file, '--lab', lab.name).status).toBe(0);
+  });
+
+  it('a flow removed by hand is drift with GatewayReady pending, and apply puts it back', async () => {
+    const before = await ourFlows(first(), 'br-blue');
+    await onNode(first(), 'ovs-ofctl', '-O', 'OpenFlow13', 'del-flows', 'br-blue', 'cookie=0xa11/-1,table=1');
+    const diff = ovnk('diff', '-f', file, '--lab', lab.name, '-o', 'json');
+    expect(diff.status).toBe(2);
+    expect(diff.json.uplinkDrift).toContain(
+      'node ovn-worker: bridge br-blue: 4 gateway flow(s) missing, 0 not planned',
+    );
+    const state = diff.json.uplinkStates.find(
+      (s: { metadata: { name: string } }) => s.metadata.name === 'egress-blue.ovn-worker',
+    );
+    expect(state.status.conditions.find((c: { type: string }) => c.type === 'GatewayReady')).toMatchObject({
+      status: 'False',
+      reason: 'GatewayConfigurationPending',
+    });
+    expect(apply().status).toBe(0);
+    expect(await ourFlows(first(), 'br-blue')).toEqual(before);
+  });
+
+  it('destroy removes exactly our flows: a flow with another cookie stays', async () => {
+    const foreign = 'cookie=0xbeef,priority=7,arp,arp_tpa=192.0.2.7,actions=drop';
+    await onNode(first(), 'ovs-ofctl', 'add-flow', 'br-blue', foreign);
+    try {
+      expect(ovnk('destroy', '-f', file, '--lab', lab.name).status).toBe(0);
+      expect(await ourFlows(first(), 'br-blue')).toEqual([]);
+      expect(await ourFlows(first(), 'br-red')).toEqual([]);
+      const left = await onNode(first(), 'ovs-ofctl', 'dump-flows', 'br-blue', 'cookie=0xbeef/-1');
+      expect(left).toContain('arp_tpa=192.0.2.7');
+    } finally {
+      await onNode(first(), 'ovs-ofctl', 'del-flows', 'br-blue', 'cookie=0xbeef/-1');
+      applied = apply();
+    }
+  });
+});
