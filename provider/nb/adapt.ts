@@ -11,6 +11,7 @@
 import { normalizeColumnType, type BaseType, type ColumnType, type DatabaseSchema } from '../ovsdb/schema';
 import { describeRow, rowIdentity, type DesiredRow } from './desired';
 import { featureFor } from './features';
+import { type AdaptReason, type RowProblem, rowProblem } from './rowProblems';
 import { describeValue, enumValues, isDefault } from './values';
 
 export interface SchemaMismatch {
@@ -21,8 +22,9 @@ export interface SchemaMismatch {
 
 export class SchemaAdaptationError extends Error {
   override name = 'SchemaAdaptationError';
-  constructor(readonly problems: string[]) {
-    super(`nb: the server's schema cannot take these rows:\n  - ${problems.join('\n  - ')}`);
+  /** @param problems every row the server cannot take: its row, its reason and its sentence */
+  constructor(readonly problems: RowProblem<AdaptReason>[]) {
+    super(`nb: the server's schema cannot take these rows:\n  - ${problems.map((p) => p.message).join('\n  - ')}`);
   }
 }
 
@@ -114,18 +116,26 @@ export function compareSchemas(ours: DatabaseSchema, server: DatabaseSchema): Sc
  * default. Throws SchemaAdaptationError listing every value it cannot take.
  */
 export function adaptRows(rows: DesiredRow[], ours: DatabaseSchema, server: DatabaseSchema): DesiredRow[] {
-  const problems: string[] = [];
+  const problems: RowProblem<AdaptReason>[] = [];
   const adapted = rows.map((row) => adaptRow(row, ours, server, problems));
   if (problems.length > 0) throw new SchemaAdaptationError(problems);
   return adapted;
 }
 
 /** Rows the server takes as they are (the common case) are returned as they are. */
-function adaptRow(row: DesiredRow, ours: DatabaseSchema, server: DatabaseSchema, problems: string[]): DesiredRow {
-  const who = () => describeRow(row.table, rowIdentity(row.table, row.columns));
+function adaptRow(
+  row: DesiredRow,
+  ours: DatabaseSchema,
+  server: DatabaseSchema,
+  problems: RowProblem<AdaptReason>[],
+): DesiredRow {
+  const identity = rowIdentity(row.table, row.columns);
+  const who = () => describeRow(row.table, identity);
+  const refuse = (reason: AdaptReason, message: string) =>
+    problems.push(rowProblem(reason, row.table, identity, message));
   const table = server.tables[row.table];
   if (table === undefined) {
-    problems.push(`${who()}: table ${row.table} is missing${needs(server, row.table)}`);
+    refuse('missingTable', `${who()}: table ${row.table} is missing${needs(server, row.table)}`);
     return row;
   }
   let columns: Record<string, unknown> | undefined;
@@ -133,14 +143,17 @@ function adaptRow(row: DesiredRow, ours: DatabaseSchema, server: DatabaseSchema,
     const value = row.columns[column];
     const spec = table.columns[column];
     if (spec !== undefined) {
-      checkValue(who, `${row.table}.${column}`, value, spec.type, server, problems);
+      const found: string[] = [];
+      checkValue(who, `${row.table}.${column}`, value, spec.type, server, found);
+      for (const message of found) refuse('valueRefused', message);
       continue;
     }
     columns ??= { ...row.columns };
     delete columns[column];
     const ourType = ours.tables[row.table]?.columns[column]?.type;
     if (ourType === undefined || !isDefault(value, ourType)) {
-      problems.push(
+      refuse(
+        'missingColumn',
         `${who()}: ${row.table}.${column}=${describeValue(value)} cannot be written${needs(server, `${row.table}.${column}`)}`,
       );
     }

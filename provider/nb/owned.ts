@@ -10,6 +10,7 @@ import { isOwnedBy } from './ownership';
 import { isSharedRow, isUsedBy } from './shared';
 import type { Entry, ReconcileInput } from './reconcileTypes';
 import { RowIndex } from './references';
+import { type ReconcileReason, type RowProblem, rowProblem } from './rowProblems';
 
 /** The owner's stored ledger (empty when the database has no ledger home or none is stored). */
 export function storedLedger(input: ReconcileInput): Ledger {
@@ -63,24 +64,25 @@ export function splitObserved(input: ReconcileInput, ledger: Ledger): Split {
 /**
  * A desired row of a ledger table whose identity a row of someone else already has: that row is
  * never taken over, and inserting ours would violate the table's unique index, so refuse.
- * Returns how many there were.
  */
 export function checkForeignTwins(
   input: ReconcileInput,
   entries: Entry[],
   foreign: RowIndex<ObservedRow>,
-  problems: string[],
-): number {
+  problems: RowProblem<ReconcileReason>[],
+): void {
   const home = ledgerHome(input.schema.name);
-  let found = 0;
   for (const entry of entries) {
     if (entry.observed !== undefined || !isLedgerTable(input.schema, entry.row.table)) continue;
     const twins = foreign.get(entry.row.table, entry.identity);
     if (twins.length === 0) continue;
-    found++;
     problems.push(
-      `${describeRow(entry.row.table, entry.identity)}: a row with this identity already exists (${twins.map((t) => t.uuid).join(', ')}) and is not ours (not in ${home!.table}.${home!.column}["${ledgerKey(input.owner)}"]); it is left alone and ours cannot be inserted beside it (unique index ${JSON.stringify(input.schema.tables[entry.row.table]!.indexes)})`,
+      rowProblem(
+        'foreignTwin',
+        entry.row.table,
+        entry.identity,
+        `${describeRow(entry.row.table, entry.identity)}: a row with this identity already exists (${twins.map((t) => t.uuid).join(', ')}) and is not ours (not in ${home!.table}.${home!.column}["${ledgerKey(input.owner)}"]); it is left alone and ours cannot be inserted beside it (unique index ${JSON.stringify(input.schema.tables[entry.row.table]!.indexes)})`,
+      ),
     );
   }
-  return found;
 }

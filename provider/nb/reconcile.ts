@@ -19,6 +19,7 @@ import { checkParentColumns, formerParents, inlineParents } from './parents';
 import { referenceSetColumns, RowIndex, resolveColumn, type DesiredTarget, type ReferenceScope } from './references';
 import type { Entry, ReconcileInput, RowChange } from './reconcileTypes';
 import { emptyPlan, planDeletion, planRelease, planRow, type PlannedRow, type RowPlanContext } from './rowPlan';
+import { type ReconcileReason, type RowProblem, rowProblem } from './rowProblems';
 import { claimedIds, releasedIds, sharedTables } from './shared';
 
 type ExternalIds = Record<string, unknown> | undefined;
@@ -34,28 +35,31 @@ export interface Plan {
   guards: string[];
 }
 
+type Problems = RowProblem<ReconcileReason>[];
+
 export class ReconcileError extends Error {
   override name = 'ReconcileError';
+  /** @param problems every problem: its row, its reason and its sentence */
+  constructor(readonly problems: Problems) {
+    super(`nb: cannot reconcile the desired rows:\n  - ${problems.map((p) => p.message).join('\n  - ')}`);
+  }
+
   /**
-   * @param problems every problem, in words
-   * @param foreignTwins how many desired ledger rows found a row that is not ours with their
-   *   identity: what a lost ledger looks like (`ovnk repair` rebuilds it)
+   * How many desired ledger rows found a row that is not ours with their identity: what a lost
+   * ledger looks like (`ovnk repair` rebuilds it).
    */
-  constructor(
-    readonly problems: string[],
-    readonly foreignTwins = 0,
-  ) {
-    super(`nb: cannot reconcile the desired rows:\n  - ${problems.join('\n  - ')}`);
+  get foreignTwins(): number {
+    return this.problems.filter((p) => p.reason === 'foreignTwin').length;
   }
 }
 
 export function reconcile(input: ReconcileInput): Plan {
-  const problems: string[] = [];
+  const problems: Problems = [];
   const ledger = storedLedger(input);
   const desired = withParentsInlined(checkDesired(input, problems), input.schema, problems);
   const split = splitObserved(input, ledger);
   const entries = match(desired, split.owned);
-  const foreignTwins = checkForeignTwins(input, entries, split.foreign, problems);
+  checkForeignTwins(input, entries, split.foreign, problems);
   const stale = staleRows(split, entries);
   // shared rows other owners still use are released, not deleted
   const released = stale.filter((row) => releasedIds(row.columns.external_ids as ExternalIds, input.owner));
@@ -64,7 +68,7 @@ export function reconcile(input: ReconcileInput): Plan {
   for (const entry of entries) entry.columns = resolveEntry(input, scope, entry, problems);
   checkParents(input.schema, scope, entries, problems);
   for (const entry of entries) entry.detachFrom = formerParents(entry, split.others);
-  if (problems.length > 0) throw new ReconcileError(problems, foreignTwins);
+  if (problems.length > 0) throw new ReconcileError(problems);
   const context: RowPlanContext = {
     schema: input.schema,
     scope,
@@ -88,30 +92,32 @@ export function reconcile(input: ReconcileInput): Plan {
 type Identified = { row: DesiredRow; identity: string };
 
 /** Every problem of the desired rows at once: unknown tables or columns, missing or duplicate identities. */
-function checkDesired(input: ReconcileInput, problems: string[]): Identified[] {
+function checkDesired(input: ReconcileInput, problems: Problems): Identified[] {
   const seen = new Set<string>();
   const identified: (Identified & { key: string })[] = [];
   input.desired.forEach((row, index) => {
     const table = input.schema.tables[row.table];
     const identity = rowIdentity(row.table, row.columns);
-    const where = () => `desired row ${index} (${describeRow(row.table, identity)})`;
-    if (table === undefined)
-      return void problems.push(
-        `${where()}: table ${row.table} is not in ${input.schema.name} ${input.schema.version}`,
+    const refuse = (reason: ReconcileReason, why: string) =>
+      void problems.push(
+        rowProblem(reason, row.table, identity, `desired row ${index} (${describeRow(row.table, identity)}): ${why}`),
       );
+    if (table === undefined)
+      return refuse('unknownTable', `table ${row.table} is not in ${input.schema.name} ${input.schema.version}`);
     if (table.columns.external_ids === undefined && !isLedgerTable(input.schema, row.table)) {
-      return void problems.push(
-        `${where()}: ${row.table} has no external_ids column to carry our owner marker, and no unique index to record its rows by in a ledger`,
+      return refuse(
+        'unownable',
+        `${row.table} has no external_ids column to carry our owner marker, and no unique index to record its rows by in a ledger`,
       );
     }
     if (row.shared && !sharedTables(input.schema.name).includes(row.table))
-      problems.push(`${where()}: ${row.table} is not a table of ${input.schema.name} that may hold shared rows`);
+      refuse('notShareable', `${row.table} is not a table of ${input.schema.name} that may hold shared rows`);
     const unknown = Object.keys(row.columns).filter((c) => table.columns[c] === undefined);
-    if (unknown.length > 0) problems.push(`${where()}: ${row.table} has no column(s) ${unknown.join(', ')}`);
+    if (unknown.length > 0) refuse('unknownColumns', `${row.table} has no column(s) ${unknown.join(', ')}`);
     if (identity === undefined)
-      return void problems.push(`${where()}: has no identity (name, external_ids k8s.ovn.org/id or ovnk.io/key)`);
+      return refuse('noIdentity', 'has no identity (name, external_ids k8s.ovn.org/id or ovnk.io/key)');
     const key = rowKeyOf(row.table, identity);
-    if (seen.has(key)) return void problems.push(`${where()}: another desired ${row.table} row has the same identity`);
+    if (seen.has(key)) return refuse('duplicateIdentity', `another desired ${row.table} row has the same identity`);
     seen.add(key);
     if (unknown.length === 0) identified.push({ row, identity, key });
   });
@@ -129,8 +135,10 @@ function compareKeys(tableA: string, idA: string, tableB: string, idB: string): 
 const rowKeyOf = (table: string, identity: string) => `${table}\u0000${identity}`;
 
 /** Parent columns checked; children written into the columns of parents in the desired set (parents.ts). */
-function withParentsInlined(rows: Identified[], schema: DatabaseSchema, problems: string[]): Identified[] {
-  for (const r of rows) problems.push(...checkParentColumns(schema, r.row, r.identity));
+function withParentsInlined(rows: Identified[], schema: DatabaseSchema, problems: Problems): Identified[] {
+  for (const r of rows)
+    for (const message of checkParentColumns(schema, r.row, r.identity))
+      problems.push(rowProblem('badParentColumn', r.row.table, r.identity, message));
   const inlined = inlineParents(rows.map((r) => r.row));
   return rows.map((r, i) => ({ identity: r.identity, row: inlined[i]! }));
 }
@@ -161,13 +169,21 @@ function resolveEntry(
   input: ReconcileInput,
   scope: ReferenceScope,
   entry: Entry,
-  problems: string[],
+  problems: Problems,
 ): Record<string, unknown> {
   const table = input.schema.tables[entry.row.table];
   const resolved: Record<string, unknown> = {};
   let column = '';
+  const { row, identity } = entry;
   const problem = (message: string) =>
-    problems.push(`${describeRow(entry.row.table, entry.identity)} column ${column}: ${message}`);
+    problems.push(
+      rowProblem(
+        'unresolvedReference',
+        row.table,
+        identity,
+        `${describeRow(row.table, identity)} column ${column}: ${message}`,
+      ),
+    );
   for (column in entry.row.columns)
     resolved[column] = resolveColumn(scope, table.columns[column].type, entry.row.columns[column], problem);
   if (table.columns.external_ids !== undefined)
@@ -182,26 +198,27 @@ function resolveEntry(
 }
 
 /** Every non-root row needs a parent in the same transaction, or the server drops it. */
-function checkParents(schema: DatabaseSchema, scope: ReferenceScope, entries: Entry[], problems: string[]): void {
+function checkParents(schema: DatabaseSchema, scope: ReferenceScope, entries: Entry[], problems: Problems): void {
   const referenced = referencedTargets(schema, entries);
   for (const entry of entries) {
-    const where = () => describeRow(entry.row.table, entry.identity);
+    const refuse = (reason: ReconcileReason, why: string) =>
+      problems.push(
+        rowProblem(reason, entry.row.table, entry.identity, `${describeRow(entry.row.table, entry.identity)}: ${why}`),
+      );
     for (const parent of entry.row.parents ?? []) {
       const rows = scope.foreign.get(parent.table, parent.identity);
       if (rows.length === 1) entry.parentRows.push({ row: rows[0]!, column: parent.column });
       else
-        problems.push(
-          `${where()}: parent ${describeRow(parent.table, parent.identity)} ${rows.length === 0 ? 'is neither desired nor observed' : `is ambiguous (${rows.length} rows)`}`,
+        refuse(
+          'unresolvedParent',
+          `parent ${describeRow(parent.table, parent.identity)} ${rows.length === 0 ? 'is neither desired nor observed' : `is ambiguous (${rows.length} rows)`}`,
         );
     }
     const target = entry.target;
     const held =
       entry.parentRows.length > 0 || referenced.has(target) || ('uuid' in target && referenced.has(target.uuid));
-    if (schema.tables[entry.row.table].isRoot !== true && !held) {
-      problems.push(
-        `${where()}: ${entry.row.table} is not a root table and no desired row references it (give it parents)`,
-      );
-    }
+    if (schema.tables[entry.row.table].isRoot !== true && !held)
+      refuse('unparented', `${entry.row.table} is not a root table and no desired row references it (give it parents)`);
   }
 }
 

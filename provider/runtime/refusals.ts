@@ -5,10 +5,11 @@
  */
 import { SchemaAdaptationError } from '../nb/adapt';
 import { ReconcileError } from '../nb/reconcile';
+import { problemRow } from '../nb/rowProblems';
 
 export interface RefusalProblem {
   reason: 'SchemaMismatch' | 'CannotReconcile';
-  /** The row the problem is about, as nb/desired.ts describes rows: `Table "identity"`. */
+  /** The row the problem is about, as nb/desired.ts describes rows: `Table "identity"` (its fields, not its words). */
   path: string;
   message: string;
 }
@@ -22,20 +23,14 @@ export function refusalProblems(error: unknown): RefusalProblem[] | undefined {
         ? 'CannotReconcile'
         : undefined;
   if (reason === undefined) return undefined;
-  return (error as SchemaAdaptationError | ReconcileError).problems.map((message) => ({
+  return (error as SchemaAdaptationError | ReconcileError).problems.map((problem) => ({
     reason,
-    path: rowOf(message),
-    message,
+    path: problemRow(problem),
+    message: problem.message,
   }));
 }
 
 /** A refusal that found rows of ours' identities not in our ledger: what a lost ledger looks like. */
 export function suggestsLostLedger(error: unknown): boolean {
   return error instanceof ReconcileError && error.foreignTwins > 0;
-}
-
-/** The row a problem's text starts with (`desired row 3 (ACL "a"): ...` or `ACL "a": ...`), else the table. */
-function rowOf(message: string): string {
-  const row = /^(?:desired row \d+ \()?([A-Za-z_]+(?: "(?:[^"\\]|\\.)*")?)/.exec(message);
-  return row?.[1] ?? 'rows';
 }

@@ -266,7 +266,7 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
     ];
     const error = await apply(db, { owner: 'o-acl', schema: nbSchema, desired }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SchemaAdaptationError);
-    expect((error as SchemaAdaptationError).problems).toEqual([
+    expect((error as SchemaAdaptationError).problems.map((p) => p.message)).toEqual([
       'ACL "acl-1": ACL.action="pass" is not allowed (needs OVN_Northbound >= 7.0.4 for the ACL "pass" action; server has 7.0.0)',
     ]);
     expect(writes(db)).toEqual([]);

@@ -24,7 +24,7 @@ const acl = (action: string, extra: Record<string, unknown> = {}): DesiredRow =>
   },
 });
 
-function refusal(rows: DesiredRow[]): string[] {
+function refused(rows: DesiredRow[]): SchemaAdaptationError['problems'] {
   try {
     adaptRows(rows, nbSchema, bookworm);
   } catch (error) {
@@ -33,6 +33,8 @@ function refusal(rows: DesiredRow[]): string[] {
   }
   throw new Error('expected a refusal');
 }
+
+const refusal = (rows: DesiredRow[]): string[] => refused(rows).map((p) => p.message);
 
 describe('schema adaptation against OVN_Northbound 7.0.0', () => {
   it('lists every mismatch at once', () => {
@@ -97,6 +99,17 @@ describe('schema adaptation against OVN_Northbound 7.0.0', () => {
     expect(refusal([acl('drop', { name: 'x'.repeat(64) })])[0]).toMatch(
       /ACL.name="x+" has 64 bytes; the server allows 0 to 63$/,
     );
+  });
+
+  it('says each refusal by a reason and names its row by table and identity, not only in words', () => {
+    const sample: DesiredRow = { table: 'Sample_Collector', columns: { name: 'c', id: 1, set_id: 1 } };
+    expect(
+      refused([acl('allow', { tier: 2 }), acl('pass'), sample]).map((p) => [p.reason, p.table, p.identity]),
+    ).toEqual([
+      ['missingColumn', 'ACL', 'acl-allow'],
+      ['valueRefused', 'ACL', 'acl-pass'],
+      ['missingTable', 'Sample_Collector', 'c'],
+    ]);
   });
 
   it('refuses a table the server lacks', () => {

@@ -115,7 +115,11 @@ describe('the ledger of rows without external_ids', () => {
       error = e as ReconcileError;
     }
     expect(error).toBeInstanceOf(ReconcileError);
-    expect(error!.problems).toEqual([
+    expect(error!.problems.map((p) => [p.reason, p.table, p.identity])).toEqual([
+      ['foreignTwin', 'Load_Balancer_Group', 'cnc_svc_x'],
+    ]);
+    expect(error!.foreignTwins).toBe(1);
+    expect(error!.problems.map((p) => p.message)).toEqual([
       `Load_Balancer_Group "cnc_svc_x": a row with this identity already exists (${theirs[0]!.uuid}) and is not ours (not in NB_Global.external_ids["${KEY}"]); it is left alone and ours cannot be inserted beside it (unique index [["name"]])`,
     ]);
     expect(plan([], theirs).operations).toEqual([]);

@@ -265,7 +265,15 @@ describe('reconcile', () => {
       error = e as ReconcileError;
     }
     expect(error).toBeInstanceOf(ReconcileError);
-    expect(error!.problems).toEqual([
+    expect(error!.problems.map((p) => [p.reason, p.table, p.identity])).toEqual([
+      ['unknownColumns', 'Logical_Router', 'lr1'],
+      ['duplicateIdentity', 'Logical_Router', 'lr1'],
+      ['unknownTable', 'No_Such_Table', 'x'],
+      ['unknownTable', 'AutoAttach', undefined],
+      ['noIdentity', 'Logical_Router_Static_Route', undefined],
+      ['unparented', 'Logical_Router_Static_Route', 'orphan'],
+    ]);
+    expect(error!.problems.map((p) => p.message)).toEqual([
       'desired row 0 (Logical_Router "lr1"): Logical_Router has no column(s) bogus',
       'desired row 1 (Logical_Router "lr1"): another desired Logical_Router row has the same identity',
       'desired row 2 (No_Such_Table "x"): table No_Such_Table is not in OVN_Northbound 7.18.0',
