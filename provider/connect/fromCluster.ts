@@ -10,7 +10,7 @@ import type { Cluster } from '../model/cluster';
 import type { ClusterNetworkConnect } from '../model/cnc';
 import type { Network } from '../model/network';
 import type { ConnectedNetwork, ConnectInput, ConnectNode } from './input';
-import { loadBalancerRows } from '../topology/services';
+import { loadBalancerNames } from '../topology/services';
 import { dict, own } from '../model/dict';
 
 /** Nodes by id; a node without a chassis id uses its name, as provider/topology/fromCluster.ts does. */
@@ -67,7 +67,6 @@ function connectedNetwork(
   const hostSubnets = dict<Cidr[]>();
   for (const [node, cidrs] of Object.entries(own(allocation.hostSubnets, network.name) ?? {}))
     hostSubnets[node] = cidrs.map(mustParseCidr);
-  const balancers = loadBalancerRows(network.name, network.namespaces, cluster.inventory.services);
   const active = servedNodeNames(cluster, network, allocation);
   return {
     name: network.name,
@@ -76,7 +75,7 @@ function connectedNetwork(
     subnets: network.subnets.map((s) => mustParseCidr(s.cidr)),
     connectSubnets,
     hostSubnets,
-    loadBalancers: balancers.map((r) => r.columns.name as string),
+    loadBalancers: loadBalancerNames(network.name, network.namespaces, cluster.inventory.services),
     ...(active === undefined ? {} : { activeNodes: active }),
   };
 }

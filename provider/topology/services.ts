@@ -22,31 +22,42 @@ function vip(ip: string, port: number): string {
   return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
 }
 
+/** The network's balanced services: each ClusterIP service of its namespaces, once per protocol. */
+function balanced(namespaces: string[], services: Service[]): { service: Service; protocol: string }[] {
+  return services
+    .filter((s) => namespaces.includes(s.namespace) && isClusterIP(s))
+    .flatMap((service) =>
+      [...new Set(service.ports.map((p) => p.protocol.toUpperCase()))]
+        .sort()
+        .map((protocol) => ({ service, protocol })),
+    );
+}
+
+/** The names of a network's ClusterIP load balancers (what a ServiceNetwork group holds). */
+export function loadBalancerNames(network: string, namespaces: string[], services: Service[]): string[] {
+  return balanced(namespaces, services).map(({ service, protocol }) => loadBalancerName(network, service, protocol));
+}
+
 /** The ClusterIP load balancers of a network: its namespaces' services, one per protocol. */
 export function loadBalancerRows(network: string, namespaces: string[], services: Service[]): DesiredRow[] {
-  const rows: DesiredRow[] = [];
-  for (const service of services.filter((s) => namespaces.includes(s.namespace) && isClusterIP(s))) {
-    const protocols = [...new Set(service.ports.map((p) => p.protocol.toUpperCase()))].sort();
-    for (const protocol of protocols) {
-      const vips: Record<string, string> = {};
-      for (const port of service.ports.filter((p) => p.protocol.toUpperCase() === protocol)) {
-        for (const ip of service.clusterIPs) vips[vip(ip, port.port)] = '';
-      }
-      rows.push({
-        table: 'Load_Balancer',
-        columns: {
-          name: loadBalancerName(network, service, protocol),
-          protocol: protocol.toLowerCase(),
-          vips,
-          external_ids: {
-            [KIND_KEY]: 'Service',
-            [SERVICE_OWNER_KEY]: `${service.namespace}/${service.name}`,
-            [NETWORK_KEY]: network,
-            [ROLE_KEY]: 'primary',
-          },
-        },
-      });
+  return balanced(namespaces, services).map(({ service, protocol }) => {
+    const vips: Record<string, string> = {};
+    for (const port of service.ports.filter((p) => p.protocol.toUpperCase() === protocol)) {
+      for (const ip of service.clusterIPs) vips[vip(ip, port.port)] = '';
     }
-  }
-  return rows;
+    return {
+      table: 'Load_Balancer',
+      columns: {
+        name: loadBalancerName(network, service, protocol),
+        protocol: protocol.toLowerCase(),
+        vips,
+        external_ids: {
+          [KIND_KEY]: 'Service',
+          [SERVICE_OWNER_KEY]: `${service.namespace}/${service.name}`,
+          [NETWORK_KEY]: network,
+          [ROLE_KEY]: 'primary',
+        },
+      },
+    };
+  });
 }
