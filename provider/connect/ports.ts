@@ -21,8 +21,8 @@ function names(cnc: string, link: Link): { connect: string; network: string } {
   };
 }
 
-/** Both ports of a link whose node is local to the zone. */
-export function localPortRows(cnc: string, link: Link): DesiredRow[] {
+/** Both ports of a link whose node is local to the zone: the connect router's and the network router's. */
+export function localPortRows(cnc: string, link: Link): { connect: DesiredRow; network: DesiredRow } {
   const name = names(cnc, link);
   const router = networkRouter(link.network);
   const connectPort: DesiredRow = {
@@ -47,7 +47,7 @@ export function localPortRows(cnc: string, link: Link): DesiredRow[] {
     },
     parents: [{ table: 'Logical_Router', identity: router, column: 'ports' }],
   };
-  return [connectPort, networkPort];
+  return { connect: connectPort, network: networkPort };
 }
 
 /** The connect-router port of a remote node's Layer3 link, bound to that node's chassis. */

@@ -6,10 +6,14 @@
  * PodNetwork, the tier-0 ACLs. A node a network is not active on (Dynamic UDN) gets none of its
  * links: no local pair, no remote port or route, no policy from it; a Layer2 network inactive on
  * the zone's nodes has no link there.
- * Output order follows networks by id, then nodes by id: independent of input order.
+ * The connect router is built as every router is (topology/parts.ts: the row, then its ports and
+ * routes, its reference columns sorted); then the rows attached to the network routers, in order
+ * of networks by id, then nodes by id: independent of input order.
  */
 import type { DesiredRow } from '../nb/desired';
 import { DEFAULT_COPP } from '../topology/names';
+import { RouterParts } from '../topology/parts';
+import type { Columns } from '../topology/rows';
 import { partialIsolation } from './acls';
 import { connectRouterName, routerIds } from './ids';
 import type { Zone } from '../model/zones';
@@ -28,10 +32,11 @@ export interface ConnectRender {
   notes: string[];
 }
 
+/** What the zone's links add: the connect router's children, and rows attached to other owners' routers. */
 interface Parts {
-  ports: DesiredRow[];
-  routes: DesiredRow[];
-  policies: DesiredRow[];
+  router: RouterParts;
+  /** Network-router ports and reroute policies: each names its network router as its parent. */
+  attached: DesiredRow[];
   /** Remote nodes whose Layer3 ports could not be bound (no chassis id). */
   unbound: Set<string>;
 }
@@ -41,7 +46,7 @@ export function renderConnect(input: ConnectInput, nodes: ConnectNode[], zone: Z
   const byId = [...nodes].sort((a, b) => a.id - b.id);
   const networks = [...input.networks].sort((a, b) => a.id - b.id);
   const sorted = { ...input, networks };
-  const parts: Parts = { ports: [], routes: [], policies: [], unbound: new Set() };
+  const parts: Parts = { router: new RouterParts(), attached: [], unbound: new Set() };
   for (const network of networks) {
     if (network.topology === 'layer3') {
       for (const node of byId.filter((n) => isActiveOn(network, n.name)))
@@ -50,7 +55,7 @@ export function renderConnect(input: ConnectInput, nodes: ConnectNode[], zone: Z
       addLink(sorted, linkOf(sorted, network), parts, undefined);
     }
   }
-  const rows: DesiredRow[] = [routerRow(input, parts), ...parts.ports, ...parts.routes, ...parts.policies];
+  const rows: DesiredRow[] = [...parts.router.build(routerColumns(input)), ...parts.attached];
   const localNodes = byId.filter((n) => local.has(n.name)).map((n) => n.name);
   if (input.serviceNetwork && localNodes.length > 0) {
     rows.push(serviceGroup(sorted, localNodes));
@@ -78,28 +83,25 @@ function addLayer3Node(
     parts.unbound.add(node.name);
     return;
   }
-  parts.ports.push(remotePortRow(input.name, link, node.chassisId));
-  parts.routes.push(...routeRows(input.name, link));
+  parts.router.ports.push(remotePortRow(input.name, link, node.chassisId));
+  parts.router.routes.push(...routeRows(input.name, link));
 }
 
 /** A local link: both ports, its routes, and the source network's policies from it. */
 function addLink(input: ConnectInput, link: Link, parts: Parts, centralNode: string | undefined): void {
-  parts.ports.push(...localPortRows(input.name, link));
-  parts.routes.push(...routeRows(input.name, link));
-  parts.policies.push(...policyRows(input.name, link, input.networks, centralNode));
+  const pair = localPortRows(input.name, link);
+  parts.router.ports.push(pair.connect);
+  parts.attached.push(pair.network);
+  parts.router.routes.push(...routeRows(input.name, link));
+  parts.attached.push(...policyRows(input.name, link, input.networks, centralNode));
 }
 
-function routerRow(input: ConnectInput, parts: Parts): DesiredRow {
-  const name = connectRouterName(input.name);
+/** The connect router's own columns; topology/parts.ts adds its ports and routes. */
+function routerColumns(input: ConnectInput): Columns {
   return {
-    table: 'Logical_Router',
-    columns: {
-      name,
-      options: { 'requested-tnl-key': String(input.tunnelKey) },
-      copp: DEFAULT_COPP,
-      ports: parts.ports.filter((p) => p.parents === undefined).map((p) => p.columns.name as string),
-      static_routes: parts.routes.map((r) => (r.columns.external_ids as Record<string, string>)['k8s.ovn.org/id']!),
-      external_ids: routerIds(input.name),
-    },
+    name: connectRouterName(input.name),
+    options: { 'requested-tnl-key': String(input.tunnelKey) },
+    copp: DEFAULT_COPP,
+    external_ids: routerIds(input.name),
   };
 }
