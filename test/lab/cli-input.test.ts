@@ -4,24 +4,15 @@ import { describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
 import { documentOf, ovnk } from '../support/cli';
 import { repoRoot } from '../support/dist';
+import { cudn, inventory, layer3, yamlOf } from '../support/objects';
 
 // `-f -` through every step that reads the input: the command, its Uplink section and the target
 // (standard input can be read only once, so each must get the same documents).
 const lab = inject('lab');
-const topology = `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: t-cli-stdin}
-spec:
-  namespaces: [{name: stdin-ns, labels: {network: stdin}}]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: stdin}
-spec:
-  namespaceSelector: {matchLabels: {network: stdin}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.77.0.0/16, hostSubnet: 24}]}}
-`;
+const topology = yamlOf(
+  inventory('t-cli-stdin', { namespaces: [{ name: 'stdin-ns', labels: { network: 'stdin' } }] }),
+  cudn('stdin', layer3('10.77.0.0/16', 24), { namespaceSelector: { matchLabels: { network: 'stdin' } } }),
+);
 
 describe('ovnk -f - against the lab', () => {
   it('plan --lab of a file with Uplinks reads standard input once and plans what the file plans', () => {

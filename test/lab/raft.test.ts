@@ -8,6 +8,7 @@ import type { TableUpdates } from '../../provider/ovsdb/monitor';
 import { documentOf, ovnk, ovnkAsync } from '../support/cli';
 import { killSwitch, type KillPoint, type KillSwitch, type KillTarget } from '../support/killSwitch';
 import { dynamicUrn, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
+import { blueLayer3, chassisNode } from '../support/worlds';
 import { renamedTopology } from '../pulumi/fixtures';
 
 // Issue 15 points 11 and 12 on a lab of its own whose central Northbound is a 3-member RAFT
@@ -17,22 +18,7 @@ import { renamedTopology } from '../pulumi/fixtures';
 const name = `raft-${process.pid % 100000}`;
 const NB = 'OVN_Northbound';
 const OWNER = 't-raft';
-const topology = `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: ${OWNER}}
-spec:
-  zones: central
-  namespaces: [{name: blue, labels: {network: blue}}]
-  nodes: [{name: n1, chassisId: ch-1}, {name: n2, chassisId: ch-2}]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: blue}
-spec:
-  namespaceSelector: {matchLabels: {network: blue}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}]}}
-`;
+const topology = blueLayer3(OWNER, [chassisNode(1), chassisNode(2)]);
 
 let remotes: string;
 let targets: KillTarget[];

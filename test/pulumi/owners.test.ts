@@ -4,6 +4,7 @@ import { applyZone, destroyZone, planTopology, readZoneStates } from '../../prov
 import { startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
 import { useTestHost } from '../support/hostFixture';
 import { dynamicUrn } from '../support/pulumiHost';
+import { inventory, labelledNamespace, layer2, layer3, networkFor, ownedNetworks } from '../support/objects';
 import { blueLayer3, chassisNode } from '../support/worlds';
 
 // A stack and an `ovnk apply` file in one Northbound. The stack's check allocates with no I/O,
@@ -15,63 +16,27 @@ const STATE_KEY = `ovnk.io/state/${OWNER}`;
 let server: OvsdbServer;
 let client: OvsdbClient;
 
-const network = (name: string, annotations: Record<string, string> = {}) => ({
-  apiVersion: 'k8s.ovn.org/v1',
-  kind: 'ClusterUserDefinedNetwork',
-  metadata: { name, annotations },
-  spec: {
-    namespaceSelector: { matchLabels: { network: name } },
-    network: { topology: 'Layer3', layer3: { role: 'Primary', subnets: [{ cidr: '10.50.0.0/16', hostSubnet: 24 }] } },
-  },
-});
-
-const layer2 = (name: string, annotations: Record<string, string> = {}) => ({
-  apiVersion: 'k8s.ovn.org/v1',
-  kind: 'ClusterUserDefinedNetwork',
-  metadata: { name, annotations },
-  spec: {
-    namespaceSelector: { matchLabels: { network: name } },
-    network: { topology: 'Layer2', layer2: { role: 'Primary', subnets: ['10.60.0.0/16'] } },
-  },
-});
-
 const stack = (annotations: Record<string, string> = {}, l2?: Record<string, string>) => ({
-  inventory: {
-    apiVersion: 'ovnk/v1alpha1',
-    kind: 'Inventory',
-    metadata: { name: 'owners-test' },
-    spec: {
-      zones: 'central',
-      namespaces: [
-        { name: 'teal', labels: { network: 'teal' } },
-        { name: 'plum', labels: { network: 'plum' } },
-      ],
-      nodes: [{ name: 'n1', id: 2, chassisId: 'c1' }],
-    },
-  },
-  networks: [network('teal', annotations), ...(l2 ? [layer2('plum', l2)] : [])],
+  inventory: inventory('owners-test', {
+    zones: 'central',
+    namespaces: [labelledNamespace('teal'), labelledNamespace('plum')],
+    nodes: [{ name: 'n1', id: 2, chassisId: 'c1' }],
+  }),
+  networks: [
+    networkFor('teal', layer3('10.50.0.0/16', 24), { annotations }),
+    ...(l2 ? [networkFor('plum', layer2(['10.60.0.0/16']), { annotations: l2 })] : []),
+  ],
   connects: [],
 });
 
 const cliFile = blueLayer3('cli-owner', [chassisNode(1, 'c1')]);
 
 /** Another file's owner with a primary Layer2 network: its transit router holds the first dynamic tunnel key. */
-const cliLayer2File = `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: cli-l2}
-spec:
-  zones: central
-  namespaces: [{name: green, labels: {network: green}}]
-  nodes: [{name: n1, chassisId: c1}]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: green}
-spec:
-  namespaceSelector: {matchLabels: {network: green}}
-  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.30.0.0/16]}}
-`;
+const cliLayer2File = ownedNetworks(
+  'cli-l2',
+  { zones: 'central', nodes: [chassisNode(1, 'c1')] },
+  networkFor('green', layer2(['10.30.0.0/16'])),
+);
 
 async function globalKeys(): Promise<Record<string, string>> {
   const [result] = await client.transact('OVN_Northbound', [

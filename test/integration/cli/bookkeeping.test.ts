@@ -3,29 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentOf, ovnk } from '../../support/cli';
+import { gatewayNode, layer3, networkFor, ownedNetworks } from '../../support/objects';
 import { startOvsdbServer, type OvsdbServer, nbctl } from '../../support/ovsdbServer';
 
 // One owner in two per-node zones (each Northbound keeps a copy of the state), with gateway
 // details so each zone has ledger rows (Static_MAC_Binding), on real ovsdb-servers.
 const owner = 'bookkeeping';
-const topology = (zones: string, cidr = '10.10.0.0/16') => `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: ${owner}}
-spec:
-  zones: ${zones}
-  namespaces: [{name: blue, labels: {network: blue}}]
-  nodes:
-  - {name: n1, chassisId: ch-1, gatewayBridge: breth0, gatewayMac: "0a:00:00:00:00:01", nodeIPs: [172.18.0.2/16], gatewayNextHops: [172.18.0.1]}
-  - {name: n2, chassisId: ch-2, gatewayBridge: breth0, gatewayMac: "0a:00:00:00:00:02", nodeIPs: [172.18.0.3/16], gatewayNextHops: [172.18.0.1]}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: blue}
-spec:
-  namespaceSelector: {matchLabels: {network: blue}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: ${cidr}, hostSubnet: 24}]}}
-`;
+const topology = (zones: string, cidr = '10.10.0.0/16') =>
+  ownedNetworks(owner, { zones, nodes: [gatewayNode(1), gatewayNode(2)] }, networkFor('blue', layer3(cidr, 24)));
 
 const STATE = `ovnk.io/state/${owner}`;
 const LEDGER = `ovnk.io/owned/${owner}`;

@@ -4,25 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onTerminal, ovnk } from '../../support/cli';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { blueLayer3 } from '../../support/worlds';
 
 // Progress is for a person at a terminal: proven under a real pseudo-terminal (util-linux
 // `script`), with stdout redirected to a file so that only stderr reaches the terminal.
-const topology = `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: t-cli-progress}
-spec:
-  zones: central
-  namespaces: [{name: blue, labels: {network: blue}}]
-  nodes: [{name: n1}, {name: n2}]
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: blue}
-spec:
-  namespaceSelector: {matchLabels: {network: blue}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}]}}
-`;
+const topology = blueLayer3('t-cli-progress', [{ name: 'n1' }, { name: 'n2' }]);
 
 let server: OvsdbServer;
 let dir: string;

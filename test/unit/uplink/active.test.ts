@@ -3,7 +3,7 @@ import { buildCluster } from '../../../provider/model/cluster';
 import { loadDocuments } from '../../../provider/model/load';
 import { type NodeDiscovery, planUplinks } from '../../../provider/uplink';
 import { ovsBridgeConfig } from '../../support/objects';
-import { blueUplinkCluster, nodeFacts, tenant } from './world';
+import { blueUplinkCluster, mappedFacts, nodeFacts, tenant } from './world';
 
 function clusterOf(nodes: string) {
   const built = blueUplinkCluster(nodes, [ovsBridgeConfig('blue0', { uplink: 'yes' })], tenant);
@@ -65,11 +65,7 @@ describe('where a CUDN is active (Inventory spec.nodes[].networks)', () => {
     const cluster = clusterOf(
       "[{ name: n1, gatewayBridge: breth0, labels: { uplink: 'yes' } }, { name: n2, gatewayBridge: breth0, networks: [] }]",
     );
-    const mapped = nodeFacts('n1');
-    mapped.ovs.externalIds = {
-      'ovn-bridge-mappings': 'physnet:breth0,cluster_udn_tenant:br-blue',
-      'ovnk.io/bridge-mappings/o': 'cluster_udn_tenant',
-    };
+    const mapped = mappedFacts('n1', ['cluster_udn_tenant']);
     const plan = planUplinks({
       cluster,
       owner: 'o',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type NodeDiscovery, planUplinks } from '../../../provider/uplink';
 import { ovsBridgeConfig } from '../../support/objects';
-import { blueUplinkCluster, nodeFacts, tenant } from './world';
+import { blueUplinkCluster, mappedFacts, nodeFacts, tenant } from './world';
 
 const { cluster } = blueUplinkCluster(
   '[{ name: n1, gatewayBridge: breth0 }, { name: n2, gatewayBridge: breth0 }]',
@@ -45,11 +45,7 @@ describe('the uplink plan', () => {
   });
 
   it('a node already mapped is GatewayReady and needs no change', () => {
-    const facts = nodeFacts('n1');
-    facts.ovs.externalIds = {
-      'ovn-bridge-mappings': 'physnet:breth0,cluster_udn_tenant:br-blue',
-      'ovnk.io/bridge-mappings/o': 'cluster_udn_tenant',
-    };
+    const facts = mappedFacts('n1', ['cluster_udn_tenant']);
     const plan = planUplinks({
       cluster,
       owner: 'o',

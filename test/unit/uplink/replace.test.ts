@@ -1,42 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { buildCluster } from '../../../provider/model/cluster';
-import { loadDocuments } from '../../../provider/model/load';
 import { planTopology } from '../../../provider/runtime/plan';
 import { parseState, serializeState } from '../../../provider/runtime/state';
 import { uplinkReplacements, uplinksState } from '../../../provider/uplink';
 import { renderNetwork } from '../../../provider/topology/render';
 import { topologyInputs } from '../../../provider/topology/fromCluster';
+import {
+  clusterOf as objectsCluster,
+  cudn,
+  inventory,
+  labelledNamespace,
+  layer2,
+  ovsBridgeConfig,
+  uplink,
+} from '../../support/objects';
 
-function text(uplinks: string | undefined): string {
-  return `apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: { name: inv }
-spec:
-  ipFamilies: [IPv4]
-  namespaces: [{ name: blue, labels: { network: blue } }]
-  nodes: [{ name: n1, gatewayBridge: breth0, gatewayMac: '0a:58:0a:00:00:01', nodeIPs: [172.18.0.2/16], gatewayNextHops: [172.18.0.1] }]
----
-apiVersion: k8s.ovn.org/v1alpha1
-kind: Uplink
-metadata: { name: up-a }
-spec: { nodeConfigs: [{ type: OVSBridge, nodeSelector: {}, hostInterfaceName: blue0 }] }
----
-apiVersion: k8s.ovn.org/v1alpha1
-kind: Uplink
-metadata: { name: up-b }
-spec: { nodeConfigs: [{ type: OVSBridge, nodeSelector: {}, hostInterfaceName: blue1 }] }
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: { name: blue }
-spec:
-  namespaceSelector: { matchLabels: { network: blue } }
-  ${uplinks === undefined ? '' : `uplinks: [${uplinks}]`}
-  network: { topology: Layer2, layer2: { role: Primary, subnets: [10.10.0.0/16] } }
-`;
-}
+const node = {
+  name: 'n1',
+  gatewayBridge: 'breth0',
+  gatewayMac: '0a:58:0a:00:00:01',
+  nodeIPs: ['172.18.0.2/16'],
+  gatewayNextHops: ['172.18.0.1'],
+};
+/** Uplinks up-a (blue0) and up-b (blue1), and the Layer2 CUDN blue on `uplinks` (none: no spec.uplinks). */
+const world = (uplinks: string | undefined) => [
+  inventory('inv', { ipFamilies: ['IPv4'], namespaces: [labelledNamespace('blue')], nodes: [node] }),
+  uplink('up-a', [ovsBridgeConfig('blue0')]),
+  uplink('up-b', [ovsBridgeConfig('blue1')]),
+  cudn('blue', layer2(['10.10.0.0/16']), {
+    namespaceSelector: { matchLabels: { network: 'blue' } },
+    ...(uplinks === undefined ? {} : { uplinks: [uplinks] }),
+  }),
+];
 const clusterOf = (uplinks: string | undefined) => {
-  const built = buildCluster(loadDocuments(text(uplinks)).documents);
+  const built = objectsCluster(...world(uplinks));
   expect(built.problems).toEqual([]);
   return built.cluster;
 };

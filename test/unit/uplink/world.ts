@@ -76,6 +76,16 @@ export function nodeFacts(node = 'n1'): NodeFacts {
   };
 }
 
+/** `nodeFacts(node)` whose br-blue already carries `networks`, mapped there by owner `o`. */
+export function mappedFacts(node: string, networks: string[]): NodeFacts {
+  const facts = nodeFacts(node);
+  facts.ovs.externalIds = {
+    'ovn-bridge-mappings': ['physnet:breth0', ...networks.map((n) => `${n}:br-blue`)].join(','),
+    'ovnk.io/bridge-mappings/o': networks.join(','),
+  };
+  return facts;
+}
+
 export function uplink(
   name: string,
   configs: { hostInterfaceName: string; matchLabels?: Record<string, string>; type?: string }[],

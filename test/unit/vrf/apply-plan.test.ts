@@ -3,7 +3,7 @@ import type { RouteAdvertisements } from '../../../provider/model/routeAdvertise
 import { type NodeDiscovery, planUplinks } from '../../../provider/uplink';
 import { type NodeVrfResult, planVrf, vrfPhase, type VrfHostFacts } from '../../../provider/uplink/vrf';
 import { cudn, layer2, ovsBridgeConfig } from '../../support/objects';
-import { blueUplinkCluster, nodeFacts } from '../uplink/world';
+import { blueUplinkCluster, mappedFacts, nodeFacts } from '../uplink/world';
 
 // two CUDNs on one Uplink (so one bridge), each with its own RouteAdvertisements
 const onBlue = (name: string, subnet: string) =>
@@ -96,11 +96,7 @@ describe('VRF intents in the uplink plan', () => {
 
 describe('VRF results in GatewayReady', () => {
   const ready = (results: NodeVrfResult) => {
-    const facts = nodeFacts('n1');
-    facts.ovs.externalIds = {
-      'ovn-bridge-mappings': 'physnet:breth0,cluster_udn_one:br-blue,cluster_udn_two:br-blue',
-      'ovnk.io/bridge-mappings/o': 'cluster_udn_one,cluster_udn_two',
-    };
+    const facts = mappedFacts('n1', ['cluster_udn_one', 'cluster_udn_two']);
     const plan = planUplinks({
       cluster,
       owner: 'o',
