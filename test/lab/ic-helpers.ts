@@ -4,12 +4,11 @@
  * fixture with its owner renamed (`--lab` fills the per-node layout and one target per zone).
  * Registers its own beforeAll and afterAll; the returned object is filled in by beforeAll.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { down, type LabZoneStatus, readState, up } from '../../lab';
+import { down, type LabZoneStatus, ovnTool, readState, up } from '../../lab';
 import { labDir } from '../../lab/state';
 import { northdComplaints } from './connect-helpers';
 import { fixture, podIPs, podNetns } from './networks-helpers';
@@ -42,8 +41,7 @@ export function useInterconnectLab(prefix: string, fixtureName: string, owner: [
     zones: [],
     netnsOf: (ns, pod) => podNetns({ name } as never, ns, pod),
     ipsOf: (ns, pod) => podIPs({ name } as never, ns, pod),
-    ovn: (tool, db, ...args) =>
-      execFileSync('chroot', [readState(name)!.ovnRoot!, tool, `--db=${db}`, ...args], { encoding: 'utf8' }),
+    ovn: (tool, db, ...args) => ovnTool(readState(name)!.ovnRoot!, tool, db, ...args),
     northdComplaints: () =>
       Object.fromEntries(
         lab.zones.map((z) => [

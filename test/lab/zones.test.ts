@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { down, type LabStatus, readState, up } from '../../lab';
+import { down, type LabStatus, ovnTool as labOvnTool, readState, up } from '../../lab';
 import { ovnk } from './networks-helpers';
 
 // `ovnk lab up` runs upstream's layout by default: per node its own Northbound, Southbound and
@@ -18,7 +17,7 @@ afterAll(async () => {
 });
 
 function ovnTool(tool: string, db: string, ...args: string[]): string {
-  return execFileSync('chroot', [readState(name)!.ovnRoot!, tool, `--db=${db}`, ...args], { encoding: 'utf8' });
+  return labOvnTool(readState(name)!.ovnRoot!, tool, db, ...args);
 }
 
 /** hostname -> is-remote of every Chassis in a zone's Southbound. */
@@ -110,8 +109,7 @@ describe('ovnk lab up --no-data-plane', () => {
     expect(state.daemons.map((d) => d.program).sort()).toEqual(
       [...Array(4).fill('ovn-northd'), ...Array(8).fill('ovsdb-server')].sort(),
     );
-    const tool = (t: string, db: string, ...args: string[]) =>
-      execFileSync('chroot', [state.ovnRoot!, t, `--db=${db}`, ...args], { encoding: 'utf8' });
+    const tool = (t: string, db: string, ...args: string[]) => labOvnTool(state.ovnRoot!, t, db, ...args);
     for (const zone of bareStatus.zones) {
       const others = bareStatus.nodes.filter((n) => n.name !== zone.name).map((n) => [n.name, 'true']);
       expect(chassisOf(zone.sb, tool)).toEqual(Object.fromEntries(others));

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
-import { NB_SCHEMA, startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
+import { NB_SCHEMA, type OvsdbServer } from '../support/ovsdbServer';
+import { useZoneNorthbounds } from '../support/worlds';
 import { useTestHost } from '../support/hostFixture';
 import { dynamicUrn } from '../support/pulumiHost';
 
@@ -12,7 +13,6 @@ const nodes = ['ovn-worker', 'ovn-worker2', 'ovn-worker3'];
 const lab = inject('lab');
 const schema = lab.ovnRoot ? join(lab.ovnRoot, 'usr', 'share', 'ovn', 'ovn-nb.ovsschema') : NB_SCHEMA;
 const OWNER = 'ovnk-pulumi.zones-parallel-test';
-const servers: OvsdbServer[] = [];
 
 const topology = () => ({
   inventory: {
@@ -42,15 +42,8 @@ async function ownedCopps(server: OvsdbServer): Promise<number> {
 }
 
 // The servers start before the host and stop after it (the hooks run as a stack).
-beforeAll(async () => {
-  for (let i = 0; i < nodes.length; i++) servers.push(await startOvsdbServer({ schema }));
-}, 60_000);
-afterAll(async () => {
-  for (const s of servers) await s.stop();
-});
-const { host, shim } = useTestHost(['ClusterAllocations'], () => ({
-  'ovnk:zoneEndpoints': JSON.stringify(Object.fromEntries(nodes.map((n, i) => [n, servers[i]!.unix]))),
-}));
+const { servers, endpoints } = useZoneNorthbounds(nodes, { schema });
+const { host, shim } = useTestHost(['ClusterAllocations'], () => ({ 'ovnk:zoneEndpoints': endpoints() }));
 
 describe('a resource over several zones through the host, one Northbound down', () => {
   it('create fails naming the zone that is down and the zones applied; those hold their rows', async () => {

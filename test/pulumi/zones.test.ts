@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
-import { NB_SCHEMA, startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
+import { NB_SCHEMA, type OvsdbServer } from '../support/ovsdbServer';
+import { useZoneNorthbounds } from '../support/worlds';
 import { useTestHost } from '../support/hostFixture';
 import { dynamicUrn, type Props } from '../support/pulumiHost';
 import { repoRoot } from './fixtures';
@@ -17,7 +18,6 @@ const lab = inject('lab');
 // the rows use the newer OVN's columns (ACL tiers, NAT match): serve the schema of the lab's OVN
 const schema = lab.ovnRoot ? join(lab.ovnRoot, 'usr', 'share', 'ovn', 'ovn-nb.ovsschema') : NB_SCHEMA;
 const OWNER = 'ovnk-pulumi.zones-test';
-const servers: OvsdbServer[] = [];
 
 function topology(): Props {
   const objects = parseAllDocuments(
@@ -63,15 +63,8 @@ async function ownedRows(server: OvsdbServer, owner: string): Promise<number> {
 }
 
 // The servers start before the host and stop after it (the hooks run as a stack).
-beforeAll(async () => {
-  for (let i = 0; i < nodes.length; i++) servers.push(await startOvsdbServer({ schema }));
-}, 60_000);
-afterAll(async () => {
-  for (const s of servers) await s.stop();
-});
-const { host, shim } = useTestHost(['ClusterAllocations', 'ZoneRows'], () => ({
-  'ovnk:zoneEndpoints': JSON.stringify(Object.fromEntries(nodes.map((n, i) => [n, servers[i]!.unix]))),
-}));
+const { servers, endpoints } = useZoneNorthbounds(nodes, { schema });
+const { host, shim } = useTestHost(['ClusterAllocations', 'ZoneRows'], () => ({ 'ovnk:zoneEndpoints': endpoints() }));
 
 describe('ZoneRows: the per-node layout through the host, one Northbound per zone', () => {
   let cluster: { id: string; outs: Props };

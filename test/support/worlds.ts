@@ -9,7 +9,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import type { Condition, UplinkState } from '../../provider/uplink/conditions';
 import { layer2, layer3, networkFor, ownedNetworks, uplinkState } from './objects';
-import { startOvsdbServer, type OvsdbServer } from './ovsdbServer';
+import { type ServerOptions, startOvsdbServer, type OvsdbServer } from './ovsdbServer';
 
 export { chassisNode, gatewayNode } from './objects';
 
@@ -83,4 +83,24 @@ export function useNorthbound(): Northbound {
     await world.server?.stop();
   });
   return world;
+}
+
+export interface ZoneNorthbounds {
+  /** The servers, in the order of the zones. */
+  servers: OvsdbServer[];
+  /** The stack config `ovnk:zoneEndpoints` naming each zone's server. */
+  endpoints: () => string;
+}
+
+/** One real ovsdb-server per zone (per-node layout), started before the file's tests and stopped after them. */
+export function useZoneNorthbounds(zones: string[], options: ServerOptions = {}): ZoneNorthbounds {
+  const servers: OvsdbServer[] = [];
+  beforeAll(async () => {
+    for (let i = 0; i < zones.length; i++) servers.push(await startOvsdbServer(options));
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of servers) await s.stop();
+  });
+  const endpoints = () => JSON.stringify(Object.fromEntries(zones.map((z, i) => [z, servers[i]!.unix])));
+  return { servers, endpoints };
 }
