@@ -8,6 +8,7 @@ import { assignPodTunnels, MAX_POD_TUNNEL_ID } from '../../../provider/topology/
 import { topologyInputs } from '../../../provider/topology/fromCluster';
 import { inventoryZones } from '../../../provider/model/zones';
 import { renderNetwork } from '../../../provider/topology/render';
+import { layer2, networkFor, udn, yamlOf } from '../../support/objects';
 
 const inventory = (zones: string, extraNodes = '') => `
 apiVersion: ovnk/v1alpha1
@@ -32,24 +33,18 @@ ${extraNodes}
   - {name: c, namespace: green, node: n2}
 `;
 
-const networks = `
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: blue}
-spec:
-  namespaceSelector: {matchLabels: {network: blue}}
-  network:
-    topology: Layer3
-    layer3: {role: Primary, subnets: [{cidr: 10.10.0.0/16, hostSubnet: 24}, {cidr: "fd10::/60", hostSubnet: 64}]}
----
-apiVersion: k8s.ovn.org/v1
-kind: UserDefinedNetwork
-metadata: {name: net, namespace: green}
-spec:
-  topology: Layer2
-  layer2: {role: Primary, subnets: [10.20.0.0/24]}
-`;
+const dualStack = {
+  topology: 'Layer3',
+  layer3: {
+    role: 'Primary',
+    subnets: [
+      { cidr: '10.10.0.0/16', hostSubnet: 24 },
+      { cidr: 'fd10::/60', hostSubnet: 64 },
+    ],
+  },
+};
+/** The dual-stack CUDN blue and green's Layer2 UDN, to follow `inventory(...)`. */
+const networks = `---\n${yamlOf(networkFor('blue', dualStack), udn('green', 'net', layer2(['10.20.0.0/24'])))}`;
 
 function plan(zones: string) {
   const outcome = planCluster(inventory(zones) + networks);
