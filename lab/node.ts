@@ -147,17 +147,17 @@ async function gatewayMacOf(node: NodeLayout): Promise<string> {
 }
 
 /**
- * Frames from the underlay to breth0's MAC always go to the host. The gateway routers' external
- * ports share that MAC and the node IP (as upstream's shared gateway has it) and answer ARP for
- * it through their localnet patch ports, so plain MAC learning would now and then send the
- * node's own traffic (geneve included) into OVN; upstream's gateway flows on breth0 prevent that
- * the same way.
+ * Frames to breth0's MAC belong to the host: a static FDB entry on the bridge's own port, as
+ * upstream's gateway init sets it (ovnkube-node's SetStaticFDBEntry). The gateway routers'
+ * external ports share that MAC and the node IP (upstream's shared gateway) and send from it
+ * through their localnet patch ports, so plain MAC learning would now and then send the node's
+ * own traffic (geneve included) into OVN. With a static entry NORMAL keeps delivering to the host,
+ * and the gateway flows ovnk writes on breth0 (issue 20) still reach the routers by their own
+ * outputs.
  */
-async function steerHostMac(node: NodeLayout, root: string | undefined, mac: string): Promise<void> {
-  const flow = `priority=50,in_port=eth1,dl_dst=${mac},actions=LOCAL`;
-  await exec(inNamespace(node.namespace, inRoot(root, ['ovs-ofctl', 'add-flow', GATEWAY_BRIDGE, flow])), {
-    env: nodeEnv(node),
-  });
+async function pinHostMac(node: NodeLayout, root: string | undefined, mac: string): Promise<void> {
+  const argv = ['ovs-appctl', '-t', 'ovs-vswitchd', 'fdb/add', GATEWAY_BRIDGE, GATEWAY_BRIDGE, '0', mac];
+  await exec(inNamespace(node.namespace, inRoot(root, argv)), { env: nodeEnv(node) });
 }
 
 /** Starts the node; returns breth0's MAC (recorded in the lab state). */
@@ -172,6 +172,6 @@ export async function startNode(
   await startOvs(layout, node, root);
   await Promise.all([configureGatewayBridge(layout, node), startSshd(layout, node, root)]);
   const gatewayMac = await gatewayMacOf(node);
-  await steerHostMac(node, root, gatewayMac);
+  await pinHostMac(node, root, gatewayMac);
   return { gatewayMac };
 }

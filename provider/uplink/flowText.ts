@@ -3,7 +3,7 @@
  * in_port=3, ip, ip_src=…, actions=ct(commit, zone=…)`) compare with what `ovs-ofctl dump-flows
  * --no-stats` prints for them (`cookie=…, priority=100,ip,in_port=3,nw_src=… actions=ct(commit,…)`):
  * spaces dropped, table 0 and the cookie left out, match fields sorted with aliases folded, the
- * arguments of `ct(...)` sorted, `output:NORMAL` as `NORMAL`. Pure.
+ * arguments of `ct(...)` sorted, `output:NORMAL` and `output:LOCAL` bare. Pure.
  */
 
 const aliases: Record<string, string> = { ip_src: 'nw_src', ip_dst: 'nw_dst', 'table=0': '' };
@@ -39,7 +39,7 @@ function matchField(field: string): string {
 }
 
 function action(a: string): string {
-  if (a === 'output:NORMAL') return 'NORMAL';
+  if (/^output:[A-Z_]+$/.test(a)) return a.slice('output:'.length); // NORMAL, LOCAL: printed bare
   const ct = /^ct\((.*)\)$/.exec(a);
   return ct ? `ct(${topLevel(ct[1]!).sort().join(',')})` : a;
 }

@@ -1,15 +1,21 @@
 /**
  * Egress through the gateway bridges (issue 20), with packets: after `ovnk apply`, a pod of a CUDN
  * with an Uplink leaves through that Uplink's bridge, SNATed to the node's address on that segment
- * (the UplinkState's), and is answered; the segment's host sees it, the underlay does not. The
+ * (the UplinkState's), and is answered; the segment's host sees it, the underlay does not. A pod
+ * of a CUDN without Uplinks leaves through breth0 from its node's address, and so does blue's once
+ * its CUDN no longer names the Uplink (the mapping we added goes). The lab has no default-network
+ * pods (ovnk renders no default network), so only CUDNs are proven. The
  * flows are ours only (cookie 0xa11): a second apply writes none, a flow removed by hand is drift
  * that apply puts back, and destroy removes exactly ours.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
 import { echoRequestsSeen, ourFlows, pingsAnswered } from './egress-helpers';
 import { fixture, nbctl, ovnk } from './networks-helpers';
-import { closeNodes, onNode } from './uplink-helpers';
+import { bridgeMappings, closeNodes, onNode } from './uplink-helpers';
 
 const lab = inject('lab');
 const file = fixture('egress-lab.yaml');
@@ -68,6 +74,51 @@ describe('egress through an Uplink bridge', () => {
         .find((s: { metadata: { name: string } }) => s.metadata.name === name)
         .status.conditions.find((c: { type: string }) => c.type === 'GatewayReady');
     expect(ready('egress-blue.ovn-worker')).toMatchObject({ status: 'True', reason: 'GatewayConfigured' });
+  });
+});
+
+describe('egress through breth0', () => {
+  it("a pod of a CUDN without Uplinks reaches the underlay gateway through breth0, from its node's address", async () => {
+    const worker = node('ovn-worker');
+    const gateway = worker.encapIp.replace(/\.\d+$/, '.1');
+    let answered = 0;
+    const seen = await echoRequestsSeen(lab, ['br0', 'xblue', 'xred'], async () => {
+      answered = pingsAnswered(lab, 'egress-green', gateway);
+    });
+    expect(answered).toBe(3);
+    expect(seen.br0!.length).toBeGreaterThan(0);
+    expect(new Set(seen.br0)).toEqual(new Set([`${worker.encapIp} ${gateway}`]));
+    expect([...seen.xblue!, ...seen.xred!]).toEqual([]);
+  });
+
+  it("removing the Uplink from blue's CUDN moves its egress to breth0 and removes the bridge mapping we added", async () => {
+    const worker = node('ovn-worker');
+    const withoutUplink = readFileSync(file, 'utf8').replace(/^  uplinks: \[egress-blue\]\n/m, '');
+    expect(withoutUplink).not.toContain('uplinks: [egress-blue]');
+    const dir = mkdtempSync(path.join(tmpdir(), 'egress-'));
+    writeFileSync(path.join(dir, 'egress-lab.yaml'), withoutUplink);
+    try {
+      const moved = ovnk('apply', '-f', path.join(dir, 'egress-lab.yaml'), '--lab', lab.name, '-o', 'json');
+      expect(moved.status, moved.stderr).toBe(0);
+      nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+      expect(await bridgeMappings(worker)).not.toContain('cluster_udn_egress-blue');
+      expect(await ourFlows(worker, 'br-blue')).toEqual([]);
+      let answered = 0;
+      const seen = await echoRequestsSeen(lab, ['xblue', 'br0'], async () => {
+        answered = pingsAnswered(lab, 'egress-blue', '203.0.113.1');
+      });
+      // the fabric routes 203.0.113.1 itself: the request arrives on the underlay, from the node's address
+      expect(answered).toBe(3);
+      expect(seen.xblue).toEqual([]);
+      expect(new Set(seen.br0!.filter((l) => l.endsWith(' 203.0.113.1')))).toEqual(
+        new Set([`${worker.encapIp} 203.0.113.1`]),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      applied = apply();
+      expect(applied.status, applied.stderr).toBe(0);
+    }
+    expect(await bridgeMappings(worker)).toContain('cluster_udn_egress-blue:br-blue');
   });
 });
 

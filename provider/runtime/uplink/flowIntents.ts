@@ -2,7 +2,9 @@
  * Which gateway bridge of each node carries which networks' flows, by port names (the ofports are
  * the node's, read when the flows are written): an Uplink CUDN on the bridge of its resolved
  * UplinkState, SNATed to that state's address, with the host interface and MAC it names and the
- * bridge's physical uplink. A network's ct mark and gateway-router masquerade address come from
+ * bridge's physical uplink; a primary network without Uplinks on the node's gateway bridge
+ * (breth0), SNATed to the node's address with breth0's MAC, its host side the bridge's own port
+ * (upstream's shared gateway for UDNs). A network's ct mark and gateway-router masquerade address come from
  * its network id (the allocation's) and the Inventory's masquerade subnet, as the topology
  * computes them; a network without an id yet gets no flows. Pure.
  */
@@ -13,6 +15,9 @@ import { localnetPort, networkPrefix } from '../../topology/names';
 import { physicalUplinkOf } from '../../uplink/bridge';
 import { findCondition, type UplinkState } from '../../uplink/conditions';
 import { masqCtMark } from '../../uplink/flows';
+import { uplinksOf } from '../../model/cudn';
+import type { InventoryNode } from '../../model/inventory';
+import { isActiveOn } from '../../uplink/active';
 import type { NodeDiscovery, UplinkPlan } from '../../uplink/plan';
 
 export interface NetworkIntent {
@@ -75,8 +80,27 @@ function bridgeOfState(
   };
 }
 
-/** Per node, the Uplink bridges that carry networks and which (nodes with none are absent). */
-export function uplinkFlowIntents(
+/** The node's gateway bridge with the primary networks without Uplinks active there. */
+function gatewayBridgeIntent(
+  cluster: Cluster,
+  node: InventoryNode,
+  found: NodeDiscovery | undefined,
+  ids: Readonly<Record<string, number>>,
+): BridgeIntent | undefined {
+  const bridge = node.gatewayBridge;
+  const ip = node.nodeIPs.find((a) => !a.includes(':'))?.split('/')[0];
+  if (!found?.ok || !bridge || !node.gatewayMac || ip === undefined) return undefined;
+  const physical = physicalUplinkOf(found.facts.ovs, bridge);
+  if (!physical.ok) return undefined;
+  const networks = cluster.networks
+    .filter((n) => n.role === 'Primary' && uplinksOf(n) === undefined && isActiveOn(node, n))
+    .flatMap((n) => networkIntent(cluster, ids, n.name, bridge, node.name) ?? []);
+  if (networks.length === 0) return undefined;
+  return { bridge, physical: physical.value, host: 'LOCAL', mac: node.gatewayMac, ip, networks };
+}
+
+/** Per node, the gateway bridges that carry networks and which (nodes with none are absent). */
+export function gatewayFlowIntents(
   plan: UplinkPlan,
   cluster: Cluster,
   discovery: ReadonlyMap<string, NodeDiscovery>,
@@ -94,6 +118,9 @@ export function uplinkFlowIntents(
       entry.networks.push(intent);
       bridges.set(bridge, entry);
     }
+    const node = cluster.inventory.nodes.find((n) => n.name === step.node);
+    const gateway = node && gatewayBridgeIntent(cluster, node, discovery.get(step.node), networkIds);
+    if (gateway) bridges.set(gateway.bridge, gateway);
     if (bridges.size > 0) out.set(step.node, [...bridges.values()]);
   }
   return out;

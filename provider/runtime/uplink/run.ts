@@ -17,7 +17,7 @@ import { nodeFailure, type SessionOptions, UplinkSession } from './session';
 import { dict } from '../../model/dict';
 import type { NodeFlowResult } from '../../uplink/flowPhase';
 import { syncNodeFlows } from './bridgeFlows';
-import { uplinkFlowIntents } from './flowIntents';
+import { gatewayFlowIntents } from './flowIntents';
 
 export interface UplinkRunOptions extends SessionOptions {
   /** Plan (and on apply, make) VRF membership from these RouteAdvertisements. */
@@ -114,7 +114,7 @@ async function flowsOnNodes(
   write: boolean,
 ): Promise<Map<string, NodeFlowResult>> {
   const { session, discovery } = hosts;
-  const intents = uplinkFlowIntents(plan, cluster, discovery, vrfInput.networkIds);
+  const intents = gatewayFlowIntents(plan, cluster, discovery, vrfInput.networkIds);
   const nodes = [...discovery.entries()].flatMap(([node, found]) => (found.ok ? [{ node, facts: found.facts }] : []));
   const results = await Promise.all(
     nodes.map(({ node, facts }) => {

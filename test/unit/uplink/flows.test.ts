@@ -86,6 +86,8 @@ describe('the canonical text of a flow', () => {
     ' cookie=0xa11, priority=10,in_port=4,dl_src=be:48:fc:93:97:4d actions=NORMAL',
     ' cookie=0xa11, table=1, priority=100,ct_state=+est+trk,ct_mark=0x4,ip actions=output:4',
     ' cookie=0xa11, duration=2.9s, table=1, n_packets=3, n_bytes=294, priority=0 actions=NORMAL',
+    // breth0's, whose host side is the bridge's own port
+    ' cookie=0xa11, table=1, priority=10,dl_dst=62:de:db:ae:fe:4e actions=LOCAL',
   ];
   const rendered = [
     'cookie=0xa11, priority=100, in_port=4, dl_src=be:48:fc:93:97:4d, ip, ip_src=169.254.0.11, actions=ct(commit, zone=64000, nat(src=203.0.113.12), exec(set_field:0x4->ct_mark)), output:2',
@@ -93,6 +95,7 @@ describe('the canonical text of a flow', () => {
     'cookie=0xa11, priority=10, table=0, in_port=4, dl_src=be:48:fc:93:97:4d, actions=output:NORMAL',
     'cookie=0xa11, priority=100, table=1, ip, ct_state=+trk+est, ct_mark=0x4, actions=output:4',
     'cookie=0xa11, priority=0, table=1, actions=output:NORMAL',
+    'cookie=0xa11, priority=10, table=1, dl_dst=62:de:db:ae:fe:4e, actions=output:LOCAL',
   ];
 
   it("is the same for upstream's spelling and the one ovs-ofctl prints back", () => {
