@@ -15,7 +15,8 @@ import { zonesOf, type Zone } from '../model/zones';
 import type { ConnectInput, ConnectNode } from './input';
 import { ConnectRenderError } from './links';
 import { renderConnect } from './render';
-import { loadBalancerRows } from '../topology/services';
+import { type Endpoints, loadBalancerRows } from '../topology/services';
+import { own } from '../model/dict';
 
 export interface ZoneRows {
   zone: Zone;
@@ -43,13 +44,21 @@ export interface ZonePlan {
   zones: Zone[];
 }
 
-export function prepareZones(cluster: Cluster, allocation: ClusterAllocation): ZonePlan {
+/**
+ * `endpoints`: each network's endpoints (topology/services.ts), which back its load balancers
+ * here as in the network's own rows; a network without any has empty backends.
+ */
+export function prepareZones(
+  cluster: Cluster,
+  allocation: ClusterAllocation,
+  endpoints: Readonly<Record<string, Endpoints>> = {},
+): ZonePlan {
   const nodes = connectNodes(cluster, allocation);
   const connects = connectInputs(cluster, allocation);
   const served = new Set(connects.filter((c) => c.serviceNetwork).flatMap((c) => c.networks.map((n) => n.name)));
   const loadBalancers = cluster.networks
     .filter((n) => served.has(n.name))
-    .flatMap((n) => loadBalancerRows(n.name, n.namespaces, cluster.inventory.services));
+    .flatMap((n) => loadBalancerRows(n.name, n.namespaces, cluster.inventory.services, own(endpoints, n.name) ?? {}));
   return { nodes, connects, loadBalancers, zones: zoneSpecs(cluster, nodes) };
 }
 

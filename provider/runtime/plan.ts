@@ -20,11 +20,11 @@ import { validateConnects } from '../connect/validate';
 import { forNetwork, TopologyInputError } from '../topology/errors';
 import { topologyInputs, type ZoneRenderInputs } from '../topology/fromCluster';
 import { renderNetwork } from '../topology/render';
+import { networkEndpoints } from '../topology/services';
 import { renderSharedRows } from '../topology/shared';
 import { podPlugs } from './pods';
 import { renderProblem } from './renderProblem';
 import { runtimeStateVersion, type RuntimeState } from './state';
-import { withServiceBackends } from './services';
 import type { TopologyPlan, ZonePlan } from './topologyPlan';
 import { uplinksState } from '../uplink/replace';
 import type { UplinkState } from '../uplink/conditions';
@@ -99,7 +99,7 @@ export function planTopology(
       previous?.podTunnels,
       routerGateways(options.uplinkStates ?? []),
     );
-    const connectPlan = prepareZones(cluster, allocation);
+    const connectPlan = prepareZones(cluster, allocation, networkEndpoints(inputs.zones[0]?.inputs ?? []));
     const zones = inputs.zones.map((z) => zonePlan(z, connectPlan));
     const tunnels = Object.keys(inputs.tunnels).length > 0 ? { podTunnels: inputs.tunnels } : {};
     const state: RuntimeState = {
@@ -109,7 +109,7 @@ export function planTopology(
       ...tunnels,
       uplinks: uplinksState(cluster.networks),
     };
-    return { ok: true, plan: withServiceBackends({ cluster, allocation, state, zones, problems }) };
+    return { ok: true, plan: { cluster, allocation, state, zones, problems } };
   } catch (error) {
     if (error instanceof TopologyInputError) return { ok: false, inputProblems: [renderProblem(error, cluster)] };
     throw error;

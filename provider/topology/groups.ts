@@ -15,7 +15,9 @@ import { UPSTREAM_ID_KEY } from '../nb/ownership';
 import type { NetworkContext } from './context';
 import { ACL_LOGGING_METER, networkControllerName } from './names';
 import { refs, row, type DesiredRow } from './rows';
-import { loadBalancerRows } from './services';
+import { endpointsOf, loadBalancerRows } from './services';
+import type { PodInput } from './input';
+import type { Service } from '../model/inventory';
 import { NAME_KEY, OWNER_CONTROLLER_KEY, OWNER_TYPE_KEY } from '../model/externalIds';
 
 export const clusterLBGroupName = (p: string): string => `${p}clusterLBGroup`;
@@ -94,8 +96,8 @@ export function networkGroups(ctx: NetworkContext, managementPorts: string[], se
   ];
 }
 
-/** The network's ClusterIP load balancers (services.ts), for its `<P>clusterLBGroup`. */
-export function serviceBalancers(ctx: NetworkContext, services: Parameters<typeof loadBalancerRows>[2]): DesiredRow[] {
+/** The network's ClusterIP load balancers (services.ts), for its `<P>clusterLBGroup`, backed by its pods. */
+export function serviceBalancers(ctx: NetworkContext, services: Service[], pods: readonly PodInput[]): DesiredRow[] {
   const namespaces = [...new Set(services.map((s) => s.namespace))];
-  return loadBalancerRows(ctx.name, namespaces, services);
+  return loadBalancerRows(ctx.name, namespaces, services, endpointsOf(pods));
 }

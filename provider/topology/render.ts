@@ -40,7 +40,11 @@ export function renderNetwork(input: RenderInput): DesiredRow[] {
   if (ctx.local.length === 0) return [];
   const pods = renderPodPorts(ctx, input);
   const rows = ctx.topology === 'layer3' ? renderLayer3(ctx, pods) : renderLayer2(ctx, [...pods.values()].flat());
-  const groups = networkGroups(ctx, managementPorts(ctx), serviceBalancers(ctx, input.network.services ?? []));
+  const groups = networkGroups(
+    ctx,
+    managementPorts(ctx),
+    serviceBalancers(ctx, input.network.services ?? [], input.pods ?? []),
+  );
   return uniqueSorted([...rows, ...groups, ...ctx.local.flatMap((node) => staticMacBindings(ctx, node))]);
 }
 

@@ -1,13 +1,49 @@
 /**
  * A primary network's ClusterIP load balancers, as upstream's services controller writes them:
  * network-scoped `<P>Service_<ns>/<name>_<PROTO>_cluster`, one per protocol, external ids
- * kind/owner/network/role, VIPs for every cluster IP and port. Backends are filled later from
- * the plan's pods (provider/runtime/services.ts): the Inventory lists no EndpointSlices.
+ * kind/owner/network/role, VIPs for every cluster IP and port, each backed by the endpoints of
+ * the service's namespace on the network. The Inventory lists no EndpointSlices, so a service's
+ * endpoints are the network's pods of its namespace, on the service's port (the lab's convention:
+ * every pod of a namespace serves its services), so a network's ClusterIP, and ServiceNetwork,
+ * carry traffic from the YAML alone. Every pod of the network backs its services in every zone,
+ * as upstream's load balancers hold every endpoint of the cluster.
  */
 import type { Service } from '../model/inventory';
+import type { RenderInput } from './input';
 import { networkPrefix } from './names';
 import type { DesiredRow } from './rows';
 import { KIND_KEY, NETWORK_KEY, ROLE_KEY, SERVICE_OWNER_KEY } from '../model/externalIds';
+import { dict, own } from '../model/dict';
+
+/** A network's endpoints: bare pod addresses by namespace. */
+export type Endpoints = Record<string, string[]>;
+
+/** The endpoints of a network's pods (addresses bare or `ip/prefix`), by namespace. */
+export function endpointsOf(pods: readonly { namespace: string; ips: readonly string[] }[]): Endpoints {
+  const out: Endpoints = dict();
+  for (const pod of pods) (out[pod.namespace] ??= []).push(...pod.ips.map((ip) => ip.split('/')[0]!));
+  return out;
+}
+
+/** Each network's endpoints, from its render inputs (every zone's inputs hold all of a network's pods). */
+export function networkEndpoints(inputs: readonly RenderInput[]): Record<string, Endpoints> {
+  return dict(inputs.map((input) => [input.network.name, endpointsOf(input.pods ?? [])]));
+}
+
+/** `ip:port` or `[ip]:port` -> the address and the port. */
+export function parseVip(vip: string): { ip: string; port: string } | undefined {
+  const match = /^\[([0-9a-fA-F:.]+)\]:(\d+)$/.exec(vip) ?? /^([0-9.]+):(\d+)$/.exec(vip);
+  return match ? { ip: match[1]!, port: match[2]! } : undefined;
+}
+
+/** The backends of one VIP: the endpoints of the VIP's family, sorted, on the VIP's port. */
+export function backendsOf(vip: string, endpoints: readonly string[]): string {
+  const parsed = parseVip(vip);
+  if (!parsed) return '';
+  const v6 = parsed.ip.includes(':');
+  const ips = endpoints.filter((ip) => ip.includes(':') === v6).sort();
+  return ips.map((ip) => (v6 ? `[${ip}]:${parsed.port}` : `${ip}:${parsed.port}`)).join(',');
+}
 
 export function loadBalancerName(network: string, service: Service, protocol: string): string {
   return `${networkPrefix(network)}Service_${service.namespace}/${service.name}_${protocol.toUpperCase()}_cluster`;
@@ -38,12 +74,18 @@ export function loadBalancerNames(network: string, namespaces: string[], service
   return balanced(namespaces, services).map(({ service, protocol }) => loadBalancerName(network, service, protocol));
 }
 
-/** The ClusterIP load balancers of a network: its namespaces' services, one per protocol. */
-export function loadBalancerRows(network: string, namespaces: string[], services: Service[]): DesiredRow[] {
+/** The ClusterIP load balancers of a network: its namespaces' services, one per protocol, backed by `endpoints`. */
+export function loadBalancerRows(
+  network: string,
+  namespaces: string[],
+  services: Service[],
+  endpoints: Endpoints,
+): DesiredRow[] {
   return balanced(namespaces, services).map(({ service, protocol }) => {
+    const serving = own(endpoints, service.namespace) ?? [];
     const vips: Record<string, string> = {};
     for (const port of service.ports.filter((p) => p.protocol.toUpperCase() === protocol)) {
-      for (const ip of service.clusterIPs) vips[vip(ip, port.port)] = '';
+      for (const ip of service.clusterIPs) vips[vip(ip, port.port)] = backendsOf(vip(ip, port.port), serving);
     }
     return {
       table: 'Load_Balancer',

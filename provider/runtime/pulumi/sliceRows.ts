@@ -1,6 +1,6 @@
 /**
  * Rows of a slice in one zone, for create, update and read: the same pure renderers the CLI's
- * plan uses (topology/render, connect/render, runtime/services), fed from the slice instead of a
+ * plan uses (topology/render, connect/render, topology/services), fed from the slice instead of a
  * plan of the whole cluster. A network renders its own ClusterIP load balancers and groups (its
  * slice carries its services); a connect's ServiceNetwork group references them (the network
  * resources come first). The shared Copp/meter rows belong to ClusterAllocations, never here.
@@ -10,21 +10,19 @@
  */
 import { zonesOf, type Layout, type Zone } from '../../model/zones';
 import { renderConnect } from '../../connect/render';
-import { loadBalancerRows } from '../../topology/services';
+import { endpointsOf, loadBalancerRows } from '../../topology/services';
 import { uniqueRows } from '../../connect/zones';
 import type { DesiredRow } from '../../nb/desired';
 import { renderNetwork } from '../../topology/render';
 import { identityOf } from '../../topology/rows';
 import { renderSharedRows } from '../../topology/shared';
-import type { PodPlug } from '../pods';
-import { withBackends } from '../services';
 import { connectFromJson, type ConnectJson } from './connectJson';
 import { SliceError } from './pack';
 import type { ConnectSlice, NetworkSlice, ServiceSources, ZoneSlice } from './slices';
 import type { NetworkInput } from '../../topology/input';
 import type { UplinkState } from '../../uplink/conditions';
 import { routerGateways } from '../../uplink/routerGateway';
-import { dict } from '../../model/dict';
+import { dict, own } from '../../model/dict';
 
 /** The network with its Uplink's gateways from `states` (a network without an Uplink as it is). */
 function withUplinkGateways(network: NetworkInput, states: readonly UplinkState[]): NetworkInput {
@@ -47,26 +45,19 @@ export function zoneSpec(layout: Layout, nodes: { name: string }[], zone: string
   );
 }
 
+/** The load balancers a ServiceNetwork connect's group names, backed by the slice's pods of each network. */
 function balancers(sources: ServiceSources, connects: ConnectJson[]): DesiredRow[] {
   const served = connects.filter((c) => c.serviceNetwork).flatMap((c) => c.networks.map((n) => n.name));
-  return [...new Set(served)].flatMap((name) =>
-    loadBalancerRows(name, sources.namespaces[name] ?? [], sources.services),
-  );
-}
-
-/** runtime/services.ts's withServiceBackends for the slice: load balancers given the slice's pods as backends. */
-function withServices(sources: ServiceSources, rows: DesiredRow[]): DesiredRow[] {
-  // withBackends reads only namespace, network and addresses of a PodPlug: what the slice keeps of them
-  return rows.map((row) => withBackends(row, sources.backends as PodPlug[]));
+  return [...new Set(served)].flatMap((name) => {
+    const pods = sources.backends.filter((b) => b.network === name).map((b) => ({ ...b, ips: b.addresses }));
+    return loadBalancerRows(name, own(sources.namespaces, name) ?? [], sources.services, endpointsOf(pods));
+  });
 }
 
 export function networkSliceRows(slice: NetworkSlice, zone: string, states: readonly UplinkState[] = []): DesiredRow[] {
   const spec = zoneSpec(slice.layout, slice.nodes, zone);
   const network = withUplinkGateways(slice.network, states);
-  return withServices(
-    slice.sources,
-    renderNetwork({ cluster: slice.cluster, network, nodes: slice.nodes, zone: spec, pods: slice.pods }),
-  );
+  return renderNetwork({ cluster: slice.cluster, network, nodes: slice.nodes, zone: spec, pods: slice.pods });
 }
 
 export function connectSliceRows(slice: ConnectSlice, zone: string): DesiredRow[] {
@@ -84,7 +75,5 @@ export function zoneSliceRows(slice: ZoneSlice, zone: string, states: readonly U
   const others =
     connectRows.length === 0 ? [] : uniqueRows([...connectRows, ...balancers(slice.sources, slice.connects)]);
   const shared = new Set(renderSharedRows().map((r) => `${r.table}/${identityOf(r)}`));
-  return withServices(slice.sources, uniqueRows([...networkRows, ...others])).filter(
-    (r) => !shared.has(`${r.table}/${identityOf(r)}`),
-  );
+  return uniqueRows([...networkRows, ...others]).filter((r) => !shared.has(`${r.table}/${identityOf(r)}`));
 }
