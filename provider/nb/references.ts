@@ -68,19 +68,27 @@ export interface ReferenceScope {
   foreign: RowIndex<ObservedRow>;
 }
 
+/** A reference resolved, or why it cannot be. */
+export type Resolved = { ok: true; target: DesiredTarget } | { ok: false; why: string };
+
+const found = (target: DesiredTarget): Resolved => ({ ok: true, target });
+const notFound = (why: string): Resolved => ({ ok: false, why });
+
 /** One reference: an identity string (or an already resolved `{ uuid }`) -> a plain uuid atom. */
-export function resolveReference(scope: ReferenceScope, refTable: string, ref: unknown): DesiredTarget | string {
+export function resolveReference(scope: ReferenceScope, refTable: string, ref: unknown): Resolved {
   if (ref !== null && typeof ref === 'object' && typeof (ref as { uuid?: unknown }).uuid === 'string')
-    return ref as DesiredTarget;
-  if (typeof ref !== 'string') return `is not an identity string: ${JSON.stringify(ref)}`;
+    return found(ref as DesiredTarget);
+  if (typeof ref !== 'string') return notFound(`is not an identity string: ${JSON.stringify(ref)}`);
   const own = scope.desired.get(refTable, ref);
-  if (own.length > 0) return own[0];
+  if (own.length > 0) return found(own[0]);
   const foreign = scope.foreign.get(refTable, ref);
-  if (foreign.length === 1) return { uuid: foreign[0].uuid };
+  if (foreign.length === 1) return found({ uuid: foreign[0].uuid });
   if (foreign.length > 1) {
-    return `${describeRow(refTable, ref)} is ambiguous: ${foreign.length} observed rows have that identity (${foreign.map((r) => r.uuid).join(', ')})`;
+    return notFound(
+      `${describeRow(refTable, ref)} is ambiguous: ${foreign.length} observed rows have that identity (${foreign.map((r) => r.uuid).join(', ')})`,
+    );
   }
-  return `${describeRow(refTable, ref)} is neither in the desired rows nor among the observed rows`;
+  return notFound(`${describeRow(refTable, ref)} is neither in the desired rows nor among the observed rows`);
 }
 
 /**
@@ -96,9 +104,9 @@ export function resolveColumn(
   const refTable = referencedTable(type);
   if (refTable === undefined || value === undefined) return value;
   const resolveOne = (ref: unknown): unknown => {
-    const target = resolveReference(scope, refTable, ref);
-    if (typeof target !== 'string') return target;
-    problem(`reference ${JSON.stringify(ref)}: ${target}`);
+    const resolved = resolveReference(scope, refTable, ref);
+    if (resolved.ok) return resolved.target;
+    problem(`reference ${JSON.stringify(ref)}: ${resolved.why}`);
     return undefined;
   };
   if (Array.isArray(value)) return value.map(resolveOne).filter((v) => v !== undefined);
