@@ -9,8 +9,8 @@
  */
 import { compare } from '../model/cluster';
 import { dict } from '../model/dict';
-import { networkNameAnnotation, tunnelKeysAnnotation } from '../model/clusterInventory';
-import { networkIdAnnotation } from '../model/network';
+import { networkNameAnnotation } from '../model/clusterInventory';
+import { networkIdAnnotation, tunnelKeysAnnotation } from '../model/network';
 import { nodeAnnotationKeys } from '../model/nodeAnnotations';
 import type { ClusterAllocation } from './cluster';
 

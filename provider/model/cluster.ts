@@ -14,7 +14,7 @@ import type { Cluster } from './clusterShape';
 import { parseClusterUserDefinedNetwork } from './cudn';
 import { type Inventory, parseInventory } from './inventory';
 import type { LoadedDocument } from './load';
-import { type Network, networkFamilies, transitSubnetsFor } from './network';
+import { type Network, networkFamilies, networkIdAnnotation, transitSubnetsFor } from './network';
 import { configPath, networkRules } from './networkRules';
 import { type Problem, problem } from './problem';
 import { parseRouteAdvertisementsDocuments } from './routeAdvertisements';
@@ -152,7 +152,7 @@ function uniqueNetworks(networks: Network[], problems: Problem[]): Network[] {
         problem(
           'InvalidField',
           n.ref,
-          'metadata.annotations["k8s.ovn.org/network-id"]',
+          `metadata.annotations["${networkIdAnnotation}"]`,
           `network id ${n.pinnedId} is also pinned by ${sameId.ref}`,
         ),
       );

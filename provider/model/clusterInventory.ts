@@ -10,11 +10,10 @@
 import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from './cnc';
 import { type ConfigMapData, clusterSettings } from './clusterConfig';
 import { compare } from './cluster';
-import { networkIdAnnotation } from './network';
+import { networkIdAnnotation, tunnelKeysAnnotation } from './network';
 import { inventoryNode, type KubeObject, parseJson } from './nodeAnnotations';
 
 export const networkNameAnnotation = 'k8s.ovn.org/network-name';
-export const tunnelKeysAnnotation = 'k8s.ovn.org/tunnel-keys';
 const namespaceNameLabel = 'kubernetes.io/metadata.name';
 
 export interface ClusterObjects {

@@ -7,7 +7,8 @@
  * would fight their server-side apply, and our predictions adopt them through the Inventory
  * instead. Each object is checked against the pinned upstream CRD, CEL rules included.
  */
-import { networkNameAnnotation, tunnelKeysAnnotation } from './clusterInventory';
+import { networkNameAnnotation } from './clusterInventory';
+import { tunnelKeysAnnotation } from './network';
 import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from './cnc';
 import { validateObject } from './crd';
 import { networkIdAnnotation } from './network';
