@@ -141,6 +141,13 @@ export const networkConnect = (name: string, options: ConnectOptions): KubeObjec
   },
 });
 
+/** ClusterNetworkConnect `name` of the CUDNs with these labels over 192.168.0.0/16, a /24 per network. */
+export const connectLabelled = (name: string, matchLabels: Record<string, string>): KubeObject =>
+  networkConnect(name, {
+    networkSelectors: [cudnsLabelled(matchLabels)],
+    connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 24 }],
+  });
+
 // Uplink and UplinkState (k8s.ovn.org/v1alpha1).
 
 /** A `spec.nodeConfigs` entry: an OVS bridge `hostInterfaceName` on the nodes with these labels (all: none). */

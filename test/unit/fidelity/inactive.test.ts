@@ -15,6 +15,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCluster } from '../../../provider/model/cluster';
 import { loadDocuments } from '../../../provider/model/load';
+import { connectLabelled, yamlOf } from '../../support/objects';
 import { has, planOf, rowsIn, zoneRows } from './plan';
 
 const cudn = (name: string, id: number, topology: string, spec: string) => `---
@@ -38,16 +39,7 @@ spec:
   - {name: node2, id: 3, chassisId: c2, networks: [netb]}
 ${pods}
 ${cudn('neta', 1, 'Layer3', 'layer3: {role: Primary, subnets: [{cidr: 10.0.0.0/16}]}')}${cudn('netb', 2, 'Layer3', 'layer3: {role: Primary, subnets: [{cidr: 10.1.0.0/16}]}')}${cudn('green', 3, 'Layer2', 'layer2: {role: Primary, subnets: [10.100.0.0/16]}')}---
-apiVersion: k8s.ovn.org/v1
-kind: ClusterNetworkConnect
-metadata: {name: cnc1}
-spec:
-  networkSelectors:
-  - networkSelectionType: ClusterUserDefinedNetworks
-    clusterUserDefinedNetworkSelector: {networkSelector: {matchLabels: {connect: "yes"}}}
-  connectSubnets: [{cidr: 192.168.0.0/16, networkPrefix: 24}]
-  connectivity: [PodNetwork]
-`;
+${yamlOf(connectLabelled('cnc1', { connect: 'yes' }))}`;
 
 const names = (rows: ReturnType<typeof zoneRows>, table: string) => rowsIn(rows, table).map((r) => r.name as string);
 

@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { planCluster } from '../../../provider/connect/plan';
+import { connectLabelled, cudn, layer3, yamlOf } from '../../support/objects';
 import { planOf, rowOf, rowsIn, zoneRows } from './plan';
 
 const nodes = (count: number) =>
@@ -36,23 +37,13 @@ spec:
 ${connect}`;
 
 const connected = `---
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: other, labels: {connect: "yes"}}
-spec:
-  namespaceSelector: {matchLabels: {net: b}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.9.0.0/16, hostSubnet: 24}]}}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterNetworkConnect
-metadata: {name: c}
-spec:
-  networkSelectors:
-  - networkSelectionType: ClusterUserDefinedNetworks
-    clusterUserDefinedNetworkSelector: {networkSelector: {matchLabels: {connect: "yes"}}}
-  connectSubnets: [{cidr: 192.168.0.0/16, networkPrefix: 24}]
-  connectivity: [PodNetwork]
-`;
+${yamlOf(
+  cudn('other', layer3('10.9.0.0/16', 24), {
+    labels: { connect: 'yes' },
+    namespaceSelector: { matchLabels: { net: 'b' } },
+  }),
+  connectLabelled('c', { connect: 'yes' }),
+)}`;
 
 describe('a primary Layer3 network with several subnets of one family', () => {
   it('gives each node one host subnet from the first range with room (upstream TestMultipleSubnets)', () => {
