@@ -5,8 +5,10 @@
  * allocation table, applies OKEP-5224's colored-enterprise (stacks/colored-enterprise.yaml) to
  * every zone, pings between pods on different nodes, so in different zones (connected networks
  * answer, the isolated one does not), deletes a connect-router route by hand in the zone of the
- * probe's source pod and shows `diff` naming it and `apply` repairing it, then tears everything
- * down (destroy, and lab down when the demo started the lab). Progress on stderr.
+ * probe's source pod and shows `diff` naming it and `apply` repairing it; with `--uplinks` (lab
+ * started with its Uplink bridges) it also shows egress through br-blue, br-red and breth0
+ * (demoEgress.ts); then tears everything down (destroy, and lab down when the demo started the
+ * lab). Progress on stderr.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -32,12 +34,14 @@ import { drifted, runDiff } from './diff';
 import { failureLine } from './zoneRuns';
 import { labCliError } from './lab';
 import { planText, type ZoneSummary } from './planText';
+import { egressSection } from './demoEgress';
 
 interface DemoOptions {
   name: string;
   ovn: string;
   zones?: string;
   keep?: boolean;
+  uplinks?: boolean;
   output?: string;
 }
 
@@ -183,7 +187,8 @@ export async function demo(options: DemoOptions): Promise<CommandResult> {
   const started = Date.now();
   const ovn = checkOvnFlavor(options.ovn);
   const zones = options.zones === undefined ? undefined : checkZoneLayout(options.zones);
-  const labUp = await up({ name: options.name, nodes: 3, ovn, ...(zones ? { zones } : {}), progress }).catch(
+  const uplinks = options.uplinks === true;
+  const labUp = await up({ name: options.name, nodes: 3, ovn, ...(zones ? { zones } : {}), uplinks, progress }).catch(
     (error: unknown) => {
       throw labCliError(error, options.name);
     },
@@ -200,12 +205,26 @@ export async function demo(options: DemoOptions): Promise<CommandResult> {
     progress(`\n== apply ==\n${applied(await runApply({ file: step.file, lab: step.lab.name })).join('\n')}`);
     const pings = await runPings(step);
     const drift = await driftAndRepair(step);
-    const ok = pings.every((p) => p.got === p.expect) && drift.blocked && drift.repaired && drift.drift.length > 0;
+    const egress = uplinks ? await egressSection(step.lab) : undefined;
+    const ok =
+      pings.every((p) => p.got === p.expect) &&
+      drift.blocked &&
+      drift.repaired &&
+      drift.drift.length > 0 &&
+      (egress?.ok ?? true);
     const seconds = (Date.now() - started) / 1000;
     progress(`\n${ok ? 'every promise held' : 'SOME PROMISE FAILED'} (${seconds.toFixed(1)} s so far)`);
     return {
       exitCode: ok ? ExitCode.ok : ExitCode.unreachable,
-      document: { ok, lab: options.name, zones: step.lab.zoneLayout, pings, drift, seconds },
+      document: {
+        ok,
+        lab: options.name,
+        zones: step.lab.zoneLayout,
+        pings,
+        drift,
+        ...(egress ? { egress: egress.rows } : {}),
+        seconds,
+      },
     };
   } finally {
     await teardown(step, options, labUp.alreadyRunning);
@@ -241,6 +260,10 @@ export function registerDemo(program: Command): void {
       `per-node (one Northbound per node, as upstream; needs trixie) or central, when the demo starts the lab; default ${DEFAULT_ZONES}`,
     )
     .option('--keep', 'leave the topology and the lab running')
+    .option(
+      '--uplinks',
+      'also provision the Uplink bridges and show egress through them and breth0 (stacks/egress.yaml)',
+    )
     .option('-o, --output <format>', 'json or text', 'text')
     .action(async (options: DemoOptions) => {
       process.exitCode = await runCommand(parseOutputFormat(options.output), () => demo(options));

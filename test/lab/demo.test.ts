@@ -5,9 +5,10 @@ import { ovnk } from './networks-helpers';
 // The README's main job: `ovnk demo` starts a lab of its own in upstream's per-node layout (one
 // Northbound per node), applies colored-enterprise to every zone, pings across zones, shows a drift
 // in one zone found and repaired, and tears everything down; `--zones central` the same on one
-// Northbound. Each run starts and stops its own lab, as on a fresh machine.
+// Northbound; `--uplinks` adds egress through the Uplink bridges and breth0 (issue 20). Each run
+// starts and stops its own lab, as on a fresh machine.
 const run = (zones: string[]) => {
-  const name = `dm-${zones.length > 0 ? 'c' : 'p'}${process.pid % 100000}`;
+  const name = `dm-${zones.includes('--uplinks') ? 'u' : zones.length > 0 ? 'c' : 'p'}${process.pid % 100000}`;
   const result = ovnk('demo', '--name', name, ...zones, '-o', 'json');
   return { name, ...result };
 };
@@ -35,6 +36,19 @@ describe('ovnk demo', () => {
     expect(new Set(demo.json.pings.map((p: { fromZone: string }) => p.fromZone))).toEqual(new Set(['central']));
     expect(listLabNames()).not.toContain(demo.name);
   }, 180_000);
+
+  it('with --uplinks shows egress leaving through br-blue, br-red and breth0, each from the address its bridge SNATs to', () => {
+    const demo = run(['--uplinks']);
+    expect(demo.status, demo.stderr).toBe(0);
+    expect(demo.json.ok).toBe(true);
+    expect(demo.json.egress).toEqual([
+      expect.objectContaining({ pod: 'egress-blue/a', bridge: 'br-blue', source: '203.0.113.12', got: 'reply' }),
+      expect.objectContaining({ pod: 'egress-red/a', bridge: 'br-red', source: '198.51.100.14', got: 'reply' }),
+      expect.objectContaining({ pod: 'egress-green/a', bridge: 'breth0', got: 'reply' }),
+    ]);
+    expect(demo.stderr).toContain('egress through the gateway bridges');
+    expect(listLabNames()).not.toContain(demo.name);
+  }, 240_000);
 
   it('refuses per-node zones on the bookworm OVN with exit 3, saying to use --zones central', () => {
     const demo = run(['--ovn', 'bookworm']);

@@ -14,11 +14,11 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
 import { echoRequestsSeen, ourFlows, pingsAnswered } from './egress-helpers';
-import { fixture, nbctl, ovnk } from './networks-helpers';
+import { nbctl, ovnk } from './networks-helpers';
 import { bridgeMappings, closeNodes, onNode } from './uplink-helpers';
 
 const lab = inject('lab');
-const file = fixture('egress-lab.yaml');
+const file = path.resolve(__dirname, '../../stacks/egress.yaml');
 const node = (name: string) => lab.nodes.find((n) => n.name === name)!;
 const apply = () => ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
 /** The address of UplinkState `<uplink>.<node>` as apply reported it. */
@@ -96,9 +96,9 @@ describe('egress through breth0', () => {
     const withoutUplink = readFileSync(file, 'utf8').replace(/^  uplinks: \[egress-blue\]\n/m, '');
     expect(withoutUplink).not.toContain('uplinks: [egress-blue]');
     const dir = mkdtempSync(path.join(tmpdir(), 'egress-'));
-    writeFileSync(path.join(dir, 'egress-lab.yaml'), withoutUplink);
+    writeFileSync(path.join(dir, 'egress.yaml'), withoutUplink);
     try {
-      const moved = ovnk('apply', '-f', path.join(dir, 'egress-lab.yaml'), '--lab', lab.name, '-o', 'json');
+      const moved = ovnk('apply', '-f', path.join(dir, 'egress.yaml'), '--lab', lab.name, '-o', 'json');
       expect(moved.status, moved.stderr).toBe(0);
       nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
       expect(await bridgeMappings(worker)).not.toContain('cluster_udn_egress-blue');
