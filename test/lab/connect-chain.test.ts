@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { closeConnections } from '../../provider/runtime';
+import { describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
-import { misbehaving, probes, stack, sync } from './connect-helpers';
-import { ovnk, ownedRowCounts } from './networks-helpers';
+import { misbehaving, probes, stack } from './connect-helpers';
+import { appliedForTheseTests, ovnk, ownedRowCounts } from './networks-helpers';
 
 const lab = inject('lab');
 const file = stack('connect-chain.yaml');
@@ -15,16 +14,7 @@ const [alpha, beta, gamma, delta] = ['alpha', 'beta', 'gamma', 'delta'].map((ns)
   string[],
 ];
 
-beforeAll(() => {
-  const applied = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
-  expect(applied.status, applied.stderr).toBe(0);
-  sync(lab);
-});
-
-afterAll(async () => {
-  await closeConnections();
-  ovnk('destroy', '-f', file, '--lab', lab.name);
-});
+appliedForTheseTests(lab, file);
 
 describe('two connects in a chain (alpha-beta, beta-gamma) and a network no connect selects', () => {
   it('the Layer3 network reaches the Layer2 network of its connect and back, on other nodes', async () => {

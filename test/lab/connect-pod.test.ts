@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { closeConnections } from '../../provider/runtime';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { fileTarget, planFor } from '../../cli/commands/fileTarget';
 import { planText } from '../../cli/commands/planText';
 import '../setup/lab';
@@ -14,7 +13,7 @@ import {
   sync,
   variant,
 } from './connect-helpers';
-import { nbctl, ovnk, ownedRowCounts, podIPs } from './networks-helpers';
+import { appliedForTheseTests, nbctl, ovnk, ownedRowCounts, podIPs } from './networks-helpers';
 
 const lab = inject('lab');
 const file = stack('colored-enterprise.yaml');
@@ -25,15 +24,8 @@ let logStart = 0;
 
 beforeAll(() => {
   logStart = northdLog(lab).length;
-  const applied = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
-  expect(applied.status, applied.stderr).toBe(0);
-  sync(lab);
 });
-
-afterAll(async () => {
-  await closeConnections();
-  ovnk('destroy', '-f', file, '--lab', lab.name);
-});
+appliedForTheseTests(lab, file);
 
 const across = (from: string[], to: string[]) =>
   probes(lab, [...from, ...to]).filter((p) => from.includes(p.from) !== from.includes(p.to));
