@@ -93,7 +93,7 @@ describe('egress through breth0', () => {
 
   it("removing the Uplink from blue's CUDN moves its egress to breth0 and removes the bridge mapping we added", async () => {
     const worker = node('ovn-worker');
-    const withoutUplink = readFileSync(file, 'utf8').replace(/^  uplinks: \[egress-blue\]\n/m, '');
+    const withoutUplink = readFileSync(file, 'utf8').replace(/^ {2}uplinks: \[egress-blue\]\n/m, '');
     expect(withoutUplink).not.toContain('uplinks: [egress-blue]');
     const dir = mkdtempSync(path.join(tmpdir(), 'egress-'));
     writeFileSync(path.join(dir, 'egress.yaml'), withoutUplink);
