@@ -58,6 +58,8 @@ export interface VrfStep {
   stdin?: string;
   /** "File exists" from this step is success (a route already in place). */
   tolerate?: 'exists';
+  /** The step only keeps our own membership records: the host's membership is already right. */
+  bookkeeping?: true;
 }
 
 export type VrfOutcomeState = 'enslaved' | 'default' | 'conflict' | 'refused';
@@ -75,6 +77,10 @@ export interface VrfPlan {
   steps: VrfStep[];
   outcomes: VrfOutcome[];
 }
+
+/** The steps that change the host's VRF membership (drift when only observed), in words. */
+export const membershipChanges = (plan: VrfPlan): string[] =>
+  plan.steps.filter((s) => !s.bookkeeping).map((s) => s.summary);
 
 export const MEMBERSHIP_DIR = '/run/ovnk/vrf';
 export const ownerAlias = (owner: string): string => `${OWNER_KEY}=${owner}`;
@@ -201,6 +207,7 @@ function enslave(ctx: Context, iface: string, vrf: string, table: number, cudn: 
     summary: `record that we made ${iface}'s membership of ${vrf}`,
     argv: ['sh', '-c', 'mkdir -p "$1" && cat > "$2"', 'sh', MEMBERSHIP_DIR, membershipFile(iface)],
     stdin: `${JSON.stringify(record)}\n`,
+    bookkeeping: true,
   });
   if (!ctx.slaves.has(vrf)) ctx.slaves.set(vrf, new Set());
   ctx.slaves.get(vrf)!.add(iface);
@@ -237,6 +244,7 @@ function release(ctx: Context, owned: OwnedMembership): void {
   ctx.steps.push({
     summary: `forget the membership record of ${owned.interface}`,
     argv: ['rm', '-f', membershipFile(owned.interface)],
+    bookkeeping: true,
   });
 }
 

@@ -7,7 +7,6 @@
  * CLI's text and the providers' drift lines alike. Pure.
  */
 import type { NodeStep, UplinkPlan } from '../../uplink/plan';
-import type { NodeVrfReport } from '../vrf/nodes';
 import type { NodeFlowResult } from '../../uplink/flowPhase';
 import type { UplinkRunResult } from './run';
 
@@ -32,13 +31,10 @@ export type UplinkFindingKind = UplinkFinding['kind'];
 export const isDrift = (f: UplinkFinding): boolean => f.kind === 'mapping' || f.kind === 'vrf' || f.kind === 'flows';
 export const isFailure = (f: UplinkFinding): boolean => !isDrift(f);
 
-/** Steps that only keep our own records (the membership is right): no drift. */
-const bookkeeping = /^record |^forget the membership/;
-
-function vrfDrift(step: NodeStep, report: NodeVrfReport | undefined): UplinkFinding[] {
+/** The steps that would change the node's membership; steps that only keep our records are no drift. */
+function vrfDrift(step: NodeStep, changes: string[] | undefined): UplinkFinding[] {
   if ((step.vrf ?? []).length === 0 && !step.conflicts) return [];
-  if (!report || 'error' in report) return [];
-  return report.steps.filter((s) => !bookkeeping.test(s)).map((s) => ({ kind: 'vrf', node: step.node, step: s }));
+  return (changes ?? []).map((s) => ({ kind: 'vrf', node: step.node, step: s }));
 }
 
 function mappingDrift(step: NodeStep): UplinkFinding[] {
@@ -63,11 +59,13 @@ function flowDrift(node: string, result: NodeFlowResult | undefined): UplinkFind
 }
 
 /** Drift (and nodes not discovered) of an observed plan, node by node in node order. */
-export function driftFindings(result: UplinkPlan & Partial<Pick<UplinkRunResult, 'vrf' | 'flows'>>): UplinkFinding[] {
+export function driftFindings(
+  result: UplinkPlan & Partial<Pick<UplinkRunResult, 'vrfChanges' | 'flows'>>,
+): UplinkFinding[] {
   return result.nodes.flatMap((step): UplinkFinding[] => {
     if (step.error) return [{ kind: 'notDiscovered', node: step.node, ...step.error }];
     return [
-      ...vrfDrift(step, result.vrf?.[step.node]),
+      ...vrfDrift(step, result.vrfChanges?.[step.node]),
       ...mappingDrift(step),
       ...flowDrift(step.node, result.flows?.[step.node]),
     ];

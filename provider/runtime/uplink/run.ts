@@ -30,6 +30,8 @@ export interface UplinkRunResult extends UplinkPlan {
   roundTrips: number;
   /** Per node with VRF intents: the VRF steps planned and run, or why not. */
   vrf: Record<string, NodeVrfReport>;
+  /** Per node planned: the VRF steps that change its membership, bookkeeping left out (drift, when observed). */
+  vrfChanges: Record<string, string[]>;
   /** Per discovered node, its gateway bridge flows (when the run knew the network ids). */
   flows: Record<string, NodeFlowResult>;
 }
@@ -70,6 +72,7 @@ export async function observeUplinks(
     written: dict(),
     roundTrips: session.roundTrips,
     vrf: vrf.report,
+    vrfChanges: vrf.changes,
     flows: dict(flowResults ?? []),
   };
 }
@@ -162,7 +165,14 @@ export async function writeUplinks(
     vrfResults: vrf.results,
     flowResults,
   });
-  return { ...after, written, roundTrips: session.roundTrips, vrf: vrf.report, flows: dict(flowResults ?? []) };
+  return {
+    ...after,
+    written,
+    roundTrips: session.roundTrips,
+    vrf: vrf.report,
+    vrfChanges: vrf.changes,
+    flows: dict(flowResults ?? []),
+  };
 }
 
 /** What is left of a cluster when this owner's Uplink state goes: no CUDN names an Uplink, no VRF intents. */

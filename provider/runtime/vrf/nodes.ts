@@ -5,7 +5,7 @@
  * CUDNs then report UplinkVRFAttachmentFailed.
  */
 import type { HostRunner } from '../../host';
-import type { NodeVrfResult, VrfOutcome } from '../../uplink/vrf';
+import { membershipChanges, type NodeVrfResult, type VrfOutcome } from '../../uplink/vrf';
 import type { NodeStep } from '../../uplink/plan';
 import { applyVrf, planVrfOnHost } from './apply';
 
@@ -14,6 +14,8 @@ export type NodeVrfReport = { steps: string[]; ran: string[]; outcomes: VrfOutco
 export interface VrfRun {
   results: Map<string, NodeVrfResult>;
   report: Record<string, NodeVrfReport>;
+  /** Per node planned: the steps that change its membership (bookkeeping left out), in words. */
+  changes: Record<string, string[]>;
 }
 
 async function onNode(
@@ -21,19 +23,21 @@ async function onNode(
   step: NodeStep,
   owner: string,
   apply: boolean,
-): Promise<{ result: NodeVrfResult; report: NodeVrfReport }> {
+): Promise<{ result: NodeVrfResult; report: NodeVrfReport; changes?: string[] }> {
   try {
     if (apply) {
       const done = await applyVrf(runner, step.node, step.vrf!, owner);
       return {
         result: { ok: true, outcomes: done.outcomes, applied: true },
         report: { steps: done.plan.steps.map((s) => s.summary), ran: done.ran, outcomes: done.outcomes },
+        changes: membershipChanges(done.plan),
       };
     }
     const plan = await planVrfOnHost(runner, step.node, step.vrf!, owner);
     return {
       result: { ok: true, outcomes: plan.outcomes, applied: false },
       report: { steps: plan.steps.map((s) => s.summary), ran: [], outcomes: plan.outcomes },
+      changes: membershipChanges(plan),
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -48,12 +52,14 @@ export async function vrfOnNodes(
   owner: string,
   apply: boolean,
 ): Promise<VrfRun> {
-  const run: VrfRun = { results: new Map(), report: {} };
+  const run: VrfRun = { results: new Map(), report: {}, changes: {} };
   const nodes = steps.filter((s) => s.vrf !== undefined && !s.error);
   const done = await Promise.all(nodes.map((s) => onNode(runnerOf(s.node), s, owner, apply)));
   nodes.forEach((s, i) => {
     run.results.set(s.node, done[i]!.result);
     run.report[s.node] = done[i]!.report;
+    const changes = done[i]!.changes;
+    if (changes) run.changes[s.node] = changes;
   });
   return run;
 }

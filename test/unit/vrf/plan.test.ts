@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../../provider/model/problem';
 import { parseRouteAdvertisements } from '../../../provider/model/routeAdvertisements';
 import {
+  membershipChanges,
   parseLinks,
   parseRoutes,
   planVrf,
@@ -146,6 +147,19 @@ describe('VRF membership plan', () => {
     ]);
     expect(planVrf({ ...enslaved, memberships: [] }, [intent('blue', 'br-blue', dflt)], 'o').steps).toEqual([]);
     expect(planVrf(enslaved, [intent('blue', 'br-blue', dflt)], 'someone-else').steps).toEqual([]);
+  });
+
+  it('marks the steps that only keep our records, so a stale record is no membership change', () => {
+    const enslave = planVrf(facts(), [intent('blue', 'br-blue', auto('blue'))], 'o');
+    expect(membershipChanges(enslave)).toEqual(
+      enslave.steps.slice(0, 6).map((s) => s.summary), // all but the record written last
+    );
+    expect(enslave.steps[6]!.summary).toBe("record that we made br-blue's membership of blue");
+    // our record says br-blue is in blue, but someone released it: only the record is forgotten
+    const released = facts({ memberships: [{ interface: 'br-blue', vrf: 'blue', cudn: 'blue', owner: 'o' }] });
+    const plan = planVrf(released, [intent('blue', 'br-blue', dflt)], 'o');
+    expect(plan.steps.map((s) => s.summary)).toEqual(['forget the membership record of br-blue']);
+    expect(membershipChanges(plan)).toEqual([]);
   });
 
   it('releases a membership whose CUDN is gone from the node', () => {
