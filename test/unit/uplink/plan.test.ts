@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type NodeDiscovery, planUplinks } from '../../../provider/uplink';
+import { type NodeDiscovery, type NodeFlowResult, planUplinks } from '../../../provider/uplink';
 import { ovsBridgeConfig } from '../../support/objects';
 import { blueUplinkCluster, mappedFacts, nodeFacts, tenant } from './world';
 
@@ -57,6 +57,30 @@ describe('the uplink plan', () => {
     expect(plan.nodes.every((n) => n.change === undefined)).toBe(true);
     expect(plan.networks.cluster_udn_tenant!.conditions[0]).toMatchObject({ status: 'True', reason: 'UplinksReady' });
     expect(plan.uplinkStates[0]!.status.conditions[1]).toMatchObject({ type: 'GatewayReady', status: 'True' });
+  });
+
+  it("a mapped node whose bridge flows are not in place is pending, and a failed flow write is upstream's UplinkGatewayProgrammingFailed", () => {
+    const facts = mappedFacts('n1', ['cluster_udn_tenant']);
+    const discovery = new Map<string, NodeDiscovery>([
+      ['n1', { ok: true, facts }],
+      ['n2', { ok: true, facts: { ...facts, node: 'n2' } }],
+    ]);
+    const bridge = { bridge: 'br-blue', networks: ['cluster_udn_tenant'], missing: 0, unexpected: 0, written: false };
+    const gatewayReady = (flows: NodeFlowResult) =>
+      planUplinks({ cluster, owner: 'o', discovery, flowResults: new Map([['n1', flows]]) })
+        .uplinkStates.find((s) => s.spec.nodeName === 'n1')!
+        .status.conditions.find((c) => c.type === 'GatewayReady');
+    expect(gatewayReady({ ok: true, bridges: [bridge] })).toMatchObject({ status: 'True' });
+    expect(gatewayReady({ ok: true, bridges: [{ ...bridge, missing: 3 }] })).toMatchObject({
+      status: 'False',
+      reason: 'GatewayConfigurationPending',
+    });
+    expect(
+      gatewayReady({ ok: true, bridges: [{ ...bridge, error: 'ports without an ofport on br-blue: p' }] }),
+    ).toMatchObject({
+      status: 'False',
+      reason: 'UplinkGatewayProgrammingFailed',
+    });
   });
 
   it('an unreachable node publishes no state and fails alone', () => {

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  driftFindings,
+  failureFindings,
+  findingLine,
+  isDrift,
+  type UplinkRunResult,
+} from '../../../provider/runtime/uplink';
+
+const bridge = { bridge: 'br-blue', networks: ['cluster_udn_blue'], missing: 0, unexpected: 0, written: false };
+
+function result(flows: UplinkRunResult['flows']): UplinkRunResult {
+  return {
+    problems: [],
+    uplinks: [],
+    uplinkStates: [],
+    networks: {},
+    nodes: [{ node: 'ovn-worker', desired: [] }],
+    written: {},
+    roundTrips: 0,
+    vrf: {},
+    flows,
+  };
+}
+
+describe("the findings of a node's gateway bridge flows", () => {
+  it('are drift, in words, when a bridge lacks planned flows or carries ours the plan does not want', () => {
+    const found = driftFindings(
+      result({
+        'ovn-worker': {
+          ok: true,
+          bridges: [
+            { ...bridge, missing: 4 },
+            { ...bridge, bridge: 'breth0', networks: [], unexpected: 11 },
+          ],
+        },
+      }),
+    );
+    expect(found.every(isDrift)).toBe(true);
+    expect(found.map(findingLine)).toEqual([
+      'node ovn-worker: bridge br-blue: 4 gateway flow(s) missing, 0 not planned',
+      'node ovn-worker: bridge breth0: 0 gateway flow(s) missing, 11 not planned',
+    ]);
+  });
+
+  it('are none when every bridge has exactly the planned flows', () => {
+    expect(driftFindings(result({ 'ovn-worker': { ok: true, bridges: [bridge] } }))).toEqual([]);
+  });
+
+  it('are failures, not drift, when the flows could not be read or a patch port never came', () => {
+    const found = failureFindings(
+      result({
+        'ovn-worker': { ok: true, bridges: [{ ...bridge, error: 'ports without an ofport on br-blue: patch-x' }] },
+        'ovn-worker2': { ok: false, message: 'ovs-vsctl failed' },
+      }),
+    );
+    expect(found.some(isDrift)).toBe(false);
+    expect(found.map(findingLine)).toEqual([
+      'node ovn-worker: bridge br-blue: gateway flows not in place: ports without an ofport on br-blue: patch-x',
+      'node ovn-worker2: gateway flows not in place: ovs-vsctl failed',
+    ]);
+  });
+});
