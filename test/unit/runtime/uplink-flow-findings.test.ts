@@ -19,6 +19,7 @@ function result(flows: UplinkRunResult['flows']): UplinkRunResult {
     written: {},
     roundTrips: 0,
     vrf: {},
+    vrfChanges: {},
     flows,
   };
 }
