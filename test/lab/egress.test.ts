@@ -122,6 +122,37 @@ describe('egress through breth0', () => {
   });
 });
 
+describe('the last Uplink going', () => {
+  it('releases every bridge mapping and gateway flow we made on every node, once', async () => {
+    const withoutUplinks = readFileSync(file, 'utf8')
+      .split(/^---\n/m)
+      .filter((doc) => !/^kind: Uplink$/m.test(doc))
+      .join('---\n')
+      .replace(/^ {2}uplinks: \[egress-(blue|red)\]\n/gm, '');
+    expect(withoutUplinks).not.toMatch(/^kind: Uplink$|^ {2}uplinks:/m);
+    const dir = mkdtempSync(path.join(tmpdir(), 'egress-'));
+    const released = path.join(dir, 'egress.yaml');
+    writeFileSync(released, withoutUplinks);
+    const workers = [node('ovn-worker'), node('ovn-worker3')];
+    try {
+      const result = ovnk('apply', '-f', released, '--lab', lab.name, '-o', 'json');
+      expect(result.status, result.stderr).toBe(0);
+      for (const worker of workers) {
+        expect(await bridgeMappings(worker)).not.toContain('cluster_udn_egress-');
+        for (const bridge of ['br-blue', 'br-red', 'breth0']) expect(await ourFlows(worker, bridge)).toEqual([]);
+      }
+      const again = ovnk('apply', '-f', released, '--lab', lab.name, '-o', 'json');
+      expect(again.status, again.stderr).toBe(0);
+      expect(again.json.uplinkFlows).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      applied = apply();
+      expect(applied.status, applied.stderr).toBe(0);
+    }
+    expect(await bridgeMappings(workers[0]!)).toContain('cluster_udn_egress-blue:br-blue');
+  });
+});
+
 describe('our flows and nobody else’s', () => {
   const first = () => node('ovn-worker');
 

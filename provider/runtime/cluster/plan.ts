@@ -18,7 +18,7 @@ import type { UplinkVrfInput } from '../../uplink/vrfIntents';
 import { type PlanResult, planTopology } from '../plan';
 import type { RuntimeState } from '../state';
 import type { TopologyPlan } from '../topologyPlan';
-import { closeHosts, observeUplinks, openHosts, type UplinkHosts } from '../uplink/run';
+import { closeHosts, noVrf, observeUplinks, openHosts, type UplinkHosts } from '../uplink/run';
 import { observedSection, offlineSection, type UplinkSection } from '../uplink/section';
 import type { NodeCredentials } from '../uplink/session';
 
@@ -66,11 +66,36 @@ export function hasNodeTargets(cluster: Cluster): boolean {
   return nodes.length > 0 && nodes.every((n) => targets?.nodes[n.name] !== undefined);
 }
 
+/** Whether the last apply left Uplink host state: some CUDN named an Uplink then. */
+export function hadUplinks(previous: RuntimeState | undefined): boolean {
+  return Object.values(previous?.uplinks ?? {}).some((names) => names.length > 0);
+}
+
+/**
+ * A cluster whose last Uplink went: no CUDN names one, so planning against it releases every
+ * bridge mapping and VRF membership this owner made, and without network ids (`noVrf`) every
+ * gateway flow too, as destroy does; the Uplink section reports it. Without this, host state
+ * outlived the Uplinks that made it.
+ */
+async function releasingUplinks(
+  input: ClusterInput,
+  topology: TopologyPlan,
+  options: ClusterPlanOptions,
+): Promise<ClusterPlan> {
+  const { cluster, owner } = input;
+  const offline = planUplinks({ cluster, owner });
+  const hosts = options.discover ? await openHosts(cluster, { ssh: options.ssh }) : undefined;
+  const replacements = uplinkReplacements(input.previous?.uplinks, cluster.networks);
+  return { ...input, topology, uplinks: { offline, hosts, vrf: noVrf, replacements } };
+}
+
 export async function planCluster(input: ClusterInput, options: ClusterPlanOptions = {}): Promise<ClusterPlanResult> {
   const { cluster, owner, previous } = input;
   if (!hasUplinks(cluster)) {
     const topology = planTopology(cluster, previous, { zone: options.zone, others: input.others });
-    return topology.ok ? { ok: true, plan: { ...input, topology: topology.plan } } : topology;
+    if (!topology.ok) return topology;
+    if (!hadUplinks(previous)) return { ok: true, plan: { ...input, topology: topology.plan } };
+    return { ok: true, plan: await releasingUplinks(input, topology.plan, options) };
   }
   const offline = planUplinks({ cluster, owner });
   const hosts = options.discover ? await openHosts(cluster, { ssh: options.ssh }) : undefined;
