@@ -4,7 +4,8 @@
  * administrator's br-blue (rows only); br-blue's host interface is a dummy with an address and an
  * admin route. Create attaches br-blue to blue's VRF, a second create changes nothing, a membership
  * released by hand is drift on read and update repairs it, a bridge conflict is a condition, and
- * delete releases only what this owner made.
+ * delete releases only what this owner made. The guest runs no ovs-vswitchd, so the gateway flows
+ * cannot be written: GatewayReady is False with upstream's UplinkGatewayProgrammingFailed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vmStatus } from '../../lab/vm';
@@ -175,7 +176,11 @@ describe('UplinkState with RouteAdvertisements through the host, on a VRF-capabl
       ran: expect.arrayContaining(['enslave br-blue into VRF blue']),
       outcomes: [{ cudn: 'blue', state: 'enslaved', changed: true }],
     });
-    expect(gatewayReady(outs)).toMatchObject({ status: 'True', reason: 'GatewayConfigured' });
+    expect(gatewayReady(outs)).toMatchObject({
+      status: 'False',
+      reason: 'UplinkGatewayProgrammingFailed',
+      message: expect.stringContaining('no ovs-vswitchd runs there'),
+    });
     expect(outs.mappings).toEqual(['cluster_udn_blue:br-blue']);
     expect((await linkOf('br-blue')).master).toBe('blue');
     expect((await linkOf('blue')).ifalias).toBe(`ovnk.io/owner=${OWNER}`);
@@ -226,7 +231,7 @@ describe('UplinkState with RouteAdvertisements through the host, on a VRF-capabl
     expect((await linkOf('br-blue')).master).toBe('blue');
     expect(await hasLink('green')).toBe(false);
     const back = await host!.update(id, urn, updated.properties, inputs);
-    expect(gatewayReady(back.properties)).toMatchObject({ status: 'True' });
+    expect(gatewayReady(back.properties)).toMatchObject({ status: 'False', reason: 'UplinkGatewayProgrammingFailed' });
     outs = back.properties;
   });
 

@@ -117,6 +117,11 @@ async function onBridge(
   return { bridge, networks, ...diff, written, ...(error ? { error } : {}) };
 }
 
+function withoutVswitchd(runner: HostRunner): NodeFlowResult {
+  const why = 'no interface has an ofport, so no ovs-vswitchd runs there';
+  return { ok: false, message: `gateway flows cannot be written on ${runner.describe}: ${why}` };
+}
+
 /**
  * Observe (write false) or make (write true) the flows of every bridge of the node: those of
  * `intents`, and `others` (bridges that may still carry ours).
@@ -129,7 +134,10 @@ export async function syncNodeFlows(
   waitMs = patchPortWaitMs,
 ): Promise<NodeFlowResult> {
   try {
-    const ports = write ? await waitForPorts(runner, intents, waitMs) : await readOfports(runner);
+    // vswitchd gives every interface an ofport: with none, none of ours can exist, nor can be written
+    const found = await readOfports(runner);
+    if (found.size === 0) return intents.length === 0 ? { ok: true, bridges: [] } : withoutVswitchd(runner);
+    const ports = write ? await waitForPorts(runner, intents, waitMs) : found;
     const bridges = [...new Set([...intents.map((i) => i.bridge), ...others])].sort();
     const reports = await Promise.all(
       bridges.map((b) =>
