@@ -62,6 +62,15 @@ export function pingsAnswered(lab: LabStatus, namespace: string, address: string
   return Number(/(\d+) received/.exec(out)?.[1] ?? 0);
 }
 
+/** How many of `count` pings from the node's own network namespace (its host network) to `address` were answered. */
+export function nodePingsAnswered(lab: LabStatus, node: string, address: string, count = 3): number {
+  const namespace = readState(lab.name)!.layout.nodes.find((n) => n.name === node)!.namespace;
+  const out = spawnSync('ip', ['netns', 'exec', namespace, 'ping', '-c', String(count), '-W', '1', address], {
+    encoding: 'utf8',
+  }).stdout;
+  return Number(/(\d+) received/.exec(out)?.[1] ?? 0);
+}
+
 /** Our flows (cookie 0xa11) on a node's bridge, as ovs-ofctl prints them without statistics. */
 export async function ourFlows(node: LabNodeStatus, bridge: string): Promise<string[]> {
   const out = await onNode(

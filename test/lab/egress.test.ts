@@ -4,7 +4,8 @@
  * (the UplinkState's), and is answered; the segment's host sees it, the underlay does not. A pod
  * of a CUDN without Uplinks leaves through breth0 from its node's address, and so does blue's once
  * its CUDN no longer names the Uplink (the mapping we added goes). The lab has no default-network
- * pods (ovnk renders no default network), so only CUDNs are proven. The
+ * pods (ovnk renders no default network): the node's own traffic is shown still leaving through
+ * breth0 beside our flows, and a file whose last Uplink goes releases all we made. The
  * flows are ours only (cookie 0xa11): a second apply writes none, a flow removed by hand is drift
  * that apply puts back, and destroy removes exactly ours.
  */
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
-import { echoRequestsSeen, ourFlows, pingsAnswered } from './egress-helpers';
+import { echoRequestsSeen, nodePingsAnswered, ourFlows, pingsAnswered } from './egress-helpers';
 import { nbctl, ovnk } from './networks-helpers';
 import { bridgeMappings, closeNodes, onNode } from './uplink-helpers';
 
@@ -87,6 +88,19 @@ describe('egress through breth0', () => {
     });
     expect(answered).toBe(3);
     expect(seen.br0!.length).toBeGreaterThan(0);
+    expect(new Set(seen.br0)).toEqual(new Set([`${worker.encapIp} ${gateway}`]));
+    expect([...seen.xblue!, ...seen.xred!]).toEqual([]);
+  });
+
+  it("the node's own traffic, its host network, still leaves through breth0 from the node's address beside our flows", async () => {
+    const worker = node('ovn-worker');
+    const gateway = worker.encapIp.replace(/\.\d+$/, '.1');
+    expect(await ourFlows(worker, 'breth0')).not.toEqual([]);
+    let answered = 0;
+    const seen = await echoRequestsSeen(lab, ['br0', 'xblue', 'xred'], async () => {
+      answered = nodePingsAnswered(lab, worker.name, gateway);
+    });
+    expect(answered).toBe(3);
     expect(new Set(seen.br0)).toEqual(new Set([`${worker.encapIp} ${gateway}`]));
     expect([...seen.xblue!, ...seen.xred!]).toEqual([]);
   });
