@@ -20,6 +20,8 @@ interface Walk {
   /** JSON pointers of nodes with a wrong type or a missing required field. */
   broken: readonly string[];
   problems: Problem[];
+  /** The text of each CEL rule that failed, in walk order. */
+  failed: string[];
 }
 
 type Node = Record<string, unknown>;
@@ -33,9 +35,18 @@ export function ruleProblems(
   ref: string,
   broken: readonly string[],
 ): Problem[] {
-  const walk: Walk = { ref, broken, problems: [] };
+  return walkRules(schema, value, old, ref, broken).problems;
+}
+
+/** The text of every CEL rule of `schema` that `value` breaks (transition rules against `old`). */
+export function failedRules(schema: StructuralSchema, value: unknown, old: unknown): string[] {
+  return walkRules(schema, value, old, '', []).failed;
+}
+
+function walkRules(schema: StructuralSchema, value: unknown, old: unknown, ref: string, broken: readonly string[]) {
+  const walk: Walk = { ref, broken, problems: [], failed: [] };
   visit(walk, schema, value, old, [], '');
-  return walk.problems;
+  return walk;
 }
 
 function visit(w: Walk, schema: StructuralSchema, value: unknown, old: unknown, at: Segment[], pointer: string): void {
@@ -92,6 +103,7 @@ function checkRule(w: Walk, rule: CelRule, schema: StructuralSchema, value: unkn
       ? `${field}: ${reasonText(rule)}: ${why} (value ${show(value)})`
       : `${field}: ${reasonText(rule)}: ${show(value)}: ${why}`;
   w.problems.push(problem('InvalidSpec', w.ref, formatPath(segments), message));
+  w.failed.push(rule.rule);
 }
 
 /** The API server's words for the rule's reason: FieldValueInvalid (the default), Forbidden, ... */

@@ -15,6 +15,8 @@ export interface TransitionRule {
   path: string;
   /** The rule's message (upstream's words), e.g. `connectSubnets is immutable`. */
   message: string;
+  /** The CEL rule itself, e.g. `self == oldSelf`. */
+  rule: string;
 }
 
 /** The transition rules of `kind` at `apiVersion`, outermost first; none for an unknown kind. */
@@ -31,7 +33,7 @@ export function transitionPaths(apiVersion: string, kind: string): string[] {
 function collect(schema: StructuralSchema, path: string[]): TransitionRule[] {
   const here = (schema['x-kubernetes-validations'] ?? [])
     .filter((r) => isTransitionRule(r.rule))
-    .map((r) => ({ path: path.join('.'), message: r.message ?? r.rule }))
+    .map((r) => ({ path: path.join('.'), message: r.message ?? r.rule, rule: r.rule }))
     .filter((r) => r.path !== '');
   const below = Object.entries(schema.properties ?? {}).flatMap(([key, child]) => collect(child, [...path, key]));
   const items = schema.items ? collect(schema.items, [...path.slice(0, -1), `${path[path.length - 1]}[*]`]) : [];

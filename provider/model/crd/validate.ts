@@ -9,7 +9,7 @@
 import { type Problem, problem } from '../problem';
 import { structuralProblems } from './errors';
 import { ajvSchemaOf, findKind, knownKinds, validatorOf } from './kinds';
-import { ruleProblems } from './rules';
+import { failedRules, ruleProblems } from './rules';
 import { withoutNulls } from './structural';
 
 export interface ValidateOptions {
@@ -34,6 +34,17 @@ export function validateObject(object: unknown, options: ValidateOptions = {}): 
   const structural = structuralProblems(validate.errors ?? [], body, ajvSchemaOf(known), ref);
   const broken = structural.flatMap((s) => (s.blocks === undefined ? [] : [s.blocks]));
   return [...structural.map((s) => s.problem), ...ruleProblems(known.schema, body, options.old, ref, broken)];
+}
+
+/**
+ * The CEL rules (their text) an update from `old` to `object` breaks: which transition rules
+ * refuse it, read from the rules themselves rather than from problem messages. Structure is not
+ * checked here (validateObject does).
+ */
+export function brokenRules(object: unknown, old: unknown): string[] {
+  const body = (typeof object === 'object' && object !== null && !Array.isArray(object) ? object : {}) as Body;
+  const known = findKind(String(body.apiVersion ?? ''), String(body.kind ?? ''));
+  return known ? failedRules(known.schema, withoutNulls(body, known.schema), old) : [];
 }
 
 export function refOf(body: Body): string {

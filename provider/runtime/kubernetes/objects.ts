@@ -4,7 +4,7 @@
  * (the CRD's transition rules) as `replaceOnChanges`. Problems are every refusal the API server's
  * schema and CEL rules would make; the components throw them before registering anything.
  */
-import { transitionPaths, transitionRules, validateObject } from '../../model/crd';
+import { brokenRules, transitionPaths, transitionRules } from '../../model/crd';
 import {
   emittedKinds,
   type KubernetesObject,
@@ -47,13 +47,13 @@ export function kubernetesRefusals(resources: readonly KubernetesResource[]): st
 export function replacementsOf(old: Record<string, unknown>, now: Record<string, unknown>): string[] {
   const before = kubernetesResource(old);
   const after = kubernetesResource(now);
-  const refused = validateObject(after.object, { old: before.object }).map((p) => p.message);
+  const refused = new Set(brokenRules(after.object, before.object));
   const byPath = new Map<string, string[]>();
   for (const rule of transitionRules(after.object.apiVersion, after.object.kind)) {
     const path = rule.path.split('[*]')[0]!;
     if (same(valueAt(before.object, path), valueAt(after.object, path))) continue;
     const messages = byPath.get(path) ?? [];
-    if (refused.some((m) => m.includes(rule.message))) messages.push(rule.message);
+    if (refused.has(rule.rule)) messages.push(rule.message);
     byPath.set(path, messages);
   }
   return [...byPath].map(([path, messages]) =>

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { transitionPaths, validateObject } from '../../../provider/model/crd';
+import { brokenRules, transitionPaths, transitionRules, validateObject } from '../../../provider/model/crd';
 import { kubernetesRefusals, kubernetesResource, replacementsOf } from '../../../provider/runtime/kubernetes';
 
 // What Kubernetes mode sends to the API server, against upstream's pinned CRDs. The manifests
@@ -115,6 +115,15 @@ describe('replacements', () => {
     expect(replacementsOf(before, after)).toEqual([
       'ClusterUserDefinedNetwork/primary-mutate-host-subnet-ipv4: spec.network.layer3 changed and upstream refuses that update ("hostSubnet is immutable"): the object is deleted, then created',
     ]);
+  });
+
+  it('names the rules an update breaks by the rules themselves, not by words in the problems', () => {
+    const [before, after] = [layer3(24), layer3(18)];
+    const rules = transitionRules(String(after.apiVersion), String(after.kind));
+    const hostSubnet = rules.find((r) => r.message === 'hostSubnet is immutable')!;
+    expect(hostSubnet.rule).toContain('oldSelf');
+    expect(brokenRules(after, before)).toEqual([hostSubnet.rule]);
+    expect(brokenRules(before, before)).toEqual([]);
   });
 
   it('a changed connectSubnets is a replacement with upstream’s message; a label change is not', () => {
