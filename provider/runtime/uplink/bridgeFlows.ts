@@ -80,10 +80,15 @@ function difference(want: string[], have: string[]): { missing: number; unexpect
   return { missing: want.filter((f) => !h.has(f)).length, unexpected: have.filter((f) => !w.has(f)).length };
 }
 
-async function waitForPorts(runner: HostRunner, intents: BridgeIntent[], waitMs: number): Promise<Map<string, string>> {
+/** The ofports once every intent's ports have one, or as they are at the deadline; `first` is a read just made. */
+async function waitForPorts(
+  runner: HostRunner,
+  intents: BridgeIntent[],
+  first: Map<string, string>,
+  waitMs: number,
+): Promise<Map<string, string>> {
   const deadline = Date.now() + waitMs;
-  for (;;) {
-    const ports = await readOfports(runner);
+  for (let ports = first; ; ports = await readOfports(runner)) {
     if (intents.every((i) => render(i, ports).absent.length === 0) || Date.now() >= deadline) return ports;
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -137,7 +142,7 @@ export async function syncNodeFlows(
     // vswitchd gives every interface an ofport: with none, none of ours can exist, nor can be written
     const found = await readOfports(runner);
     if (found.size === 0) return intents.length === 0 ? { ok: true, bridges: [] } : withoutVswitchd(runner);
-    const ports = write ? await waitForPorts(runner, intents, waitMs) : found;
+    const ports = write ? await waitForPorts(runner, intents, found, waitMs) : found;
     const bridges = [...new Set([...intents.map((i) => i.bridge), ...others])].sort();
     const reports = await Promise.all(
       bridges.map((b) =>
