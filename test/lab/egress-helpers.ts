@@ -55,20 +55,21 @@ export async function echoRequestsSeen(
   );
 }
 
-/** How many of `count` pings from the pod `namespace/a` to `address` were answered. */
-export function pingsAnswered(lab: LabStatus, namespace: string, address: string, count = 3): number {
-  const argv = ['netns', 'exec', podNetns(lab, namespace, 'a'), 'ping', '-c', String(count), '-W', '1', address];
+/** How many of `count` pings from network namespace `netns` to `address` were answered. */
+function answered(netns: string, address: string, count: number): number {
+  const argv = ['netns', 'exec', netns, 'ping', '-c', String(count), '-W', '1', address];
   const out = spawnSync('ip', argv, { encoding: 'utf8' }).stdout;
   return Number(/(\d+) received/.exec(out)?.[1] ?? 0);
 }
 
+/** How many of `count` pings from the pod `namespace/a` to `address` were answered. */
+export function pingsAnswered(lab: LabStatus, namespace: string, address: string, count = 3): number {
+  return answered(podNetns(lab, namespace, 'a'), address, count);
+}
+
 /** How many of `count` pings from the node's own network namespace (its host network) to `address` were answered. */
 export function nodePingsAnswered(lab: LabStatus, node: string, address: string, count = 3): number {
-  const namespace = readState(lab.name)!.layout.nodes.find((n) => n.name === node)!.namespace;
-  const out = spawnSync('ip', ['netns', 'exec', namespace, 'ping', '-c', String(count), '-W', '1', address], {
-    encoding: 'utf8',
-  }).stdout;
-  return Number(/(\d+) received/.exec(out)?.[1] ?? 0);
+  return answered(readState(lab.name)!.layout.nodes.find((n) => n.name === node)!.namespace, address, count);
 }
 
 /** Our flows (cookie 0xa11) on a node's bridge, as ovs-ofctl prints them without statistics. */

@@ -58,6 +58,19 @@ function newNodeWithUserDefinedNetworks(name: string, nodeIPv4CIDR: string, nets
 const empty: ClusterObjects = { nodes: [], namespaces: [], nads: [], connects: [], configMaps: [] };
 const nodesOf = (inventory: Record<string, unknown>) => (inventory.spec as { nodes: unknown[] }).nodes;
 
+/** The NAD of upstream's clustermanager_test.go "check for combined NAD and CNC tunnel keys allocations". */
+const test1Nad = {
+  metadata: {
+    name: 'test1',
+    namespace: 'test',
+    annotations: {
+      'k8s.ovn.org/network-name': 'test_test1',
+      'k8s.ovn.org/network-id': '2',
+      'k8s.ovn.org/tunnel-keys': '[16711685,16715779]',
+    },
+  },
+};
+
 describe('an Inventory read from a cluster', () => {
   it('takes a Node as upstream’s newNodeWithUserDefinedNetworks annotates it: id, chassis, host subnets, gateway', () => {
     const node = newNodeWithUserDefinedNetworks('node1', '192.168.126.202/24', [['isolatednet', '10.100.1.0/24']]);
@@ -111,20 +124,7 @@ describe('an Inventory read from a cluster', () => {
         { metadata: { name: 'red', labels: { 'kubernetes.io/metadata.name': 'red', tenant: 'red' } } },
         { metadata: { name: 'blue', labels: { 'kubernetes.io/metadata.name': 'blue' } } },
       ],
-      nads: [
-        {
-          metadata: {
-            name: 'test1',
-            namespace: 'test',
-            annotations: {
-              'k8s.ovn.org/network-name': 'test_test1',
-              'k8s.ovn.org/network-id': '2',
-              'k8s.ovn.org/tunnel-keys': '[16711685,16715779]',
-            },
-          },
-        },
-        { metadata: { name: 'macvlan', namespace: 'test' } },
-      ],
+      nads: [test1Nad, { metadata: { name: 'macvlan', namespace: 'test' } }],
       connects: [{ metadata: { name: 'cnc1', annotations: { 'k8s.ovn.org/connect-router-tunnel-key': '16715780' } } }],
       configMaps: [
         { name: 'ovn-config', data: { net_cidr: '10.244.0.0/16/24', svc_cidr: '10.96.0.0/16', mtu: '1400' } },
@@ -165,19 +165,7 @@ describe('a plan from an Inventory read from the cluster', () => {
       ...empty,
       namespaces: [{ metadata: { name: 'test' } }],
       nodes: [newNodeWithUserDefinedNetworks('node1', '192.168.126.202/24', [], '2')],
-      nads: [
-        {
-          metadata: {
-            name: 'test1',
-            namespace: 'test',
-            annotations: {
-              'k8s.ovn.org/network-name': 'test_test1',
-              'k8s.ovn.org/network-id': '2',
-              'k8s.ovn.org/tunnel-keys': '[16711685,16715779]',
-            },
-          },
-        },
-      ],
+      nads: [test1Nad],
       connects: [{ metadata: { name: 'cnc1', annotations: { 'k8s.ovn.org/connect-router-tunnel-key': '16715780' } } }],
     });
     // test1 is in the plan, cnc1 is not (its key stays taken); newnetwork is new, with network id 3 as upstream's test gives it
