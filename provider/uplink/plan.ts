@@ -28,7 +28,7 @@ import {
 } from './mappings';
 import { physicalNetworkOf } from './names';
 import type { UplinkProblem } from './problems';
-import { stateObject, resolveUplinkState } from './resolve';
+import { overlappingState, stateObject, resolveUplinkState } from './resolve';
 import { selectNodes, type UplinkSelection } from './select';
 import { validateNetworkUplinks, validateUplink } from './validate';
 import {
@@ -189,7 +189,8 @@ function resolveStates(
         overlapping: selection.conflicts.includes(node.name),
       };
       const found = discovery?.get(node.name);
-      if (!discovery)
+      if (!discovery && choice.overlapping) states.push(overlappingState(name, node.name));
+      else if (!discovery)
         states.push(
           stateObject(name, node.name, {
             type: 'OVSBridge',

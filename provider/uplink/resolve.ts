@@ -54,10 +54,26 @@ export function resolveUplinkState(input: ResolveInput): UplinkState {
   return stateObject(input.uplink, input.node, status);
 }
 
+/**
+ * A node two nodeConfigs select: upstream's node controller refuses it before any discovery
+ * (pkg/node/uplink/controller.go selectedNodeConfigForNode), so it needs no facts.
+ */
+export function overlapFailure(uplink: string, node: string): Failure {
+  return new Failure('NodeSelectorOverlap', `multiple Uplink "${uplink}" nodeConfigs select node "${node}"`);
+}
+
+/** The state of a node two nodeConfigs select, as upstream creates it (initial Resolved=False). */
+export function overlappingState(uplink: string, node: string): UplinkState {
+  const { reason, message } = overlapFailure(uplink, node);
+  return stateObject(uplink, node, {
+    type: 'OVSBridge',
+    conditions: [condition('Resolved', 'False', reason, message)],
+  });
+}
+
 function discover(input: ResolveInput, status: UplinkStateStatus): void {
   const { selection, uplink, node, facts } = input;
-  if (selection.overlapping || !selection.config)
-    throw new Failure('NodeSelectorOverlap', `multiple Uplink "${uplink}" nodeConfigs select node "${node}"`);
+  if (selection.overlapping || !selection.config) throw overlapFailure(uplink, node);
   const name = selection.config.hostInterfaceName;
   status.hostInterfaceName = name;
   const link = facts.links.find((l) => l.name === name);

@@ -6,6 +6,10 @@
  * 2.2 and 5; cluster-manager's uplink and CUDN controllers). What needs a node (Resolved,
  * GatewayReady) is left out: offline, every selected node counts as fine, so the messages count
  * only the failures known without discovery, and a condition that would be True is not shown.
+ * Issue 26 point 9: the UplinkState of a node two nodeConfigs select carries Resolved=False
+ * NodeSelectorOverlap offline too, as upstream's node controller creates it before any discovery
+ * (pkg/node/uplink/controller.go selectedNodeConfigForNode; controller_test.go
+ * TestNodeUplinkControllerCreatesOverlappingNodeStateWithInitialStatus).
  */
 import { describe, expect, it } from 'vitest';
 import { planUplinks } from '../../../provider/uplink';
@@ -59,5 +63,23 @@ describe('the offline Uplink plan', () => {
       ],
     ]);
     expect(plan.uplinkStates.map((s) => s.status.conditions)).toEqual([[]]);
+  });
+
+  it('marks the UplinkState of a node two nodeConfigs select Resolved=False NodeSelectorOverlap without discovery', () => {
+    const plan = world('[{ name: n1, labels: { a: "1" } }, { name: n2, labels: { a: "1", b: "1" } }]');
+    const byNode = new Map(plan.uplinkStates.map((s) => [s.spec.nodeName, s.status]));
+    expect(byNode.get('n2')).toEqual({
+      type: 'OVSBridge',
+      conditions: [
+        {
+          type: 'Resolved',
+          status: 'False',
+          reason: 'NodeSelectorOverlap',
+          message: 'multiple Uplink "blue" nodeConfigs select node "n2"',
+        },
+      ],
+    });
+    // the node one nodeConfig selects still waits for discovery: nothing is claimed about it
+    expect(byNode.get('n1')!.conditions).toEqual([]);
   });
 });
