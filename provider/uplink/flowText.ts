@@ -62,3 +62,18 @@ export function canonicalFlow(text: string): string | undefined {
 export function canonicalFlows(lines: readonly string[]): string[] {
   return lines.flatMap((l) => canonicalFlow(l) ?? []).sort();
 }
+
+/** A flow of a `dump-flows` output: its cookie (`0x…`, as printed; `0x0` when none is) and canonical text. */
+export interface DumpedFlow {
+  cookie: string;
+  flow: string;
+}
+
+/** The flows of a `dump-flows` output with their cookies. */
+export function dumpedFlows(lines: readonly string[]): DumpedFlow[] {
+  return lines.flatMap((line) => {
+    const flow = canonicalFlow(line);
+    if (flow === undefined) return [];
+    return [{ cookie: /\bcookie=(0x[0-9a-f]+)/.exec(line)?.[1] ?? '0x0', flow }];
+  });
+}

@@ -7,12 +7,38 @@
  * every patch port and the host (ARP replies reach both); a network's packets leave SNATed from
  * its gateway router's masquerade address to the bridge's address (the UplinkState's on an Uplink
  * bridge, the node's on breth0). IPv4 only; upstream's service, egress-IP, no-overlay and
- * advertised-network flows are not rendered. The cookie is ours, not upstream's 0xdeff105: the
- * runtime changes only flows carrying it. Pure.
+ * advertised-network flows are not rendered.
+ *
+ * Several owners may have networks on one bridge (issue 25), so the flows come in two kinds: a
+ * network's own flows (its patch port's, its ct mark's) carry its owner's cookie, and the flows of
+ * the bridge that every network needs (the shared MAC's fan-out to every patch port, the host's,
+ * conntrack's entry and table 1's defaults) carry the shared cookie. Upstream's cookie is
+ * 0xdeff105; ours all start with 0xa11 in the top 12 bits, so the runtime changes only flows of
+ * ours, and of those only the owner's and the shared ones. Pure.
  */
+import { fnv1a64 } from '../model/hash';
 
-/** The cookie of every flow we write (upstream's `DefaultOpenFlowCookie` is 0xdeff105). */
-export const flowCookie = '0xa11';
+/** The top 12 bits of every cookie of ours (upstream's `DefaultOpenFlowCookie` is 0xdeff105). */
+const cookieTag = 0xa11n << 52n;
+const tagMask = 0xfffn << 52n;
+const ownerBits = (1n << 52n) - 1n;
+const hex = (n: bigint) => `0x${n.toString(16)}`;
+
+/** The cookie of the flows every network of a bridge needs, whoever owns it. */
+export const sharedCookie = hex(cookieTag);
+
+/** The cookie of `owner`'s flows: the tag, and 52 bits of the FNV-1a of its name (never 0, the shared one's). */
+export function ownerCookie(owner: string): string {
+  const bits = BigInt(fnv1a64(owner)) & ownerBits;
+  return hex(cookieTag | (bits === 0n ? 1n : bits));
+}
+
+/** `ovs-ofctl`'s match of every flow of ours, whoever's. */
+export const anyOfOursMatch = `cookie=${hex(cookieTag)}/${hex(tagMask)}`;
+
+/** Whether a flow's cookie (as ovs-ofctl prints it) is one of ours. */
+export const isOurCookie = (cookie: string): boolean => (BigInt(cookie) & tagMask) === cookieTag;
+
 /** `config.Default.ConntrackZone`. */
 export const conntrackZone = 64000;
 /** `nodetypes.CtMarkHost`. */
@@ -49,16 +75,14 @@ export interface BridgeFlowInput {
   networks: BridgeNetwork[];
 }
 
-const cookie = `cookie=${flowCookie}`;
-
 /** Table 0: frames to the shared MAC reach every patch port and NORMAL (ARP to both sides). */
-function sharedMacFlows(b: BridgeFlowInput): string[] {
-  const outputs = b.networks.map((n) => `output:${n.patchPort},`).join('');
-  return [`${cookie}, priority=10, table=0, dl_dst=${b.mac}, actions=${outputs}NORMAL`];
+export function sharedMacFlow(mac: string, patchPorts: readonly string[]): string {
+  const outputs = patchPorts.map((p) => `output:${p},`).join('');
+  return `cookie=${sharedCookie}, priority=10, table=0, dl_dst=${mac}, actions=${outputs}NORMAL`;
 }
 
 /** Table 0: what leaves a patch port must carry the shared MAC; the rest is dropped. */
-function patchSourceFlows(b: BridgeFlowInput, n: BridgeNetwork): string[] {
+function patchSourceFlows(cookie: string, b: BridgeFlowInput, n: BridgeNetwork): string[] {
   return [
     `${cookie}, priority=10, table=0, in_port=${n.patchPort}, dl_src=${b.mac}, actions=output:NORMAL`,
     `${cookie}, priority=9, table=0, in_port=${n.patchPort}, actions=drop`,
@@ -66,7 +90,7 @@ function patchSourceFlows(b: BridgeFlowInput, n: BridgeNetwork): string[] {
 }
 
 /** Table 0: a network's egress, committed with its mark and SNATed to the bridge's address. */
-function egressFlows(b: BridgeFlowInput, n: BridgeNetwork): string[] {
+function egressFlows(cookie: string, b: BridgeFlowInput, n: BridgeNetwork): string[] {
   const commit = `ct(commit, zone=${conntrackZone}, nat(src=${b.ip}), exec(set_field:${n.ctMark}->ct_mark))`;
   return [
     `${cookie}, priority=105, in_port=${n.patchPort}, dl_src=${b.mac}, ip, pkt_mark=${nodeSnatPktMark} actions=${commit},output:${b.physicalPort}`,
@@ -74,40 +98,47 @@ function egressFlows(b: BridgeFlowInput, n: BridgeNetwork): string[] {
   ];
 }
 
-/** Table 0: the host's own traffic, committed with the host mark; what comes in goes through conntrack. */
-function hostAndIngressFlows(b: BridgeFlowInput): string[] {
-  return [
-    `${cookie}, priority=100, in_port=${b.hostPort}, ip, actions=ct(commit, zone=${conntrackZone}, exec(set_field:${ctMarkHost}->ct_mark)), output:${b.physicalPort}`,
-    `${cookie}, priority=50, ip, dl_dst=${b.mac}, actions=ct(zone=${conntrackZone}, nat, table=1)`,
-  ];
+/** Table 1: replies of a network's connections go back to its patch port. */
+function replyFlows(cookie: string, n: BridgeNetwork): string[] {
+  return ['+trk+est', '+trk+rel'].map(
+    (state) =>
+      `${cookie}, priority=100, table=1, ip, ct_state=${state}, ct_mark=${n.ctMark}, actions=output:${n.patchPort}`,
+  );
 }
 
-/** Table 1: replies of a network's connections go back to its patch port; the host gets the rest. */
-function replyFlows(b: BridgeFlowInput): string[] {
-  const toNetworks = b.networks.flatMap((n) =>
-    ['+trk+est', '+trk+rel'].map(
-      (state) =>
-        `${cookie}, priority=100, table=1, ip, ct_state=${state}, ct_mark=${n.ctMark}, actions=output:${n.patchPort}`,
-    ),
-  );
+/** The flows of `b.networks` alone, with their owner's cookie: none of them matches another network's. */
+export function networkFlows(owner: string, b: BridgeFlowInput): string[] {
+  const cookie = `cookie=${ownerCookie(owner)}`;
+  return b.networks.flatMap((n) => [
+    ...patchSourceFlows(cookie, b, n),
+    ...egressFlows(cookie, b, n),
+    ...replyFlows(cookie, n),
+  ]);
+}
+
+/**
+ * The flows every network of the bridge needs, with the shared cookie: the shared MAC's fan-out to
+ * `patchPorts` (every network's on the bridge, whoever owns it), the host's traffic committed with
+ * the host mark, what comes in through conntrack, and table 1's host and NORMAL defaults.
+ */
+export function bridgeSharedFlows(b: Omit<BridgeFlowInput, 'networks'>, patchPorts: readonly string[]): string[] {
+  const cookie = `cookie=${sharedCookie}`;
   return [
+    sharedMacFlow(b.mac, patchPorts),
+    `${cookie}, priority=100, in_port=${b.hostPort}, ip, actions=ct(commit, zone=${conntrackZone}, exec(set_field:${ctMarkHost}->ct_mark)), output:${b.physicalPort}`,
+    `${cookie}, priority=50, ip, dl_dst=${b.mac}, actions=ct(zone=${conntrackZone}, nat, table=1)`,
     `${cookie}, priority=10, table=1, dl_dst=${b.mac}, actions=output:${b.hostPort}`,
-    ...toNetworks,
     `${cookie}, priority=0, table=1, actions=output:NORMAL`,
   ];
 }
 
 /**
- * The flows of one gateway bridge for the networks patched into it, in upstream's text; none when
- * no network is (the bridge is left to its own flows, as upstream's reset to NORMAL leaves it).
+ * The flows of one gateway bridge when `owner`'s networks are all it carries, in upstream's text;
+ * none when no network is (the bridge is left to its own flows, as upstream's reset to NORMAL
+ * leaves it).
  */
-export function bridgeFlows(b: BridgeFlowInput): string[] {
+export function bridgeFlows(owner: string, b: BridgeFlowInput): string[] {
   if (b.networks.length === 0) return [];
-  return [
-    ...sharedMacFlows(b),
-    ...b.networks.flatMap((n) => patchSourceFlows(b, n)),
-    ...b.networks.flatMap((n) => egressFlows(b, n)),
-    ...hostAndIngressFlows(b),
-    ...replyFlows(b),
-  ];
+  const ports = b.networks.map((n) => n.patchPort);
+  return [...bridgeSharedFlows(b, ports), ...networkFlows(owner, b)];
 }

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { type LabNodeStatus, type LabStatus, readState } from '../../lab';
 import { onNode } from './uplink-helpers';
 import { podNetns } from './networks-helpers';
+import { anyOfOursMatch } from '../../provider/uplink/flows';
 
 const captureScript = `
 import socket, sys, time
@@ -72,17 +73,11 @@ export function nodePingsAnswered(lab: LabStatus, node: string, address: string,
   return answered(readState(lab.name)!.layout.nodes.find((n) => n.name === node)!.namespace, address, count);
 }
 
-/** Our flows (cookie 0xa11) on a node's bridge, as ovs-ofctl prints them without statistics. */
-export async function ourFlows(node: LabNodeStatus, bridge: string): Promise<string[]> {
-  const out = await onNode(
-    node,
-    'ovs-ofctl',
-    '-O',
-    'OpenFlow13',
-    '--no-stats',
-    'dump-flows',
-    bridge,
-    'cookie=0xa11/-1',
-  );
+/** Every flow of ours (any cookie tagged 0xa11, provider/uplink/flows.ts), as ovs-ofctl matches them. */
+export const ourCookies = anyOfOursMatch;
+
+/** Our flows (every owner's and the shared ones) on a node's bridge, as ovs-ofctl prints them without statistics. */
+export async function ourFlows(node: LabNodeStatus, bridge: string, cookies = anyOfOursMatch): Promise<string[]> {
+  const out = await onNode(node, 'ovs-ofctl', '-O', 'OpenFlow13', '--no-stats', 'dump-flows', bridge, cookies);
   return out.split('\n').filter((l) => l.includes('cookie=0xa11'));
 }

@@ -6,7 +6,7 @@
  * its CUDN no longer names the Uplink (the mapping we added goes). The lab has no default-network
  * pods (ovnk renders no default network): the node's own traffic is shown still leaving through
  * breth0 beside our flows, and a file whose last Uplink goes releases all we made. The
- * flows are ours only (cookie 0xa11): a second apply writes none, a flow removed by hand is drift
+ * flows are ours only (cookies tagged 0xa11): a second apply writes none, a flow removed by hand is drift
  * that apply puts back, and destroy removes exactly ours.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
-import { echoRequestsSeen, nodePingsAnswered, ourFlows, pingsAnswered } from './egress-helpers';
+import { echoRequestsSeen, nodePingsAnswered, ourCookies, ourFlows, pingsAnswered } from './egress-helpers';
 import { nbctl, ovnk } from './networks-helpers';
 import { bridgeMappings, closeNodes, onNode } from './uplink-helpers';
 
@@ -182,7 +182,7 @@ describe('our flows and nobody else’s', () => {
 
   it('a flow removed by hand is drift with GatewayReady pending, and apply puts it back', async () => {
     const before = await ourFlows(first(), 'br-blue');
-    await onNode(first(), 'ovs-ofctl', '-O', 'OpenFlow13', 'del-flows', 'br-blue', 'cookie=0xa11/-1,table=1');
+    await onNode(first(), 'ovs-ofctl', '-O', 'OpenFlow13', 'del-flows', 'br-blue', `${ourCookies},table=1`);
     const diff = ovnk('diff', '-f', file, '--lab', lab.name, '-o', 'json');
     expect(diff.status).toBe(2);
     expect(diff.json.uplinkDrift).toContain(

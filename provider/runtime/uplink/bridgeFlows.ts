@@ -1,20 +1,25 @@
 /**
  * A node's gateway bridge flows over SSH (issue 20): read the ofports (`ovs-vsctl list
- * Interface`), render each bridge's flows (provider/uplink/flows.ts), dump the flows carrying our
- * cookie and compare. On apply, a bridge that differs gets all our flows replaced in one bundle
- * (`ovs-ofctl --bundle`: delete ours, add the new, atomically), after waiting up to 30 s for
- * ovn-controller's patch ports as upstream does; a bridge that carries no network any more loses
- * ours. Flows without our cookie (the bridge's own NORMAL, upstream's, a person's) are never
- * touched. Each bridge is read again after a write, so the report says what is there.
+ * Interface`), render each bridge's flows (provider/uplink/flows.ts), dump the flows carrying a
+ * cookie of ours and compare this owner's and the shared ones (provider/uplink/flowShare.ts). On
+ * apply, a bridge that differs gets this owner's flows and the shared ones replaced in one bundle
+ * (`ovs-ofctl --bundle`, atomically), after waiting up to 30 s for ovn-controller's patch ports as
+ * upstream does; a bridge that carries none of this owner's networks any more loses its flows, and
+ * the shared ones with the last owner's. Other owners' flows and flows without a cookie of ours
+ * (the bridge's own NORMAL, upstream's, a person's) are never touched. Each bridge is read again
+ * after a write, and written again when another owner changed it meanwhile, so the report says
+ * what is there.
  */
 import type { HostRunner } from '../../host';
 import type { BridgeFlowReport, NodeFlowResult } from '../../uplink/flowPhase';
-import { bridgeFlows, flowCookie } from '../../uplink/flows';
-import { canonicalFlows } from '../../uplink/flowText';
+import { type BridgeFlowInput, anyOfOursMatch } from '../../uplink/flows';
+import { bridgeChange } from '../../uplink/flowShare';
+import { type DumpedFlow, dumpedFlows } from '../../uplink/flowText';
 import type { BridgeIntent } from './flowIntents';
 
 const ofctl = ['ovs-ofctl', '-O', 'OpenFlow13'];
-const ours = `cookie=${flowCookie}/-1`;
+/** Writes made on one bridge in one run before its report says what is left (another owner's writes may race ours). */
+const writeAttempts = 3;
 /** Upstream waits this long for ovn-controller's patch port. */
 export const patchPortWaitMs = 30_000;
 
@@ -46,16 +51,13 @@ async function readOfports(runner: HostRunner): Promise<Map<string, string>> {
   return ports;
 }
 
-async function readOurs(runner: HostRunner, bridge: string): Promise<string[]> {
-  const out = await run(runner, [...ofctl, '--no-stats', '--no-names', 'dump-flows', bridge, ours]);
-  return canonicalFlows(out.split('\n'));
+async function readOurs(runner: HostRunner, bridge: string): Promise<DumpedFlow[]> {
+  const out = await run(runner, [...ofctl, '--no-stats', '--no-names', 'dump-flows', bridge, anyOfOursMatch]);
+  return dumpedFlows(out.split('\n'));
 }
 
-/** The bridge's flows with ofports in place; `absent` names the ports the node does not have (yet). */
-function render(
-  intent: BridgeIntent,
-  ports: Map<string, string>,
-): { raw: string[]; flows: string[]; absent: string[] } {
+/** The bridge's flow input with ofports in place; `absent` names the ports the node does not have (yet). */
+function render(intent: BridgeIntent, ports: Map<string, string>): { input?: BridgeFlowInput; absent: string[] } {
   const port = (name: string) => (name === 'LOCAL' ? 'LOCAL' : ports.get(name));
   const absent = [intent.physical, intent.host, ...intent.networks.map((n) => n.patch)].filter((p) => !port(p));
   const networks = intent.networks.flatMap((n) =>
@@ -63,21 +65,15 @@ function render(
       ? [{ network: n.network, patchPort: port(n.patch)!, ctMark: n.ctMark, gatewayRouterMasqIp: n.masqIp }]
       : [],
   );
-  if (!port(intent.physical) || !port(intent.host)) return { raw: [], flows: [], absent };
-  const raw = bridgeFlows({
+  if (!port(intent.physical) || !port(intent.host)) return { absent };
+  const input = {
     physicalPort: port(intent.physical)!,
     hostPort: port(intent.host)!,
     mac: intent.mac,
     ip: intent.ip,
     networks,
-  });
-  return { raw, flows: canonicalFlows(raw), absent };
-}
-
-function difference(want: string[], have: string[]): { missing: number; unexpected: number } {
-  const w = new Set(want);
-  const h = new Set(have);
-  return { missing: want.filter((f) => !h.has(f)).length, unexpected: have.filter((f) => !w.has(f)).length };
+  };
+  return { input, absent };
 }
 
 /** The ofports once every intent's ports have one, or as they are at the deadline; `first` is a read just made. */
@@ -94,32 +90,32 @@ async function waitForPorts(
   }
 }
 
-async function replaceOurs(runner: HostRunner, bridge: string, flows: string[]): Promise<void> {
-  const bundle = [`delete ${ours}`, ...flows.map((f) => `add ${f}`)].join('\n') + '\n';
-  await run(runner, [...ofctl, '--bundle', 'add-flows', bridge, '-'], bundle);
+async function writeBundle(runner: HostRunner, bridge: string, bundle: string[]): Promise<void> {
+  await run(runner, [...ofctl, '--bundle', 'add-flows', bridge, '-'], bundle.join('\n') + '\n');
 }
 
 async function onBridge(
   runner: HostRunner,
+  owner: string,
   bridge: string,
   intent: BridgeIntent | undefined,
   ports: Map<string, string>,
   write: boolean,
 ): Promise<BridgeFlowReport> {
-  const wanted = intent ? render(intent, ports) : { raw: [], flows: [], absent: [] };
+  const wanted = intent ? render(intent, ports) : { absent: [] };
   const networks = intent?.networks.map((n) => n.network) ?? [];
-  let have = await readOurs(runner, bridge);
+  let change = bridgeChange(owner, wanted.input, await readOurs(runner, bridge));
   let written = false;
-  let diff = difference(wanted.flows, have);
-  if (write && diff.missing + diff.unexpected > 0 && wanted.absent.length === 0) {
-    await replaceOurs(runner, bridge, wanted.raw);
+  for (let attempt = 0; write && wanted.absent.length === 0 && change.bundle.length > 0; attempt++) {
+    if (attempt === writeAttempts) break;
+    await writeBundle(runner, bridge, change.bundle);
     written = true;
-    have = await readOurs(runner, bridge);
-    diff = difference(wanted.flows, have);
+    change = bridgeChange(owner, wanted.input, await readOurs(runner, bridge));
   }
   const error =
     write && wanted.absent.length > 0 ? `ports without an ofport on ${bridge}: ${wanted.absent.join(', ')}` : undefined;
-  return { bridge, networks, ...diff, written, ...(error ? { error } : {}) };
+  const { missing, unexpected } = change;
+  return { bridge, networks, missing, unexpected, written, ...(error ? { error } : {}) };
 }
 
 function withoutVswitchd(runner: HostRunner): NodeFlowResult {
@@ -128,11 +124,12 @@ function withoutVswitchd(runner: HostRunner): NodeFlowResult {
 }
 
 /**
- * Observe (write false) or make (write true) the flows of every bridge of the node: those of
- * `intents`, and `others` (bridges that may still carry ours).
+ * Observe (write false) or make (write true) `owner`'s flows of every bridge of the node: those of
+ * `intents`, and `others` (bridges that may still carry its flows).
  */
 export async function syncNodeFlows(
   runner: HostRunner,
+  owner: string,
   intents: BridgeIntent[],
   others: string[],
   write: boolean,
@@ -148,6 +145,7 @@ export async function syncNodeFlows(
       bridges.map((b) =>
         onBridge(
           runner,
+          owner,
           b,
           intents.find((i) => i.bridge === b),
           ports,

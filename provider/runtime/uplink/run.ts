@@ -66,7 +66,7 @@ export async function observeUplinks(
   const { session, discovery } = hosts;
   const plan = planUplinks({ cluster, owner, discovery, vrf: vrfInput });
   const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, false);
-  const flowResults = vrfInput ? await flowsOnNodes(hosts, plan, cluster, vrfInput, false) : undefined;
+  const flowResults = vrfInput ? await flowsOnNodes(hosts, plan, cluster, owner, vrfInput, false) : undefined;
   return {
     ...planUplinks({ cluster, owner, discovery, vrf: vrfInput, vrfResults: vrf.results, flowResults }),
     written: dict(),
@@ -105,7 +105,7 @@ async function writeStep(
 }
 
 /**
- * Observe or make every discovered node's gateway bridge flows (the network ids come with the VRF
+ * Observe or make `owner`'s gateway bridge flows on every discovered node (the network ids come with the VRF
  * input): the bridges the plan puts networks on, and every other bridge but br-int, which may
  * still carry ours.
  */
@@ -113,6 +113,7 @@ async function flowsOnNodes(
   hosts: UplinkHosts,
   plan: UplinkPlan,
   cluster: Cluster,
+  owner: string,
   vrfInput: UplinkVrfInput,
   write: boolean,
 ): Promise<Map<string, NodeFlowResult>> {
@@ -122,7 +123,7 @@ async function flowsOnNodes(
   const results = await Promise.all(
     nodes.map(({ node, facts }) => {
       const others = facts.ovs.bridges.map((b) => b.name).filter((b) => b !== 'br-int');
-      return syncNodeFlows(session.runner(node), intents.get(node) ?? [], others, write);
+      return syncNodeFlows(session.runner(node), owner, intents.get(node) ?? [], others, write);
     }),
   );
   return new Map(nodes.map(({ node }, i) => [node, results[i]!]));
@@ -155,7 +156,7 @@ export async function writeUplinks(
       }),
   );
   const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, true);
-  const flowResults = vrfInput ? await flowsOnNodes(hosts, plan, cluster, vrfInput, true) : undefined;
+  const flowResults = vrfInput ? await flowsOnNodes(hosts, plan, cluster, owner, vrfInput, true) : undefined;
   const after = planUplinks({
     cluster,
     owner,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bridgeFlows, masqCtMark } from '../../../provider/uplink/flows';
+import { bridgeFlows, masqCtMark, ownerCookie, sharedCookie } from '../../../provider/uplink/flows';
 import { canonicalFlow, canonicalFlows } from '../../../provider/uplink/flowText';
 import { flowPhase } from '../../../provider/uplink/flowPhase';
 
@@ -25,7 +25,7 @@ describe('the ct mark of a network', () => {
 });
 
 describe('the flows of a gateway bridge', () => {
-  const flows = bridgeFlows(upstreamBridge).map(strip);
+  const flows = bridgeFlows('blue-owner', upstreamBridge).map(strip);
 
   it("sends established and related replies of the network's connections to its patch port (TestUplinkBridgeServiceFlowsUseUDNMark's expectedIPv4ReplyToOVN)", () => {
     expect(flows).toContain(
@@ -57,7 +57,7 @@ describe('the flows of a gateway bridge', () => {
   });
 
   it('sends frames to the shared MAC to every patch port and NORMAL, so ARP replies reach the routers and the host', () => {
-    const two = bridgeFlows({
+    const two = bridgeFlows('blue-owner', {
       ...upstreamBridge,
       networks: [
         ...upstreamBridge.networks,
@@ -71,9 +71,24 @@ describe('the flows of a gateway bridge', () => {
     expect(two).toContain('priority=100, table=1, ip, ct_state=+trk+est, ct_mark=0x5, actions=output:7');
   });
 
-  it('carries our cookie on every flow, and is empty when no network is patched into the bridge', () => {
-    expect(bridgeFlows(upstreamBridge).every((f) => f.startsWith('cookie=0xa11, '))).toBe(true);
-    expect(bridgeFlows({ ...upstreamBridge, networks: [] })).toEqual([]);
+  it("carries the owner's cookie on a network's flows and the shared cookie on the bridge's, and is empty when no network is patched into the bridge", () => {
+    const all = bridgeFlows('blue-owner', upstreamBridge);
+    const own = all.filter((f) => f.startsWith(`cookie=${ownerCookie('blue-owner')}, `));
+    const shared = all.filter((f) => f.startsWith(`cookie=${sharedCookie}, `));
+    expect(own).toHaveLength(6);
+    expect(shared).toHaveLength(5);
+    expect(own.every((f) => f.includes('patch-ovsbr1_bluenet'))).toBe(true);
+    expect(bridgeFlows('blue-owner', { ...upstreamBridge, networks: [] })).toEqual([]);
+  });
+});
+
+describe('the cookies of our flows', () => {
+  it('give each owner 52 bits of its own under the tag 0xa11, and the shared flows the tag alone', () => {
+    expect(sharedCookie).toBe('0xa110000000000000');
+    expect(ownerCookie('blue-owner')).toMatch(/^0xa11[0-9a-f]{13}$/);
+    expect(ownerCookie('blue-owner')).toBe(ownerCookie('blue-owner'));
+    expect(ownerCookie('blue-owner')).not.toBe(ownerCookie('red-owner'));
+    expect(ownerCookie('blue-owner')).not.toBe(sharedCookie);
   });
 });
 

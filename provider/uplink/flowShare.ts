@@ -1,0 +1,86 @@
+/**
+ * One owner's change to a gateway bridge that other owners' networks may share (issue 25): the
+ * owner replaces and removes only flows with its cookie, and the flows every network of the
+ * bridge needs (shared cookie, provider/uplink/flows.ts) are counted by the networks the flow
+ * table itself holds. Each network's patch port has one priority-9 drop flow with its owner's
+ * cookie, so those flows are the ledger: the shared MAC's fan-out goes to every port they name,
+ * the shared flows stay while any owner's network does, and the last owner to leave takes them.
+ * The change is one `ovs-ofctl --bundle` (atomic), so nobody sees a bridge half changed. Pure.
+ */
+import {
+  type BridgeFlowInput,
+  bridgeSharedFlows,
+  networkFlows,
+  ownerCookie,
+  sharedCookie,
+  sharedMacFlow,
+} from './flows';
+import { canonicalFlows, type DumpedFlow } from './flowText';
+
+export interface BridgeChange {
+  /** Flows (of this owner, and shared) the bridge lacks, and ones it has that should go. */
+  missing: number;
+  unexpected: number;
+  /** The `ovs-ofctl --bundle add-flows` lines that make it so (empty when nothing differs). */
+  bundle: string[];
+  /** Owners' networks' patch ports of other owners on the bridge (their drop flows). */
+  otherPorts: string[];
+}
+
+const dropFlow = /^in_port=(\w+),priority=9 actions=drop$/;
+const sharedMac = /^dl_dst=([0-9a-f:]+),priority=10 actions=/;
+
+const byPort = (a: string, b: string) => Number(a) - Number(b) || a.localeCompare(b);
+
+function portsOf(flows: DumpedFlow[]): string[] {
+  return [...new Set(flows.flatMap((f) => dropFlow.exec(f.flow)?.[1] ?? []))].sort(byPort);
+}
+
+function difference(want: string[], have: string[]): { missing: number; unexpected: number } {
+  const w = new Set(want);
+  const h = new Set(have);
+  return { missing: want.filter((f) => !h.has(f)).length, unexpected: have.filter((f) => !w.has(f)).length };
+}
+
+/**
+ * The shared flows wanted, and whether they are rendered whole (else: only the fan-out is changed,
+ * for an owner that has no network left on the bridge but others do).
+ */
+function wantedShared(
+  input: BridgeFlowInput | undefined,
+  haveShared: DumpedFlow[],
+  mine: string[],
+  others: string[],
+): { flows: string[]; whole: boolean; canonical: string[] } {
+  if (input && input.networks.length > 0) {
+    const flows = bridgeSharedFlows(input, [...new Set([...mine, ...others])].sort(byPort));
+    return { flows, whole: true, canonical: canonicalFlows(flows) };
+  }
+  if (others.length === 0) return { flows: [], whole: true, canonical: [] };
+  const fanOut = haveShared.find((f) => sharedMac.test(f.flow));
+  if (!fanOut) return { flows: [], whole: false, canonical: haveShared.map((f) => f.flow).sort() };
+  const flow = sharedMacFlow(sharedMac.exec(fanOut.flow)![1]!, others);
+  const canonical = [...haveShared.filter((f) => f !== fanOut).map((f) => f.flow), ...canonicalFlows([flow])];
+  return { flows: [flow], whole: false, canonical: canonical.sort() };
+}
+
+/** What `owner` must change on a bridge whose flows of ours are `dumped`, to carry `input`'s networks (none: leave it). */
+export function bridgeChange(owner: string, input: BridgeFlowInput | undefined, dumped: DumpedFlow[]): BridgeChange {
+  const cookie = ownerCookie(owner);
+  const haveMine = dumped.filter((f) => f.cookie === cookie);
+  const haveShared = dumped.filter((f) => f.cookie === sharedCookie);
+  const otherPorts = portsOf(dumped.filter((f) => f.cookie !== cookie && f.cookie !== sharedCookie));
+  const mine = input ? networkFlows(owner, input) : [];
+  const shared = wantedShared(input, haveShared, input?.networks.map((n) => n.patchPort) ?? [], otherPorts);
+  const diff = difference(
+    [...canonicalFlows(mine), ...shared.canonical],
+    [...haveMine, ...haveShared].map((f) => f.flow),
+  );
+  if (diff.missing + diff.unexpected === 0) return { ...diff, bundle: [], otherPorts };
+  const bundle = [
+    `delete cookie=${cookie}/-1`,
+    ...(shared.whole ? [`delete cookie=${sharedCookie}/-1`] : []),
+    ...[...shared.flows, ...mine].map((f) => `add ${f}`),
+  ];
+  return { ...diff, bundle, otherPorts };
+}

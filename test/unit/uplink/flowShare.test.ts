@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { bridgeFlows, networkFlows, ownerCookie, sharedCookie } from '../../../provider/uplink/flows';
+import { bridgeChange } from '../../../provider/uplink/flowShare';
+import { dumpedFlows } from '../../../provider/uplink/flowText';
+
+// Two owners' networks on one Uplink bridge (issue 25 point 1): blue (owner a, patch port 4) and
+// purple (owner b, patch port 7), as the lab's br-blue carries them.
+const bridge = { physicalPort: '2', hostPort: '3', mac: 'be:48:fc:93:97:4d', ip: '203.0.113.12' };
+const blue = {
+  ...bridge,
+  networks: [{ network: 'blue', patchPort: '4', ctMark: '0x4', gatewayRouterMasqIp: '169.254.0.11' }],
+};
+const purple = {
+  ...bridge,
+  networks: [{ network: 'purple', patchPort: '7', ctMark: '0x5', gatewayRouterMasqIp: '169.254.0.13' }],
+};
+const fanOut = (actions: string) => `dl_dst=be:48:fc:93:97:4d,priority=10 actions=${actions}`;
+const flowsOf = (bundle: string[]) => bundle.filter((l) => l.startsWith('add ')).map((l) => l.slice(4));
+
+describe("one owner's change to a bridge other owners share", () => {
+  it("writes its networks' flows and the shared ones on an empty bridge, and nothing when they are there", () => {
+    const first = bridgeChange('a', blue, []);
+    expect(first).toMatchObject({ missing: 11, unexpected: 0, otherPorts: [] });
+    expect(first.bundle.slice(0, 2)).toEqual([
+      `delete cookie=${ownerCookie('a')}/-1`,
+      `delete cookie=${sharedCookie}/-1`,
+    ]);
+    expect(bridgeChange('a', blue, dumpedFlows(flowsOf(first.bundle)))).toEqual({
+      missing: 0,
+      unexpected: 0,
+      bundle: [],
+      otherPorts: [],
+    });
+  });
+
+  it("leaves another owner's flows alone and sends the shared MAC to both owners' patch ports", () => {
+    const dumped = dumpedFlows(bridgeFlows('a', blue));
+    const change = bridgeChange('b', purple, dumped);
+    expect(change.otherPorts).toEqual(['4']);
+    expect(change.bundle).not.toContain(`delete cookie=${ownerCookie('a')}/-1`);
+    const after = dumpedFlows([...networkFlows('a', blue), ...flowsOf(change.bundle)]);
+    expect(after.map((f) => f.flow)).toContain(fanOut('output:4,output:7,NORMAL'));
+    expect(bridgeChange('b', purple, after).bundle).toEqual([]);
+    // and the first owner, asked again, finds its flows and the shared ones as it wants them
+    expect(bridgeChange('a', blue, after).bundle).toEqual([]);
+  });
+
+  it('removes only its own flows when it leaves, keeping the shared ones with the fan-out to the networks left', () => {
+    const both = dumpedFlows([
+      ...networkFlows('a', blue),
+      ...networkFlows('b', purple),
+      ...bridgeFlows('b', { ...bridge, networks: [...blue.networks, ...purple.networks] }).filter((f) =>
+        f.startsWith(`cookie=${sharedCookie}`),
+      ),
+    ]);
+    const leaving = bridgeChange('a', undefined, both);
+    expect(leaving).toMatchObject({ missing: 1, unexpected: 7 });
+    expect(leaving.bundle).toEqual([
+      `delete cookie=${ownerCookie('a')}/-1`,
+      `add cookie=${sharedCookie}, priority=10, table=0, dl_dst=be:48:fc:93:97:4d, actions=output:7,NORMAL`,
+    ]);
+    const left = dumpedFlows([
+      ...networkFlows('b', purple),
+      ...bridgeFlows('b', purple).filter((f) => f.includes(sharedCookie)),
+    ]);
+    expect(bridgeChange('b', purple, left).bundle).toEqual([]);
+    expect(bridgeChange('a', undefined, left)).toMatchObject({ missing: 0, unexpected: 0, bundle: [] });
+  });
+
+  it('takes the shared flows with it when it is the last owner on the bridge', () => {
+    const change = bridgeChange('a', undefined, dumpedFlows(bridgeFlows('a', blue)));
+    expect(change).toMatchObject({ missing: 0, unexpected: 11 });
+    expect(change.bundle).toEqual([`delete cookie=${ownerCookie('a')}/-1`, `delete cookie=${sharedCookie}/-1`]);
+  });
+});
