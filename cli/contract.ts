@@ -4,15 +4,20 @@
  * - Exit codes: 0 ok; 1 refused (problems found, nothing changed); 2 drift (`diff` only);
  *   3 unusable input (bad file, bad field); 4 target unreachable or failing.
  * - Results go to stdout, whole: with `-o json` every outcome, errors included, is one JSON
- *   document; with `-o text` the result for people (so `> file`, `| less`, `| grep` work).
- * - Errors in text mode, logs and progress (cli/progress.ts) go to stderr.
+ *   document (`-o yaml`: the same document as YAML, as kubectl offers both); with `-o text` the
+ *   result for people (so `> file`, `| less`, `| grep` work).
+ * - Errors in text mode, logs and progress (cli/progress.ts) go to stderr; so do warnings
+ *   (`Warning: ...`, legal input that is likely a mistake: cli/warnings.ts), which the JSON
+ *   document also carries as `warnings`.
  *
  * Commands throw `CliError` for expected failures; `runCommand` turns any outcome into the
  * document and the exit code, so no command writes to stdout or calls `process.exit` itself.
  * Writes are awaited: a pipe or a slow reader gets every byte before the process exits.
  */
 
+import { stringify } from 'yaml';
 import { problemLine } from '../provider/runtime';
+import { takeWarnings, warningLine } from './warnings';
 
 export const ExitCode = {
   ok: 0,
@@ -23,7 +28,10 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-export type OutputFormat = 'json' | 'text';
+export type OutputFormat = 'json' | 'yaml' | 'text';
+
+/** The `-o` help of every command that prints a document. */
+export const OUTPUT_FORMATS = 'text, json or yaml';
 
 /** An expected failure: one sentence that says what to do, plus where it came from. */
 export class CliError extends Error {
@@ -60,8 +68,10 @@ const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
 export function parseOutputFormat(value: string | undefined): OutputFormat {
   if (value === undefined || value === 'text') return 'text';
-  if (value === 'json') return 'json';
-  throw new CliError(ExitCode.badInput, `unknown output format "${value}": use -o json or -o text`, { path: '-o' });
+  if (value === 'json' || value === 'yaml') return value;
+  throw new CliError(ExitCode.badInput, `unknown output format "${value}": use -o text, -o json or -o yaml`, {
+    path: '-o',
+  });
 }
 
 /** Turn an error into the document of the contract. Unknown errors count as target failures. */
@@ -90,6 +100,11 @@ interface ProblemLike {
   message?: string;
 }
 
+/** The document as `-o json` or `-o yaml` prints it. */
+export function documentText(format: 'json' | 'yaml', document: unknown): string {
+  return format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : stringify(document);
+}
+
 /** Run one command body and print its outcome per the contract; returns the exit code. */
 export async function runCommand(format: OutputFormat, body: () => Promise<CommandResult>): Promise<ExitCode> {
   let exitCode: ExitCode;
@@ -106,7 +121,10 @@ export async function runCommand(format: OutputFormat, body: () => Promise<Comma
     text = errorText(document as { error: string });
     failed = true;
   }
-  if (format === 'json') await emit(process.stdout, `${JSON.stringify(document, null, 2)}\n`);
+  const warnings = takeWarnings();
+  for (const w of warnings) await emit(process.stderr, `${warningLine(w)}\n`);
+  if (warnings.length > 0 && document !== null && typeof document === 'object') document = { ...document, warnings };
+  if (format === 'json' || format === 'yaml') await emit(process.stdout, documentText(format, document));
   else if (text) await emit(failed ? process.stderr : process.stdout, line(text));
   return exitCode;
 }

@@ -5,13 +5,15 @@
  * Help and `--version` are results (stdout); usage errors go to stderr. The process exits only
  * after stdout and stderr have taken every byte, so a pipe or a slow reader gets whole documents.
  */
-import { Command, CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
+import { OvnkCommand } from './command';
 import { commands } from './commands';
-import { emit, ExitCode, errorDocument } from './contract';
+import { addExamples } from './examples';
+import { documentText, emit, ExitCode, errorDocument } from './contract';
 import { setQuiet } from './progress';
 
 export function buildProgram(): Command {
-  const program = new Command('ovnk')
+  const program = new OvnkCommand('ovnk')
     .description(
       'User-defined networking for OVN-Kubernetes as code: plan, apply, diff and destroy topologies; run the embedded lab.',
     )
@@ -22,6 +24,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .hook('preAction', (_program, action) => setQuiet(action.optsWithGlobals().quiet === true));
   for (const register of commands) register(program);
+  addExamples(program);
   return program;
 }
 
@@ -48,9 +51,9 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       const code = exitCodeOf(error);
-      if (code !== ExitCode.ok && argv.includes('json')) {
-        await emit(process.stdout, `${JSON.stringify({ ok: false, exitCode: code, error: error.message }, null, 2)}\n`);
-      }
+      const format = argv.includes('json') ? 'json' : argv.includes('yaml') ? 'yaml' : undefined;
+      if (code !== ExitCode.ok && format)
+        await emit(process.stdout, documentText(format, { ok: false, exitCode: code, error: error.message }));
       return code;
     }
     const { exitCode, document } = errorDocument(error);

@@ -26,7 +26,7 @@ import {
   up,
 } from '../../lab';
 import { closeConnections } from '../../provider/runtime';
-import { type CommandResult, ExitCode, parseOutputFormat, progress, runCommand } from '../contract';
+import { type CommandResult, ExitCode, OUTPUT_FORMATS, parseOutputFormat, progress, runCommand } from '../contract';
 import { type ApplyReport, runApply, sentText } from './apply';
 import { fileTarget, planFor } from './fileTarget';
 import { runDestroy } from './destroy';
@@ -264,7 +264,7 @@ export function registerDemo(program: Command): void {
       '--uplinks',
       'also provision the Uplink bridges and show egress through them and breth0 (stacks/egress.yaml)',
     )
-    .option('-o, --output <format>', 'json or text', 'text')
+    .option('-o, --output <format>', OUTPUT_FORMATS, 'text')
     .action(async (options: DemoOptions) => {
       process.exitCode = await runCommand(parseOutputFormat(options.output), () => demo(options));
     });

@@ -20,7 +20,8 @@ import {
   type TopologyPlan,
   zoneNames,
 } from '../../provider/runtime';
-import { CliError, type CommandResult, ExitCode, parseOutputFormat, runFormatted } from '../contract';
+import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS, parseOutputFormat, runFormatted } from '../contract';
+import { noteWarnings } from '../warnings';
 import { asCliError } from './cliErrors';
 import { type FileArgs, fileOption, inputError, inputLabel, inputOf } from './input';
 import { type CredentialOptions, defaultEndpoint, nbOptionsFor, withCredentialOptions } from './nbCredentials';
@@ -67,7 +68,7 @@ export function withFileOptions(command: Command): Command {
   return withCredentialOptions(withTargets)
     .option('--owner <name>', "the owner marker and state key (default: the Inventory's name)")
     .option('--parallel <n>', 'zones worked on at once (default 8); each zone is still one transaction')
-    .option('-o, --output <format>', 'json or text', 'text');
+    .option('-o, --output <format>', OUTPUT_FORMATS, 'text');
 }
 
 /** Run a file command under the contract, closing the Northbound connections afterwards. */
@@ -144,6 +145,7 @@ export async function fileTarget(options: FileOptions, partial = false, tolerate
     : input.documents;
   const built = buildInputs(documents);
   if (!built.ok) throw inputError(input.label, built.problems);
+  noteWarnings(built.cluster);
   const names = zoneNames(built.cluster);
   if (options.zone !== undefined && !names.includes(options.zone)) {
     throw new CliError(

@@ -14,6 +14,7 @@ import { registerDemo } from './demo';
 import { registerCapacity } from './capacity';
 import { registerDiagram } from './diagram';
 import { registerInventory } from './inventory';
+import { registerCompletion } from './completion';
 
 export type Register = (program: Command) => void;
 
@@ -29,4 +30,5 @@ export const commands: Register[] = [
   registerCapacity,
   registerDiagram,
   registerInventory,
+  registerCompletion,
 ];

@@ -1,5 +1,5 @@
 /**
- * `ovnk inventory --kubeconfig FILE [--context C]`: an Inventory (ovnk/v1alpha1) read from a
+ * `ovnk inventory [--kubeconfig FILE] [--context C]`: an Inventory (ovnk/v1alpha1) read from a
  * running cluster through its API server: nodes with upstream's annotations (ids, chassis, host
  * subnets, gateway), namespaces with labels, the allocations upstream recorded on NADs and
  * ClusterNetworkConnects, and the settings of upstream's configmaps. `ovnk plan -f` and the
@@ -7,10 +7,13 @@
  * is the result (YAML, or JSON with `-o json`); notes on what was missing go to stderr.
  * Exit 3 for an unusable kubeconfig or context, 4 when the cluster cannot be read.
  */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import { KubernetesReadError, readClusterInventory } from '../../provider/runtime';
-import { CliError, type CommandResult, ExitCode, parseOutputFormat, runFormatted } from '../contract';
+import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS, parseOutputFormat, runFormatted } from '../contract';
 
 interface InventoryFlags {
   kubeconfig?: string;
@@ -21,11 +24,7 @@ interface InventoryFlags {
 }
 
 async function readInventory(flags: InventoryFlags, quiet: boolean): Promise<CommandResult> {
-  const kubeconfig = flags.kubeconfig ?? process.env.KUBECONFIG?.split(':')[0];
-  if (!kubeconfig)
-    throw new CliError(ExitCode.badInput, 'no kubeconfig: give --kubeconfig FILE (or set KUBECONFIG)', {
-      path: '--kubeconfig',
-    });
+  const kubeconfig = kubeconfigOf(flags);
   try {
     const read = await readClusterInventory({
       kubeconfig,
@@ -42,11 +41,25 @@ async function readInventory(flags: InventoryFlags, quiet: boolean): Promise<Com
   }
 }
 
+/** kubectl's order: --kubeconfig, then the first file of $KUBECONFIG, then ~/.kube/config. */
+function kubeconfigOf(flags: InventoryFlags): string {
+  const given = flags.kubeconfig ?? process.env.KUBECONFIG?.split(delimiter).find((f) => f !== '');
+  if (given) return given;
+  const home = join(homedir(), '.kube', 'config');
+  if (existsSync(home)) return home;
+  throw new CliError(ExitCode.badInput, `no kubeconfig: give --kubeconfig FILE, set KUBECONFIG, or create ${home}`, {
+    path: '--kubeconfig',
+  });
+}
+
 export function registerInventory(program: Command): void {
   program
     .command('inventory')
     .description("Read a cluster's Inventory (nodes, namespaces, upstream's allocations) through its API server")
-    .option('--kubeconfig <file>', 'the kubeconfig to use (default: the first file of KUBECONFIG)')
+    .option(
+      '--kubeconfig <file>',
+      'the kubeconfig to use (default: the first file of $KUBECONFIG, then ~/.kube/config)',
+    )
     .option('--context <name>', 'a context of the kubeconfig (default: its current-context)')
     .option('--name <name>', "the Inventory's metadata.name (default: the context's name)")
     .option(
@@ -54,7 +67,7 @@ export function registerInventory(program: Command): void {
       "the namespace of upstream's configmaps ovn-config and ovnkube-config",
       'ovn-kubernetes',
     )
-    .option('-o, --output <format>', 'json, or text (YAML)', 'text')
+    .option('-o, --output <format>', `${OUTPUT_FORMATS} (text is YAML too)`, 'text')
     .action((flags: InventoryFlags, command: Command) =>
       runFormatted(
         () => parseOutputFormat(flags.output),

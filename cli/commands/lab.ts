@@ -26,7 +26,7 @@ import {
   statusOf,
   up,
 } from '../../lab';
-import { CliError, type CommandResult, ExitCode, parseOutputFormat, runFormatted } from '../contract';
+import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS, parseOutputFormat, runFormatted } from '../contract';
 import { progressFor } from '../progress';
 import { labCliError, labNotRunning } from './labErrors';
 
@@ -100,7 +100,7 @@ function parseCount(value: string, check = checkNodeCount, path = '--nodes'): nu
 function withOutput(command: Command): Command {
   return command
     .option('--name <name>', "the lab's name (labs with different names do not collide)", DEFAULT_LAB_NAME)
-    .option('-o, --output <format>', 'json or text', 'text')
+    .option('-o, --output <format>', OUTPUT_FORMATS, 'text')
     .option('--json', 'same as -o json');
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { checkVmNodeCount, DEFAULT_VM_LAB, vmDown, type VmLabStatus, vmStatus, vmUp } from '../../lab/vm';
-import { type CommandResult, parseOutputFormat, runCommand } from '../contract';
+import { type CommandResult, OUTPUT_FORMATS, parseOutputFormat, runCommand } from '../contract';
 import { progressFor } from '../progress';
 import { labCliError, labNotRunning } from './labErrors';
 
@@ -18,7 +18,7 @@ interface VmFlags {
 }
 
 async function act(flags: VmFlags, body: () => Promise<CommandResult>): Promise<void> {
-  const format = flags.json ? 'json' : flags.output === 'json' ? 'json' : 'text';
+  const format = flags.json ? 'json' : flags.output === 'json' || flags.output === 'yaml' ? flags.output : 'text';
   process.exitCode = await runCommand(format, async () => {
     parseOutputFormat(flags.output);
     try {
@@ -41,7 +41,7 @@ export function vmStatusText(status: VmLabStatus): string {
 function withOutput(command: Command): Command {
   return command
     .option('--name <name>', "the vm lab's name (1-7 lowercase letters or digits)", DEFAULT_VM_LAB)
-    .option('-o, --output <format>', 'json or text', 'text')
+    .option('-o, --output <format>', OUTPUT_FORMATS, 'text')
     .option('--json', 'same as -o json');
 }
 

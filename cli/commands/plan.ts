@@ -36,9 +36,10 @@ import {
   type ZonePlan,
   zoneNames,
 } from '../../provider/runtime';
-import { CliError, type CommandResult, ExitCode } from '../contract';
+import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS } from '../contract';
 import { fileTarget, runFileCommand } from './fileTarget';
 import { type FileArgs, fileOption, inputError, inputOf } from './input';
+import { noteWarnings } from '../warnings';
 import { planText } from './planText';
 import { uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
 
@@ -63,7 +64,7 @@ export function registerPlan(program: Command): void {
       'plan against the running lab: nodes, targets and stored state as apply reads them; Uplinks discovered on its nodes over SSH',
     )
     .option('--previous <file>', 'an earlier `ovnk plan -o json` document (or its state) to stay stable against')
-    .option('-o, --output <format>', 'json or text', 'text')
+    .option('-o, --output <format>', OUTPUT_FORMATS, 'text')
     .action((options: PlanOptions) => runFileCommand(options, () => plan(options)));
 }
 
@@ -94,6 +95,7 @@ async function sourceOf(options: PlanOptions): Promise<PlanSource> {
   if (input.problems.length > 0) throw inputError(input.label, input.problems);
   const built = buildInputs(input.documents);
   if (!built.ok) throw inputError(input.label, built.problems);
+  noteWarnings(built.cluster);
   return {
     cluster: built.cluster,
     label: input.label,

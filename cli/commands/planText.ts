@@ -1,7 +1,12 @@
-/** The `ovnk plan -o text` rendering: the allocation table a person reads first, then every problem. */
+/**
+ * The `ovnk plan -o text` rendering: the allocation tables a person reads first (networks,
+ * connects and their slices, nodes in natural order with their host subnets, zones), each with a
+ * header as kubectl prints its tables, then every problem.
+ */
 import type { Cluster } from '../../provider/model/cluster';
 import type { ClusterAllocation, DesiredRow } from '../../provider/runtime';
 import type { Problem } from '../../provider/model/problem';
+import { naturalCompare, table } from '../table';
 
 /** A zone as the text shows it: its name, its rows and the notes on rows left out. */
 export interface ZoneSummary {
@@ -17,47 +22,78 @@ export function planText(
   zones: ZoneSummary[] = [],
   problems: Problem[] = [...allocation.problems, ...Object.values(allocation.connects).flatMap((c) => c.problems)],
 ): string {
-  const lines: string[] = ['Networks'];
-  for (const n of cluster.networks) {
-    const id = allocation.networkIds[n.name];
-    const keys = allocation.datapathKeys.networks[n.name];
-    const subnets = n.subnets.map((s) => (s.hostSubnet ? `${s.cidr} (/${s.hostSubnet} per node)` : s.cidr)).join(', ');
-    const key = keys ? `  keys ${keys.transitSwitch}${keys.transitRouter ? `/${keys.transitRouter}` : ''}` : '';
-    lines.push(
-      `  ${n.name}  id ${id ?? '-'}  ${n.topology} ${n.role}  ${subnets}${key}${id === undefined ? '  (not in use: no namespace)' : ''}`,
-    );
-  }
-  lines.push('Connects');
-  for (const [name, c] of Object.entries(allocation.connects)) {
-    lines.push(`  ${name}  ${c.accepted ? 'accepted' : 'REFUSED'}  router key ${c.tunnelKey ?? '-'}`);
-    for (const [owner, a] of Object.entries(c.networks)) {
-      const block = a.blocks ? `  (block ${Object.values(a.blocks).join(', ')})` : '';
-      lines.push(`    ${owner}  ${a.network ?? '?'}  ${Object.values(a.subnets).join(', ')}${block}`);
-    }
-    if (c.replaced) lines.push(`    replace: ${c.replaced.message} (apply needs --replace)`);
-  }
-  lines.push('Nodes');
-  for (const [node, id] of Object.entries(allocation.nodeIds)) {
-    const subnets = Object.entries(allocation.hostSubnets).map(
-      ([net, byNode]) => `${net} ${(byNode[node] ?? []).join(', ')}`,
-    );
-    lines.push(`  ${node}  id ${id}${subnets.length ? `  ${subnets.join('; ')}` : ''}`);
-  }
-  lines.push(...zoneLines(zones));
-  if (problems.length > 0) lines.push(`Problems (${problems.length}, nothing may be applied)`);
+  const sections = [networkLines(cluster, allocation), ...connectLines(allocation), nodeLines(allocation)];
+  if (zones.length > 0) sections.push(zoneLines(zones));
+  const lines = sections.flatMap((s, i) => (i === 0 ? s : ['', ...s]));
+  if (problems.length > 0) lines.push('', `Problems (${problems.length}, nothing may be applied)`);
   for (const p of problems) lines.push(`  ! ${p.reason}: ${p.path}: ${p.message}`);
   return lines.join('\n');
 }
 
+function networkLines(cluster: Cluster, allocation: ClusterAllocation): string[] {
+  const rows = cluster.networks.map((n) => {
+    const id = allocation.networkIds[n.name];
+    const keys = allocation.datapathKeys.networks[n.name];
+    const subnets = n.subnets.map((s) => (s.hostSubnet ? `${s.cidr} (/${s.hostSubnet} per node)` : s.cidr)).join(', ');
+    const key = keys ? `${keys.transitSwitch}${keys.transitRouter ? `/${keys.transitRouter}` : ''}` : '-';
+    const note = id === undefined ? 'not in use: no namespace' : '';
+    return [n.name, String(id ?? '-'), n.topology, n.role, subnets, key, note];
+  });
+  return table(['network', 'id', 'topology', 'role', 'subnets', 'keys', 'note'], rows);
+}
+
+/** The connects, then their networks' slices (and a replacement apply would need --replace for). */
+function connectLines(allocation: ClusterAllocation): string[][] {
+  const connects = Object.entries(allocation.connects);
+  if (connects.length === 0) return [];
+  const status = table(
+    ['connect', 'status', 'router key'],
+    connects.map(([name, c]) => [name, c.accepted ? 'accepted' : 'REFUSED', String(c.tunnelKey ?? '-')]),
+  );
+  const slices = connects.flatMap(([name, c]) =>
+    Object.entries(c.networks).map(([owner, a]) => [
+      name,
+      owner,
+      a.network ?? '?',
+      Object.values(a.subnets).join(', '),
+      a.blocks ? Object.values(a.blocks).join(', ') : '',
+    ]),
+  );
+  const replaced = connects.flatMap(([, c]) =>
+    c.replaced ? [`replace: ${c.replaced.message} (apply needs --replace)`] : [],
+  );
+  return [status, [...table(['connect', 'owner', 'network', 'subnets', 'layer2 block'], slices), ...replaced]];
+}
+
+/** One row per node and network with host subnets (a node's id and name only on its first row). */
+function nodeLines(allocation: ClusterAllocation): string[] {
+  const nodes = Object.entries(allocation.nodeIds).sort(([a], [b]) => naturalCompare(a, b));
+  const rows = nodes.flatMap(([node, id]) => {
+    const subnets = Object.entries(allocation.hostSubnets).filter(([, byNode]) => byNode[node]?.length);
+    if (subnets.length === 0) return [[node, String(id), '-', '']];
+    return subnets.map(([net, byNode], i) => [
+      i === 0 ? node : '',
+      i === 0 ? String(id) : '',
+      net,
+      byNode[node]!.join(', '),
+    ]);
+  });
+  return table(['node', 'id', 'network', 'host subnets'], rows);
+}
+
 /** Row counts per zone and NB table, then the notes on rows left out. */
 function zoneLines(zones: ZoneSummary[]): string[] {
-  const lines = zones.length > 0 ? ['Zones (NB rows per table)'] : [];
-  for (const z of zones) {
-    const counts = new Map<string, number>();
-    for (const row of z.rows) counts.set(row.table, (counts.get(row.table) ?? 0) + 1);
-    const tables = [...counts.keys()].sort().map((t) => `${t} ${counts.get(t)}`);
-    lines.push(`  ${z.zone.name}  ${z.rows.length} rows${tables.length ? `: ${tables.join(', ')}` : ''}`);
-    for (const note of z.notes) lines.push(`    note: ${note}`);
-  }
-  return lines;
+  const rows = [...zones]
+    .sort((a, b) => naturalCompare(a.zone.name, b.zone.name))
+    .map((z) => {
+      const counts = new Map<string, number>();
+      for (const row of z.rows) counts.set(row.table, (counts.get(row.table) ?? 0) + 1);
+      const tables = [...counts.keys()].sort().map((t) => `${t} ${counts.get(t)}`);
+      return { cells: [z.zone.name, String(z.rows.length), tables.join(', ')], notes: z.notes };
+    });
+  const [header, ...lines] = table(
+    ['zone', 'nb rows', 'per table'],
+    rows.map((r) => r.cells),
+  );
+  return [header!, ...lines.flatMap((l, i) => [l, ...rows[i]!.notes.map((n) => `  note: ${n}`)])];
 }

@@ -11,6 +11,7 @@ import {
   type ClusterNetworkConnect,
 } from './cnc';
 import type { Cluster } from './clusterShape';
+import { closestName } from './crd/paths';
 import { parseClusterUserDefinedNetwork } from './cudn';
 import { type Inventory, parseInventory } from './inventory';
 import type { LoadedDocument } from './load';
@@ -77,6 +78,11 @@ function optional<T>(value: T | undefined): T[] {
   return value === undefined ? [] : [value];
 }
 
+function didYouMean(kind: string): string {
+  const meant = closestName(kind, Object.keys(kinds));
+  return meant ? ` (did you mean "${meant}"?)` : '';
+}
+
 /** Known kind, right apiVersion, and each object only once. */
 function checkDocuments(documents: LoadedDocument[], problems: Problem[]): LoadedDocument[] {
   const seen = new Set<string>();
@@ -84,7 +90,12 @@ function checkDocuments(documents: LoadedDocument[], problems: Problem[]): Loade
     const apiVersion = (kinds as Record<string, string>)[doc.kind];
     if (apiVersion === undefined) {
       problems.push(
-        problem('UnknownKind', doc.ref, 'kind', `kind "${doc.kind}" is not one of ${Object.keys(kinds).join(', ')}`),
+        problem(
+          'UnknownKind',
+          doc.ref,
+          'kind',
+          `kind "${doc.kind}" is not one of ${Object.keys(kinds).join(', ')}${didYouMean(doc.kind)}`,
+        ),
       );
     } else if (doc.apiVersion !== apiVersion) {
       problems.push(

@@ -24,6 +24,7 @@ export * from './kubernetes';
 export * from './readable';
 export * from './refusals';
 export { dict, own } from '../model/dict';
+export { clusterWarnings, type Warning } from '../model/warnings';
 export * from './cluster';
 export { findingLine, isDrift, isFailure, type UplinkFinding } from './uplink/findings';
 export type { UplinkSection } from './uplink/section';

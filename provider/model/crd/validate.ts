@@ -8,6 +8,7 @@
  */
 import { type Problem, problem } from '../problem';
 import { structuralProblems } from './errors';
+import { closestName } from './paths';
 import { ajvSchemaOf, findKind, knownKinds, validatorOf } from './kinds';
 import { failedRules, ruleProblems } from './rules';
 import { withoutNulls } from './structural';
@@ -63,5 +64,7 @@ function unknownKind(ref: string, apiVersion: string, kind: string): Problem {
       'apiVersion',
       `apiVersion ${JSON.stringify(apiVersion)} of ${kind} is not served: use ${sameKind.map((k) => k.apiVersion).join(' or ')}`,
     );
-  return problem('UnknownKind', ref, 'kind', `kind ${JSON.stringify(kind)} is not one of ${list}`);
+  const meant = closestName(kind, [...new Set(knownKinds.map((k) => k.kind))]);
+  const hint = meant ? ` (did you mean ${JSON.stringify(meant)}?)` : '';
+  return problem('UnknownKind', ref, 'kind', `kind ${JSON.stringify(kind)} is not one of ${list}${hint}`);
 }

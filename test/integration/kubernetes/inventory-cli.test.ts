@@ -1,10 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, ovnk } from '../../support/cli';
@@ -86,9 +86,12 @@ function writeKubeconfig(port: number): string {
 }
 
 /** `ovnk ...` as a child process without blocking this process (the fake API server answers meanwhile). */
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let [stdout, stderr] = ['', ''];
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
@@ -184,16 +187,25 @@ describe('ovnk inventory against a fake API server (real client library, recorde
     const wrong = await run(['inventory', '--kubeconfig', kubeconfig, '--context', 'prod', '-o', 'json']);
     expect(wrong.code).toBe(3);
     expect(JSON.parse(wrong.stdout).error).toContain('has no context "prod" (it has kind-ovn)');
-    const none = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      const env = { ...process.env };
-      delete env.KUBECONFIG;
-      const child = spawn(process.execPath, [cliPath, 'inventory', '-o', 'json'], { env });
-      let stdout = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout }));
-    });
+    const none = await run(['inventory', '-o', 'json'], withHome(join(dir, 'empty-home')));
     expect(none.code).toBe(3);
     expect(JSON.parse(none.stdout)).toMatchObject({ ok: false, path: '--kubeconfig' });
+    expect(JSON.parse(none.stdout).error).toContain(join(dir, 'empty-home', '.kube', 'config'));
+  });
+
+  it("reads kubectl's default kubeconfig: the first file of $KUBECONFIG, else ~/.kube/config", async () => {
+    const home = join(dir, 'home');
+    mkdirSync(join(home, '.kube'), { recursive: true });
+    copyFileSync(kubeconfig, join(home, '.kube', 'config'));
+    const fromHome = await run(['inventory', '-o', 'json', '-q'], withHome(home));
+    expect(fromHome.code, fromHome.stdout).toBe(0);
+    expect(JSON.parse(fromHome.stdout).metadata).toEqual({ name: 'kind-ovn' });
+    // $KUBECONFIG wins over ~/.kube/config: its first file is unreadable here, so the read fails on it
+    const missing = join(dir, 'no-such-kubeconfig');
+    const env = { ...withHome(home), KUBECONFIG: [missing, kubeconfig].join(delimiter) };
+    const fromVariable = await run(['inventory', '-o', 'json'], env);
+    expect(fromVariable.code).toBe(3);
+    expect(JSON.parse(fromVariable.stdout).file).toBe(missing);
   });
 
   it('exits 4 when the API server refuses the list, with its status and message, and when nothing answers', async () => {
@@ -220,6 +232,13 @@ describe('ovnk inventory against a fake API server (real client library, recorde
     );
   });
 });
+
+/** This process's environment with HOME moved and KUBECONFIG unset. */
+function withHome(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+  delete env.KUBECONFIG;
+  return env;
+}
 
 function writeKubeconfigText(port: number): string {
   return [

@@ -83,7 +83,7 @@ describe('ovnk results go to stdout, in text mode too', () => {
   it('the text plan is on stdout and stderr stays empty', () => {
     const run = ovnk(['plan', '-f', 'stacks/topologies/colored-enterprise.yaml']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Networks\n {2}cluster_udn_blue-network {2}id \d+ {2}Layer3 Primary/);
+    expect(run.stdout).toMatch(/^NETWORK +ID +TOPOLOGY +ROLE .*\ncluster_udn_blue-network +\d+ +Layer3 +Primary /);
     expect(run.stderr).toBe('');
   });
 

@@ -72,13 +72,16 @@ describe('a refused plan', () => {
 });
 
 describe('unusable input', () => {
-  it('shows every problem in text on stderr, each with the file and the field path (exit 3)', () => {
+  it('shows every problem in text on stderr, each with the file and the field path, a misspelt kind with the kind meant (exit 3)', () => {
     const run = ovnk(['plan', '-f', unusable]);
     expect(run.code).toBe(3);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(`error: 2 problems in ${unusable}\n`);
     expect(run.stderr).toContain(
       `  ${unusable}: ClusterNetworkConect/typo: kind: kind "ClusterNetworkConect" is not one of `,
+    );
+    expect(run.stderr).toMatch(
+      /kind "ClusterNetworkConect" is not one of .*\(did you mean "ClusterNetworkConnect"\?\)\n/,
     );
     expect(run.stderr).toContain(
       `  ${unusable}: ClusterNetworkConnect/blue-green-connect: spec.connectSubnets[0].networkPrefix: `,
