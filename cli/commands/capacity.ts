@@ -9,7 +9,8 @@
  */
 import type { Command } from 'commander';
 import { capacityOf, type CapacityForecast, type Growth, type Limit } from '../../provider/runtime';
-import { type CommandResult, ExitCode } from '../contract';
+import { type CommandResult, ExitCode, OUTPUT_FORMATS } from '../contract';
+import { table } from '../table';
 import { runFileCommand } from './fileTarget';
 import { fileOption } from './input';
 import { type PlanOptions, runPlan } from './plan';
@@ -23,7 +24,7 @@ export function registerCapacity(program: Command): void {
     )
     .option('--lab [name]', 'forecast from the running lab: its nodes and the state stored there, as plan --lab')
     .option('--previous <file>', 'an earlier `ovnk plan -o json` document (or its state) to stay stable against')
-    .option('-o, --output <format>', 'json or text', 'text')
+    .option('-o, --output <format>', OUTPUT_FORMATS, 'text')
     .action((options: PlanOptions) => runFileCommand(options, () => capacity(options)));
 }
 
@@ -39,59 +40,92 @@ export async function capacity(options: PlanOptions): Promise<CommandResult> {
   };
 }
 
-const of = (used: number, total: number) => `${used} used, ${total - used} free`;
-const limitLine = (l: Limit) => `${l.more} more (${l.reason}${l.ref ? ` ${l.ref}` : ''}): ${l.message}`;
+const limitText = (l: Limit) => `${l.reason}${l.ref ? ` ${l.ref}` : ''}: ${l.message}`;
 
 function capacityText(forecast: CapacityForecast, problems: { reason: string; message: string }[]): string {
-  const { nodeIds, networkIds, datapathKeys } = forecast.ranges;
-  const range = (r: typeof nodeIds) => `${r.first}..${r.last}: ${of(r.used, r.used + r.free)}`;
-  const lines = [
-    'Ranges',
-    `  node ids ${range(nodeIds)}`,
-    `  network ids ${range(networkIds)}`,
-    `  datapath keys ${range(datapathKeys)}`,
-    'Networks',
-    ...forecast.networks.flatMap(networkLines),
-    'Connects',
-    ...forecast.connects.flatMap(connectLines),
-    ...growthLines('Growing by nodes', forecast.growth.nodes),
-    ...growthLines('Growing by networks', forecast.growth.networks),
-  ];
+  const sections = [rangeLines(forecast), networkLines(forecast), ...connectLines(forecast), growthLines(forecast)];
+  const lines = sections.flatMap((s, i) => (i === 0 ? s : ['', ...s]));
   if (problems.length > 0)
-    lines.push(`Problems (${problems.length}: the plan is refused; the forecast covers what was accepted)`);
+    lines.push('', `Problems (${problems.length}: the plan is refused; the forecast covers what was accepted)`);
   for (const p of problems) lines.push(`  ! ${p.reason}: ${p.message}`);
   return lines.join('\n');
 }
 
-function networkLines(n: CapacityForecast['networks'][number]): string[] {
-  if (n.hostSubnets.length === 0) return [`  ${n.name}  ${n.topology}  (no host subnets: nodes do not draw on it)`];
-  return [
-    `  ${n.name}  ${n.topology}  ${n.moreNodes ? `${n.moreNodes.more} more nodes` : ''}`,
-    ...n.hostSubnets.map((h) => `    ${h.cidr} /${h.hostSubnet} per node: ${of(h.used, h.total)}`),
-  ];
+function rangeLines({ ranges }: CapacityForecast): string[] {
+  const named = [
+    ['node ids', ranges.nodeIds],
+    ['network ids', ranges.networkIds],
+    ['datapath keys', ranges.datapathKeys],
+  ] as const;
+  const rows = named.map(([name, r]) => [name, `${r.first}..${r.last}`, String(r.used), String(r.free)]);
+  return table(['range', 'values', 'used', 'free'], rows);
 }
 
-function connectLines(c: CapacityForecast['connects'][number]): string[] {
-  const key = c.highestPortKey;
+/** Per network and range of its subnets: the host subnets used and free, and how many more nodes fit. */
+function networkLines({ networks }: CapacityForecast): string[] {
+  const rows = networks.flatMap((n) => {
+    if (n.hostSubnets.length === 0)
+      return [[n.name, n.topology, '-', '', '', '', 'no host subnets: nodes do not draw on it']];
+    return n.hostSubnets.map((h, i) => [
+      i === 0 ? n.name : '',
+      i === 0 ? n.topology : '',
+      h.cidr,
+      `/${h.hostSubnet}`,
+      String(h.used),
+      String(h.free),
+      i === 0 && n.moreNodes ? String(n.moreNodes.more) : '',
+    ]);
+  });
+  return table(['network', 'topology', 'subnet', 'per node', 'used', 'free', 'more nodes'], rows);
+}
+
+/** Per connect: its slices, its Layer2 blocks, then one row of what it takes (the limits are said once, under growth). */
+function connectLines({ connects }: CapacityForecast): string[][] {
+  if (connects.length === 0) return [];
+  const slices = connects.flatMap((c) =>
+    c.slices.map((s, i) => [
+      i === 0 ? c.name : '',
+      s.cidr,
+      `/${s.networkPrefix}`,
+      String(s.used),
+      String(s.free),
+      String(s.layer3),
+      String(s.layer2Blocks),
+    ]),
+  );
+  const blocks = connects.flatMap((c) =>
+    c.layer2Blocks.map((b, i) => [i === 0 ? c.name : '', b.block, String(b.used), String(b.free)]),
+  );
+  const takes = connects.map((c) => {
+    const key = c.highestPortKey;
+    return [
+      c.name,
+      `below ${c.nodeIdsPerSlice}`,
+      key ? `${key.key} of ${key.limit} (${key.network}${key.node ? ` at ${key.node}` : ''})` : '-',
+      c.moreNodes ? String(c.moreNodes.more) : 'node ids bound it',
+      String(c.moreLayer3Networks.more),
+      String(c.moreLayer2Networks.more),
+    ];
+  });
   return [
-    `  ${c.name}  max nodes per slice ${c.maxNodes}`,
-    ...c.slices.map(
-      (s) =>
-        `    ${s.cidr} /${s.networkPrefix} slices: ${of(s.used, s.total)} (${s.layer3} Layer3, ${s.layer2Blocks} Layer2 blocks)`,
+    table(['connect', 'slice range', 'slice', 'used', 'free', 'layer3', 'layer2 blocks'], slices),
+    ...(blocks.length > 0 ? [table(['connect', 'layer2 block', 'used /31s', 'free /31s'], blocks)] : []),
+    table(
+      ['connect', 'layer3 node ids', 'highest port key', 'more nodes', 'more layer3 networks', 'more layer2 networks'],
+      takes,
     ),
-    ...c.layer2Blocks.map((b) => `    Layer2 block ${b.block}: ${of(b.used, b.size)} /31s`),
-    key
-      ? `    highest port key ${key.key} of ${key.limit} (${key.network}${key.node ? ` at ${key.node}` : ''})`
-      : '    no port key yet',
-    ...(c.moreNodes ? [`    nodes: ${limitLine(c.moreNodes)}`] : []),
-    `    Layer3 networks: ${limitLine(c.moreLayer3Networks)}`,
-    `    Layer2 networks: ${limitLine(c.moreLayer2Networks)}`,
   ];
 }
 
-function growthLines(title: string, growth: Growth): string[] {
-  return [
-    `${title}: ${growth.more} more fit, then`,
-    ...growth.limits.map((l) => `  ${l.reason}${l.ref ? ` ${l.ref}` : ''}: ${l.message}`),
+/** How many more fit growing by each, and the limit (or the tied limits) reached first, each said once. */
+function growthLines({ growth }: CapacityForecast): string[] {
+  const rows: [string, Growth][] = [
+    ['nodes', growth.nodes],
+    ['Layer3 networks', growth.layer3Networks],
+    ['Layer2 networks', growth.layer2Networks],
   ];
+  const cells = rows.flatMap(([name, g]) =>
+    g.limits.map((l, i) => [i === 0 ? name : '', i === 0 ? String(g.more) : '', limitText(l)]),
+  );
+  return table(['growing by', 'more', 'then refused'], cells);
 }

@@ -9,7 +9,7 @@
  * forward), each checked by portChecks.ts as the planner checks it. Each limit says how many more
  * fit, and the planner's reason and object when one more is refused. Pure.
  */
-import { type Cidr, cidrSize, familyName, formatCidr, mustParseCidr } from '../model/cidr';
+import { addressBits, type Cidr, cidrSize, familyName, formatCidr, mustParseCidr } from '../model/cidr';
 import { maxNodeId, minNodeId } from '../model/inventory';
 import type { Reason } from '../model/problem';
 import type { ClusterAllocation } from './cluster';
@@ -88,8 +88,13 @@ export interface ConnectCapacity {
   ref: string;
   slices: SliceUse[];
   layer2Blocks: BlockUse[];
-  /** The port-key window per slice: min(2^(bits - networkPrefix), 5000). */
+  /**
+   * The port keys each slice index reserves: min(2^(bits - networkPrefix), 5000). Not how many
+   * nodes a slice holds; that is `nodeIdsPerSlice`.
+   */
   maxNodes: number;
+  /** A Layer3 slice holds node ids below this: its /31 (/127) pairs, the fewest of its families. */
+  nodeIdsPerSlice: number;
   highestPortKey?: { key: number; network: string; node?: string; limit: number };
   /** How many more nodes this connect's Layer3 slices take (pairs and port keys); absent when only node ids bound them. */
   moreNodes?: Limit;
@@ -107,7 +112,11 @@ export interface CapacityForecast {
   ranges: { nodeIds: RangeUse; networkIds: RangeUse; datapathKeys: RangeUse };
   networks: NetworkCapacity[];
   connects: ConnectCapacity[];
-  growth: { nodes: Growth; networks: Growth };
+  /**
+   * Growing by nodes, by Layer3 networks, by Layer2 networks (connects take the two kinds from
+   * different pools), and `networks`: whichever network kind is refused first.
+   */
+  growth: { nodes: Growth; layer3Networks: Growth; layer2Networks: Growth; networks: Growth };
 }
 
 export interface CapacityInput {
@@ -128,17 +137,33 @@ export function forecastCapacity(input: CapacityInput): CapacityForecast {
   };
   const nodes = nodesOf(allocation);
   const networks = input.networks.map((n) => networkCapacity(n, allocation));
-  const connects = input.connects.map((c) => connectCapacity(c, nodes, ranges.networkIds.free));
+  const freeIds = freeNetworkIds(Object.values(allocation.networkIds));
+  const connects = input.connects.map((c) => connectCapacity(c, nodes, freeIds));
   const nodeLimits = [
     idLimit('node', ranges.nodeIds.free, 'Inventory'),
     ...networks.flatMap((n) => (n.moreNodes ? [n.moreNodes] : [])),
     ...connects.flatMap((c) => (c.moreNodes ? [c.moreNodes] : [])),
   ];
-  const networkLimits = [
-    idLimit('network', ranges.networkIds.free),
-    ...connects.flatMap((c) => [c.moreLayer3Networks, c.moreLayer2Networks]),
-  ];
-  return { ranges, networks, connects, growth: { nodes: first(nodeLimits), networks: first(networkLimits) } };
+  // A connect bound only by the network ids adds nothing to the id limit itself: said once.
+  const own = (l: Limit) => (l.reason === 'IdsExhausted' ? [] : [l]);
+  const ids = idLimit('network', ranges.networkIds.free);
+  const layer3Networks = first([ids, ...connects.flatMap((c) => own(c.moreLayer3Networks))]);
+  const layer2Networks = first([ids, ...connects.flatMap((c) => own(c.moreLayer2Networks))]);
+  const growth = {
+    nodes: first(nodeLimits),
+    layer3Networks,
+    layer2Networks,
+    networks: first([...layer3Networks.limits, ...layer2Networks.limits]),
+  };
+  return { ranges, networks, connects, growth };
+}
+
+/** The network ids new networks take, lowest first (as the planner assigns unpinned ids). */
+function freeNetworkIds(used: number[]): number[] {
+  const taken = new Set(used);
+  const free: number[] = [];
+  for (let id = 1; id <= maxNetworkId; id++) if (!taken.has(id)) free.push(id);
+  return free;
 }
 
 function rangeUse(firstId: number, last: number, used: number): RangeUse {
@@ -195,7 +220,7 @@ function networkCapacity(network: CapacityInput['networks'][number], allocation:
 function connectCapacity(
   input: ConnectCapacityInput,
   nodes: { name: string; id: number }[],
-  freeNetworkIds: number,
+  freeIds: number[],
 ): ConnectCapacity {
   const allocator = ConnectSubnetAllocator.fromState(input.state);
   const subnets = connectSubnetsOf(input.state);
@@ -206,10 +231,13 @@ function connectCapacity(
     slices: sliceUse(allocator),
     layer2Blocks: blockUse(allocator),
     maxNodes: subnets[0] ? Number(maxNodes(subnets[0])) : 0,
+    nodeIdsPerSlice: Math.min(
+      ...subnets.map((s) => Number(1n << BigInt(addressBits(s.cidr.family) - s.networkPrefix - 1))),
+    ),
     highestPortKey: highestPortKey(allocator, subnets, highest),
     moreNodes: connectNodeLimit(input, allocator, subnets, nodes),
-    moreLayer3Networks: moreNetworks(input, 'layer3', subnets, highest, freeNetworkIds),
-    moreLayer2Networks: moreNetworks(input, 'layer2', subnets, highest, freeNetworkIds),
+    moreLayer3Networks: moreNetworks(input, 'layer3', subnets, highest, freeIds),
+    moreLayer2Networks: moreNetworks(input, 'layer2', subnets, highest, freeIds),
   };
 }
 
@@ -309,18 +337,20 @@ function moreNetworks(
   topology: Topology,
   subnets: ConnectSubnet[],
   highest: { name: string; id: number } | undefined,
-  freeNetworkIds: number,
+  freeIds: number[],
 ): Limit {
   const allocator = ConnectSubnetAllocator.fromState(input.state);
   const kind = topology === 'layer3' ? 'Layer3' : 'Layer2';
+  const freeNetworkIds = freeIds.length;
   for (let more = 0; more < freeNetworkIds; more++) {
-    const owner = ownerKey(topology, maxNetworkId + 1 + more);
+    // the slice owner the new network would be, named by the id it would get
+    const owner = ownerKey(topology, freeIds[more]!);
     const result = allocator.allocate(owner);
     const refusal = !result.ok
       ? result.why
       : checkPorts({
           ref: input.ref,
-          network: `the next ${kind} network`,
+          network: `${owner} (new ${kind} network number ${more + 1})`,
           topology,
           subnets: result.value,
           connectSubnets: subnets,

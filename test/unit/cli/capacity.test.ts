@@ -46,21 +46,49 @@ describe('ovnk capacity', () => {
     });
     expect(connect.layer2Blocks[0]).toEqual({ block: '192.168.2.0/24', size: 128, used: 1, free: 127 });
     expect(connect.highestPortKey).toMatchObject({ limit: 32767 });
+    // a /24 slice reserves 256 port keys per index but holds 128 /31 pairs: node ids below 128
+    expect(connect).toMatchObject({ maxNodes: 256, nodeIdsPerSlice: 128 });
+    expect(connect.moreNodes.message).toContain('holds node ids below 128');
     expect(forecast.growth.nodes.more).toBe(13);
-    expect(forecast.growth.networks).toMatchObject({
-      more: 125,
-      limits: [{ reason: 'ConnectSubnetExhausted', ref: 'ClusterNetworkConnect/colored-enterprise' }],
-    });
+    const refusedBy = { reason: 'ConnectSubnetExhausted', ref: 'ClusterNetworkConnect/colored-enterprise' };
+    expect(forecast.growth.layer3Networks).toMatchObject({ more: 125, limits: [refusedBy] });
+    // Layer2 networks take /31s of borrowed blocks: only the network ids bound them, said once
+    expect(forecast.growth.layer2Networks).toMatchObject({ more: 4092, limits: [{ reason: 'IdsExhausted' }] });
+    expect(forecast.growth.layer2Networks.limits[0]).not.toHaveProperty('ref');
+    expect(forecast.growth.networks).toMatchObject({ more: 125, limits: [refusedBy] });
+    // the refused network is named by the slice owner and network id it would get
+    expect(forecast.growth.layer3Networks.limits[0].message).toContain(
+      'port tunnel key 32773 of network layer3_129 (new Layer3 network number 126) on node ovn-worker2',
+    );
   });
 
-  it('prints the same forecast for people, with the first limit of each growth', () => {
+  it('prints the same forecast for people as tables, each limit said once, under the growth it bounds', () => {
     const run = ovnk(['capacity', '-f', colored]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('node ids 2..5000: 3 used, 4996 free');
-    expect(run.stdout).toContain('fd00:103::/60 /64 per node: 3 used, 13 free');
-    expect(run.stdout).toContain('Growing by nodes: 13 more fit, then');
-    expect(run.stdout).toMatch(/Growing by networks: 125 more fit, then\n {2}ConnectSubnetExhausted/);
-    expect(run.stderr).not.toContain('error');
+    const tables = run.stdout.split('\n\n');
+    const headed = (header: RegExp) => tables.find((t) => header.test(t.split('\n')[0]!))?.split('\n') ?? [];
+    expect(headed(/^RANGE +VALUES +USED +FREE$/)).toContainEqual(
+      expect.stringMatching(/^node ids +2\.\.5000 +3 +4996$/),
+    );
+    expect(headed(/^NETWORK +TOPOLOGY +SUBNET +PER NODE/)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^cluster_udn_blue-network +Layer3 +103\.103\.0\.0\/16 +\/24 +3 +253 +13$/),
+        expect.stringMatching(/^ +fd00:103::\/60 +\/64 +3 +13$/),
+      ]),
+    );
+    expect(headed(/^CONNECT +LAYER3 NODE IDS/)).toContainEqual(
+      expect.stringMatching(/^colored-enterprise +below 128 +513 of 32767 \(layer2_3\) +123 +125 +4092$/),
+    );
+    const growth = headed(/^GROWING BY +MORE +THEN REFUSED$/);
+    expect(growth[1]).toMatch(/^nodes +13 +HostSubnetsExhausted ClusterUserDefinedNetwork\/blue-network: /);
+    expect(growth).toContainEqual(expect.stringMatching(/^Layer3 networks +125 +ConnectSubnetExhausted /));
+    expect(growth).toContainEqual(expect.stringMatching(/^Layer2 networks +4092 +IdsExhausted: 4092 network ids /));
+    // every limit's sentence appears once in the whole text
+    const sentences = run.stdout.split('\n').filter((l) => /Exhausted/.test(l));
+    expect(new Set(sentences).size).toBe(sentences.length);
+    expect(run.stdout.match(/takes 125 more Layer3 networks/g)).toHaveLength(1);
+    expect(run.stdout).not.toContain('of network the next');
+    expect(run.stderr).toBe('');
   });
 
   it('exits 1 with the problems beside the forecast when the plan is refused', () => {
