@@ -28,10 +28,15 @@ import {
   ZoneRows,
 } from './resources';
 import { clusterKubernetes, type KubernetesCluster, refuseForKubernetes } from './clusterKubernetes';
+import { refuseUnresolved } from './plainArgs';
 import { type ClusterTarget, northbound } from './target';
 
 export interface ClusterArgs {
-  /** The Inventory object. Plain: its zones and nodes decide the children. Its node targets name no `keyPath` (SSH keys come from stack config or an agent). */
+  /**
+   * The Inventory object. Plain values only (an Output or Promise anywhere in these args is refused,
+   * naming its path): its zones and nodes decide the children. Its node targets name no `keyPath`
+   * (SSH keys come from stack config or an agent).
+   */
   readonly inventory: InventoryObject;
   /** ClusterUserDefinedNetwork / UserDefinedNetwork objects; one child component each. */
   readonly networks?: NetworkObject[];
@@ -86,7 +91,9 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
   readonly kubernetes?: KubernetesCluster;
 
   constructor(name: string, given: ClusterArgs, opts?: pulumi.ComponentResourceOptions) {
-    // Before anything is registered: an object the API server would refuse stops the program here.
+    // Before anything is registered: an Output where a plain value decides the children, and an
+    // object the API server would refuse, stop the program here.
+    refuseUnresolved(`Cluster ${name}`, given);
     if (given.target?.kind === 'kubernetes') refuseForKubernetes(name, given);
     super('ovnk:cluster:Cluster', name, {}, opts);
     // Plain JSON data from here on: the SDK stringifies inputs while registering, which objects
