@@ -15,6 +15,8 @@ export const KEY_KEY = 'ovnk.io/key';
 export const SHARED_OWNER = 'ovnk.io/shared';
 /** `ovnk.io/user/<owner>`: one per owner using a shared row (nb/shared.ts). */
 export const USER_PREFIX = 'ovnk.io/user/';
+/** `ovnk.io/part/<owner>` on a shared row: the values that owner adds to its set column (nb/sharedParts.ts). */
+export const PART_PREFIX = 'ovnk.io/part/';
 /** `ovnk.io/owned/<owner>` on NB_Global: the ledger of rows without external_ids (nb/ledger.ts). */
 export const LEDGER_PREFIX = 'ovnk.io/owned/';
 /** `ovnk.io/state/<owner>` on NB_Global: the CLI's allocation state (runtime/state.ts). */

@@ -15,6 +15,14 @@ export type Topology = 'Layer3' | 'Layer2' | 'Localnet';
 export type Role = 'Primary' | 'Secondary';
 export type Transport = 'Geneve' | 'NoOverlay' | 'EVPN';
 
+/** `spec.noOverlay` of a NoOverlay network (the CRD requires it there and forbids it elsewhere). */
+export interface NoOverlay {
+  /** SNAT of pod traffic leaving the cluster (upstream's NoOverlaySNATEnabled / Disabled). */
+  outboundSNAT: 'Enabled' | 'Disabled';
+  /** Whether ovn-kubernetes (Managed) or the user (Unmanaged) advertises the pod routes: no Northbound row depends on it. */
+  routing: 'Managed' | 'Unmanaged';
+}
+
 export const networkIdAnnotation = 'k8s.ovn.org/network-id';
 /** Upstream's NAD annotation of a primary Layer2 network: [16711683 + network id, the transit router's key]. */
 export const tunnelKeysAnnotation = 'k8s.ovn.org/tunnel-keys';
@@ -43,6 +51,8 @@ export interface Network {
   transitSubnets: string[];
   mtu: number;
   transport: Transport;
+  /** NoOverlay transport only. */
+  noOverlay?: NoOverlay;
   /** The object's labels (what a CUDN network selector matches). */
   labels: Record<string, string>;
   /** CUDN only. */
@@ -91,10 +101,27 @@ export function parseNetworkSpec(
     transitSubnets: [],
     mtu: r.integer(config.mtu, `${at}mtu`) ?? mtu,
     transport: r.oneOf(spec.transport, `${field}transport`, ['Geneve', 'NoOverlay', 'EVPN'] as const) ?? 'Geneve',
+    ...parseNoOverlay(r, spec.noOverlay, `${field}noOverlay`),
     namespaces: [],
     pinnedId: pinnedId(r, doc.metadata.annotations[networkIdAnnotation]),
     ...pinnedTunnelKeys(r, doc.metadata.annotations[tunnelKeysAnnotation]),
   };
+}
+
+function parseNoOverlay(r: FieldReader, value: Json, field: string): { noOverlay?: NoOverlay } {
+  if (value === undefined) return {};
+  const map = r.record(value, field);
+  if (!map) return {};
+  const at = (key: string) => `${field}.${key}`;
+  const outboundSNAT =
+    map.outboundSNAT === undefined
+      ? r.missing(at('outboundSNAT'))
+      : r.oneOf(map.outboundSNAT, at('outboundSNAT'), ['Enabled', 'Disabled'] as const);
+  const routing =
+    map.routing === undefined
+      ? r.missing(at('routing'))
+      : r.oneOf(map.routing, at('routing'), ['Managed', 'Unmanaged'] as const);
+  return outboundSNAT && routing ? { noOverlay: { outboundSNAT, routing } } : {};
 }
 
 function parseSubnets(r: FieldReader, value: Json, field: string, topology: Topology): NetworkSubnet[] {

@@ -247,7 +247,24 @@ export function networkRules(cluster: Cluster): Problem[] {
  */
 export function renderRefusals(cluster: Cluster): Problem[] {
   const families = cluster.networks.flatMap((n) => familyRules(n, cluster, configPath(n)));
-  return [...families, ...primaryPerNamespace(cluster), ...unsupportedNetworks(cluster)];
+  return [...families, ...primaryPerNamespace(cluster), ...unsupportedNetworks(cluster), ...evpnLayer2(cluster)];
+}
+
+/**
+ * EVPN Layer2 networks: upstream's layer2 switch then holds a MAC-VRF port with ARP/NS deny ACLs
+ * (base_secondary_layer2_network_controller.go initializeLogicalSwitch), which we do not render yet.
+ */
+function evpnLayer2(cluster: Cluster): Problem[] {
+  return cluster.networks
+    .filter((n) => n.namespaces.length > 0 && n.transport === 'EVPN' && n.topology === 'Layer2')
+    .map((n) =>
+      problem(
+        'UnsupportedNetworkType',
+        n.ref,
+        `${n.kind === 'ClusterUserDefinedNetwork' ? 'spec.network.' : 'spec.'}transport`,
+        `${n.name}: EVPN Layer2 networks are not supported yet (their MAC-VRF port is not rendered; EVPN Layer3 networks are)`,
+      ),
+    );
 }
 
 function unsupportedNetworks(cluster: Cluster): Problem[] {

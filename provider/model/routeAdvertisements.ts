@@ -8,7 +8,7 @@
 import { FieldReader, type Json } from './fields';
 import type { LoadedDocument } from './load';
 import { type Problem, problem } from './problem';
-import { type LabelSelector, selectorShapeErrors } from './selector';
+import { type Labels, type LabelSelector, matchesSelector, selectorShapeErrors } from './selector';
 
 export const routeAdvertisementsApiVersion = 'k8s.ovn.org/v1';
 
@@ -128,6 +128,22 @@ function selectorField(r: FieldReader, value: Json, at: string): LabelSelector |
     );
   }
   return selector;
+}
+
+/**
+ * Does `ra` advertise the pod network of the ClusterUserDefinedNetwork with `cudnLabels` on a
+ * node with `nodeLabels`? (upstream's RouteAdvertisements controller: PodNetwork among the
+ * advertisements, a ClusterUserDefinedNetworks selector matching the CUDN, the node selected.)
+ */
+export function advertisesCudnPodNetwork(ra: RouteAdvertisements, cudnLabels: Labels, nodeLabels: Labels): boolean {
+  if (!ra.advertisements.includes('PodNetwork')) return false;
+  if (!matchesSelector(ra.nodeSelector, nodeLabels)) return false;
+  return ra.networkSelectors.some(
+    (s) =>
+      s.networkSelectionType === 'ClusterUserDefinedNetworks' &&
+      s.cudnSelector !== undefined &&
+      matchesSelector(s.cudnSelector, cudnLabels),
+  );
 }
 
 const isEmpty = (s: LabelSelector): boolean =>

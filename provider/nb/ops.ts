@@ -47,6 +47,17 @@ export function mutateRefsOp(
   return { op: 'mutate', table, where, mutations: [[column, mutator, encodeValue(refs)]] };
 }
 
+/** Adds or removes string atoms in a set column (a shared row's part, sharedParts.ts). */
+export function mutateAtomsOp(
+  table: string,
+  where: Condition[],
+  column: string,
+  mutator: 'insert' | 'delete',
+  atoms: string[],
+): Operation {
+  return { op: 'mutate', table, where, mutations: [[column, mutator, ['set', atoms]]] };
+}
+
 export function deleteOp(table: string, uuid: string): Operation {
   return { op: 'delete', table, where: byUuid(uuid) };
 }

@@ -21,6 +21,7 @@ import type { Entry, ReconcileInput, RowChange } from './reconcileTypes';
 import { emptyPlan, planDeletion, planRelease, planRow, type PlannedRow, type RowPlanContext } from './rowPlan';
 import { type ReconcileReason, type RowProblem, rowProblem } from './rowProblems';
 import { claimedIds, releasedIds, sharedTables } from './shared';
+import { claimedPart } from './sharedParts';
 
 type ExternalIds = Record<string, unknown> | undefined;
 
@@ -75,6 +76,7 @@ export function reconcile(input: ReconcileInput): Plan {
     label: labeller(entries, [...input.observed, ...(input.foreign ?? [])]),
     ours: new Set(split.mine.map((r) => r.uuid)),
     stale: new Set(deleted.map((r) => r.uuid)),
+    owner: input.owner,
   };
   const planned = emptyPlan();
   for (const entry of entries) planRow(context, entry, planned);
@@ -186,14 +188,19 @@ function resolveEntry(
     );
   for (column in entry.row.columns)
     resolved[column] = resolveColumn(scope, table.columns[column].type, entry.row.columns[column], problem);
-  if (table.columns.external_ids !== undefined)
-    resolved.external_ids = entry.row.shared
-      ? claimedIds(
-          resolved.external_ids as ExternalIds,
-          entry.observed?.columns.external_ids as ExternalIds,
-          input.owner,
-        )
-      : withOwner(resolved.external_ids as ExternalIds, input.owner);
+  if (table.columns.external_ids === undefined) return resolved;
+  if (!entry.row.shared) {
+    resolved.external_ids = withOwner(resolved.external_ids as ExternalIds, input.owner);
+    return resolved;
+  }
+  const observed = entry.observed?.columns;
+  const ids = claimedIds(resolved.external_ids as ExternalIds, observed?.external_ids as ExternalIds, input.owner);
+  const part = claimedPart(row.table, resolved, observed, input.owner);
+  if (part) {
+    resolved[part.column] = part.value;
+    ids[part.key] = part.part;
+  }
+  resolved.external_ids = ids;
   return resolved;
 }
 

@@ -9,10 +9,20 @@
 import type { Condition, Operation } from '../ovsdb/notation';
 import { normalizeColumnType, type ColumnType, type DatabaseSchema, type TableSchema } from '../ovsdb/schema';
 import { describeRow, rowIdentity, type ObservedRow } from './desired';
-import { deleteOp, insertOp, mutateRefsOp, byUuid, updateOp, waitExistsOp, waitUnchangedOp } from './ops';
+import {
+  deleteOp,
+  insertOp,
+  mutateAtomsOp,
+  mutateRefsOp,
+  byUuid,
+  updateOp,
+  waitExistsOp,
+  waitUnchangedOp,
+} from './ops';
 import { isReferenceSet, parentColumns, referencedTable, type DesiredTarget, type ReferenceScope } from './references';
 import type { Entry, Holder, RowChange } from './reconcileTypes';
 import { usersOf } from './shared';
+import { releasedPart } from './sharedParts';
 import { canonical, describeValue, sameValue } from './values';
 
 export interface RowPlanContext {
@@ -24,6 +34,8 @@ export interface RowPlanContext {
   ours: Set<string>;
   /** Uuids of our rows being deleted (their references go with them). */
   stale: Set<string>;
+  /** Who we are (a released shared row loses our part, sharedParts.ts). */
+  owner: string;
 }
 
 /** Operations by kind, in row order; reconcile.ts assembles them into one transaction. */
@@ -231,6 +243,8 @@ export function planRelease(
   plan.guards.push(`${describeRow(row.table, identity)} (external_ids) is unchanged`);
   plan.guarded.add(row.uuid);
   plan.updates.push(updateOp(row.table, table, row.uuid, { external_ids: ids }));
+  const part = releasedPart(row.table, row.columns.external_ids as Record<string, unknown>, context.owner);
+  if (part) plan.mutates.push(mutateAtomsOp(row.table, byUuid(row.uuid), part.column, 'delete', part.values));
   const users = usersOf(ids).join(', ');
   plan.changes.push({ action: 'update', table: row.table, identity, details: [`released, still used by ${users}`] });
 }

@@ -19,6 +19,7 @@ import { prepareZones, renderZone, uniqueRows } from '../connect/zones';
 import { validateConnects } from '../connect/validate';
 import { forNetwork, TopologyInputError } from '../topology/errors';
 import { topologyInputs, type ZoneRenderInputs } from '../topology/fromCluster';
+import { mergeSharedParts } from '../topology/merge';
 import { renderNetwork } from '../topology/render';
 import { networkEndpoints } from '../topology/services';
 import { renderSharedRows } from '../topology/shared';
@@ -117,7 +118,9 @@ export function planTopology(
 }
 
 function zonePlan(z: ZoneRenderInputs, connectPlan: ReturnType<typeof prepareZones>): ZonePlan {
-  const networkRows = z.inputs.flatMap((input) => forNetwork(input.network.name, () => renderNetwork(input)));
+  const networkRows = mergeSharedParts(
+    z.inputs.flatMap((input) => forNetwork(input.network.name, () => renderNetwork(input))),
+  );
   const connect = renderZone(connectPlan, z.zone);
   const connectRows = connect.rows;
   const shared = networkRows.length > 0 || connectRows.length > 0 ? renderSharedRows() : [];

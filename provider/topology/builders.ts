@@ -104,6 +104,10 @@ export interface SnatSpec {
   match?: string;
   externalPortRange?: string;
   gatewayPort?: string;
+  /** The address set (by name) of the only destinations SNATed; such SNATs are keyed by it too. */
+  allowedExtIps?: string;
+  /** The address set (by name) of destinations not SNATed. */
+  exemptedExtIps?: string;
   externalIds: StringMap;
 }
 
@@ -118,10 +122,10 @@ export function snat(router: string, spec: SnatSpec): DesiredRow {
   if (spec.match) columns.match = spec.match;
   if (spec.externalPortRange) columns.external_port_range = spec.externalPortRange;
   if (spec.gatewayPort) columns.gateway_port = spec.gatewayPort;
-  return keyedRow(
-    KINDS.nat,
-    { router, type: 'snat', external_ip: spec.externalIp, logical_ip: spec.logicalIp },
-    spec.externalIds,
-    columns,
-  );
+  if (spec.exemptedExtIps) columns.exempted_ext_ips = spec.exemptedExtIps;
+  const key = { router, type: 'snat', external_ip: spec.externalIp, logical_ip: spec.logicalIp };
+  if (!spec.allowedExtIps) return keyedRow(KINDS.nat, key, spec.externalIds, columns);
+  // upstream writes one SNAT per allowed set for the same addresses (buildUDNEgressSNAT)
+  columns.allowed_ext_ips = spec.allowedExtIps;
+  return keyedRow(KINDS.allowedNat, { ...key, allowed_ext_ips: spec.allowedExtIps }, spec.externalIds, columns);
 }

@@ -57,6 +57,16 @@ export interface NetworkContext {
   physicalNetworkName: string;
   local: NodeContext[];
   remote: NodeContext[];
+  /** East/west traffic over the interconnect; not for NoOverlay and EVPN (upstream's hasInterconnectTransport). */
+  interconnect: boolean;
+  /** NoOverlay: the gateway router routes only its node's host subnets to the cluster router. */
+  noOverlay: boolean;
+  /** The pod network counts as advertised (upstream's util.IsPodNetworkAdvertisedAtNode). */
+  advertised: boolean;
+  /** NoOverlay with outbound SNAT: the network's `no-overlay-snat-exemption` address set exists. */
+  snatExemption: boolean;
+  /** Every node's IPs, bare, sorted (the cluster's `node-ips` address set). */
+  clusterNodeIPs: string[];
   /** {network, topology} */
   e2: StringMap;
   /** E2 + role primary */
@@ -200,6 +210,7 @@ export function resolve(input: RenderInput): NetworkContext {
     .sort((a, b) => a.id - b.id);
   const local = new Set(input.zone.localNodes);
   const e2 = { [NETWORK_KEY]: net.name, [TOPOLOGY_KEY]: net.topology };
+  const noOverlay = net.transport === 'no-overlay';
   return {
     name: net.name,
     p: networkPrefix(net.name),
@@ -227,9 +238,22 @@ export function resolve(input: RenderInput): NetworkContext {
     physicalNetworkName: net.physicalNetworkName ?? cluster.physicalNetworkName ?? 'physnet',
     local: nodes.filter((n) => local.has(n.name)),
     remote: layout === 'per-node' ? nodes.filter((n) => !local.has(n.name)) : [],
+    interconnect: net.transport === undefined,
+    noOverlay,
+    advertised: net.transport !== undefined || net.podNetworkAdvertised === true,
+    snatExemption: noOverlay && net.outboundSNAT === true,
+    clusterNodeIPs: clusterNodeIPs(input.nodes),
     e2,
     e3: { ...e2, [ROLE_KEY]: 'primary' },
   };
+}
+
+/** The bare addresses of every node's gateway IPs (what upstream reads from the host-cidrs annotations). */
+function clusterNodeIPs(nodes: readonly NodeInput[]): string[] {
+  const ips = nodes.flatMap((n, i) =>
+    (n.gateway?.ips ?? []).map((t, j) => parseInterface(t, `nodes[${i}].gateway.ips[${j}]`).ip),
+  );
+  return [...new Set(ips)].sort();
 }
 
 function layer2Transits(input: RenderInput, subnets: Cidr[]): Cidr[] {

@@ -18,6 +18,7 @@ import { type Cluster, inUse } from '../model/cluster';
 import type { InventoryNode, InventoryPod } from '../model/inventory';
 import type { Network } from '../model/network';
 import { uplinksOf } from '../model/cudn';
+import { advertisesCudnPodNetwork } from '../model/routeAdvertisements';
 import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, RenderInput } from './input';
 import { inventoryZones, type Zone } from '../model/zones';
 import { forNetwork } from './errors';
@@ -155,7 +156,25 @@ function networkInput(
     ...(uplink ? { physicalNetworkName: network.name, uplink } : {}),
     ...(active === undefined ? {} : { activeNodes: active }),
     ...(services.length === 0 ? {} : { services }),
+    ...transportOf(network),
+    ...(isPodNetworkAdvertised(cluster, network) ? { podNetworkAdvertised: true } : {}),
   };
+}
+
+const transportNames = { NoOverlay: 'no-overlay', EVPN: 'evpn' } as const;
+
+function transportOf(network: Network): Pick<NetworkInput, 'transport' | 'outboundSNAT'> {
+  if (network.transport === 'Geneve') return {};
+  const outboundSNAT = network.noOverlay?.outboundSNAT === 'Enabled' ? { outboundSNAT: true } : {};
+  return { transport: transportNames[network.transport], ...outboundSNAT };
+}
+
+/** A RouteAdvertisements advertises the CUDN's pod network (PodNetwork has no node selector: every node). */
+function isPodNetworkAdvertised(cluster: Cluster, network: Network): boolean {
+  return (
+    network.kind === 'ClusterUserDefinedNetwork' &&
+    (cluster.routeAdvertisements ?? []).some((ra) => advertisesCudnPodNetwork(ra, network.labels, {}))
+  );
 }
 
 /** Nodes with an allocated id, sorted by id, each with its host subnets of every network. */

@@ -8,6 +8,7 @@ import { addressBits, formatCidr } from '../model/cidr';
 import { gatewayRouterJoinIP, masqueradeIPs, type Addr, type MasqueradeIPs } from './addresses';
 import { routerPort, snat, staticRoute, switchPort } from './builders';
 import { ofFamily, type NetworkContext, type NodeContext } from './context';
+import { clusterSubnetSnatScope } from './egressSnat';
 import { routerLBGroups } from './groups';
 import { macFromIP } from './mac';
 import * as names from './names';
@@ -36,16 +37,14 @@ function masqueradeNats(ctx: NetworkContext, node: NodeContext, gr: string): Des
   for (const masq of networkMasqueradeIPs(ctx)) {
     const family = masq.gatewayRouter.family;
     const join = ofFamily(gatewayJoinIPs(ctx, node), family);
-    const sources = [...(join ? [join.ip] : []), ...ctx.subnets.filter((s) => s.family === family).map(formatCidr)];
-    for (const logicalIp of sources)
+    const base = { externalIp: masq.gatewayRouter.ip, externalPortRange: node.portRange, externalIds: ctx.e2 };
+    if (join) nats.push(snat(gr, { ...base, logicalIp: join.ip }));
+    for (const subnet of ctx.subnets.filter((s) => s.family === family)) {
+      const scope = clusterSubnetSnatScope(ctx, node, subnet);
       nats.push(
-        snat(gr, {
-          externalIp: masq.gatewayRouter.ip,
-          logicalIp,
-          externalPortRange: node.portRange,
-          externalIds: ctx.e2,
-        }),
+        snat(gr, { ...base, ...scope, logicalIp: formatCidr(subnet), externalIds: scope.externalIds ?? ctx.e2 }),
       );
+    }
   }
   return nats;
 }

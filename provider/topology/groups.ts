@@ -18,7 +18,8 @@ import { refs, row, type DesiredRow } from './rows';
 import { endpointsOf, loadBalancerRows } from './services';
 import type { PodInput } from './input';
 import type { Service } from '../model/inventory';
-import { NAME_KEY, OWNER_CONTROLLER_KEY, OWNER_TYPE_KEY } from '../model/externalIds';
+import { NAME_KEY } from '../model/externalIds';
+import { objectIds } from './objectIds';
 
 export const clusterLBGroupName = (p: string): string => `${p}clusterLBGroup`;
 export const clusterSwitchLBGroupName = (p: string): string => `${p}clusterSwitchLBGroup`;
@@ -35,17 +36,6 @@ export const routerLBGroups = (ctx: NetworkContext): string[] => [
   clusterLBGroupName(ctx.p),
   clusterRouterLBGroupName(ctx.p),
 ];
-
-/** Upstream's DbObjectIDs external_ids: owner keys, the object's keys, and the id joining them. */
-function objectIds(controller: string, ownerType: string, keys: [string, string][]): Record<string, string> {
-  const ids: Record<string, string> = {
-    [OWNER_CONTROLLER_KEY]: controller,
-    [OWNER_TYPE_KEY]: ownerType,
-  };
-  for (const [key, value] of keys) ids[key] = value;
-  ids[UPSTREAM_ID_KEY] = [controller, ownerType, ...keys.map(([, v]) => v)].join(':');
-  return ids;
-}
 
 function portGroup(ctx: NetworkContext, base: string, ports: string[], acls: DesiredRow[]): DesiredRow {
   const externalIds = objectIds(networkControllerName(ctx.name), 'Cluster', [[NAME_KEY, base]]);

@@ -71,7 +71,18 @@ export interface NetworkInput {
   activeNodes?: string[];
   /** The ClusterIP services of the network's namespaces: its load balancers in `<P>clusterLBGroup`. */
   services?: Service[];
+  /** Upstream's transport names (`no-overlay`, `evpn`); absent: the Geneve interconnect overlay. */
+  transport?: Transport;
+  /** NoOverlay only: `spec.noOverlay.outboundSNAT: Enabled`. */
+  outboundSNAT?: boolean;
+  /**
+   * A RouteAdvertisements advertises the network's pod network (PodNetwork; it has no node
+   * selector, so on every node). NoOverlay and EVPN networks count as advertised without one.
+   */
+  podNetworkAdvertised?: boolean;
 }
+
+export type Transport = 'no-overlay' | 'evpn';
 
 export interface GatewayInput {
   /** The gateway bridge, e.g. `breth0`. */

@@ -21,6 +21,7 @@
  */
 import { formatCidr } from '../model/cidr';
 import { gatewayIP, managementIP, transitPair, type Addr } from './addresses';
+import { advertisedIsolation, advertisedPassAcl } from './advertised';
 import { gatewayChassis, routerPort, routerTypePort, staticRoute } from './builders';
 import { ofFamily, type NetworkContext, type NodeContext } from './context';
 import { gatewayJoinIPs, renderGatewayRouter } from './gateway';
@@ -80,6 +81,7 @@ function management(ctx: NetworkContext, tr: RouterParts, sw: SwitchParts): void
   if (!owner) return;
   sw.ports.push(managementPortRow(names.managementPort(ctx.p, owner.name), ctx.subnets));
   sw.acls.push(...managementAcls(ctx, names.layer2SwitchName(ctx.p), ctx.subnets));
+  if (ctx.advertised) sw.acls.push(advertisedPassAcl(ctx));
   if (ctx.layout === 'per-node')
     tr.nats.push(
       ...managementSnats(ctx, names.transitRouterName(ctx.p), names.transitRouterToSwitchPort(ctx.p), ctx.subnets, {
@@ -211,6 +213,7 @@ export function renderLayer2(ctx: NetworkContext, podPorts: DesiredRow[]): Desir
       copp: names.DEFAULT_COPP,
     }),
   );
+  if (ctx.advertised) rows.push(...advertisedIsolation(ctx, [names.switchToTransitRouterPort(ctx.p)]));
   rows.push(
     ...sw.build({
       name: names.layer2SwitchName(ctx.p),

@@ -2,7 +2,9 @@
  * A primary Layer3 network in one zone (udn-topology-upstream.md §1-§4): the cluster router
  * `<P>ovn_cluster_router`, the join switch, and per local node the node switch with its
  * `stor-`/`rtos-` pair, management port, gateway router and the routes, 1004 policies and NATs
- * that tie them together. The per-node layout adds the interconnect rows (layer3-ic.ts).
+ * that tie them together. The per-node layout adds the interconnect rows (layer3-ic.ts), except
+ * for NoOverlay and EVPN networks (upstream's hasInterconnectTransport); an advertised network
+ * adds its isolation rows (advertised.ts).
  *
  * Central layout (one Northbound binding every node; upstream's removed central mode, §10):
  * no transit switch; remote subnets are connected routes of the shared cluster router; every
@@ -12,8 +14,10 @@
  */
 import { formatCidr, type Cidr } from '../model/cidr';
 import { clusterRouterJoinIP, gatewayIP, managementIP } from './addresses';
+import { advertisedIsolation, advertisedPassAcl } from './advertised';
 import { gatewayChassis, routerPort, routerTypePort, staticRoute } from './builders';
 import { ofFamily, type NetworkContext, type NodeContext } from './context';
+import { snatExemptionSets } from './egressSnat';
 import { gatewayJoinIPs, networkMasqueradeIPs, renderGatewayRouter } from './gateway';
 import { switchLBGroups } from './groups';
 import { renderLayer3Interconnect } from './layer3-ic';
@@ -57,6 +61,7 @@ function nodeSwitch(ctx: NetworkContext, node: NodeContext, cr: RouterParts, pod
   sw.ports.push(routerTypePort(names.switchToRouterPort(ctx.p, node.name), rtos));
   sw.ports.push(managementPortRow(names.managementPort(ctx.p, node.name), node.hostSubnets), ...pods);
   sw.acls.push(...managementAcls(ctx, name, node.hostSubnets));
+  if (ctx.advertised) sw.acls.push(advertisedPassAcl(ctx));
   const gc = gatewayChassis(names.gatewayChassisName(rtos, node.chassisId), node.chassisId);
   cr.ports.push(
     routerPort(rtos, {
@@ -96,7 +101,9 @@ function nodeGateway(ctx: NetworkContext, node: NodeContext, joinPorts: DesiredR
   });
   joinPorts.push(routerTypePort(names.joinToRouterPort(gr), names.routerToJoinPort(gr), ctx.e2));
   const crJoins = ctx.joins.map(clusterRouterJoinIP);
-  const podRoutes = ctx.subnets.flatMap((s) => {
+  // NoOverlay: other nodes' pods are reached through the physical network (updateGWRouterStaticRoutes)
+  const routed = ctx.noOverlay ? node.hostSubnets : ctx.subnets;
+  const podRoutes = routed.flatMap((s) => {
     const nexthop = ofFamily(crJoins, s.family);
     return nexthop ? [staticRoute(gr, { prefix: formatCidr(s), nexthop: nexthop.ip, externalIds: ctx.e2 })] : [];
   });
@@ -124,7 +131,15 @@ export function renderLayer3(ctx: NetworkContext, podPorts: Map<string, DesiredR
     nodeRouting(ctx, node, cr);
     rows.push(...nodeGateway(ctx, node, join.ports));
   }
-  if (ctx.layout === 'per-node') rows.push(...renderLayer3Interconnect(ctx, cr));
+  if (ctx.layout === 'per-node' && ctx.interconnect) rows.push(...renderLayer3Interconnect(ctx, cr));
+  if (ctx.advertised)
+    rows.push(
+      ...advertisedIsolation(
+        ctx,
+        ctx.local.map((n) => names.switchToRouterPort(ctx.p, n.name)),
+      ),
+    );
+  rows.push(...snatExemptionSets(ctx));
   rows.push(
     ...cr.build({
       name: crName,

@@ -8,6 +8,7 @@ import { formatCidr, type Cidr } from '../model/cidr';
 import { managementIP } from './addresses';
 import { reroutePolicy, snat, switchPort } from './builders';
 import { ofFamily, type NetworkContext } from './context';
+import { managementSnatScopes } from './egressSnat';
 import { networkMasqueradeIPs } from './gateway';
 import { macFromIPs } from './mac';
 import { ACL_LOGGING_METER, networkControllerName } from './names';
@@ -78,20 +79,22 @@ export function managementSnats(
   subnets: readonly Cidr[],
   options: ManagementSnatOptions,
 ): DesiredRow[] {
-  const match = `eth.dst == ${macFromIPs(subnets.map((s) => managementIP(s).ip))}`;
+  const dstMac = `eth.dst == ${macFromIPs(subnets.map((s) => managementIP(s).ip))}`;
   return networkMasqueradeIPs(ctx).flatMap((masq) =>
     subnets
       .filter((s) => s.family === masq.management.family)
-      .map((s) =>
-        snat(router, {
-          externalIp: masq.management.ip,
-          logicalIp: formatCidr(s),
-          logicalPort,
-          match,
-          externalPortRange: options.portRange,
-          gatewayPort: options.gatewayPort,
-          externalIds: ctx.e2,
-        }),
+      .flatMap((s) =>
+        managementSnatScopes(ctx, s.family, dstMac).map((scope) =>
+          snat(router, {
+            externalIp: masq.management.ip,
+            logicalIp: formatCidr(s),
+            logicalPort,
+            ...scope,
+            externalPortRange: options.portRange,
+            gatewayPort: options.gatewayPort,
+            externalIds: ctx.e2,
+          }),
+        ),
       ),
   );
 }

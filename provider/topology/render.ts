@@ -3,6 +3,7 @@
  * identity so the output does not depend on input order. Rows rendered twice (the same route
  * reached from two nodes) must be identical; a conflict is a bug and throws.
  */
+import { advertisedAddressSets } from './advertised';
 import { resolve, type NetworkContext } from './context';
 import { networkGroups, serviceBalancers } from './groups';
 import { managementPort } from './names';
@@ -45,7 +46,8 @@ export function renderNetwork(input: RenderInput): DesiredRow[] {
     managementPorts(ctx),
     serviceBalancers(ctx, input.network.services ?? [], input.pods ?? []),
   );
-  return uniqueSorted([...rows, ...groups, ...ctx.local.flatMap((node) => staticMacBindings(ctx, node))]);
+  const sets = ctx.advertised ? advertisedAddressSets(ctx) : [];
+  return uniqueSorted([...rows, ...groups, ...sets, ...ctx.local.flatMap((node) => staticMacBindings(ctx, node))]);
 }
 
 /** The zone's management ports: one per local node (Layer2: the one its layer2 switch holds). */

@@ -24,6 +24,11 @@ export const KINDS = {
     keys: ['router', 'priority', 'match'],
   }),
   nat: rowKinds.register({ table: 'NAT', ownerType: 'udn-nat', keys: ['router', 'type', 'external_ip', 'logical_ip'] }),
+  allowedNat: rowKinds.register({
+    table: 'NAT',
+    ownerType: 'udn-nat-allowed',
+    keys: ['router', 'type', 'external_ip', 'logical_ip', 'allowed_ext_ips'],
+  }),
   meterBand: rowKinds.register({ table: 'Meter_Band', ownerType: 'meter-band', keys: ['meter'] }),
 } satisfies Record<string, RowKind>;
 

@@ -5,8 +5,8 @@
  * name), else the default VRF (no advertisement, `default`, or advertised to both). The uplink
  * always joins the CUDN's own VRF, named as upstream names it. Pure.
  */
-import type { RouteAdvertisements } from '../model/routeAdvertisements';
-import { type Labels, matchesSelector } from '../model/selector';
+import { advertisesCudnPodNetwork, type RouteAdvertisements } from '../model/routeAdvertisements';
+import type { Labels } from '../model/selector';
 
 export type RoutingDomain =
   | { kind: 'default'; why: 'not-advertised' | 'default-target' }
@@ -45,14 +45,7 @@ export function vrfTableFor(networkId: number, managementPortIndex: number | und
 
 /** Does this RouteAdvertisements advertise the CUDN's pod network on this node? */
 export function advertisesCudn(ra: RouteAdvertisements, cudn: VrfCudn, nodeLabels: Labels): boolean {
-  if (!ra.advertisements.includes('PodNetwork')) return false;
-  if (!matchesSelector(ra.nodeSelector, nodeLabels)) return false;
-  return ra.networkSelectors.some(
-    (s) =>
-      s.networkSelectionType === 'ClusterUserDefinedNetworks' &&
-      s.cudnSelector !== undefined &&
-      matchesSelector(s.cudnSelector, cudn.labels),
-  );
+  return advertisesCudnPodNetwork(ra, cudn.labels, nodeLabels);
 }
 
 export function effectiveDomain(cudn: VrfCudn, nodeLabels: Labels, ras: RouteAdvertisements[]): RoutingDomain {

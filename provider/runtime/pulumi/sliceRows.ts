@@ -13,6 +13,7 @@ import { renderConnect } from '../../connect/render';
 import { endpointsOf, loadBalancerRows } from '../../topology/services';
 import { uniqueRows } from '../../connect/zones';
 import type { DesiredRow } from '../../nb/desired';
+import { mergeSharedParts } from '../../topology/merge';
 import { renderNetwork } from '../../topology/render';
 import { identityOf } from '../../topology/rows';
 import { renderSharedRows } from '../../topology/shared';
@@ -67,10 +68,12 @@ export function connectSliceRows(slice: ConnectSlice, zone: string): DesiredRow[
 /** Every row of the zone but the shared ones: as the CLI's plan renders the zone. */
 export function zoneSliceRows(slice: ZoneSlice, zone: string, states: readonly UplinkState[] = []): DesiredRow[] {
   const spec = zoneSpec(slice.layout, slice.nodes, zone);
-  const networkRows = slice.networks.flatMap((n) => {
-    const network = withUplinkGateways(n.network, states);
-    return renderNetwork({ cluster: slice.cluster, network, nodes: slice.nodes, zone: spec, pods: n.pods });
-  });
+  const networkRows = mergeSharedParts(
+    slice.networks.flatMap((n) => {
+      const network = withUplinkGateways(n.network, states);
+      return renderNetwork({ cluster: slice.cluster, network, nodes: slice.nodes, zone: spec, pods: n.pods });
+    }),
+  );
   const connectRows = slice.connects.flatMap((c) => renderConnect(connectFromJson(c), slice.connectNodes, spec).rows);
   const others =
     connectRows.length === 0 ? [] : uniqueRows([...connectRows, ...balancers(slice.sources, slice.connects)]);
