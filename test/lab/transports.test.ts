@@ -40,13 +40,18 @@ describe('NoOverlay and advertised networks in a per-node lab', () => {
     expect(addresses).toMatch(/^\["10\.10\.0\.0\/16", "[0-9.]+"\]$/);
   });
 
-  it("each zone's drop group holds both advertised networks' switch ports and the set both subnets", () => {
+  it("each zone's drop group holds the three advertised networks' switch ports and the set their subnets", () => {
     for (const zone of ic.zones) {
       const ports = nbctl(zone.name, '--bare', '--columns=ports', 'list', 'Port_Group', DROP_GROUP).split(/\s+/);
       const names = ports.map((uuid) => nbctl(zone.name, 'get', 'Logical_Switch_Port', uuid, 'name')).sort();
-      expect(names).toEqual([`"stor-cluster_udn_green_${zone.name}"`, '"stotr-cluster_udn_red_ovn_layer2_switch"']);
+      // NoOverlay blue counts as advertised (util.IsPodNetworkAdvertisedAtNode)
+      expect(names).toEqual([
+        `stor-cluster_udn_blue_${zone.name}`,
+        `stor-cluster_udn_green_${zone.name}`,
+        'stotr-cluster_udn_red_ovn_layer2_switch',
+      ]);
       expect(nbctl(zone.name, 'get', 'Address_Set', ADVERTISED_SET, 'addresses')).toBe(
-        '["10.20.0.0/16", "10.30.0.0/16"]',
+        '["10.10.0.0/16", "10.20.0.0/16", "10.30.0.0/16"]',
       );
     }
   });

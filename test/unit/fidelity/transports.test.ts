@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hashForOvn } from '../../../provider/model/hash';
+import { identityOf } from '../../../provider/topology/rows';
 import { has, planOf, rowOf, rowsIn, zoneRows } from './plan';
 
 interface Options {
@@ -213,8 +214,12 @@ describe('advertised pod networks', () => {
     expect(has(rowsOfN1({ extra: advertisement }), 'Logical_Switch', 'cluster_udn_blue_transit_switch')).toBe(true);
   });
 
-  it("share one advertised set and one drop group, holding every network's part", () => {
-    const rows = rowsOfN1({ extra: `${advertisement}\n${red}` });
+  it("share one advertised set, drop ACL and drop group, holding every network's part", () => {
+    const plan = planOf(world({ extra: `${advertisement}\n${red}` }));
+    const zone = plan.zones.find((z) => z.name === 'n1')!.rows;
+    const ids = zone.map((r) => `${r.table}/${identityOf(r)}`);
+    expect(ids.length).toBe(new Set(ids).size);
+    const rows = zoneRows(plan, 'n1');
     expect(rowOf(rows, 'Address_Set', advertisedSet).addresses).toEqual(['10.100.0.0/16', '10.200.0.0/16']);
     expect(rowOf(rows, 'Port_Group', dropGroup).ports).toEqual(['stor-cluster_udn_blue_n1', 'stor-cluster_udn_red_n1']);
   });
