@@ -79,7 +79,7 @@ export function allocationOf<T>(
   return cluster.allocationsResource.allocations.apply((a): T => {
     if (a === undefined || a === null)
       throw new Error(
-        `${ref}: ClusterAllocations has no allocations output, so its check did not run (under mocks, answer its registration with pulumiKinds.ClusterAllocations.check from ovnk-pulumi/runtime)`,
+        `${ref}: the Cluster's allocation resource (ClusterAllocations in Northbound mode, ClusterPrediction in Kubernetes mode) has no allocations output, so its check did not run (under mocks, wrap your mocks with ovnkMocks from ovnk-pulumi/testing)`,
       );
     const mine = pick(a);
     if (mine === undefined) throw new Error(`${ref}: the Cluster's allocations hold no entry for it`);

@@ -42,11 +42,12 @@ const blocks = (lang: string) =>
 const modulesIn = (root: string): Record<string, string> => ({
   'ovnk-pulumi': join(root, 'components'),
   'ovnk-pulumi/runtime': join(root, 'provider', 'runtime'),
+  'ovnk-pulumi/testing': join(root, 'components', 'testing'),
   '@pulumi/pulumi': dirname(require.resolve('@pulumi/pulumi/package.json', { paths: [repoRoot] })),
 });
 const withModules = (code: string, root = join(repoRoot, 'dist')) =>
   code.replace(
-    /from "(ovnk-pulumi(?:\/runtime)?|@pulumi\/pulumi)"/g,
+    /from "(ovnk-pulumi(?:\/runtime|\/testing)?|@pulumi\/pulumi)"/g,
     (_, m: string) => `from ${JSON.stringify(modulesIn(root)[m])}`,
   );
 
