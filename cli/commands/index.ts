@@ -7,6 +7,7 @@ import { registerLab } from './lab';
 import { registerPlan } from './plan';
 import { registerApply } from './apply';
 import { registerDiff } from './diff';
+import { registerAudit } from './audit';
 import { registerDestroy } from './destroy';
 import { registerRepair } from './repair';
 import { registerLabVm } from './labVm';
@@ -23,6 +24,7 @@ export const commands: Register[] = [
   registerPlan,
   registerApply,
   registerDiff,
+  registerAudit,
   registerDestroy,
   registerRepair,
   registerLabVm,

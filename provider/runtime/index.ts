@@ -26,6 +26,7 @@ export * from './refusals';
 export { dict, own } from '../model/dict';
 export { clusterWarnings, type Warning } from '../model/warnings';
 export * from './cluster';
+export * from './audit';
 export { findingLine, isDrift, isFailure, type UplinkFinding } from './uplink/findings';
 export type { UplinkSection } from './uplink/section';
 export type { NodeVrfReport } from './vrf/nodes';
