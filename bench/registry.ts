@@ -1,5 +1,6 @@
 /** Every benchmark, by name. Add one line per benchmark module. */
 import { allocBenchmark } from './alloc';
+import { auditBenchmark } from './audit';
 import { connectRowsBenchmark } from './connectRows';
 import { connectBenchmark } from './connect';
 import { crdBenchmark } from './crd';
@@ -24,4 +25,5 @@ export const benchmarks: Benchmark[] = [
   connectBenchmark,
   zonesBenchmark,
   crdBenchmark,
+  auditBenchmark,
 ];
