@@ -97,6 +97,14 @@ export function naturalRows(rows: readonly ObservedRow[], schema: DatabaseSchema
   });
 }
 
+/** What a reference atom holds: `{ uuid }` as decoded from the server, or the id as a bare string (a dump's rows). */
+const referenceId = (atom: unknown): string | undefined =>
+  typeof atom === 'string'
+    ? atom
+    : typeof (atom as { uuid?: unknown })?.uuid === 'string'
+      ? (atom as { uuid: string }).uuid
+      : undefined;
+
 /** A reference to a row not among the rows: a planned row's identity, or the uuid itself. */
 const unresolvedKey = (uuid: string): string =>
   uuid.includes(PLANNED) ? uuid.slice(uuid.indexOf(PLANNED) + 1) : `uuid ${uuid}`;
@@ -108,8 +116,8 @@ function routerOf(rows: readonly ObservedRow[]): Map<string, string> {
     if (row.table !== 'Logical_Router') continue;
     for (const column of Object.values(ROUTER_COLUMNS)) {
       for (const child of asList(row.columns[column])) {
-        const uuid = (child as { uuid?: string })?.uuid;
-        if (typeof uuid === 'string') routers.set(uuid, String(row.columns.name ?? ''));
+        const uuid = referenceId(child);
+        if (uuid !== undefined) routers.set(uuid, String(row.columns.name ?? ''));
       }
     }
   }
@@ -166,7 +174,7 @@ function comparable(
     named.push(name);
     const type = table?.columns[name]?.type;
     const refTable = type ? referencedTable(type) : undefined;
-    const value = refTable === undefined ? raw : mapAtoms(raw, (ref) => keyOf((ref as { uuid: string }).uuid));
+    const value = refTable === undefined ? raw : mapAtoms(raw, (ref) => keyOf(referenceId(ref) ?? String(ref)));
     if (refTable !== undefined) references[name] = refTable;
     if (type === undefined) columns[name] = value;
     else if (!isDefault(value, type)) columns[name] = canonical(value, type);
