@@ -36,6 +36,11 @@ export const examples: Record<string, string[]> = {
     'ovnk apply -f networks.yaml --lab --replace   # connects whose connectSubnets changed',
   ],
   diff: ['ovnk diff -f networks.yaml --lab', 'ovnk diff -f networks.yaml --nb tcp:10.0.0.10:6641 -o json'],
+  audit: [
+    'ovnk audit -f networks.yaml --lab',
+    'ovnk inventory > inventory.yaml && ovnk audit -f inventory.yaml -f networks.yaml --nb node-1=ssl:10.0.0.11:6641 --nb node-2=ssl:10.0.0.12:6641',
+    'ovnk audit -f networks.yaml --nb tcp:10.0.0.10:6641 --zone node-1 -o json | jq .zones',
+  ],
   destroy: [
     'ovnk destroy -f networks.yaml --lab',
     'ovnk destroy -f networks.yaml --nb tcp:10.0.0.10:6641 --owner team-a',

@@ -81,7 +81,8 @@ describe("kubectl's habits", () => {
       expect(section, `ovnk ${path} --help has no Examples`).toBeDefined();
       for (const line of section!.trimEnd().split('\n')) expect(line, path).toMatch(/^ {2}(ovnk |source <\(ovnk )/);
     }
-  });
+    // one `--help` process per command (27 of them): about 1.5 s each on a loaded 2-core machine
+  }, 120_000);
 
   it('names an unknown flag and the closest known one before a missing required flag', () => {
     const run = ovnk(['plan', '--fiel', colored]);
