@@ -7,14 +7,7 @@
  * the shared flows stay while any owner's network does, and the last owner to leave takes them.
  * The change is one `ovs-ofctl --bundle` (atomic), so nobody sees a bridge half changed. Pure.
  */
-import {
-  type BridgeFlowInput,
-  bridgeSharedFlows,
-  networkFlows,
-  ownerCookie,
-  sharedCookie,
-  sharedMacFlow,
-} from './flows';
+import { type BridgeFlowInput, bridgeSharedFlows, networkFlows, ownerCookie, sharedCookie } from './flows';
 import { canonicalFlows, type DumpedFlow } from './flowText';
 
 export interface BridgeChange {
@@ -28,7 +21,6 @@ export interface BridgeChange {
 }
 
 const dropFlow = /^in_port=(\w+),priority=9 actions=drop$/;
-const sharedMac = /^dl_dst=([0-9a-f:]+),priority=10 actions=/;
 
 const byPort = (a: string, b: string) => Number(a) - Number(b) || a.localeCompare(b);
 
@@ -42,9 +34,17 @@ function difference(want: string[], have: string[]): { missing: number; unexpect
   return { missing: want.filter((f) => !h.has(f)).length, unexpected: have.filter((f) => !w.has(f)).length };
 }
 
+/** A shared flow of ours with `ports`' outputs taken out of its actions (the text is ovs-ofctl's, without the cookie). */
+function withoutOutputs(flow: string, ports: readonly string[]): string {
+  const [match, actions] = flow.split(' actions=') as [string, string];
+  const kept = actions.split(',').filter((a) => !ports.some((p) => a === `output:${p}`));
+  return `${match} actions=${kept.join(',')}`;
+}
+
 /**
- * The shared flows wanted, and whether they are rendered whole (else: only the fan-out is changed,
- * for an owner that has no network left on the bridge but others do).
+ * The shared flows wanted, and whether they are rendered whole. An owner with no network left on
+ * the bridge while others have theirs cannot render them (the bridge's ports and addresses are the
+ * others'): it takes its own patch ports out of the fan-outs and leaves the rest as they are.
  */
 function wantedShared(
   input: BridgeFlowInput | undefined,
@@ -57,11 +57,9 @@ function wantedShared(
     return { flows, whole: true, canonical: canonicalFlows(flows) };
   }
   if (others.length === 0) return { flows: [], whole: true, canonical: [] };
-  const fanOut = haveShared.find((f) => sharedMac.test(f.flow));
-  if (!fanOut) return { flows: [], whole: false, canonical: haveShared.map((f) => f.flow).sort() };
-  const flow = sharedMacFlow(sharedMac.exec(fanOut.flow)![1]!, others);
-  const canonical = [...haveShared.filter((f) => f !== fanOut).map((f) => f.flow), ...canonicalFlows([flow])];
-  return { flows: [flow], whole: false, canonical: canonical.sort() };
+  const stripped = haveShared.map((f) => ({ was: f.flow, now: withoutOutputs(f.flow, mine) }));
+  const flows = stripped.filter((f) => f.now !== f.was).map((f) => `cookie=${sharedCookie}, ${f.now}`);
+  return { flows, whole: false, canonical: canonicalFlows(stripped.map((f) => f.now)) };
 }
 
 /** What `owner` must change on a bridge whose flows of ours are `dumped`, to carry `input`'s networks (none: leave it). */
@@ -71,7 +69,8 @@ export function bridgeChange(owner: string, input: BridgeFlowInput | undefined, 
   const haveShared = dumped.filter((f) => f.cookie === sharedCookie);
   const otherPorts = portsOf(dumped.filter((f) => f.cookie !== cookie && f.cookie !== sharedCookie));
   const mine = input ? networkFlows(owner, input) : [];
-  const shared = wantedShared(input, haveShared, input?.networks.map((n) => n.patchPort) ?? [], otherPorts);
+  const myPorts = input ? input.networks.map((n) => n.patchPort) : portsOf(haveMine);
+  const shared = wantedShared(input, haveShared, myPorts, otherPorts);
   const diff = difference(
     [...canonicalFlows(mine), ...shared.canonical],
     [...haveMine, ...haveShared].map((f) => f.flow),

@@ -73,6 +73,12 @@ export interface BridgeFlowInput {
   /** The bridge's IPv4 address: what egress is SNATed to. */
   ip: string;
   networks: BridgeNetwork[];
+  /**
+   * The ofport of the default network's patch port (`patch-breth0_<node>-to-br-int`) when the
+   * bridge carries that network too; its own flows are ovnkube-node's, but the flows every network
+   * shares must name it.
+   */
+  defaultPatchPort?: string;
 }
 
 /** Table 0: frames to the shared MAC reach every patch port and NORMAL (ARP to both sides). */
@@ -117,14 +123,33 @@ export function networkFlows(owner: string, b: BridgeFlowInput): string[] {
 }
 
 /**
+ * `arpFanoutFilterFlows` (bridgeflows.go), on a bridge that carries the default network: an ARP
+ * request for the bridge's address goes to the default network's patch port and NORMAL only
+ * (priority 12), and a broadcast ARP from outside to every patch port (priority 11), so the
+ * networks sharing the node's address do not all answer for it.
+ */
+function arpFanoutFilterFlows(b: Omit<BridgeFlowInput, 'networks'>, patchPorts: readonly string[]): string[] {
+  if (b.defaultPatchPort === undefined) return [];
+  const all = patchPorts.map((p) => `output:${p},`).join('');
+  return [
+    `cookie=${sharedCookie}, priority=12, table=0, arp, arp_op=1, arp_tpa=${b.ip}, actions=output:${b.defaultPatchPort},NORMAL`,
+    `cookie=${sharedCookie}, priority=11, table=0, in_port=${b.physicalPort}, dl_dst=ff:ff:ff:ff:ff:ff, arp, actions=${all}NORMAL`,
+  ];
+}
+
+/**
  * The flows every network of the bridge needs, with the shared cookie: the shared MAC's fan-out to
- * `patchPorts` (every network's on the bridge, whoever owns it), the host's traffic committed with
+ * `patchPorts` (every network's on the bridge, whoever owns it, and the default network's first
+ * where the bridge carries it: `commonFlows` iterates `patchedNetConfigs`, the default's
+ * included), the ARP fan-out filter beside the default network, the host's traffic committed with
  * the host mark, what comes in through conntrack, and table 1's host and NORMAL defaults.
  */
 export function bridgeSharedFlows(b: Omit<BridgeFlowInput, 'networks'>, patchPorts: readonly string[]): string[] {
   const cookie = `cookie=${sharedCookie}`;
+  const all = b.defaultPatchPort === undefined ? patchPorts : [b.defaultPatchPort, ...patchPorts];
   return [
-    sharedMacFlow(b.mac, patchPorts),
+    sharedMacFlow(b.mac, all),
+    ...arpFanoutFilterFlows(b, all),
     `${cookie}, priority=100, in_port=${b.hostPort}, ip, actions=ct(commit, zone=${conntrackZone}, exec(set_field:${ctMarkHost}->ct_mark)), output:${b.physicalPort}`,
     `${cookie}, priority=50, ip, dl_dst=${b.mac}, actions=ct(zone=${conntrackZone}, nat, table=1)`,
     `${cookie}, priority=10, table=1, dl_dst=${b.mac}, actions=output:${b.hostPort}`,

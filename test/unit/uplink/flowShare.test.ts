@@ -57,7 +57,7 @@ describe("one owner's change to a bridge other owners share", () => {
     expect(leaving).toMatchObject({ missing: 1, unexpected: 7 });
     expect(leaving.bundle).toEqual([
       `delete cookie=${ownerCookie('a')}/-1`,
-      `add cookie=${sharedCookie}, priority=10, table=0, dl_dst=be:48:fc:93:97:4d, actions=output:7,NORMAL`,
+      `add cookie=${sharedCookie}, ${fanOut('output:7,NORMAL')}`,
     ]);
     const left = dumpedFlows([
       ...networkFlows('b', purple),
@@ -71,5 +71,22 @@ describe("one owner's change to a bridge other owners share", () => {
     const change = bridgeChange('a', undefined, dumpedFlows(bridgeFlows('a', blue)));
     expect(change).toMatchObject({ missing: 0, unexpected: 11 });
     expect(change.bundle).toEqual([`delete cookie=${ownerCookie('a')}/-1`, `delete cookie=${sharedCookie}/-1`]);
+  });
+
+  it("keeps the default network's patch port in the fan-outs when an owner leaves a bridge that carries it", () => {
+    const withDefault = { ...bridge, defaultPatchPort: '1' };
+    const shared = bridgeFlows('b', { ...withDefault, networks: [...blue.networks, ...purple.networks] }).filter((f) =>
+      f.startsWith(`cookie=${sharedCookie}`),
+    );
+    const leaving = bridgeChange(
+      'a',
+      undefined,
+      dumpedFlows([...networkFlows('a', blue), ...networkFlows('b', purple), ...shared]),
+    );
+    const after = flowsOf(leaving.bundle).map((f) => f.replace(/^cookie=0x[0-9a-f]+, /, ''));
+    expect(after.sort()).toEqual([
+      'arp,dl_dst=ff:ff:ff:ff:ff:ff,in_port=2,priority=11 actions=output:1,output:7,NORMAL',
+      fanOut('output:1,output:7,NORMAL'),
+    ]);
   });
 });

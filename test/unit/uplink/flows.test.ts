@@ -155,3 +155,28 @@ describe("a network's flow phase on a node", () => {
     expect(flowPhase(undefined, 'cluster_udn_blue')).toBeUndefined();
   });
 });
+
+describe('the flows of a bridge that also carries the default network', () => {
+  const breth0 = { ...upstreamBridge, physicalPort: '2', defaultPatchPort: '1' };
+  const flows = bridgeFlows('blue-owner', {
+    ...breth0,
+    networks: [{ ...upstreamBridge.networks[0]!, patchPort: '5' }],
+  }).map(strip);
+
+  it("send the shared MAC to the default network's patch port too, in one flow (commonFlows iterates patchedNetConfigs, the default's included)", () => {
+    expect(flows.filter((f) => f.includes('dl_dst=62:41:d0:54:3d:64') && f.startsWith('priority=10, table=0'))).toEqual(
+      ['priority=10, table=0, dl_dst=62:41:d0:54:3d:64, actions=output:1,output:5,NORMAL'],
+    );
+  });
+
+  it('send ARP requests for the node address to the default network alone and outside broadcasts to every network (arpFanoutFilterFlows)', () => {
+    expect(flows).toContain('priority=12, table=0, arp, arp_op=1, arp_tpa=172.28.0.3, actions=output:1,NORMAL');
+    expect(flows).toContain(
+      'priority=11, table=0, in_port=2, dl_dst=ff:ff:ff:ff:ff:ff, arp, actions=output:1,output:5,NORMAL',
+    );
+  });
+
+  it('are absent where the bridge carries no default network', () => {
+    expect(bridgeFlows('blue-owner', upstreamBridge).some((f) => /priority=1[12],/.test(f))).toBe(false);
+  });
+});
