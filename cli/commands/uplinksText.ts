@@ -56,7 +56,15 @@ function flowLines(section: Section): string[] {
       .filter((b) => b.networks.length > 0 || b.written || b.unexpected > 0)
       .map((b) => {
         const what = b.networks.length > 0 ? `flows for ${b.networks.join(', ')}` : 'no flows of ours';
-        const state = b.error ?? (b.written ? 'written' : b.missing + b.unexpected === 0 ? 'in place' : 'differ');
+        const state =
+          b.error ??
+          (b.managedBy
+            ? `left to ${b.managedBy}`
+            : b.written
+              ? 'written'
+              : b.missing + b.unexpected === 0
+                ? 'in place'
+                : 'differ');
         return `  node ${node}: ${b.bridge}: ${what}: ${state}`;
       });
   });
@@ -74,9 +82,11 @@ function vrfLine(node: string, report: NodeVrfReport): string {
   return `  node ${node}: VRF ${outcomes.join(', ') || 'no Uplink CUDN'}; ${done}`;
 }
 
-/** `ovnk diff`'s drift lines of the section (what is not discovered is said, but is no drift). */
+/** `ovnk diff`'s drift lines of the section (what is not discovered or left to ovnkube-node is said, but is no drift). */
 export function uplinkDrift(section: Section): string[] {
-  return section.findings.filter((f) => isDrift(f) || f.kind === 'notDiscovered').map(findingLine);
+  return section.findings
+    .filter((f) => isDrift(f) || f.kind === 'notDiscovered' || f.kind === 'flowsLeft')
+    .map(findingLine);
 }
 
 /** The section's lines for people. */

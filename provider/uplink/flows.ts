@@ -24,6 +24,9 @@ const tagMask = 0xfffn << 52n;
 const ownerBits = (1n << 52n) - 1n;
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
+/** `nodetypes.DefaultOpenFlowCookie`: ovnkube-node's flows, as ovs-ofctl prints the cookie. */
+export const upstreamCookie = '0xdeff105';
+
 /** The cookie of the flows every network of a bridge needs, whoever owns it. */
 export const sharedCookie = hex(cookieTag);
 

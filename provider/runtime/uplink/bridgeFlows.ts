@@ -6,13 +6,15 @@
  * (`ovs-ofctl --bundle`, atomically), after waiting up to 30 s for ovn-controller's patch ports as
  * upstream does; a bridge that carries none of this owner's networks any more loses its flows, and
  * the shared ones with the last owner's. Other owners' flows and flows without a cookie of ours
- * (the bridge's own NORMAL, upstream's, a person's) are never touched. Each bridge is read again
+ * (the bridge's own NORMAL, upstream's, a person's) are never touched. A bridge with flows of
+ * upstream's cookie is ovnkube-node's (its openflow manager replaces all of the bridge's flows
+ * every 15 s, ours included): nothing is written or removed there, and the report says so. Each bridge is read again
  * after a write, and written again when another owner changed it meanwhile, so the report says
  * what is there.
  */
 import type { HostRunner } from '../../host';
 import type { BridgeFlowReport, NodeFlowResult } from '../../uplink/flowPhase';
-import { type BridgeFlowInput, anyOfOursMatch } from '../../uplink/flows';
+import { type BridgeFlowInput, isOurCookie, upstreamCookie } from '../../uplink/flows';
 import { bridgeChange } from '../../uplink/flowShare';
 import { type DumpedFlow, dumpedFlows } from '../../uplink/flowText';
 import type { BridgeIntent } from './flowIntents';
@@ -51,9 +53,11 @@ async function readOfports(runner: HostRunner): Promise<Map<string, string>> {
   return ports;
 }
 
-async function readOurs(runner: HostRunner, bridge: string): Promise<DumpedFlow[]> {
-  const out = await run(runner, [...ofctl, '--no-stats', '--no-names', 'dump-flows', bridge, anyOfOursMatch]);
-  return dumpedFlows(out.split('\n'));
+/** The bridge's flows of ours, and whether ovnkube-node's (upstream's cookie) are there: one dump of every flow. */
+async function readBridge(runner: HostRunner, bridge: string): Promise<{ ours: DumpedFlow[]; upstream: boolean }> {
+  const out = await run(runner, [...ofctl, '--no-stats', '--no-names', 'dump-flows', bridge]);
+  const flows = dumpedFlows(out.split('\n'));
+  return { ours: flows.filter((f) => isOurCookie(f.cookie)), upstream: flows.some((f) => f.cookie === upstreamCookie) };
 }
 
 /** The bridge's flow input with ofports in place; `absent` names the ports the node does not have (yet). */
@@ -66,12 +70,14 @@ function render(intent: BridgeIntent, ports: Map<string, string>): { input?: Bri
       : [],
   );
   if (!port(intent.physical) || !port(intent.host)) return { absent };
+  const defaultPatchPort = intent.defaultPatch === undefined ? undefined : ports.get(intent.defaultPatch);
   const input = {
     physicalPort: port(intent.physical)!,
     hostPort: port(intent.host)!,
     mac: intent.mac,
     ip: intent.ip,
     networks,
+    ...(defaultPatchPort === undefined ? {} : { defaultPatchPort }),
   };
   return { input, absent };
 }
@@ -104,13 +110,16 @@ async function onBridge(
 ): Promise<BridgeFlowReport> {
   const wanted = intent ? render(intent, ports) : { absent: [] };
   const networks = intent?.networks.map((n) => n.network) ?? [];
-  let change = bridgeChange(owner, wanted.input, await readOurs(runner, bridge));
+  const found = await readBridge(runner, bridge);
+  // ovnkube-node replaces every flow of the bridge every 15 s: its flows are the bridge's, not ours to change
+  if (found.upstream) return { bridge, networks, missing: 0, unexpected: 0, written: false, managedBy: 'ovnkube-node' };
+  let change = bridgeChange(owner, wanted.input, found.ours);
   let written = false;
   for (let attempt = 0; write && wanted.absent.length === 0 && change.bundle.length > 0; attempt++) {
     if (attempt === writeAttempts) break;
     await writeBundle(runner, bridge, change.bundle);
     written = true;
-    change = bridgeChange(owner, wanted.input, await readOurs(runner, bridge));
+    change = bridgeChange(owner, wanted.input, (await readBridge(runner, bridge)).ours);
   }
   const error =
     write && wanted.absent.length > 0 ? `ports without an ofport on ${bridge}: ${wanted.absent.join(', ')}` : undefined;

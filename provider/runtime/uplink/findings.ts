@@ -8,6 +8,7 @@
  */
 import type { NodeStep, UplinkPlan } from '../../uplink/plan';
 import type { NodeFlowResult } from '../../uplink/flowPhase';
+import { upstreamCookie } from '../../uplink/flows';
 import type { UplinkRunResult } from './run';
 
 export type UplinkFinding =
@@ -23,13 +24,15 @@ export type UplinkFinding =
   | { kind: 'vrfFailed'; node: string; error: string }
   /** A gateway bridge's flows of ours differ from the plan: how many are missing and how many should not be there. */
   | { kind: 'flows'; node: string; bridge: string; missing: number; unexpected: number }
+  /** The bridge's flows are ovnkube-node's: left to it, neither drift nor a failure. */
+  | { kind: 'flowsLeft'; node: string; bridge: string }
   /** Reading or writing the node's (or one bridge's) flows failed. */
   | { kind: 'flowsFailed'; node: string; bridge?: string; error: string };
 
 export type UplinkFindingKind = UplinkFinding['kind'];
 
 export const isDrift = (f: UplinkFinding): boolean => f.kind === 'mapping' || f.kind === 'vrf' || f.kind === 'flows';
-export const isFailure = (f: UplinkFinding): boolean => !isDrift(f);
+export const isFailure = (f: UplinkFinding): boolean => !isDrift(f) && f.kind !== 'flowsLeft';
 
 /** The steps that would change the node's membership; steps that only keep our records are no drift. */
 function vrfDrift(step: NodeStep, changes: string[] | undefined): UplinkFinding[] {
@@ -53,9 +56,11 @@ function mappingDrift(step: NodeStep): UplinkFinding[] {
 
 function flowDrift(node: string, result: NodeFlowResult | undefined): UplinkFinding[] {
   if (!result?.ok) return [];
-  return result.bridges
-    .filter((b) => b.error === undefined && b.missing + b.unexpected > 0)
-    .map((b) => ({ kind: 'flows', node, bridge: b.bridge, missing: b.missing, unexpected: b.unexpected }));
+  return result.bridges.flatMap((b): UplinkFinding[] => {
+    if (b.managedBy) return b.networks.length > 0 ? [{ kind: 'flowsLeft', node, bridge: b.bridge }] : [];
+    if (b.error !== undefined || b.missing + b.unexpected === 0) return [];
+    return [{ kind: 'flows', node, bridge: b.bridge, missing: b.missing, unexpected: b.unexpected }];
+  });
 }
 
 /** Drift (and nodes not discovered) of an observed plan, node by node in node order. */
@@ -113,6 +118,8 @@ export function findingLine(f: UplinkFinding): string {
       return `node ${f.node}: VRF not configured: ${f.error}`;
     case 'flows':
       return `node ${f.node}: bridge ${f.bridge}: ${f.missing} gateway flow(s) missing, ${f.unexpected} not planned`;
+    case 'flowsLeft':
+      return `node ${f.node}: bridge ${f.bridge}: gateway flows left to ovnkube-node (flows with its cookie ${upstreamCookie} are there; it replaces the bridge's flows every 15 s)`;
     case 'flowsFailed':
       return `node ${f.node}: ${f.bridge ? `bridge ${f.bridge}: ` : ''}gateway flows not in place: ${f.error}`;
   }

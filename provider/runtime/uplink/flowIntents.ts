@@ -36,7 +36,15 @@ export interface BridgeIntent {
   mac: string;
   ip: string;
   networks: NetworkIntent[];
+  /** The default network's patch port on the node's gateway bridge, where ovn-controller makes one. */
+  defaultPatch?: string;
 }
+
+/**
+ * The default network's patch port on the gateway bridge: `util.GetPatchPortName(bridge, node)`,
+ * `patch-<bridge>_<node>-to-br-int` (its localnet port is `<bridge>_<node>`, GetExtPortName).
+ */
+export const defaultPatchPortOf = (bridge: string, node: string): string => `patch-${bridge}_${node}-to-br-int`;
 
 /** ovn-controller names a localnet port's patch port `patch-<localnet port>-to-br-int`. */
 export const patchPortOf = (bridge: string, network: string, node: string): string =>
@@ -96,7 +104,8 @@ function gatewayBridgeIntent(
     .filter((n) => n.role === 'Primary' && uplinksOf(n) === undefined && isActiveOn(node, n))
     .flatMap((n) => networkIntent(cluster, ids, n.name, bridge, node.name) ?? []);
   if (networks.length === 0) return undefined;
-  return { bridge, physical: physical.value, host: 'LOCAL', mac: node.gatewayMac, ip, networks };
+  const defaultPatch = defaultPatchPortOf(bridge, node.name);
+  return { bridge, physical: physical.value, host: 'LOCAL', mac: node.gatewayMac, ip, networks, defaultPatch };
 }
 
 /** Per node, the gateway bridges that carry networks and which (nodes with none are absent). */

@@ -4,6 +4,7 @@ import {
   failureFindings,
   findingLine,
   isDrift,
+  isFailure,
   type UplinkRunResult,
 } from '../../../provider/runtime/uplink';
 
@@ -25,6 +26,19 @@ function result(flows: UplinkRunResult['flows']): UplinkRunResult {
 }
 
 describe("the findings of a node's gateway bridge flows", () => {
+  it('say a bridge with ovnkube-node flows is left to it, which is neither drift nor a failure (issue 26 point 12)', () => {
+    const run = result({
+      'ovn-worker': { ok: true, bridges: [{ ...bridge, bridge: 'breth0', managedBy: 'ovnkube-node' }] },
+    });
+    const found = driftFindings(run);
+    expect(found).toEqual([{ kind: 'flowsLeft', node: 'ovn-worker', bridge: 'breth0' }]);
+    expect(found.some(isDrift) || found.some(isFailure)).toBe(false);
+    expect(failureFindings(run)).toEqual([]);
+    expect(findingLine(found[0]!)).toBe(
+      "node ovn-worker: bridge breth0: gateway flows left to ovnkube-node (flows with its cookie 0xdeff105 are there; it replaces the bridge's flows every 15 s)",
+    );
+  });
+
   it('are drift, in words, when a bridge lacks planned flows or carries ours the plan does not want', () => {
     const found = driftFindings(
       result({

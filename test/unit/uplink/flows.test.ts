@@ -151,6 +151,12 @@ describe("a network's flow phase on a node", () => {
     });
   });
 
+  it("is left to upstream's own GatewayReady on a bridge whose flows are ovnkube-node's", () => {
+    expect(
+      flowPhase({ ok: true, bridges: [{ ...bridge, managedBy: 'ovnkube-node' }] }, 'cluster_udn_blue'),
+    ).toBeUndefined();
+  });
+
   it('is not looked at when the run did not read flows', () => {
     expect(flowPhase(undefined, 'cluster_udn_blue')).toBeUndefined();
   });

@@ -1,0 +1,162 @@
+/**
+ * breth0 beside upstream's own parts (issue 26 points 10 and 12), with packets. Where breth0
+ * carries the default network's patch port (`patch-breth0_<node>-to-br-int`, which ovn-controller
+ * makes for ovnkube-node's default network; the lab has no default network, so the test makes
+ * that port, peered to a scratch bridge), our one flow for the shared MAC sends to it and to every
+ * network (upstream's commonFlows), beside arpFanoutFilterFlows' priority 12 and 11; a CUDN's pod
+ * still leaves through breth0. Where breth0 carries flows with upstream's cookie (ovnkube-node runs
+ * there and replaces the bridge's flows every 15 s, openflow_manager.go), ovnk leaves the bridge to
+ * it: `diff` says so without drift, `apply` writes and removes nothing there.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import * as path from 'node:path';
+import '../setup/lab';
+import { sharedCookie, upstreamCookie } from '../../provider/uplink/flows';
+import { echoRequestsSeen, ourFlows, pingsAnswered } from './egress-helpers';
+import { nbctl, ovnk } from './networks-helpers';
+import { closeNodes, onNode } from './uplink-helpers';
+
+const lab = inject('lab');
+const file = path.resolve(__dirname, '../../stacks/egress.yaml');
+const worker = () => lab.nodes.find((n) => n.name === 'ovn-worker')!;
+const run = (command: string) => ovnk(command, '-f', file, '--lab', lab.name, '-o', 'json');
+const defaultPatch = 'patch-breth0_ovn-worker-to-br-int';
+const ofctl = (...argv: string[]) => onNode(worker(), 'ovs-ofctl', '-O', 'OpenFlow13', ...argv);
+
+type Report = { bridge: string; written: boolean; managedBy?: string; missing: number; unexpected: number };
+const breth0Report = (result: ReturnType<typeof run>): Report =>
+  result.json.uplinkFlows['ovn-worker'].bridges.find((b: Report) => b.bridge === 'breth0');
+
+/** The green pod on ovn-worker reaches the underlay gateway through breth0, from the node's address. */
+async function greenLeavesThroughBreth0(): Promise<void> {
+  const gateway = worker().encapIp.replace(/\.\d+$/, '.1');
+  let answered = 0;
+  const seen = await echoRequestsSeen(lab, ['br0'], async () => {
+    answered = pingsAnswered(lab, 'egress-green', gateway);
+  });
+  expect(answered).toBe(3);
+  expect(new Set(seen.br0)).toEqual(new Set([`${worker().encapIp} ${gateway}`]));
+}
+
+beforeAll(() => {
+  const applied = run('apply');
+  expect(applied.status, applied.stderr).toBe(0);
+  nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+});
+
+afterAll(async () => {
+  ovnk('destroy', '-f', file, '--lab', lab.name);
+  await closeNodes();
+});
+
+describe('breth0 carrying the default network', () => {
+  it("sends the shared MAC to the default network's patch port and every network in one flow, filters ARP for the node address, and the green pod still leaves", async () => {
+    // the scratch bridge takes breth0's datapath type, so the node's vswitchd opens it
+    const datapath = await onNode(worker(), 'ovs-vsctl', 'get', 'Bridge', 'breth0', 'datapath_type');
+    await onNode(
+      worker(),
+      'ovs-vsctl',
+      '--may-exist',
+      'add-br',
+      'br-t-default',
+      '--',
+      'set',
+      'Bridge',
+      'br-t-default',
+      `datapath_type=${datapath}`,
+      '--',
+      'add-port',
+      'breth0',
+      defaultPatch,
+      '--',
+      'set',
+      'Interface',
+      defaultPatch,
+      'type=patch',
+      'options:peer=patch-t-default',
+      '--',
+      'add-port',
+      'br-t-default',
+      'patch-t-default',
+      '--',
+      'set',
+      'Interface',
+      'patch-t-default',
+      'type=patch',
+      `options:peer=${defaultPatch}`,
+    );
+    try {
+      const port = await onNode(worker(), 'ovs-vsctl', 'get', 'Interface', defaultPatch, 'ofport');
+      expect(Number(port)).toBeGreaterThan(0);
+      const drift = run('diff');
+      expect(drift.status, drift.stderr + JSON.stringify(drift.json?.uplinkFindings)).toBe(2);
+      expect(drift.json.uplinkDrift.join('\n')).toMatch(
+        /node ovn-worker: bridge breth0: \d+ gateway flow\(s\) missing/,
+      );
+      const applied = run('apply');
+      expect(applied.status, applied.stderr).toBe(0);
+      expect(breth0Report(applied)).toMatchObject({ written: true, missing: 0, unexpected: 0 });
+      const shared = await ourFlows(worker(), 'breth0', `cookie=${sharedCookie}/-1`);
+      const fanOut = shared.filter((f) => /priority=10,dl_dst=/.test(f) && !f.includes('table=1'));
+      expect(fanOut).toHaveLength(1);
+      expect(fanOut[0]).toMatch(new RegExp(`actions=output:${port},output:\\d+,NORMAL$`));
+      expect(shared.find((f) => f.includes('priority=12,'))).toMatch(
+        new RegExp(`arp,arp_tpa=${worker().encapIp.replace(/\./g, '\\.')},arp_op=1 actions=output:${port},NORMAL$`),
+      );
+      expect(shared.find((f) => f.includes('priority=11,'))).toMatch(
+        new RegExp(`dl_dst=ff:ff:ff:ff:ff:ff.* actions=output:${port},output:\\d+,NORMAL$`),
+      );
+      await greenLeavesThroughBreth0();
+      expect(run('diff').status).toBe(0);
+    } finally {
+      await onNode(
+        worker(),
+        'ovs-vsctl',
+        '--if-exists',
+        'del-br',
+        'br-t-default',
+        '--',
+        '--if-exists',
+        'del-port',
+        'breth0',
+        defaultPatch,
+      );
+    }
+    const back = run('apply');
+    expect(back.status, back.stderr).toBe(0);
+    expect((await ourFlows(worker(), 'breth0')).filter((f) => /priority=1[12],/.test(f))).toEqual([]);
+  });
+});
+
+describe('breth0 managed by ovnkube-node', () => {
+  const upstreamFlow = `cookie=${upstreamCookie},table=7,priority=1,actions=drop`;
+
+  it('is left to it: diff says so without drift, apply writes nothing there even when a flow of ours is gone, and takes it back once upstream is gone', async () => {
+    await ofctl('add-flow', 'breth0', upstreamFlow);
+    try {
+      const hostFlow = `cookie=${sharedCookie}/-1,table=1,priority=0`;
+      await ofctl('--strict', 'del-flows', 'breth0', hostFlow);
+      const before = await ourFlows(worker(), 'breth0');
+      const diff = run('diff');
+      expect(diff.status, diff.stderr).toBe(0);
+      expect(diff.json.uplinkDrift).toEqual([
+        "node ovn-worker: bridge breth0: gateway flows left to ovnkube-node (flows with its cookie 0xdeff105 are there; it replaces the bridge's flows every 15 s)",
+      ]);
+      const applied = run('apply');
+      expect(applied.status, applied.stderr).toBe(0);
+      expect(breth0Report(applied)).toMatchObject({ written: false, managedBy: 'ovnkube-node' });
+      const written = Object.values(applied.json.uplinkFlows as Record<string, { bridges: Report[] }>)
+        .flatMap((n) => n.bridges)
+        .filter((b) => b.written);
+      expect(written).toEqual([]);
+      expect(await ourFlows(worker(), 'breth0')).toEqual(before);
+    } finally {
+      await ofctl('del-flows', 'breth0', `cookie=${upstreamCookie}/-1`);
+    }
+    const taken = run('apply');
+    expect(taken.status, taken.stderr).toBe(0);
+    expect(breth0Report(taken)).toMatchObject({ written: true, missing: 0, unexpected: 0 });
+    expect(run('diff').status).toBe(0);
+    await greenLeavesThroughBreth0();
+  });
+});
