@@ -6,7 +6,14 @@
  * arguments of `ct(...)` sorted, `output:NORMAL` and `output:LOCAL` bare. Pure.
  */
 
-const aliases: Record<string, string> = { ip_src: 'nw_src', ip_dst: 'nw_dst', 'table=0': '' };
+// ovs-ofctl prints an ICMPv6 type as icmp_type (the field is shared with ICMPv4)
+const aliases: Record<string, string> = {
+  ip_src: 'nw_src',
+  ip_dst: 'nw_dst',
+  icmpv6_type: 'icmp_type',
+  icmpv6_code: 'icmp_code',
+  'table=0': '',
+};
 
 /** Split on commas outside parentheses. */
 function topLevel(text: string): string[] {

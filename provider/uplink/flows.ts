@@ -63,7 +63,9 @@ export interface BridgeNetwork {
   patchPort: string;
   ctMark: string;
   /** The network's gateway-router masquerade IPv4 address (its GR SNATs pods to it). */
-  gatewayRouterMasqIp: string;
+  gatewayRouterMasqIp?: string;
+  /** The same in IPv6, from the Inventory's IPv6 masquerade subnet. */
+  gatewayRouterMasqIp6?: string;
 }
 
 export interface BridgeFlowInput {
@@ -73,8 +75,10 @@ export interface BridgeFlowInput {
   hostPort: string;
   /** The MAC the host interface and the gateway routers share. */
   mac: string;
-  /** The bridge's IPv4 address: what egress is SNATed to. */
-  ip: string;
+  /** The bridge's IPv4 address: what egress is SNATed to (none: no IPv4 flows, as upstream without IPv4Mode). */
+  ip?: string;
+  /** The bridge's IPv6 address: what IPv6 egress is SNATed to (none: no IPv6 flows). */
+  ip6?: string;
   networks: BridgeNetwork[];
   /**
    * The ofport of the default network's patch port (`patch-breth0_<node>-to-br-int`) when the
@@ -98,54 +102,109 @@ function patchSourceFlows(cookie: string, b: BridgeFlowInput, n: BridgeNetwork):
   ];
 }
 
+/** One address family of the bridge: upstream's protoPrefixV4/V6 and the physical address of that family. */
+interface Family {
+  proto: 'ip' | 'ipv6';
+  ip: string;
+  masqOf: (n: BridgeNetwork) => string | undefined;
+}
+
+/** The families the bridge has an address in, IPv4 first (commonFlows: `if config.IPv4Mode`, then IPv6Mode). */
+function familiesOf(b: Omit<BridgeFlowInput, 'networks'>): Family[] {
+  const v4: Family[] = b.ip === undefined ? [] : [{ proto: 'ip', ip: b.ip, masqOf: (n) => n.gatewayRouterMasqIp }];
+  const v6: Family[] = b.ip6 === undefined ? [] : [{ proto: 'ipv6', ip: b.ip6, masqOf: (n) => n.gatewayRouterMasqIp6 }];
+  return [...v4, ...v6];
+}
+
 /** Table 0: a network's egress, committed with its mark and SNATed to the bridge's address. */
-function egressFlows(cookie: string, b: BridgeFlowInput, n: BridgeNetwork): string[] {
-  const commit = `ct(commit, zone=${conntrackZone}, nat(src=${b.ip}), exec(set_field:${n.ctMark}->ct_mark))`;
+function egressFlows(cookie: string, b: BridgeFlowInput, n: BridgeNetwork, f: Family): string[] {
+  const masq = f.masqOf(n);
+  if (masq === undefined) return [];
+  const commit = `ct(commit, zone=${conntrackZone}, nat(src=${f.ip}), exec(set_field:${n.ctMark}->ct_mark))`;
   return [
-    `${cookie}, priority=105, in_port=${n.patchPort}, dl_src=${b.mac}, ip, pkt_mark=${nodeSnatPktMark} actions=${commit},output:${b.physicalPort}`,
-    `${cookie}, priority=100, in_port=${n.patchPort}, dl_src=${b.mac}, ip, ip_src=${n.gatewayRouterMasqIp}, actions=${commit}, output:${b.physicalPort}`,
+    `${cookie}, priority=105, in_port=${n.patchPort}, dl_src=${b.mac}, ${f.proto}, pkt_mark=${nodeSnatPktMark} actions=${commit},output:${b.physicalPort}`,
+    `${cookie}, priority=100, in_port=${n.patchPort}, dl_src=${b.mac}, ${f.proto}, ${f.proto}_src=${masq}, actions=${commit}, output:${b.physicalPort}`,
   ];
 }
 
 /** Table 1: replies of a network's connections go back to its patch port. */
-function replyFlows(cookie: string, n: BridgeNetwork): string[] {
+function replyFlows(cookie: string, n: BridgeNetwork, f: Family): string[] {
   return ['+trk+est', '+trk+rel'].map(
     (state) =>
-      `${cookie}, priority=100, table=1, ip, ct_state=${state}, ct_mark=${n.ctMark}, actions=output:${n.patchPort}`,
+      `${cookie}, priority=100, table=1, ${f.proto}, ct_state=${state}, ct_mark=${n.ctMark}, actions=output:${n.patchPort}`,
   );
 }
 
 /** The flows of `b.networks` alone, with their owner's cookie: none of them matches another network's. */
 export function networkFlows(owner: string, b: BridgeFlowInput): string[] {
   const cookie = `cookie=${ownerCookie(owner)}`;
+  const families = familiesOf(b);
   return b.networks.flatMap((n) => [
     ...patchSourceFlows(cookie, b, n),
-    ...egressFlows(cookie, b, n),
-    ...replyFlows(cookie, n),
+    ...families.flatMap((f) => egressFlows(cookie, b, n, f)),
+    ...families.flatMap((f) => replyFlows(cookie, n, f)),
   ]);
 }
 
+/** `types.NeighborSolicitationICMPType`, `NeighborAdvertisementICMPType`, `RouteAdvertisementICMPType`. */
+const icmp6 = { neighborSolicitation: 135, neighborAdvertisement: 136, routeAdvertisement: 134 };
+
 /**
  * `arpFanoutFilterFlows` (bridgeflows.go), on a bridge that carries the default network: an ARP
- * request for the bridge's address goes to the default network's patch port and NORMAL only
- * (priority 12), and a broadcast ARP from outside to every patch port (priority 11), so the
- * networks sharing the node's address do not all answer for it.
+ * request (a neighbour solicitation) for the bridge's address goes to the default network's patch
+ * port and NORMAL only (priority 12), and a broadcast ARP (an unsolicited neighbour advertisement)
+ * from outside to every patch port (priority 11), so the networks sharing the node's address do
+ * not all answer for it.
  */
 function arpFanoutFilterFlows(b: Omit<BridgeFlowInput, 'networks'>, patchPorts: readonly string[]): string[] {
   if (b.defaultPatchPort === undefined) return [];
+  const cookie = `cookie=${sharedCookie}`;
   const all = patchPorts.map((p) => `output:${p},`).join('');
+  const toDefault = `actions=output:${b.defaultPatchPort},NORMAL`;
+  const fromOutside = `${cookie}, priority=11, table=0, in_port=${b.physicalPort}`;
+  const v4 =
+    b.ip === undefined
+      ? []
+      : [
+          `${cookie}, priority=12, table=0, arp, arp_op=1, arp_tpa=${b.ip}, ${toDefault}`,
+          `${fromOutside}, dl_dst=ff:ff:ff:ff:ff:ff, arp, actions=${all}NORMAL`,
+        ];
+  const v6 =
+    b.ip6 === undefined
+      ? []
+      : [
+          `${cookie}, priority=12, table=0, icmp6, icmpv6_type=${icmp6.neighborSolicitation}, nd_target=${b.ip6}, ${toDefault}`,
+          `${fromOutside}, dl_dst=33:33:00:00:00:01, icmp6, icmpv6_type=${icmp6.neighborAdvertisement}, actions=${all}NORMAL`,
+        ];
+  return [...v4, ...v6];
+}
+
+/** Per family: the host's traffic committed with the host mark, and what comes in for the MAC through conntrack. */
+function hostAndIngressFlows(b: Omit<BridgeFlowInput, 'networks'>, f: Family): string[] {
+  const cookie = `cookie=${sharedCookie}`;
   return [
-    `cookie=${sharedCookie}, priority=12, table=0, arp, arp_op=1, arp_tpa=${b.ip}, actions=output:${b.defaultPatchPort},NORMAL`,
-    `cookie=${sharedCookie}, priority=11, table=0, in_port=${b.physicalPort}, dl_dst=ff:ff:ff:ff:ff:ff, arp, actions=${all}NORMAL`,
+    `${cookie}, priority=100, in_port=${b.hostPort}, ${f.proto}, actions=ct(commit, zone=${conntrackZone}, exec(set_field:${ctMarkHost}->ct_mark)), output:${b.physicalPort}`,
+    `${cookie}, priority=50, ${f.proto}, dl_dst=${b.mac}, actions=ct(zone=${conntrackZone}, nat, table=1)`,
   ];
+}
+
+/**
+ * Table 1 with IPv6: router and neighbour advertisements are flooded, and sent to every network's
+ * patch port first (commonFlows: "CUDN patches are no-flood so FLOOD alone won't reach them").
+ */
+function icmp6FloodFlows(patchPorts: readonly string[]): string[] {
+  const outputs = patchPorts.map((p) => `output:${p},`).join('');
+  return [icmp6.routeAdvertisement, icmp6.neighborAdvertisement].map(
+    (type) => `cookie=${sharedCookie}, priority=14, table=1,icmp6,icmpv6_type=${type} actions=${outputs}FLOOD`,
+  );
 }
 
 /**
  * The flows every network of the bridge needs, with the shared cookie: the shared MAC's fan-out to
  * `patchPorts` (every network's on the bridge, whoever owns it, and the default network's first
  * where the bridge carries it: `commonFlows` iterates `patchedNetConfigs`, the default's
- * included), the ARP fan-out filter beside the default network, the host's traffic committed with
- * the host mark, what comes in through conntrack, and table 1's host and NORMAL defaults.
+ * included), the ARP fan-out filter beside the default network, per address family the host's
+ * traffic and conntrack's entry, and table 1's host, IPv6 advertisement and NORMAL defaults.
  */
 export function bridgeSharedFlows(b: Omit<BridgeFlowInput, 'networks'>, patchPorts: readonly string[]): string[] {
   const cookie = `cookie=${sharedCookie}`;
@@ -153,9 +212,9 @@ export function bridgeSharedFlows(b: Omit<BridgeFlowInput, 'networks'>, patchPor
   return [
     sharedMacFlow(b.mac, all),
     ...arpFanoutFilterFlows(b, all),
-    `${cookie}, priority=100, in_port=${b.hostPort}, ip, actions=ct(commit, zone=${conntrackZone}, exec(set_field:${ctMarkHost}->ct_mark)), output:${b.physicalPort}`,
-    `${cookie}, priority=50, ip, dl_dst=${b.mac}, actions=ct(zone=${conntrackZone}, nat, table=1)`,
+    ...familiesOf(b).flatMap((f) => hostAndIngressFlows(b, f)),
     `${cookie}, priority=10, table=1, dl_dst=${b.mac}, actions=output:${b.hostPort}`,
+    ...(b.ip6 === undefined ? [] : icmp6FloodFlows(patchPorts)),
     `${cookie}, priority=0, table=1, actions=output:NORMAL`,
   ];
 }

@@ -133,5 +133,7 @@ describe('two owners with networks on one Uplink bridge', () => {
       run('destroy', kept);
       expect(await ourFlows(worker(), 'br-blue')).toEqual([]);
     },
+    // five ovnk runs and four captures: each run takes 5-15 s on a busy machine
+    240_000,
   );
 });

@@ -66,7 +66,15 @@ function render(intent: BridgeIntent, ports: Map<string, string>): { input?: Bri
   const absent = [intent.physical, intent.host, ...intent.networks.map((n) => n.patch)].filter((p) => !port(p));
   const networks = intent.networks.flatMap((n) =>
     port(n.patch)
-      ? [{ network: n.network, patchPort: port(n.patch)!, ctMark: n.ctMark, gatewayRouterMasqIp: n.masqIp }]
+      ? [
+          {
+            network: n.network,
+            patchPort: port(n.patch)!,
+            ctMark: n.ctMark,
+            ...(n.masqIp === undefined ? {} : { gatewayRouterMasqIp: n.masqIp }),
+            ...(n.masqIp6 === undefined ? {} : { gatewayRouterMasqIp6: n.masqIp6 }),
+          },
+        ]
       : [],
   );
   if (!port(intent.physical) || !port(intent.host)) return { absent };
@@ -75,7 +83,8 @@ function render(intent: BridgeIntent, ports: Map<string, string>): { input?: Bri
     physicalPort: port(intent.physical)!,
     hostPort: port(intent.host)!,
     mac: intent.mac,
-    ip: intent.ip,
+    ...(intent.ip === undefined ? {} : { ip: intent.ip }),
+    ...(intent.ip6 === undefined ? {} : { ip6: intent.ip6 }),
     networks,
     ...(defaultPatchPort === undefined ? {} : { defaultPatchPort }),
   };

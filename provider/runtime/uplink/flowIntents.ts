@@ -25,7 +25,9 @@ export interface NetworkIntent {
   /** ovn-controller's patch port of the network's localnet port on this bridge. */
   patch: string;
   ctMark: string;
-  masqIp: string;
+  /** The gateway router's masquerade addresses, per family of the Inventory's masquerade subnets. */
+  masqIp?: string;
+  masqIp6?: string;
 }
 
 export interface BridgeIntent {
@@ -34,7 +36,9 @@ export interface BridgeIntent {
   physical: string;
   host: string;
   mac: string;
-  ip: string;
+  /** The bridge's addresses (the UplinkState's, or the node's on breth0), per family. */
+  ip?: string;
+  ip6?: string;
   networks: NetworkIntent[];
   /** The default network's patch port on the node's gateway bridge, where ovn-controller makes one. */
   defaultPatch?: string;
@@ -50,9 +54,18 @@ export const defaultPatchPortOf = (bridge: string, node: string): string => `pat
 export const patchPortOf = (bridge: string, network: string, node: string): string =>
   `patch-${localnetPort(bridge, networkPrefix(network), node)}-to-br-int`;
 
-function gatewayRouterMasqIp(cluster: Cluster, networkId: number): string | undefined {
-  const v4 = cluster.inventory.masqueradeSubnets.map(parseCidr).find((c) => typeof c !== 'string' && c.family === 4);
-  return v4 && typeof v4 !== 'string' ? masqueradeIPs(v4, networkId).gatewayRouter.ip : undefined;
+function gatewayRouterMasqIp(cluster: Cluster, networkId: number, family: 4 | 6): string | undefined {
+  const subnet = cluster.inventory.masqueradeSubnets
+    .map(parseCidr)
+    .find((c) => typeof c !== 'string' && c.family === family);
+  return subnet && typeof subnet !== 'string' ? masqueradeIPs(subnet, networkId).gatewayRouter.ip : undefined;
+}
+
+/** The first address of each family among `cidrs` (`a.b.c.d/len`, `x::y/len`), without its length. */
+function addressesOf(cidrs: readonly string[]): { ip?: string; ip6?: string } {
+  const ip = cidrs.find((a) => !a.includes(':'))?.split('/')[0];
+  const ip6 = cidrs.find((a) => a.includes(':'))?.split('/')[0];
+  return { ...(ip === undefined ? {} : { ip }), ...(ip6 === undefined ? {} : { ip6 }) };
 }
 
 function networkIntent(
@@ -63,9 +76,17 @@ function networkIntent(
   node: string,
 ) {
   const id = ids[network];
-  const masqIp = id === undefined ? undefined : gatewayRouterMasqIp(cluster, id);
-  if (id === undefined || masqIp === undefined) return undefined;
-  return { network, patch: patchPortOf(bridge, network, node), ctMark: masqCtMark(id), masqIp };
+  if (id === undefined) return undefined;
+  const masqIp = gatewayRouterMasqIp(cluster, id, 4);
+  const masqIp6 = gatewayRouterMasqIp(cluster, id, 6);
+  if (masqIp === undefined && masqIp6 === undefined) return undefined;
+  return {
+    network,
+    patch: patchPortOf(bridge, network, node),
+    ctMark: masqCtMark(id),
+    ...(masqIp === undefined ? {} : { masqIp }),
+    ...(masqIp6 === undefined ? {} : { masqIp6 }),
+  };
 }
 
 function bridgeOfState(
@@ -73,8 +94,9 @@ function bridgeOfState(
   found: NodeDiscovery | undefined,
 ): Omit<BridgeIntent, 'networks'> | undefined {
   const s = state.status;
-  const ip = s.ipAddresses?.find((a) => !a.includes(':'))?.split('/')[0];
-  if (!found?.ok || !s.ovsBridge || !s.macAddress || !s.hostInterfaceName || ip === undefined) return undefined;
+  const addresses = addressesOf(s.ipAddresses ?? []);
+  if (!found?.ok || !s.ovsBridge || !s.macAddress || !s.hostInterfaceName || Object.keys(addresses).length === 0)
+    return undefined;
   if (findCondition(s.conditions, 'Resolved')?.status !== 'True') return undefined;
   const physical = physicalUplinkOf(found.facts.ovs, s.ovsBridge.name);
   if (!physical.ok) return undefined;
@@ -84,7 +106,7 @@ function bridgeOfState(
     physical: physical.value,
     host: s.hostInterfaceName === bridge ? 'LOCAL' : s.hostInterfaceName,
     mac: s.macAddress,
-    ip,
+    ...addresses,
   };
 }
 
@@ -96,8 +118,8 @@ function gatewayBridgeIntent(
   ids: Readonly<Record<string, number>>,
 ): BridgeIntent | undefined {
   const bridge = node.gatewayBridge;
-  const ip = node.nodeIPs.find((a) => !a.includes(':'))?.split('/')[0];
-  if (!found?.ok || !bridge || !node.gatewayMac || ip === undefined) return undefined;
+  const addresses = addressesOf(node.nodeIPs);
+  if (!found?.ok || !bridge || !node.gatewayMac || Object.keys(addresses).length === 0) return undefined;
   const physical = physicalUplinkOf(found.facts.ovs, bridge);
   if (!physical.ok) return undefined;
   const networks = cluster.networks
@@ -105,7 +127,15 @@ function gatewayBridgeIntent(
     .flatMap((n) => networkIntent(cluster, ids, n.name, bridge, node.name) ?? []);
   if (networks.length === 0) return undefined;
   const defaultPatch = defaultPatchPortOf(bridge, node.name);
-  return { bridge, physical: physical.value, host: 'LOCAL', mac: node.gatewayMac, ip, networks, defaultPatch };
+  return {
+    bridge,
+    physical: physical.value,
+    host: 'LOCAL',
+    mac: node.gatewayMac,
+    ...addresses,
+    networks,
+    defaultPatch,
+  };
 }
 
 /** Per node, the gateway bridges that carry networks and which (nodes with none are absent). */

@@ -175,7 +175,7 @@ describe('the flows of a bridge that also carries the default network', () => {
     );
   });
 
-  it('send ARP requests for the node address to the default network alone and outside broadcasts to every network (arpFanoutFilterFlows)', () => {
+  it("send ARP requests for the node address to the default network alone and outside broadcasts to every network (arpFanoutFilterFlows; TestArpFanoutFilterFlowsIncludeVLAN's expectedIPv4, without the VLAN)", () => {
     expect(flows).toContain('priority=12, table=0, arp, arp_op=1, arp_tpa=172.28.0.3, actions=output:1,NORMAL');
     expect(flows).toContain(
       'priority=11, table=0, in_port=2, dl_dst=ff:ff:ff:ff:ff:ff, arp, actions=output:1,output:5,NORMAL',
@@ -184,5 +184,55 @@ describe('the flows of a bridge that also carries the default network', () => {
 
   it('are absent where the bridge carries no default network', () => {
     expect(bridgeFlows('blue-owner', upstreamBridge).some((f) => /priority=1[12],/.test(f))).toBe(false);
+  });
+});
+
+describe('the IPv6 flows of a dual-stack gateway bridge', () => {
+  // TestUplinkBridgeServiceFlowsUseUDNMark's dual-stack bridge: node IP fd28::3, masquerade fd69::11
+  const dual = {
+    ...upstreamBridge,
+    ip6: 'fd28::3',
+    networks: [{ ...upstreamBridge.networks[0]!, gatewayRouterMasqIp6: 'fd69::11' }],
+  };
+  const flows = bridgeFlows('blue-owner', dual).map(strip);
+
+  it("send replies of the network's IPv6 connections to its patch port (TestUplinkBridgeServiceFlowsUseUDNMark's expectedIPv6ReplyToOVN)", () => {
+    expect(flows).toContain(
+      'priority=100, table=1, ipv6, ct_state=+trk+est, ct_mark=0x4, actions=output:patch-ovsbr1_bluenet',
+    );
+    expect(flows).toContain(
+      'priority=100, table=1, ipv6, ct_state=+trk+rel, ct_mark=0x4, actions=output:patch-ovsbr1_bluenet',
+    );
+  });
+
+  it("SNAT the network's IPv6 masquerade source to the bridge's IPv6 address, and commit the host's IPv6 (commonFlows' IPv6Mode branch)", () => {
+    expect(flows).toContain(
+      'priority=100, in_port=patch-ovsbr1_bluenet, dl_src=62:41:d0:54:3d:64, ipv6, ipv6_src=fd69::11, ' +
+        'actions=ct(commit, zone=64000, nat(src=fd28::3), exec(set_field:0x4->ct_mark)), output:eth1',
+    );
+    expect(flows).toContain(
+      'priority=100, in_port=LOCAL, ipv6, actions=ct(commit, zone=64000, exec(set_field:0x2->ct_mark)), output:eth1',
+    );
+    expect(flows).toContain('priority=50, ipv6, dl_dst=62:41:d0:54:3d:64, actions=ct(zone=64000, nat, table=1)');
+  });
+
+  it('flood router and neighbour advertisements to every network in table 1 (commonFlows, the REMOVEME icmpv6 flows)', () => {
+    expect(flows).toContain('priority=14, table=1,icmp6,icmpv6_type=134 actions=output:patch-ovsbr1_bluenet,FLOOD');
+    expect(flows).toContain('priority=14, table=1,icmp6,icmpv6_type=136 actions=output:patch-ovsbr1_bluenet,FLOOD');
+  });
+
+  it("filter neighbour solicitations for the node address beside the default network (TestArpFanoutFilterFlowsIncludeVLAN's expectedIPv6, without the VLAN)", () => {
+    const withDefault = bridgeFlows('blue-owner', { ...dual, physicalPort: '2', defaultPatchPort: '1' }).map(strip);
+    expect(withDefault).toContain(
+      'priority=12, table=0, icmp6, icmpv6_type=135, nd_target=fd28::3, actions=output:1,NORMAL',
+    );
+    expect(withDefault).toContain(
+      'priority=11, table=0, in_port=2, dl_dst=33:33:00:00:00:01, icmp6, icmpv6_type=136, actions=output:1,output:patch-ovsbr1_bluenet,NORMAL',
+    );
+  });
+
+  it('render no IPv4 flow on an IPv6-only bridge', () => {
+    const { ip: _ip, ...v6only } = dual;
+    expect(bridgeFlows('blue-owner', v6only).filter((f) => /\bip\b|arp/.test(f))).toEqual([]);
   });
 });
