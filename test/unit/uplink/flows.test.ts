@@ -117,6 +117,28 @@ describe('the canonical text of a flow', () => {
     expect(canonicalFlows(dumped)).toEqual(canonicalFlows(rendered));
   });
 
+  it("is the same for IPv6 flows, whose ICMPv6 type ovs-ofctl prints as icmp_type (what a lab node's OVS printed for upstream's IPv6 flows)", () => {
+    const printed = [
+      ' cookie=0xa11aaaaaaaaaaaaa, priority=105,pkt_mark=0x3f0,ipv6,in_port=1,dl_src=62:41:d0:54:3d:64 actions=ct(commit,zone=64000,nat(src=fd28::3),exec(set_field:0x4->ct_mark)),output:1',
+      ' cookie=0xa11aaaaaaaaaaaaa, priority=100,ipv6,in_port=1,dl_src=62:41:d0:54:3d:64,ipv6_src=fd69::11 actions=ct(commit,zone=64000,nat(src=fd28::3),exec(set_field:0x4->ct_mark)),output:1',
+      ' cookie=0xa110000000000000, priority=50,ipv6,dl_dst=62:41:d0:54:3d:64 actions=ct(table=1,zone=64000,nat)',
+      ' cookie=0xa110000000000000, priority=12,icmp6,icmp_type=135,nd_target=fd28::3 actions=output:1,NORMAL',
+      ' cookie=0xa110000000000000, priority=11,icmp6,in_port=1,dl_dst=33:33:00:00:00:01,icmp_type=136 actions=output:1,NORMAL',
+      ' cookie=0xa110000000000000, table=1, priority=100,ct_state=+est+trk,ct_mark=0x4,ipv6 actions=output:1',
+      ' cookie=0xa110000000000000, table=1, priority=14,icmp6,icmp_type=134 actions=output:1,FLOOD',
+    ];
+    const upstream = [
+      'cookie=0xa11aaaaaaaaaaaaa, priority=105, in_port=1, dl_src=62:41:d0:54:3d:64, ipv6, pkt_mark=0x3f0 actions=ct(commit, zone=64000, nat(src=fd28::3), exec(set_field:0x4->ct_mark)),output:1',
+      'cookie=0xa11aaaaaaaaaaaaa, priority=100, in_port=1, dl_src=62:41:d0:54:3d:64, ipv6, ipv6_src=fd69::11, actions=ct(commit, zone=64000, nat(src=fd28::3), exec(set_field:0x4->ct_mark)), output:1',
+      'cookie=0xa110000000000000, priority=50, ipv6, dl_dst=62:41:d0:54:3d:64, actions=ct(zone=64000, nat, table=1)',
+      'cookie=0xa110000000000000, priority=12, table=0, icmp6, icmpv6_type=135, nd_target=fd28::3, actions=output:1,NORMAL',
+      'cookie=0xa110000000000000, priority=11, table=0, in_port=1, dl_dst=33:33:00:00:00:01, icmp6, icmpv6_type=136, actions=output:1,NORMAL',
+      'cookie=0xa110000000000000, priority=100, table=1, ipv6, ct_state=+trk+est, ct_mark=0x4, actions=output:1',
+      'cookie=0xa110000000000000, priority=14, table=1,icmp6,icmpv6_type=134 actions=output:1,FLOOD',
+    ];
+    expect(canonicalFlows(printed)).toEqual(canonicalFlows(upstream));
+  });
+
   it('still tells flows apart that differ in a port, a mark or an address', () => {
     expect(canonicalFlow(rendered[0]!)).not.toBe(canonicalFlow(rendered[0]!.replace('output:2', 'output:3')));
     expect(canonicalFlow(rendered[3]!)).not.toBe(canonicalFlow(rendered[3]!.replace('0x4', '0x5')));
