@@ -14,6 +14,7 @@ import {
 import type { ClusterContext } from './context';
 import type { ClusterNetworkConnectObject, NetworkObject, UplinkObject } from './objects';
 import { type KubernetesChild, kubernetesChild } from './kubernetes';
+import type { PredictionAudit } from '../provider/runtime/pulumi';
 import type { ClusterPrediction } from './resources';
 import type { ClusterTarget } from './target';
 import type { RouteAdvertisementsObject } from './uplink';
@@ -34,6 +35,12 @@ export interface KubernetesCluster {
   /** Every object's divergence from the prediction (fail a pipeline on it) and what upstream has not written yet. */
   divergence: pulumi.Output<string[]>;
   pending: pulumi.Output<string[]>;
+  /**
+   * After `pulumi refresh`, when the stack configures Northbound endpoints (`ovnk:nb`,
+   * `ovnk:zoneEndpoints`): whether each zone's Northbound holds what the prediction implies, as
+   * `ovnk audit` says it (missing, differing and unexpected rows); undefined otherwise.
+   */
+  audit: pulumi.Output<PredictionAudit | undefined>;
   /** The RouteAdvertisements custom resources by name. */
   routeAdvertisements: Record<string, KubernetesChild>;
   outputs: Record<string, pulumi.Output<unknown>>;
@@ -86,6 +93,7 @@ export function clusterKubernetes(
     replacements: prediction.replacements.apply((r) => r ?? []),
     divergence: report.apply((r) => r.divergence),
     pending: report.apply((r) => r.pending),
+    audit: prediction.audit,
   };
   return { ...result, routeAdvertisements, outputs: result };
 }

@@ -5,7 +5,7 @@
  * take only their slice of the cluster, so their state stays small and their diff cheap.
  */
 import * as pulumi from '@pulumi/pulumi';
-import type { ClusterSlices, PackedSlice } from '../provider/runtime/pulumi';
+import type { ClusterSlices, PackedSlice, PredictionAudit } from '../provider/runtime/pulumi';
 import { shims } from '../provider/shim';
 import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject, UplinkObject } from './objects';
 
@@ -213,12 +213,21 @@ export class ClusterPrediction extends pulumi.dynamic.Resource {
   /** `<Kind>/<name>: <path> changed and upstream refuses that update (...)`: what this run replaces. */
   declare readonly replacements: pulumi.Output<string[]>;
   declare readonly state: pulumi.Output<unknown>;
+  /** After a refresh, when the stack configures Northbound endpoints: each zone's rows compared with the prediction. */
+  declare readonly audit: pulumi.Output<PredictionAudit | undefined>;
 
   constructor(name: string, props: TopologyProps, opts?: pulumi.CustomResourceOptions) {
     super(
       shims.ClusterPrediction,
       name,
-      { allocations: undefined, annotations: undefined, replacements: undefined, state: undefined, ...props },
+      {
+        allocations: undefined,
+        annotations: undefined,
+        replacements: undefined,
+        state: undefined,
+        audit: undefined,
+        ...props,
+      },
       opts,
       'ovnk',
       'ClusterPrediction',

@@ -9,6 +9,7 @@ export type PulumiKindName = keyof typeof pulumiKinds;
 export { SCHEMA_VERSION, UNKNOWN, PartialApplyError, type ResourceKind } from './protocol';
 export { SliceError, type PackedSlice } from './pack';
 export type { ClusterSlices } from './slices';
+export type { PredictionAudit, ZoneAuditSummary } from './predictionAudit';
 export { outputsOf as pulumiOutputsOf } from './kind';
 export {
   networksNaming,

@@ -5,11 +5,15 @@
  * here too, before any custom resource depends on it; it adds the allocations in upstream's
  * annotation formats and the replacements the change implies (objects whose transition-rule
  * paths changed: upstream refuses the update, so they are deleted and created). It has no
- * endpoint, no slices and no zone rows: create, read, update and delete touch nothing.
+ * endpoint, no slices and no zone rows: create, update and delete touch nothing. Its read
+ * (`pulumi refresh`) audits the zones' Northbounds when the stack configures endpoints
+ * (predictionAudit.ts: read-only), and says so under `audit`.
  */
 import { predictedAnnotations } from '../../alloc/annotations';
 import { replacementsOf } from '../kubernetes/objects';
 import { allocationSummary } from './clusterKind';
+import { auditPrediction } from './predictionAudit';
+import { configureSettings } from './settings';
 import { ownerFailure, same } from './kind';
 import {
   type CheckResult,
@@ -67,11 +71,15 @@ function diff(olds: Props, news: Props): DiffResult {
 }
 
 export const ClusterPrediction: ResourceKind = {
-  configure: async () => undefined,
+  configure: async ({ config }) => configureSettings(config),
   check: async (olds, news) => check(olds, news),
   diff: async (_id, olds, news) => diff(olds, news),
   create: async (inputs) => ({ id: 'prediction', outs: jsonClean(inputs) }),
-  read: async (id, props) => ({ id, props }),
+  read: async (id, props) => {
+    const { audit: _previous, ...rest } = props;
+    const audit = await auditPrediction(rest);
+    return { id, props: audit === undefined ? rest : jsonClean({ ...rest, audit }) };
+  },
   update: async (_id, _olds, news) => ({ outs: jsonClean(news) }),
   delete: async () => undefined,
 };
