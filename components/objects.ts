@@ -4,6 +4,11 @@
  * ClusterNetworkConnect k8s.ovn.org/v1; Uplink k8s.ovn.org/v1alpha1). Fields are checked by the providers' check step, which
  * names the offending property and the reason; these types only help the editor.
  */
+import type {
+  ClusterNetworkConnectSpec,
+  ClusterUserDefinedNetworkSpec,
+  UserDefinedNetworkSpec,
+} from '../provider/model/crd/generated/specTypes';
 import type { Layout } from '../provider/runtime/pulumi';
 
 export type { Layout };
@@ -28,24 +33,28 @@ export interface InventoryObject {
   };
 }
 
-/** A ClusterUserDefinedNetwork (`spec.network.topology` Layer3 or Layer2). */
+/** The components render Layer3 and Layer2 networks (upstream's CRDs also allow Localnet). */
+type Rendered = { topology: 'Layer3' | 'Layer2' };
+
+/**
+ * A ClusterUserDefinedNetwork (`spec.network.topology` Layer3 or Layer2); its spec typed from
+ * upstream's CRD, with its descriptions (provider/model/crd/generated/specTypes.ts).
+ */
 export interface ClusterUserDefinedNetworkObject {
   apiVersion: 'k8s.ovn.org/v1';
   kind: 'ClusterUserDefinedNetwork';
   metadata: ObjectMeta;
-  spec: {
-    namespaceSelector: Record<string, unknown>;
-    network: { topology: 'Layer3' | 'Layer2'; [field: string]: unknown };
-    uplinks?: string[];
+  spec: Omit<ClusterUserDefinedNetworkSpec, 'network'> & {
+    network: ClusterUserDefinedNetworkSpec['network'] & Rendered;
   };
 }
 
-/** A namespaced UserDefinedNetwork (`spec.topology` Layer3 or Layer2). */
+/** A namespaced UserDefinedNetwork (`spec.topology` Layer3 or Layer2); its spec typed from upstream's CRD. */
 export interface UserDefinedNetworkObject {
   apiVersion: 'k8s.ovn.org/v1';
   kind: 'UserDefinedNetwork';
   metadata: ObjectMeta & { namespace: string };
-  spec: { topology: 'Layer3' | 'Layer2'; [field: string]: unknown };
+  spec: UserDefinedNetworkSpec & Rendered;
 }
 
 export type NetworkObject = ClusterUserDefinedNetworkObject | UserDefinedNetworkObject;
@@ -55,11 +64,8 @@ export interface ClusterNetworkConnectObject {
   apiVersion: 'k8s.ovn.org/v1';
   kind: 'ClusterNetworkConnect';
   metadata: ObjectMeta;
-  spec: {
-    networkSelectors: Record<string, unknown>[];
-    connectSubnets: { cidr: string; networkPrefix: number }[];
-    connectivity?: ('PodNetwork' | 'ServiceNetwork')[];
-  };
+  /** Typed from upstream's CRD, with its descriptions. */
+  spec: ClusterNetworkConnectSpec;
 }
 
 /** An Uplink (OKEP-6019): per node group, the pre-provisioned OVS bridge's host interface. */

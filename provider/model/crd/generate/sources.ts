@@ -7,6 +7,7 @@
  */
 import { kindsFrom } from '../kinds';
 import { readCrd, renderCrd, renderIndex } from './render';
+import { renderSpecTypes } from './specTypes';
 import { validatorFiles } from './validators';
 
 /** A pinned CRD manifest: its file name in ../shared/schemas/crds/ and its text. */
@@ -39,5 +40,9 @@ export function generatedCrdFiles(pinned: readonly PinnedCrd[], readme: string):
   }));
   const texts = sorted.map((p) => p.text);
   const index = { output: 'provider/model/crd/generated/index.ts', render: () => renderIndex(texts, commit) };
-  return [...schemas, index, ...validatorFiles(kindsFrom(texts.map(readCrd)))];
+  const specTypes = {
+    output: 'provider/model/crd/generated/specTypes.ts',
+    render: () => renderSpecTypes(texts, commit),
+  };
+  return [...schemas, index, specTypes, ...validatorFiles(kindsFrom(texts.map(readCrd)))];
 }
