@@ -6,7 +6,7 @@
  * check (no I/O: validation and allocation only) and hands every other registration and call to
  * the user's own mocks, so it composes with the mocks a program already has for other providers.
  *
- * @example
+ * Usage (the README's testing section runs the same):
  * import * as pulumi from "@pulumi/pulumi";
  * import { ovnkMocks } from "ovnk-pulumi/testing";
  * pulumi.runtime.setMocks(ovnkMocks({
