@@ -114,6 +114,8 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
       inventory: args.inventory,
       networks: args.networks ?? [],
       connects: args.connects ?? [],
+      // advertised networks render their SNATs and isolation rows (provider/topology/advertised.ts)
+      ...(args.routeAdvertisements?.length ? { routeAdvertisements: args.routeAdvertisements } : {}),
     };
     const Allocations = this.target.kind === 'kubernetes' ? ClusterPrediction : ClusterAllocations;
     this.allocationsResource = new Allocations(`${name}-allocations`, this.topology, { parent: this });

@@ -101,3 +101,11 @@ export function networkKey(network: NetworkObject): string {
 export function topologyOf(network: NetworkObject): 'Layer3' | 'Layer2' {
   return network.kind === 'ClusterUserDefinedNetwork' ? network.spec.network.topology : network.spec.topology;
 }
+
+/** A RouteAdvertisements object (k8s.ovn.org/v1) as in YAML. */
+export type RouteAdvertisementsObject = {
+  apiVersion: string;
+  kind: 'RouteAdvertisements';
+  metadata: { name: string };
+  spec: Record<string, unknown>;
+};

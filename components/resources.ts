@@ -7,7 +7,13 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ClusterSlices, PackedSlice, PredictionAudit } from '../provider/runtime/pulumi';
 import { shims } from '../provider/shim';
-import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject, UplinkObject } from './objects';
+import type {
+  ClusterNetworkConnectObject,
+  InventoryObject,
+  NetworkObject,
+  RouteAdvertisementsObject,
+  UplinkObject,
+} from './objects';
 
 /** What ClusterAllocations plans: the whole topology, as in one `ovnk plan` file. */
 export interface TopologyProps {
@@ -15,6 +21,8 @@ export interface TopologyProps {
   inventory: pulumi.Input<InventoryObject>;
   networks: pulumi.Input<NetworkObject[]>;
   connects: pulumi.Input<ClusterNetworkConnectObject[]>;
+  /** Given only when the program has some (a stack without keeps its inputs as they were). */
+  routeAdvertisements?: pulumi.Input<RouteAdvertisementsObject[]>;
 }
 
 /** A bounded drift summary: what the next update would change, in words, and how many changes. */

@@ -10,7 +10,7 @@ import { uplinkStateName } from '../provider/runtime/kubernetes';
 import { uplinkStateInputs, uplinkStateNodes, type YamlObject } from '../provider/runtime/pulumi';
 import { type ClusterContext, requireClusterChild } from './context';
 import { type KubernetesChild, kubernetesChild } from './kubernetes';
-import type { InventoryObject, NetworkObject, UplinkObject } from './objects';
+import type { InventoryObject, NetworkObject, RouteAdvertisementsObject, UplinkObject } from './objects';
 import { UplinkState, type UplinkStateObject } from './resources';
 
 export interface UplinkArgs {
@@ -22,13 +22,7 @@ export interface UplinkArgs {
   readonly routeAdvertisements?: pulumi.Input<RouteAdvertisementsObject[]>;
 }
 
-/** A RouteAdvertisements object (k8s.ovn.org/v1) as in YAML. */
-export type RouteAdvertisementsObject = {
-  apiVersion: string;
-  kind: 'RouteAdvertisements';
-  metadata: { name: string };
-  spec: Record<string, unknown>;
-};
+export type { RouteAdvertisementsObject };
 
 /**
  * An Uplink: the pre-provisioned OVS bridge a CUDN's traffic leaves through, per node group. The

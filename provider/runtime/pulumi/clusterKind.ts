@@ -102,7 +102,7 @@ function diff(olds: Props, news: Props): DiffResult {
   const differs = (key: string) =>
     news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
   const replaces = differs('owner') ? ['owner'] : [];
-  const inputs = ['inventory', 'networks', 'connects', 'allocations', 'state'].some(differs);
+  const inputs = ['inventory', 'networks', 'connects', 'routeAdvertisements', 'allocations', 'state'].some(differs);
   const slices = containsUnknown(news.slices) || !same(sliceDigests(olds.slices), sliceDigests(news.slices));
   const changes =
     replaces.length > 0 || inputs || slices || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;

@@ -1,6 +1,6 @@
 /**
  * The topology as resource inputs: the same objects a YAML user writes for `ovnk plan` (one
- * Inventory, (Cluster)UserDefinedNetworks, ClusterNetworkConnects), checked for shape,
+ * Inventory, (Cluster)UserDefinedNetworks, ClusterNetworkConnects, RouteAdvertisements), checked for shape,
  * normalised (lists sorted by object reference, so reordering the program changes nothing),
  * allocated with the previous allocation state, and every problem turned into a Pulumi check
  * failure that names the input property and the OKEP reason.
@@ -25,6 +25,8 @@ export interface TopologyInputs {
   inventory: TopologyObject;
   networks: TopologyObject[];
   connects: TopologyObject[];
+  /** Which networks' pod networks are advertised (their SNATs and isolation rows, topology/advertised.ts). */
+  routeAdvertisements?: TopologyObject[];
 }
 
 /** `<Kind>/<name>` or `<Kind>/<namespace>/<name>`, as model/load.ts names objects in problems. */
@@ -38,7 +40,7 @@ export function objectRef(object: TopologyObject): string {
 export function readTopology(news: Props): { topology?: TopologyInputs; failures: CheckFailure[] } {
   const failures: CheckFailure[] = [];
   const isObject = (v: unknown): v is TopologyObject => v !== null && typeof v === 'object' && !Array.isArray(v);
-  const list = (key: 'networks' | 'connects'): TopologyObject[] => {
+  const list = (key: 'networks' | 'connects' | 'routeAdvertisements'): TopologyObject[] => {
     const value = news[key] ?? [];
     if (!Array.isArray(value))
       failures.push(
@@ -68,8 +70,10 @@ export function readTopology(news: Props): { topology?: TopologyInputs; failures
     );
   const networks = list('networks');
   const connects = list('connects');
+  const routeAdvertisements = list('routeAdvertisements');
   if (failures.length > 0) return { failures };
-  return { topology: normaliseTopology({ inventory: news.inventory as TopologyObject, networks, connects }), failures };
+  const inventory = news.inventory as TopologyObject;
+  return { topology: normaliseTopology({ inventory, networks, connects, routeAdvertisements }), failures };
 }
 
 export function normaliseTopology(topology: TopologyInputs): TopologyInputs {
@@ -79,6 +83,7 @@ export function normaliseTopology(topology: TopologyInputs): TopologyInputs {
     inventory: topology.inventory,
     networks: [...topology.networks].sort(byRef),
     connects: [...topology.connects].sort(byRef),
+    routeAdvertisements: [...(topology.routeAdvertisements ?? [])].sort(byRef),
   };
 }
 
@@ -98,7 +103,14 @@ export type AllocateResult = { ok: false; inputProblems: Problem[] } | { ok: tru
  * left to the per-zone resources, each for its own slice.
  */
 export function allocateTopology(topology: TopologyInputs, previous?: RuntimeState): AllocateResult {
-  const built = buildTopology(JSON.stringify([topology.inventory, ...topology.networks, ...topology.connects]));
+  const built = buildTopology(
+    JSON.stringify([
+      topology.inventory,
+      ...topology.networks,
+      ...topology.connects,
+      ...(topology.routeAdvertisements ?? []),
+    ]),
+  );
   if (!built.ok) return built;
   const cluster: Cluster = built.cluster;
   const allocation = allocateCluster(

@@ -5,6 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hashForOvn } from '../../../provider/model/hash';
+import { loadDocuments } from '../../../provider/model/load';
+import { allocateTopology } from '../../../provider/runtime/pulumi/topologyInput';
+import { renderNetwork } from '../../../provider/topology/render';
 import { identityOf } from '../../../provider/topology/rows';
 import { has, planOf, rowOf, rowsIn, zoneRows } from './plan';
 
@@ -208,6 +211,21 @@ describe('advertised pod networks', () => {
     });
     expect(rowOf(rows, 'Port_Group', dropGroup)).toMatchObject({ ports: ['stor-cluster_udn_blue_n1'], acls: [dropId] });
     expect(rowOf(rows, 'Address_Set', advertisedSet).addresses).toEqual(['10.100.0.0/16']);
+  });
+
+  it("are rendered on the Pulumi path too: the Cluster's RouteAdvertisements reach its allocations' render inputs", () => {
+    const [inventory, network, ra] = loadDocuments(world({ extra: advertisement })).documents.map((d) => d.body);
+    const allocated = allocateTopology({
+      inventory: inventory!,
+      networks: [network!],
+      connects: [],
+      routeAdvertisements: [ra!],
+    });
+    if (!allocated.ok) throw new Error(JSON.stringify(allocated.inputProblems));
+    const input = allocated.allocated.renderInputs[0]!;
+    expect(input.network.podNetworkAdvertised).toBe(true);
+    const rows = renderNetwork({ ...input, zone: { name: 'n1', layout: 'per-node', localNodes: ['n1'] } });
+    expect(rows.some((r) => r.table === 'Port_Group' && r.columns.name === dropGroup)).toBe(true);
   });
 
   it('keep their interconnect rows (a Geneve network stays on the overlay)', () => {
