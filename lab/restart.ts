@@ -3,13 +3,15 @@
  * `ovnk lab restart`). A daemon is up while its recorded pid runs the program the lab started
  * (processes.ts: a zombie or a reused pid is down). The control plane (Northbound and Southbound
  * servers, members of a clustered Northbound, northd) starts again on its existing database, so
- * no row is lost; node daemons (their OVS, ovn-controller, sshd in the node's namespace) are not
- * restartable here: a lab that lost one is rebuilt with `ovnk lab down` and `ovnk lab up`.
+ * no row is lost; a node's sshd starts again in the node's namespace (its host key is kept, so pins
+ * hold); the node's OVS and ovn-controller are not restartable here: a lab that lost one is rebuilt
+ * with `ovnk lab down` and `ovnk lab up`.
  */
 import { centralStarters } from './central';
 import { refused } from './errors';
 import { sleep } from './exec';
-import { zoneLayoutOf } from './layout';
+import { hasDataPlane, zoneLayoutOf } from './layout';
+import { startSshd } from './sshd';
 import { isRunning, pidOf, runsProgram, type DaemonRecord } from './processes';
 import type { LabState } from './state';
 import { zoneStarters } from './zones';
@@ -31,9 +33,13 @@ export interface RestartResult {
 }
 
 function starters(state: LabState): Map<string, () => Promise<void>> {
-  return zoneLayoutOf(state.layout) === 'per-node'
-    ? zoneStarters(state.layout, state.ovnRoot!)
-    : centralStarters(state.layout, state.ovnRoot);
+  const { layout, ovnRoot } = state;
+  const control =
+    zoneLayoutOf(layout) === 'per-node' ? zoneStarters(layout, ovnRoot!) : centralStarters(layout, ovnRoot);
+  const sshds = hasDataPlane(layout)
+    ? layout.nodes.map((node) => [`${node.name}/sshd`, () => startSshd(layout, node, ovnRoot)] as const)
+    : [];
+  return new Map([...control, ...sshds]);
 }
 
 function isUp(daemon: DaemonRecord): { up: boolean; pid?: number } {
