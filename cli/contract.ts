@@ -105,6 +105,21 @@ export function documentText(format: 'json' | 'yaml', document: unknown): string
   return format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : stringify(document);
 }
 
+/**
+ * A document never says `ok: true` beside a failing exit code (1, 3, 4): a command that forgot to
+ * say why still gets `ok: false` and an error naming the exit code. Drift (2) is `diff`'s answer,
+ * not a failure.
+ */
+export function failedDocument(exitCode: ExitCode, document: unknown): unknown {
+  const failing = exitCode !== ExitCode.ok && exitCode !== ExitCode.drift;
+  if (!failing || typeof document !== 'object' || document === null) return document;
+  const d = document as Record<string, unknown>;
+  if (d.ok === false && typeof d.error === 'string') return { ...d, exitCode };
+  const problems = Array.isArray(d.problems) ? (d.problems as ProblemLike[]) : [];
+  const said = problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ');
+  return { ...d, ok: false, exitCode, error: d.error ?? (said || `failed with exit code ${exitCode}`) };
+}
+
 /** Run one command body and print its outcome per the contract; returns the exit code. */
 export async function runCommand(format: OutputFormat, body: () => Promise<CommandResult>): Promise<ExitCode> {
   let exitCode: ExitCode;
@@ -124,6 +139,7 @@ export async function runCommand(format: OutputFormat, body: () => Promise<Comma
   const warnings = takeWarnings();
   for (const w of warnings) await emit(process.stderr, `${warningLine(w)}\n`);
   if (warnings.length > 0 && document !== null && typeof document === 'object') document = { ...document, warnings };
+  document = failedDocument(exitCode, document);
   if (format === 'json' || format === 'yaml') await emit(process.stdout, documentText(format, document));
   else if (text) await emit(failed ? process.stderr : process.stdout, line(text));
   return exitCode;

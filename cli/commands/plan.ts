@@ -36,12 +36,12 @@ import {
   type ZonePlan,
   zoneNames,
 } from '../../provider/runtime';
-import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS } from '../contract';
+import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS, progress } from '../contract';
 import { fileTarget, runFileCommand } from './fileTarget';
 import { type FileArgs, fileOption, inputError, inputOf } from './input';
 import { noteWarnings } from '../warnings';
 import { planText } from './planText';
-import { uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
+import { nodeFailures, uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
 
 export interface PlanOptions {
   file: FileArgs;
@@ -137,10 +137,15 @@ export function renderPlan({ topology, uplinks }: PlanReport): CommandResult {
   if (!uplinks) return { exitCode, document, text };
   const refused =
     uplinks.problems.length > 0 ? { ok: false, problems: [...document.problems, ...uplinks.problems] } : {};
+  const failed = nodeFailures(uplinks);
+  const error = failed.map((n) => `node ${n.node}: ${n.error}`).join('; ');
+  const code = withUplinkExit('plan', exitCode, uplinks);
+  const failure = failed.length > 0 ? { ok: false, exitCode: code, error, failedNodes: failed.map((n) => n.node) } : {};
+  if (error) progress(`error: ${error}`);
   return {
-    exitCode: withUplinkExit('plan', exitCode, uplinks),
-    document: { ...document, ...refused, ...uplinkFields(uplinks, 'plan') },
-    text: [text, ...uplinkLines(uplinks, 'plan')].join('\n'),
+    exitCode: code,
+    document: { ...document, ...refused, ...failure, ...uplinkFields(uplinks, 'plan') },
+    text: [text, ...uplinkLines(uplinks, 'plan'), ...(error ? [`failed: ${error}`] : [])].join('\n'),
   };
 }
 

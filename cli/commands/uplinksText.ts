@@ -8,7 +8,7 @@
  */
 import { findingLine, isDrift, isFailure, type NodeVrfReport, type UplinkSection } from '../../provider/runtime';
 import { type CommandResult, ExitCode } from '../contract';
-import { type ZoneFailure, zonesResult } from './zoneRuns';
+import { type NodeFailure, type ZoneFailure, zonesResult } from './zoneRuns';
 
 type Section = UplinkSection;
 
@@ -131,16 +131,24 @@ export function uplinkFields(section: Section, command: string, networks: Record
  * Uplink problem is 1; drift is 2 (diff); a node that could not be discovered or written is 4.
  */
 export function withUplinkExit(command: string, zones: ExitCode | undefined, section: Section): ExitCode | undefined {
-  if (zones === ExitCode.unreachable) return zones;
+  if (zones === ExitCode.unreachable || zones === ExitCode.badInput) return zones;
   if (command === 'plan' && section.problems.length > 0) return ExitCode.refused;
   if (command === 'diff' && section.findings.some(isDrift)) return ExitCode.drift;
   if (section.findings.some(isFailure)) return ExitCode.unreachable;
   return zones;
 }
 
+/** The nodes whose host work failed, each with what failed: the findings that make the exit code 4. */
+export function nodeFailures(section: Section): NodeFailure[] {
+  return section.findings
+    .filter(isFailure)
+    .map((f) => ({ node: f.node, error: findingLine(f).replace(/^node \S+: /, '') }));
+}
+
 /**
  * A zone command's result (zoneRuns.ts's zonesResult) with its Uplink section, when it has one:
- * the section's fields after the document's, its lines after the zones', and its exit code.
+ * the section's fields after the document's, its lines after the zones', its failed nodes named
+ * beside the failed zones, and its exit code.
  */
 export function zonesResultWithUplinks(
   command: string,
@@ -152,6 +160,7 @@ export function zonesResultWithUplinks(
 ): CommandResult {
   if (!uplinks) return zonesResult(document, lines, failures, exitCode);
   const withSection = { ...document, ...uplinkFields(uplinks, command) };
-  const result = zonesResult(withSection, [...lines, ...uplinkLines(uplinks, command)], failures, exitCode);
+  const allLines = [...lines, ...uplinkLines(uplinks, command)];
+  const result = zonesResult(withSection, allLines, failures, exitCode, nodeFailures(uplinks));
   return { ...result, exitCode: withUplinkExit(command, result.exitCode, uplinks) };
 }

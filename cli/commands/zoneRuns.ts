@@ -184,24 +184,42 @@ export const failureEntry = ({ zone: _zone, ...entry }: ZoneFailure) => entry;
 
 export const failureLine = (f: ZoneFailure): string => `zone ${f.zone} (${f.endpoint}): failed: ${f.error}`;
 
+/** A node whose host work failed (discovery, mappings, VRF or flows), named in the command's error. */
+export interface NodeFailure {
+  node: string;
+  error: string;
+}
+
 /**
- * The command's result: its own exit code when every zone completed; else ok false, the most
- * severe failure's exit code, and an error naming every failed zone (also on stderr).
+ * The command's result: its own exit code when every zone and node completed; else ok false, the
+ * most severe failure's exit code (a node's is 4), and an error naming every failed zone and node,
+ * said again as the last line of the text and on stderr, so no reader takes it for a success.
  */
 export function zonesResult(
   document: Record<string, unknown>,
   lines: string[],
   failures: ZoneFailure[],
   exitCode?: ExitCode,
+  nodes: NodeFailure[] = [],
 ): CommandResult {
-  const text = lines.join('\n');
-  if (failures.length === 0) return { exitCode, document: { ok: true, ...document }, text };
-  const code = Math.max(...failures.map((f) => f.exitCode)) as ExitCode;
-  const error = failures.map((f) => `zone ${f.zone}: ${f.error}`).join('; ');
+  if (failures.length === 0 && nodes.length === 0)
+    return { exitCode, document: { ok: true, ...document }, text: lines.join('\n') };
+  const code = Math.max(
+    ...failures.map((f) => f.exitCode),
+    ...(nodes.length > 0 ? [ExitCode.unreachable] : []),
+  ) as ExitCode;
+  const error = [
+    ...failures.map((f) => `zone ${f.zone}: ${f.error}`),
+    ...nodes.map((n) => `node ${n.node}: ${n.error}`),
+  ].join('; ');
   stderrLine(`error: ${error}`);
+  const named = {
+    ...(failures.length > 0 ? { failedZones: failures.map((f) => f.zone) } : {}),
+    ...(nodes.length > 0 ? { failedNodes: [...new Set(nodes.map((n) => n.node))] } : {}),
+  };
   return {
     exitCode: code,
-    document: { ok: false, exitCode: code, error, failedZones: failures.map((f) => f.zone), ...document },
-    text,
+    document: { ok: false, exitCode: code, error, ...named, ...document },
+    text: [...lines, `failed: ${error}`].join('\n'),
   };
 }

@@ -297,7 +297,8 @@ function gatewayPhase(
   if (conflict !== undefined) return { phase: 'failed', reason: 'UplinkConfigurationConflict', message: conflict };
   const failure = input.mappingFailures?.get(nodeName);
   if (failure !== undefined) return { phase: 'failed', reason: 'UplinkBridgeMappingFailed', message: failure };
-  const vrf = vrfPhase(input.vrfResults?.get(nodeName), cudn.objectName);
+  const intent = step?.vrf?.find((i) => i.cudn === cudn.objectName);
+  const vrf = vrfPhase(input.vrfResults?.get(nodeName), cudn.objectName, intent?.domain.kind === 'vrf');
   if (vrf?.phase === 'failed') return vrf;
   const found = input.discovery?.get(nodeName);
   const live = found?.ok ? parseMappings(found.facts.ovs.externalIds[bridgeMappingsKey]).get(network) : undefined;

@@ -21,7 +21,10 @@ export interface UplinkVrfInput {
 }
 
 /** What the runtime found or did on a node: outcomes per CUDN (applied: the steps ran), or why not. */
-export type NodeVrfResult = { ok: true; outcomes: VrfOutcome[]; applied: boolean } | { ok: false; message: string };
+export type NodeVrfResult =
+  | { ok: true; outcomes: VrfOutcome[]; applied: boolean }
+  /** `lost`: the node stopped answering (SSH), not a VRF step that its kernel refused. */
+  | { ok: false; message: string; lost?: boolean };
 
 export interface ResolvedUse {
   network: Network;
@@ -50,10 +53,18 @@ export function conflictsOf(node: string, intents: VrfIntent[]): Map<string, str
   return new Map(bridgeConflicts(node, intents).map((c) => [c.cudn, c.message]));
 }
 
-/** The VRF part of a CUDN's gateway phase on a node; undefined when VRF has nothing against it. */
-export function vrfPhase(result: NodeVrfResult | undefined, cudn: string): GatewayPhase | undefined {
+/**
+ * The VRF part of a CUDN's gateway phase on a node; undefined when VRF has nothing against it. A
+ * failed VRF step is UplinkVRFAttachmentFailed; a node lost during its VRF work fails a CUDN in
+ * the default routing domain (`needsVrf` false) with upstream's untagged reason,
+ * UplinkGatewayProgrammingFailed (uplink-upstream.md 3.5, "anything else").
+ */
+export function vrfPhase(result: NodeVrfResult | undefined, cudn: string, needsVrf = true): GatewayPhase | undefined {
   if (!result) return undefined;
-  if (!result.ok) return { phase: 'failed', reason: 'UplinkVRFAttachmentFailed', message: result.message };
+  if (!result.ok) {
+    const reason = result.lost && !needsVrf ? 'UplinkGatewayProgrammingFailed' : 'UplinkVRFAttachmentFailed';
+    return { phase: 'failed', reason, message: result.message };
+  }
   const outcome = result.outcomes.find((o) => o.cudn === cudn);
   if (!outcome) return undefined;
   if (outcome.state === 'conflict' || outcome.state === 'refused')

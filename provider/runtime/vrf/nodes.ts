@@ -2,9 +2,9 @@
  * VRF membership on every node of an Uplink plan, through each node's HostRunner: observe and plan
  * (diff, plan) or observe, plan and run the steps (apply, destroy), in parallel across nodes. A
  * node that fails (unreachable, a step refused by its kernel) fails alone with its message; its
- * CUDNs then report UplinkVRFAttachmentFailed.
+ * CUDNs then report UplinkVRFAttachmentFailed (a lost node: see vrfPhase).
  */
-import type { HostRunner } from '../../host';
+import { HostError, type HostRunner } from '../../host';
 import { membershipChanges, type NodeVrfResult, type VrfOutcome } from '../../uplink/vrf';
 import type { NodeStep } from '../../uplink/plan';
 import { applyVrf, planVrfOnHost } from './apply';
@@ -41,7 +41,8 @@ async function onNode(
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { result: { ok: false, message }, report: { error: message } };
+    const lost = error instanceof HostError && error.failure !== 'argv';
+    return { result: { ok: false, message, ...(lost ? { lost } : {}) }, report: { error: message } };
   }
 }
 

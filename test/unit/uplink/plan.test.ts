@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type NodeDiscovery, type NodeFlowResult, planUplinks } from '../../../provider/uplink';
+import type { RouteAdvertisements } from '../../../provider/model/routeAdvertisements';
 import { ovsBridgeConfig } from '../../support/objects';
 import { blueUplinkCluster, mappedFacts, nodeFacts, tenant } from './world';
 
@@ -119,5 +120,39 @@ describe('the uplink plan', () => {
       message:
         '1 of 1 active CUDN(s) have incomplete Uplink gateway configuration; examples: cluster_udn_tenant=UplinkBridgeMappingFailed: transaction failed',
     });
+  });
+
+  // upstream's error classification (uplink-upstream.md 3.5): only VRF attach and detach errors are
+  // tagged UplinkVRFAttachmentFailed; an untagged error (a node that stopped answering) is
+  // UplinkGatewayProgrammingFailed
+  it('a node that stops answering during its VRF work fails a CUDN that needs no VRF with UplinkGatewayProgrammingFailed, not UplinkVRFAttachmentFailed', () => {
+    const facts = mappedFacts('n1', ['cluster_udn_tenant']);
+    const discovery = new Map<string, NodeDiscovery>([
+      ['n1', { ok: true, facts }],
+      ['n2', { ok: true, facts: { ...facts, node: 'n2' } }],
+    ]);
+    const advertised: RouteAdvertisements = {
+      ref: 'RouteAdvertisements/tenant',
+      name: 'tenant',
+      targetVRF: 'auto',
+      advertisements: ['PodNetwork'],
+      nodeSelector: { matchLabels: {}, matchExpressions: [] },
+      frrConfigurationSelector: { matchLabels: {}, matchExpressions: [] },
+      networkSelectors: [
+        { networkSelectionType: 'ClusterUserDefinedNetworks', cudnSelector: { matchLabels: {}, matchExpressions: [] } },
+      ],
+    };
+    const reasonOn = (routeAdvertisements: RouteAdvertisements[]) =>
+      planUplinks({
+        cluster,
+        owner: 'o',
+        discovery,
+        vrf: { routeAdvertisements, networkIds: { cluster_udn_tenant: 5 } },
+        vrfResults: new Map([['n1', { ok: false, message: 'SSH connection to n1 lost', lost: true }]]),
+      })
+        .uplinkStates.find((s) => s.spec.nodeName === 'n1')!
+        .status.conditions.find((c) => c.type === 'GatewayReady');
+    expect(reasonOn([])).toMatchObject({ status: 'False', reason: 'UplinkGatewayProgrammingFailed' });
+    expect(reasonOn([advertised])).toMatchObject({ status: 'False', reason: 'UplinkVRFAttachmentFailed' });
   });
 });
