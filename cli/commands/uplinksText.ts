@@ -6,7 +6,15 @@
  * under `networks`, `uplinkNodes`, `uplinkProblems`, `uplinkReplacements`, `uplinkFindings`,
  * `uplinkVrf`, `uplinkFlows`, `uplinkDrift` for diff, `uplinkRoundTrips`), and the exit code it implies.
  */
-import { findingLine, isDrift, isFailure, type NodeVrfReport, type UplinkSection } from '../../provider/runtime';
+import {
+  findingLine,
+  isDrift,
+  isFailure,
+  type NodeVrfReport,
+  type UplinkSection,
+  upstreamUplink,
+  upstreamUplinkState,
+} from '../../provider/runtime';
 import { type CommandResult, ExitCode } from '../contract';
 import { type NodeFailure, type ZoneFailure, zonesResult } from './zoneRuns';
 
@@ -113,8 +121,8 @@ export function uplinkFields(section: Section, command: string, networks: Record
   for (const [name, n] of Object.entries(section.networks))
     merged[name] = { ...((merged[name] as object) ?? {}), uplinks: n.uplinks, conditions: n.conditions };
   return {
-    uplinks: section.uplinks,
-    uplinkStates: section.uplinkStates,
+    uplinks: section.uplinks.map(upstreamUplink),
+    uplinkStates: section.uplinkStates.map(upstreamUplinkState),
     networks: merged,
     uplinkNodes: section.nodes,
     uplinkProblems: section.problems,

@@ -29,6 +29,7 @@ export * from './cluster';
 export * from './audit';
 export { findingLine, isDrift, isFailure, type UplinkFinding } from './uplink/findings';
 export type { UplinkSection } from './uplink/section';
+export { upstreamUplink, upstreamUplinkState } from '../uplink/upstreamShape';
 export type { NodeVrfReport } from './vrf/nodes';
 
 // Shapes and checks of the layers below that the runtime's callers (the CLI) handle as they are.

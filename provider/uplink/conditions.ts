@@ -1,7 +1,8 @@
 /**
  * Conditions and the UplinkState object in upstream's shape (k8s.ovn.org/v1alpha1): condition
- * types, every reason string upstream writes (copied exactly), and our MTUInvalid. No
- * lastTransitionTime: a plan is a pure function of its inputs. Pure.
+ * types, every reason string upstream writes (copied exactly), and our MTUInvalid. A plan is a
+ * pure function of its inputs, so it leaves lastTransitionTime out; the runtime stamps it from what
+ * the nodes keep (conditionTimes.ts). Pure.
  */
 
 export type ConditionStatus = 'True' | 'False';
@@ -11,6 +12,8 @@ export interface Condition {
   status: ConditionStatus;
   reason: string;
   message: string;
+  /** RFC 3339; required by upstream's CRDs, set by the runtime (conditionTimes.ts). */
+  lastTransitionTime?: string;
 }
 
 /** Resolved reasons in the order upstream's discovery checks them (first failure wins). */

@@ -17,3 +17,5 @@ export * from './routerGateway';
 export * from './flows';
 export * from './flowText';
 export * from './flowPhase';
+export * from './conditionTimes';
+export * from './upstreamShape';

@@ -4,6 +4,7 @@ import { inventoryOf } from '../../lab';
 import { loadDocuments } from '../../provider/model/load';
 import { fillInventory } from '../../provider/runtime/inventoryMerge';
 import { uplinkStateInputs, uplinkStateNodes, type YamlObject } from '../../provider/runtime/pulumi';
+import { validateObject } from '../../provider/model/crd';
 import { useTestHost } from '../support/hostFixture';
 import { dynamicUrn, type Props } from '../support/pulumiHost';
 import {
@@ -36,6 +37,8 @@ function objects(): { inventory: YamlObject; uplinks: YamlObject[]; networks: Ya
     networks: docs.filter((d) => d.kind === 'ClusterUserDefinedNetwork'),
   };
 }
+
+const conditionsOf = (props: Props) => (props.uplinkState as { status: { conditions: unknown[] } }).status.conditions;
 
 // The nodes' external_ids are saved before the host starts and restored after it stopped.
 beforeAll(async () => {
@@ -82,6 +85,8 @@ describe('UplinkState through the host, one per selected node', () => {
       expect(await bridgeMappings(node)).toContain('cluster_udn_tenant-red:br-red');
       expect(result.properties.mappings).toEqual(['cluster_udn_tenant-red:br-red']);
       expect((result.properties.uplinkState as { spec: { nodeName: string } }).spec.nodeName).toBe(node.name);
+      // the output is an UplinkState upstream's CRD accepts: every condition has its lastTransitionTime
+      expect(validateObject(result.properties.uplinkState)).toEqual([]);
     }
   });
 
@@ -93,6 +98,9 @@ describe('UplinkState through the host, one per selected node', () => {
         node: node.name,
         drift: { lines: [], count: 0 },
       });
+      // no status changed since create: the node kept each condition's lastTransitionTime
+      expect(conditionsOf(read.properties)).toEqual(conditionsOf(r.outs));
+      expect(validateObject(read.properties.uplinkState)).toEqual([]);
       const again = await host.check(r.urn, r.outs, { __provider: shims.UplinkState, ...propsOf(node.name) });
       expect((await host.diff(r.id, r.urn, read.properties, again.inputs)).changes).toBe(1);
     }

@@ -12,6 +12,7 @@ import type { OtherOwners } from '../../alloc/others';
 import type { Cluster } from '../../model/cluster';
 import { uplinksOf } from '../../model/cudn';
 import type { UplinkProblem } from '../../uplink/problems';
+import { conditionTime, stampObjects } from '../../uplink/conditionTimes';
 import { planUplinks, type UplinkPlan } from '../../uplink/plan';
 import { type UplinkReplacement, uplinkReplacements } from '../../uplink/replace';
 import type { UplinkVrfInput } from '../../uplink/vrfIntents';
@@ -127,7 +128,12 @@ export async function closeCluster(plan: ClusterPlan): Promise<void> {
 export async function planUplinkSection(plan: ClusterPlan): Promise<UplinkSection | undefined> {
   const planned = plan.uplinks;
   if (!planned) return undefined;
-  if (!planned.hosts) return offlineSection(planned.offline, planned.replacements);
+  if (!planned.hosts) {
+    // no node is reached: nothing keeps a time, so every condition is new as of now
+    const now = conditionTime(new Date());
+    const stamped = stampObjects(planned.offline, plan.owner, () => undefined, now);
+    return offlineSection({ ...planned.offline, ...stamped }, planned.replacements);
+  }
   const observed = await observeUplinks(planned.hosts, plan.cluster, plan.owner, planned.vrf);
   return observedSection(observed, planned.replacements);
 }

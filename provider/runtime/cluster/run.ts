@@ -68,7 +68,8 @@ export async function destroyCluster(input: DestroyInput, targets: ZoneTargets):
   const cluster = withoutUplinkNetworks(input.cluster);
   const hosts = await openHosts(cluster, { ssh: input.ssh });
   try {
-    return { zones, uplinks: writtenSection(await writeUplinks(hosts, cluster, input.owner, noVrf), []) };
+    const written = await writeUplinks(hosts, cluster, input.owner, noVrf, { forget: true });
+    return { zones, uplinks: writtenSection(written, []) };
   } finally {
     await closeHosts(hosts);
   }

@@ -31,6 +31,7 @@ import type { Cluster } from '../../model/cluster';
 import { uplinksOf } from '../../model/cudn';
 import { physicalNetworkOf, uplinkStateName } from '../../uplink/names';
 import { planUplinks, type UplinkPlan } from '../../uplink/plan';
+import { upstreamUplinkState } from '../../uplink/upstreamShape';
 import {
   applyUplinks,
   destroyUplinks,
@@ -126,7 +127,7 @@ async function write(inputs: Props): Promise<Props> {
     ...props,
     schemaVersion: SCHEMA_VERSION,
     mappings,
-    uplinkState: state,
+    uplinkState: state && upstreamUplinkState(state),
     vrf: vrfOf(result, props),
     drift: { lines: [], count: 0 },
   });
@@ -137,12 +138,13 @@ async function read(id: string, stored: Props): Promise<{ id: string; props: Pro
   const props = withoutProvider(stored);
   const cluster = clusterOf(props);
   const result = await discoverUplinks(cluster, String(props.owner), runOptions(props, cluster));
+  const { state } = mine(result, props);
   const lines = driftFindings({ ...result, nodes: result.nodes.filter((s) => s.node === props.node) }).map(findingLine);
   return {
     id,
     props: jsonClean({
       ...props,
-      uplinkState: mine(result, props).state,
+      uplinkState: state && upstreamUplinkState(state),
       vrf: vrfOf(result, props),
       drift: { lines: lines.slice(0, 20), count: lines.length },
     }),

@@ -109,3 +109,18 @@ export function mappingOperations(
       : []),
   ];
 }
+
+/** Set or remove (undefined) keys of external_ids that only this owner writes: delete them, insert the set ones. */
+export function ownKeyOperations(rootUuid: string, keys: Record<string, string | undefined>): Operation[] {
+  const where: Condition[] = [['_uuid', '==', ['uuid', rootUuid]]];
+  const set: Record<string, string> = {};
+  for (const [key, value] of Object.entries(keys)) if (value !== undefined) set[key] = value;
+  const remove: Mutation = ['external_ids', 'delete', ['set', Object.keys(keys)]];
+  const insert: Mutation = ['external_ids', 'insert', wireMap(set)];
+  return [
+    { op: 'mutate', table: 'Open_vSwitch', where, mutations: [remove] },
+    ...(Object.keys(set).length > 0
+      ? [{ op: 'mutate' as const, table: 'Open_vSwitch', where, mutations: [insert] }]
+      : []),
+  ];
+}

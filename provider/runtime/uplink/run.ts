@@ -18,10 +18,15 @@ import { dict } from '../../model/dict';
 import type { NodeFlowResult } from '../../uplink/flowPhase';
 import { syncNodeFlows } from './bridgeFlows';
 import { gatewayFlowIntents } from './flowIntents';
+import { conditionTime, stampObjects } from '../../uplink/conditionTimes';
 
 export interface UplinkRunOptions extends SessionOptions {
   /** Plan (and on apply, make) VRF membership from these RouteAdvertisements. */
   vrf?: UplinkVrfInput;
+  /** The clock of the conditions' lastTransitionTime (tests); default now. */
+  now?: () => Date;
+  /** Remove the conditions' times this run's objects keep on the nodes (destroy). */
+  forget?: boolean;
 }
 
 export interface UplinkRunResult extends UplinkPlan {
@@ -56,19 +61,47 @@ export async function openHosts(cluster: Cluster, options: SessionOptions = {}):
 
 export const closeHosts = (hosts: UplinkHosts): Promise<void> => hosts.session.close();
 
+/**
+ * The plan's objects with their conditions' lastTransitionTime, kept from what each node records
+ * (conditionTimes.ts); with `write`, the nodes' records made to match (with `forget`, removed). A
+ * node whose record cannot be written is already failing elsewhere in the run: its times restart
+ * at the next run that reaches it.
+ */
+async function withTimes(
+  hosts: UplinkHosts,
+  plan: UplinkPlan,
+  owner: string,
+  now: () => Date,
+  write?: 'record' | 'forget',
+): Promise<UplinkPlan> {
+  const { session, discovery } = hosts;
+  const keptOn = (node: string) => {
+    const found = discovery.get(node);
+    return found?.ok ? found.facts.ovs.externalIds : undefined;
+  };
+  const stamped = stampObjects(plan, owner, keptOn, conditionTime(now()), write === 'forget');
+  if (write)
+    await Promise.all(
+      [...stamped.writes].map(([node, keys]) => session.writeOwnKeys(node, keys).catch(() => undefined)),
+    );
+  return { ...plan, uplinks: stamped.uplinks, uplinkStates: stamped.uplinkStates };
+}
+
 /** Plan against what discovery found and observe VRF membership; nothing is written. */
 export async function observeUplinks(
   hosts: UplinkHosts,
   cluster: Cluster,
   owner: string,
   vrfInput?: UplinkVrfInput,
+  now: () => Date = () => new Date(),
 ): Promise<UplinkRunResult> {
   const { session, discovery } = hosts;
   const plan = planUplinks({ cluster, owner, discovery, vrf: vrfInput });
   const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, false);
   const flowResults = vrfInput ? await flowsOnNodes(hosts, plan, cluster, owner, vrfInput, false) : undefined;
+  const after = planUplinks({ cluster, owner, discovery, vrf: vrfInput, vrfResults: vrf.results, flowResults });
   return {
-    ...planUplinks({ cluster, owner, discovery, vrf: vrfInput, vrfResults: vrf.results, flowResults }),
+    ...(await withTimes(hosts, after, owner, now)),
     written: dict(),
     roundTrips: session.roundTrips,
     vrf: vrf.report,
@@ -129,12 +162,16 @@ async function flowsOnNodes(
   return new Map(nodes.map(({ node }, i) => [node, results[i]!]));
 }
 
-/** Plan against what discovery found, write every node's mapping change, make VRF membership, report after. */
+/**
+ * Plan against what discovery found, write every node's mapping change, make VRF membership,
+ * report after (and record the conditions' times on the nodes; `forget` removes them: destroy).
+ */
 export async function writeUplinks(
   hosts: UplinkHosts,
   cluster: Cluster,
   owner: string,
   vrfInput?: UplinkVrfInput,
+  options: { now?: () => Date; forget?: boolean } = {},
 ): Promise<UplinkRunResult> {
   const { session, discovery } = hosts;
   const plan = planUplinks({ cluster, owner, discovery, vrf: vrfInput });
@@ -166,8 +203,9 @@ export async function writeUplinks(
     vrfResults: vrf.results,
     flowResults,
   });
+  const now = options.now ?? (() => new Date());
   return {
-    ...after,
+    ...(await withTimes(hosts, after, owner, now, options.forget ? 'forget' : 'record')),
     written,
     roundTrips: session.roundTrips,
     vrf: vrf.report,
@@ -202,7 +240,7 @@ export function discoverUplinks(
   owner: string,
   options: UplinkRunOptions = {},
 ): Promise<UplinkRunResult> {
-  return withHosts(cluster, options, (hosts) => observeUplinks(hosts, cluster, owner, options.vrf));
+  return withHosts(cluster, options, (hosts) => observeUplinks(hosts, cluster, owner, options.vrf, options.now));
 }
 
 /** Observe, plan, write every node's mapping change, and report the conditions after the writes. */
@@ -211,7 +249,9 @@ export function applyUplinks(
   owner: string,
   options: UplinkRunOptions = {},
 ): Promise<UplinkRunResult> {
-  return withHosts(cluster, options, (hosts) => writeUplinks(hosts, cluster, owner, options.vrf));
+  return withHosts(cluster, options, (hosts) =>
+    writeUplinks(hosts, cluster, owner, options.vrf, { now: options.now, forget: options.forget }),
+  );
 }
 
 /**
@@ -223,5 +263,5 @@ export function destroyUplinks(
   owner: string,
   options: UplinkRunOptions = {},
 ): Promise<UplinkRunResult> {
-  return applyUplinks(withoutUplinkNetworks(cluster), owner, { ...options, vrf: noVrf });
+  return applyUplinks(withoutUplinkNetworks(cluster), owner, { ...options, vrf: noVrf, forget: true });
 }

@@ -18,7 +18,7 @@ import { OvsdbClient } from '../../ovsdb/client';
 import { bridgeMappingsKey, type MappingChange } from '../../uplink/mappings';
 import type { NodeDiscovery } from '../../uplink/plan';
 import { hostFactsArgv, parseHostFacts } from './hostFacts';
-import { mappingOperations, type OvsRead, readOvsFacts, VSWITCH_DATABASE } from './ovsFacts';
+import { mappingOperations, type OvsRead, ownKeyOperations, readOvsFacts, VSWITCH_DATABASE } from './ovsFacts';
 import { own } from '../../model/dict';
 
 export const defaultOvsDb = '/var/run/openvswitch/db.sock';
@@ -160,6 +160,23 @@ export class UplinkSession {
       ...(change.mappings !== undefined ? { bridgeMappings: change.mappings } : {}),
     };
     return ids;
+  }
+
+  /**
+   * Set (or, for an undefined value, remove) keys of the node's Open_vSwitch external_ids that only
+   * this owner writes, in one transaction: a mutate of those keys alone, so no guard is needed.
+   */
+  async writeOwnKeys(node: string, keys: Record<string, string | undefined>): Promise<void> {
+    const read = this.handle(node).read;
+    if (!read) throw new Error(`node ${node} was not discovered before writing its condition times`);
+    this.roundTrips++;
+    const db = await this.database(node);
+    await db.transact(VSWITCH_DATABASE, ownKeyOperations(read.rootUuid, keys));
+    const ids = { ...read.facts.externalIds };
+    for (const [key, value] of Object.entries(keys))
+      if (value === undefined) delete ids[key];
+      else ids[key] = value;
+    read.facts = { ...read.facts, externalIds: ids };
   }
 
   async close(): Promise<void> {
