@@ -8,6 +8,7 @@ import type { Benchmark } from './harness';
 import { labBenchmark } from './lab';
 import { networksBenchmark } from './networks';
 import { ovsdbBenchmark } from './ovsdb';
+import { perNodeBenchmark } from './perNode';
 import { pulumiBenchmark } from './pulumi';
 import { reconcileBenchmark } from './reconcile';
 import { uplinkBenchmark } from './uplink';
@@ -26,4 +27,5 @@ export const benchmarks: Benchmark[] = [
   zonesBenchmark,
   crdBenchmark,
   auditBenchmark,
+  perNodeBenchmark,
 ];

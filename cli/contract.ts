@@ -17,6 +17,7 @@
 
 import { stringify } from 'yaml';
 import { problemLine } from '../provider/runtime';
+import { writeJson } from './jsonStream';
 import { takeWarnings, warningLine } from './warnings';
 
 export const ExitCode = {
@@ -74,7 +75,10 @@ export function parseOutputFormat(value: string | undefined): OutputFormat {
   });
 }
 
-/** Turn an error into the document of the contract. Unknown errors count as target failures. */
+/**
+ * Turn an error into the document of the contract. Unknown errors count as target failures, but
+ * for this process's own limits.
+ */
 export function errorDocument(error: unknown): { exitCode: ExitCode; document: Record<string, unknown> } {
   if (error instanceof CliError) {
     return {
@@ -83,6 +87,11 @@ export function errorDocument(error: unknown): { exitCode: ExitCode; document: R
     };
   }
   const message = error instanceof Error ? error.message : String(error);
+  // a limit of this process (string or array length, stack depth) is no target's failure
+  if (error instanceof RangeError) {
+    const local = `the result could not be built here: ${message}`;
+    return { exitCode: ExitCode.refused, document: { ok: false, exitCode: ExitCode.refused, error: local } };
+  }
   return { exitCode: ExitCode.unreachable, document: { ok: false, exitCode: ExitCode.unreachable, error: message } };
 }
 
@@ -140,7 +149,8 @@ export async function runCommand(format: OutputFormat, body: () => Promise<Comma
   for (const w of warnings) await emit(process.stderr, `${warningLine(w)}\n`);
   if (warnings.length > 0 && document !== null && typeof document === 'object') document = { ...document, warnings };
   document = failedDocument(exitCode, document);
-  if (format === 'json' || format === 'yaml') await emit(process.stdout, documentText(format, document));
+  if (format === 'json') await writeJson(process.stdout, document);
+  else if (format === 'yaml') await emit(process.stdout, documentText(format, document));
   else if (text) await emit(failed ? process.stderr : process.stdout, line(text));
   return exitCode;
 }
