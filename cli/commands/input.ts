@@ -9,6 +9,7 @@ import {
   type InputDocument,
   type InputProblem,
   InputReadError,
+  inputTooLarge,
   loadInputs,
   problemLine,
   problemSummary,
@@ -40,9 +41,18 @@ export function fileOption(what: string): Option {
 export const inputArgs = (file: FileArgs): string[] => (Array.isArray(file) ? file : [file]);
 export const inputLabel = (file: FileArgs): string => inputArgs(file).join(', ');
 
-async function readStdin(): Promise<string> {
+/** Standard input, refused as soon as it passes `budget` bytes. */
+async function readStdin(budget: number): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    total += (chunk as Buffer).length;
+    if (total > budget) {
+      process.stdin.destroy();
+      throw inputTooLarge('-');
+    }
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

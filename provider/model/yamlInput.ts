@@ -5,12 +5,15 @@
  * process). So the token tree (which yaml's Parser builds without recursion) is measured first, a
  * document whose collections nest deeper than `maxDepth` (counting what its aliases stand for) or
  * whose alias refers to a collection containing it is refused, and aliases may expand at most
- * `maxAliasCount` times (yaml's guard against alias bombs, thrown from toJS, caught here).
+ * `maxAliasCount` times (yaml's guard against alias bombs, thrown from toJS, caught here). Before
+ * that, yaml's Lexer (a generator, no tree) counts flow brackets and stops at the first one past
+ * `maxDepth`: a million nested `[` is refused in milliseconds, not after building its tree.
+ * Problems name the field path of the collection (`document[0]: spec.network.layer3`).
  * Every object of the result has no prototype (dict.ts), so user-given keys are only keys.
  */
-import { CST, type Document, isAlias, isCollection, isPair, LineCounter, parseAllDocuments, Parser } from 'yaml';
+import { CST, type Document, isAlias, isCollection, isPair, Lexer, LineCounter, parseAllDocuments, Parser } from 'yaml';
 import { plainData } from './dict';
-import { type Problem, problem } from './problem';
+import { fieldPath, type Problem, problem } from './problem';
 
 /** Kubernetes objects nest about ten levels; far below what exhausts a stack. */
 export const maxDepth = 64;
@@ -24,6 +27,8 @@ export interface ParsedValue {
 
 export function parseYaml(text: string): { values: ParsedValue[]; problems: Problem[] } {
   const lines = new LineCounter();
+  const flow = flowTooDeep(text);
+  if (flow) return { values: [], problems: [flow] };
   const tooDeep = deepDocuments(text, lines);
   if (tooDeep.length > 0) return { values: [], problems: tooDeep };
   const values: ParsedValue[] = [];
@@ -39,8 +44,8 @@ export function parseYaml(text: string): { values: ParsedValue[]; problems: Prob
   return { values, problems };
 }
 
-function invalid(where: string, why: string): Problem {
-  return problem('InvalidDocument', where, '', `${where} ${why}`);
+function invalid(where: string, why: string, field = ''): Problem {
+  return problem('InvalidDocument', where, field, `${fieldPath(where, field)} ${why}`);
 }
 
 function syntaxError(doc: Document): string {
@@ -61,8 +66,11 @@ function deepDocuments(text: string, lines: LineCounter): Problem[] {
   let index = 0;
   for (const token of new Parser(lines.addNewLine).parse(text)) {
     if (token.type !== 'document') continue;
-    const offset = deepestOffset(token);
-    if (offset !== undefined) problems.push(invalid(`document[${index}]`, `${tooDeepText} ${at(lines, offset)}`));
+    const deep = deepest(token);
+    if (deep !== undefined) {
+      const where = `document[${index}]`;
+      problems.push(invalid(where, `${tooDeepText} ${at(lines, deep.offset)}`, deep.path));
+    }
     index += 1;
   }
   return problems;
@@ -70,17 +78,61 @@ function deepDocuments(text: string, lines: LineCounter): Problem[] {
 
 const tooDeepText = `nests collections more than ${maxDepth} levels deep`;
 
-/** Where the first collection below maxDepth starts, or undefined when there is none. */
-function deepestOffset(root: CST.Document): number | undefined {
-  const stack: [CST.Token, number][] = root.value ? [[root.value, 0]] : [];
+/** A field path's next part: `.key` of a mapping (`[key]` when not a plain name), `[i]` of a sequence. */
+function step(path: string, token: CST.Token, item: CST.CollectionItem, index: number): string {
+  const key = item.key && CST.isScalar(item.key) ? item.key.source : undefined;
+  const isSeq = token.type === 'block-seq' || (token.type === 'flow-collection' && token.start.source === '[');
+  if (isSeq || key === undefined) return `${path}[${index}]`;
+  return /^[A-Za-z_][\w-]*$/.test(key) ? `${path}${path ? '.' : ''}${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/** The first collection below maxDepth: where it starts and its field path; undefined when there is none. */
+function deepest(root: CST.Document): { offset: number; path: string } | undefined {
+  const stack: [CST.Token, number, string][] = root.value ? [[root.value, 0, '']] : [];
   while (stack.length > 0) {
-    const [token, above] = stack.pop()!;
+    const [token, above, path] = stack.pop()!;
     if (!CST.isCollection(token)) continue;
-    if (above >= maxDepth) return token.offset;
-    for (const item of token.items as CST.CollectionItem[])
-      for (const child of [item.key, item.value]) if (child) stack.push([child, above + 1]);
+    if (above >= maxDepth) return { offset: token.offset, path };
+    (token.items as CST.CollectionItem[]).forEach((item, i) => {
+      const next = step(path, token, item, i);
+      for (const child of [item.key, item.value]) if (child) stack.push([child, above + 1, next]);
+    });
   }
   return undefined;
+}
+
+/** yaml's Lexer marks (document start, scalar start, flow error end): in the tokens, not in the text. */
+const LEXER_MARKS = new Set(['\x02', '\x1f', '\x18']);
+
+/**
+ * The first flow collection (`[` or `{`) nested deeper than maxDepth, found token by token without
+ * building anything, with its document and line; undefined when there is none.
+ */
+function flowTooDeep(text: string): Problem | undefined {
+  let depth = 0;
+  let offset = 0;
+  let document = 0;
+  let content = false;
+  for (const token of new Lexer().lex(text)) {
+    if (token === '---' || token === '...') {
+      if (content) document += 1;
+      content = false;
+    } else if (!LEXER_MARKS.has(token) && token.trim() !== '' && !token.startsWith('#')) content = true;
+    if (token === '[' || token === '{') depth += 1;
+    else if (token === ']' || token === '}') depth = Math.max(0, depth - 1);
+    if (depth > maxDepth)
+      return invalid(`document[${document}]`, `${tooDeepText} ${at(linesUpTo(text, offset), offset)}`);
+    if (!LEXER_MARKS.has(token)) offset += token.length;
+  }
+  return undefined;
+}
+
+/** The line starts of `text` up to `offset`, for `at`. */
+function linesUpTo(text: string, offset: number): LineCounter {
+  const lines = new LineCounter();
+  lines.addNewLine(0);
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
+  return lines;
 }
 
 function at(lines: LineCounter, offset: number): string {

@@ -6,7 +6,7 @@
  * problem names the input it came from (the path as given, `-` for standard input), and
  * `problemLine` words it, so both roads refuse the same input with the same problems and words.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Cluster } from '../model/cluster';
 import { loadDocuments, type LoadedDocument } from '../model/load';
@@ -63,11 +63,45 @@ export function problemSummary(problems: InputProblem[]): string {
   return `${problems.length} problem${problems.length === 1 ? '' : 's'}${where}`;
 }
 
-function readText(file: string): string {
+/**
+ * At most this many bytes of input in all (every -f together): checked while reading, so a larger
+ * file or stream is refused after reading one byte more, not after parsing it. The largest
+ * topology of the benchmarks (2,000 nodes, 5,000 namespaces) is under 0.5 MiB.
+ */
+export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+export function inputTooLarge(file: string): InputReadError {
+  return new InputReadError(
+    file,
+    `${file}: the input exceeds ${MAX_INPUT_BYTES / 1024 / 1024} MiB (every -f together)`,
+  );
+}
+
+/** The file's text, refused as soon as it passes `budget` bytes. */
+function readText(file: string, budget: number): string {
+  let fd: number;
   try {
-    return readFileSync(file, 'utf8');
+    fd = openSync(file, 'r');
   } catch (error) {
     throw new InputReadError(file, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(1 << 20);
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      total += read;
+      if (total > budget) throw inputTooLarge(file);
+      chunks.push(chunk.subarray(0, read));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } catch (error) {
+    if (error instanceof InputReadError) throw error;
+    throw new InputReadError(file, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -95,21 +129,28 @@ export function inputFiles(args: string[]): string[] {
 }
 
 /** Read every input; `-` through `stdin` (refused where there is none, as in a Pulumi program). */
-export async function readInputs(args: string[], stdin?: () => Promise<string>): Promise<InputSource[]> {
+export async function readInputs(args: string[], stdin?: (budget: number) => Promise<string>): Promise<InputSource[]> {
   const sources: InputSource[] = [];
+  let budget = MAX_INPUT_BYTES;
   for (const file of inputFiles(args)) {
-    if (file !== STDIN) sources.push({ file, text: readText(file) });
-    else if (stdin) sources.push({ file, text: await stdin() });
+    let text: string;
+    if (file !== STDIN) text = readText(file, budget);
+    else if (stdin) text = await stdin(budget);
     else throw new InputReadError(STDIN, 'standard input (-) is not an input here: name a file');
+    budget -= Buffer.byteLength(text);
+    sources.push({ file, text });
   }
   return sources;
 }
 
 /** Read inputs that are files or directories, synchronously (the Pulumi program). */
 export function readInputsSync(args: string[]): InputSource[] {
+  let budget = MAX_INPUT_BYTES;
   return inputFiles(args).map((file) => {
     if (file === STDIN) throw new InputReadError(STDIN, 'standard input (-) is not an input here: name a file');
-    return { file, text: readText(file) };
+    const text = readText(file, budget);
+    budget -= Buffer.byteLength(text);
+    return { file, text };
   });
 }
 

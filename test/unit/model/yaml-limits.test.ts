@@ -25,7 +25,7 @@ const invalid = (text: string) =>
 
 describe('YAML limits', () => {
   it('refuses collections nested more than 64 deep, naming the document, the line and the column', () => {
-    for (const text of [nested(1000), nestedMaps(1000), nestedBlocks(1000)])
+    for (const text of [nested(1000), nestedMaps(1000)])
       expect(invalid(text)).toEqual([
         {
           reason: 'InvalidDocument',
@@ -35,6 +35,38 @@ describe('YAML limits', () => {
           ),
         },
       ]);
+    const blocks = '[0]'.repeat(64);
+    expect(invalid(nestedBlocks(1000))).toEqual([
+      {
+        reason: 'InvalidDocument',
+        path: `document[0]: ${blocks}`,
+        message: expect.stringMatching(/nests collections more than 64 levels deep at line 1, column \d+$/),
+      },
+    ]);
+  });
+
+  // issue 25 point 5: 1,000,000 nesting levels cost 16-26 s and 1.1 GB before being refused
+  it('refuses 1,000,000 nested brackets in well under a second, counting them while reading', () => {
+    const start = performance.now();
+    const problems = invalid(`a: ${nested(1_000_000)}`);
+    expect(performance.now() - start).toBeLessThan(1000);
+    expect(problems).toEqual([
+      {
+        reason: 'InvalidDocument',
+        path: 'document[0]',
+        message: 'document[0] nests collections more than 64 levels deep at line 1, column 68',
+      },
+    ]);
+  });
+
+  it('names the field path of a collection nested too deep inside an object', () => {
+    const deep = Array.from({ length: 70 }, (_, i) => `${'  '.repeat(i + 2)}x${i}:`).join('\n');
+    const text = `kind: ClusterUserDefinedNetwork\nspec:\n  network:\n${deep} 1\n`;
+    const [found] = invalid(text);
+    expect(found?.path).toMatch(/^document\[0\]: spec\.network\.x0\.x1\.x2\..*\.x61$/);
+    expect(found?.message).toMatch(
+      /^document\[0\]: spec\.network\.x0\..* nests collections more than 64 levels deep at line 66/,
+    );
   });
 
   it('reads collections nested 64 deep', () => {
@@ -110,9 +142,31 @@ describe('ovnk plan on hostile YAML', () => {
       const outcome = await child.run(['plan', '-f', file, '-o', 'json'], 15_000);
       expect(outcome).toMatchObject({ kind: 'done', code: 3 });
       const document = JSON.parse((outcome as { stdout: string }).stdout);
-      expect(document).toMatchObject({ ok: false, exitCode: 3, path: 'document[0]' });
-      expect(document.problems[0]).toMatchObject({ reason: 'InvalidDocument', path: 'document[0]' });
+      const path = expect.stringMatching(/^document\[0\]($|: )/);
+      expect(document).toMatchObject({ ok: false, exitCode: 3, path });
+      expect(document.problems[0]).toMatchObject({ reason: 'InvalidDocument', path });
     },
     30_000,
   );
+
+  // issue 25 point 5: a 20 MB file gave no answer in 240 s; 1,000,000 levels cost 16-26 s and 1.1 GB
+  it('refuses a 20 MB file with exit 3 as soon as it has read past the limit, naming the limit', async () => {
+    const file = join(dir, 'twenty-megabytes.yaml');
+    const network = readFileSync(join(repo, 'test', 'fixtures', 'networks-layer3.yaml'), 'utf8');
+    writeFileSync(file, `${network}\n---\n`.repeat(Math.ceil(20e6 / (network.length + 5))));
+    const outcome = await child.run(['plan', '-f', file, '-o', 'json'], 15_000);
+    expect(outcome).toMatchObject({ kind: 'done', code: 3 });
+    expect((outcome as { wallMs: number }).wallMs).toBeLessThan(10_000);
+    const document = JSON.parse((outcome as { stdout: string }).stdout);
+    expect(document).toMatchObject({ ok: false, exitCode: 3, path: '-f', error: expect.stringContaining('16 MiB') });
+  }, 30_000);
+
+  it('refuses 1,000,000 nesting levels with exit 3 in seconds', async () => {
+    const file = join(dir, 'million.yaml');
+    writeFileSync(file, `spec: ${nested(1_000_000)}`);
+    const outcome = await child.run(['plan', '-f', file, '-o', 'json'], 15_000);
+    expect(outcome).toMatchObject({ kind: 'done', code: 3 });
+    expect((outcome as { wallMs: number }).wallMs).toBeLessThan(10_000);
+    expect(JSON.parse((outcome as { stdout: string }).stdout).error).toMatch(/more than 64 levels deep at line 1/);
+  }, 30_000);
 });
