@@ -65,6 +65,7 @@ describe('Uplink bridge mappings on the lab nodes', () => {
         status: 'True',
         reason: 'GatewayConfigured',
         message: 'Uplink gateway programming succeeded for 1 active CUDN(s)',
+        lastTransitionTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
       });
       expect(applied.networks['cluster_udn_tenant-red']!.conditions[0]).toMatchObject({
         status: 'True',

@@ -75,6 +75,7 @@ describe('Uplink discovery on the lab nodes', () => {
       status: 'False',
       reason: 'UplinkStateNotResolved',
       message: `1 of 3 selected node(s) have readiness failures; examples: ${third.name}=MTUInvalid`,
+      lastTransitionTime: expect.any(String),
     });
     // before any apply the mappings are pending on the resolved nodes: different reasons give UplinksNotReady
     expect(result.networks['cluster_udn_tenant-blue']!.conditions[0]).toMatchObject({
