@@ -4,8 +4,10 @@
  * reply, or `_Server` saying our member is no longer leader makes the next call look for the
  * leader again. Only transport failures are retried (until `failoverTimeoutMs`); operation errors
  * are the server's answer and are thrown as they are. A transaction whose connection broke before
- * its reply may have committed; callers guard writes with `wait` operations (the reconcile does,
- * and runtime/commit.ts reads its marker back when the resent transaction's guard fails).
+ * its reply may have committed, so it is sent again only when that is safe (`resendable`): it only
+ * reads, or a `wait` guards it (a resend of one that committed fails its guard instead of writing
+ * twice; runtime/commit.ts reads its marker back then). An unguarded write is not sent again: its
+ * transport error says the outcome is unknown. A member that answered "not leader" did nothing.
  * Monitors follow the leader too, without waiting for a call: when the leader's connection closes
  * or it stops leading, the next leader is looked for at once and every monitor is attached there
  * and re-synced (followedMonitor.ts).
@@ -42,6 +44,13 @@ async function isLeader(client: OvsdbClient, db: string): Promise<boolean> {
   ]);
   const row = result.rows?.[0];
   return row?.leader === true && row?.connected === true;
+}
+
+const READ_ONLY = new Set(['select', 'comment', 'assert', 'wait']);
+
+/** May the transaction be sent again after its connection broke without a reply? (See the header.) */
+export function resendable(operations: readonly Operation[]): boolean {
+  return operations.some((op) => op.op === 'wait') || operations.every((op) => READ_ONLY.has(op.op));
 }
 
 function isTransportFailure(error: unknown): boolean {
@@ -86,7 +95,7 @@ export class OvsdbClusterClient implements OvsdbDatabase {
 
   /** A transaction on the leader; retried on another member only after a transport failure. */
   transact(db: string, operations: Operation[], options?: TransactOptions): Promise<TransactResult[]> {
-    return this.withLeader((client) => client.transact(db, operations, options));
+    return this.withLeader((client) => client.transact(db, operations, options), resendable(operations));
   }
 
   /** The connection to the current leader (found first if needed). */
@@ -132,7 +141,8 @@ export class OvsdbClusterClient implements OvsdbDatabase {
     this.current = undefined;
   }
 
-  private async withLeader<T>(body: (client: OvsdbClient) => Promise<T>): Promise<T> {
+  /** `body` on the leader, again on the next one after a transport failure (with `resend` false, only after "not leader"). */
+  private async withLeader<T>(body: (client: OvsdbClient) => Promise<T>, resend = true): Promise<T> {
     const deadline = Date.now() + (this.options.failoverTimeoutMs ?? 30_000);
     for (;;) {
       const client = await this.findLeader(deadline);
@@ -141,6 +151,7 @@ export class OvsdbClusterClient implements OvsdbDatabase {
       } catch (error) {
         if (isTransportFailure(error)) this.lost(client);
         if (!isTransportFailure(error) || Date.now() >= deadline) throw error;
+        if (!resend && error instanceof OvsdbTransportError) throw error;
       }
     }
   }

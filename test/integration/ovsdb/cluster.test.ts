@@ -29,6 +29,19 @@ async function leaders(): Promise<string[]> {
 }
 
 const insertRouter = (name: string): Operation[] => [{ op: 'insert', table: 'Logical_Router', row: { name } }];
+/** The insert guarded by "no router of this name yet": the client may send it again after a failover. */
+const guardedInsert = (name: string): Operation[] => [
+  {
+    op: 'wait',
+    table: 'Logical_Router',
+    where: [['name', '==', name]],
+    columns: ['name'],
+    until: '==',
+    rows: [],
+    timeout: 0,
+  },
+  ...insertRouter(name),
+];
 const selectRouter = (name: string): Operation[] => [
   { op: 'select', table: 'Logical_Router', where: [['name', '==', name]], columns: ['name'] },
 ];
@@ -53,7 +66,7 @@ describe('a three-member RAFT Northbound', () => {
     const frozen = cluster.members.find((m) => m.tcp === client.endpoint)!;
     process.kill(frozen.pid, 'SIGSTOP');
     try {
-      await client.transact(NB, insertRouter('lr-frozen-after'));
+      await client.transact(NB, guardedInsert('lr-frozen-after'));
       expect(client.endpoint).not.toBe(frozen.tcp);
     } finally {
       process.kill(frozen.pid, 'SIGCONT');
@@ -71,7 +84,7 @@ describe('a three-member RAFT Northbound', () => {
     expect(await leaders()).toEqual([first]);
 
     await cluster.members.find((m) => m.tcp === first)!.kill();
-    await client.transact(NB, insertRouter('lr-after'));
+    await client.transact(NB, guardedInsert('lr-after'));
     const second = client.endpoint;
     expect(second).not.toBe(first);
     expect(await leaders()).toEqual([second]);
