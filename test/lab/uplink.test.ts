@@ -55,7 +55,13 @@ describe('Uplink discovery on the lab nodes', () => {
       expect(resolved(result.uplinkStates, `red.${node.name}`)).toMatchObject({ status: 'True', reason: 'Resolved' });
     }
     expect(result.uplinks.find((u) => u.metadata.name === 'red')!.status.conditions).toEqual([
-      { type: 'Ready', status: 'True', reason: 'Ready', message: 'all 3 selected node(s) are resolved' },
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'Ready',
+        message: 'all 3 selected node(s) are resolved',
+        lastTransitionTime: expect.any(String),
+      },
     ]);
   });
 
