@@ -6,7 +6,7 @@
  * endpoint when neither `--nb` nor the file (nor `--lab`) names one. Files are read here; their
  * paths may appear in errors, their contents never do.
  */
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { NbOptions } from '../../provider/runtime';
 import { CliError, ExitCode } from '../contract';
@@ -45,6 +45,31 @@ function readFlagFile(flag: string, file: string): string {
   }
 }
 
+/** What each key or certificate flag's file must hold: its PEM block label, and the words for it. */
+const PEM_KINDS: Record<string, { label: RegExp; what: string }> = {
+  '--private-key': { label: /^[A-Z0-9 ]*PRIVATE KEY$/, what: 'a private key' },
+  '--ssh-key': { label: /^[A-Z0-9 ]*PRIVATE KEY$/, what: 'a private key' },
+  '--certificate': { label: /^CERTIFICATE$/, what: 'a certificate' },
+  '--ca-cert': { label: /^CERTIFICATE$/, what: 'a CA certificate' },
+};
+
+/**
+ * The PEM file of a key or certificate flag, refused naming the flag when it holds something else
+ * (a certificate where a key is expected fails later only with OpenSSL's codes). Only the PEM
+ * labels are named, never the content.
+ */
+function pemOf(flag: string, file: string, text: string): string {
+  const kind = PEM_KINDS[flag]!;
+  const labels = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1]!);
+  if (labels.some((l) => kind.label.test(l))) return text;
+  // an SSH key need not be PEM (PuTTY's, for one): only a PEM block of another kind is refused here
+  if (flag === '--ssh-key' && labels.length === 0) return text;
+  const found = labels.length > 0 ? `a PEM ${labels[0]!.toLowerCase()}` : 'no PEM block';
+  throw badInput(flag, `${flag} ${file} holds ${found}, not ${kind.what}`);
+}
+
+const readPem = (flag: string, file: string): string => pemOf(flag, file, readFlagFile(flag, file));
+
 function tlsOf(endpoint: string, options: CredentialOptions): NbOptions['tls'] {
   const flags = {
     '--private-key': options.privateKey,
@@ -58,9 +83,9 @@ function tlsOf(endpoint: string, options: CredentialOptions): NbOptions['tls'] {
       `${endpoint} is an ssl: endpoint: give --private-key, --certificate and --ca-cert (missing: ${missing.map(([f]) => f).join(', ')})`,
     );
   return {
-    key: readFlagFile('--private-key', options.privateKey!),
-    cert: readFlagFile('--certificate', options.certificate!),
-    ca: readFlagFile('--ca-cert', options.caCert!),
+    key: readPem('--private-key', options.privateKey!),
+    cert: readPem('--certificate', options.certificate!),
+    ca: readPem('--ca-cert', options.caCert!),
   };
 }
 
@@ -80,11 +105,7 @@ function hostKeyOf(endpoint: string, options: CredentialOptions): NonNullable<Nb
 function sshOf(endpoint: string, options: CredentialOptions): NbOptions['ssh'] {
   const hostKey = hostKeyOf(endpoint, options);
   if (options.sshKey !== undefined) {
-    try {
-      accessSync(options.sshKey, constants.R_OK);
-    } catch (error) {
-      throw badInput('--ssh-key', `cannot read --ssh-key ${options.sshKey}: ${(error as NodeJS.ErrnoException).code}`);
-    }
+    readPem('--ssh-key', options.sshKey);
     return { keyPath: options.sshKey, hostKey };
   }
   const agent = process.env.SSH_AUTH_SOCK;
