@@ -4,8 +4,9 @@
  *   matches the NADs, which carry the CUDN's labels);
  * - PrimaryUserDefinedNetworks: the primary network (UDN or CUDN) of each inventory namespace
  *   matching `namespaceSelector`; namespaces without one are skipped.
- * Networks that cannot be connected (secondary role, localnet, NoOverlay/EVPN transport) are
- * returned as UnsupportedNetworkType problems instead of being silently dropped.
+ * Secondary networks (Localnet ones included) are left out without a word, as upstream's
+ * discoverSelectedNetworks does; networks that cannot be connected for their transport
+ * (NoOverlay, EVPN) are returned as UnsupportedNetworkType problems, as upstream reports them.
  */
 import { type Cluster, compare, inUse } from '../model/cluster';
 import type { ClusterNetworkConnect } from '../model/cnc';
@@ -26,8 +27,15 @@ export function selectNetworks(cnc: ClusterNetworkConnect, cluster: Cluster): Se
     const at = `spec.networkSelectors[${i}]`;
     if (selector.networkSelectionType === 'ClusterUserDefinedNetworks') {
       const wanted = selector.clusterUserDefinedNetworkSelector?.networkSelector ?? {};
+      // upstream skips secondary networks, Localnet ones included, without a word
+      // (clustermanager/networkconnect/cluster_network_connect.go discoverSelectedNetworks: `continue`)
       for (const n of cluster.networks)
-        if (n.kind === 'ClusterUserDefinedNetwork' && inUse(n) && matchesSelector(wanted, n.labels))
+        if (
+          n.kind === 'ClusterUserDefinedNetwork' &&
+          n.role === 'Primary' &&
+          inUse(n) &&
+          matchesSelector(wanted, n.labels)
+        )
           found.set(n.name, n);
     }
     if (selector.networkSelectionType === 'PrimaryUserDefinedNetworks') {
@@ -59,11 +67,8 @@ export function selectNetworks(cnc: ClusterNetworkConnect, cluster: Cluster): Se
 /** The NAD's transport names (upstream's transportFromCRD): what its message shows. */
 const transportName: Record<Network['transport'], string> = { Geneve: '', NoOverlay: 'no-overlay', EVPN: 'evpn' };
 
-/** Why a network cannot be connected (OKEP texts; upstream's for transport), if it cannot. */
+/** Why a selected (primary) network cannot be connected (upstream's text), if it cannot. */
 export function unsupported(n: Network): string | undefined {
-  if (n.topology === 'Localnet') return `Network '${n.name}' has type 'localnet'. Localnet networks are not supported`;
-  if (n.role !== 'Primary')
-    return `Network '${n.name}' has role '${n.role}'. Only 'Primary' role networks are supported`;
   if (n.transport !== 'Geneve')
     return `network ${n.name} has transport type ${transportName[n.transport]} that is not supported for networkConnect`;
   return undefined;

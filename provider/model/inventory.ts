@@ -54,13 +54,18 @@ export interface InventoryNode {
   transitSwitchIPs?: string[];
 }
 
-/** A pod of the lab or tests: it joins the primary network that serves its namespace. */
+/**
+ * A pod of the lab or tests: it joins the primary network that serves its namespace, and the
+ * secondary networks its `networks` name (podNetworks.ts).
+ */
 export interface InventoryPod {
   name: string;
   namespace: string;
   node: string;
   /** The pod's UID: its ports' `iface-id-ver`. */
   uid?: string;
+  /** NADs of secondary networks, as upstream's `k8s.v1.cni.cncf.io/networks` names them: `<name>` or `<namespace>/<name>`. */
+  networks?: string[];
 }
 
 export interface ServicePort {
@@ -278,8 +283,9 @@ function parsePod(r: FieldReader, value: Json, field: string): InventoryPod[] {
   const namespace = r.string(map.namespace, `${field}.namespace`) ?? r.missing(`${field}.namespace`);
   const node = r.string(map.node, `${field}.node`) ?? r.missing(`${field}.node`);
   const uid = r.string(map.uid, `${field}.uid`);
+  const networks = r.strings(map.networks, `${field}.networks`);
   if (name === undefined || namespace === undefined || node === undefined) return [];
-  return [{ name, namespace, node, ...(uid === undefined ? {} : { uid }) }];
+  return [{ name, namespace, node, ...(uid === undefined ? {} : { uid }), ...(networks ? { networks } : {}) }];
 }
 
 function parseService(r: FieldReader, value: Json, field: string): Service[] {

@@ -61,6 +61,10 @@ export interface Network {
   namespaces: string[];
   /** From the `k8s.ovn.org/network-id` annotation. */
   pinnedId?: number;
+  /** Localnet only: the bridge mapping's network (`network_name`) and the access VLAN, if any. */
+  localnet?: { physicalNetworkName: string; vlan?: number };
+  /** Localnet only: addresses pods never get (`excludeSubnets`). */
+  excludeSubnets?: string[];
   /** From the `k8s.ovn.org/tunnel-keys` annotation (as written; alloc/cluster.ts checks it against the id and range). */
   pinnedTunnelKeys?: [number, number];
 }
@@ -105,6 +109,20 @@ export function parseNetworkSpec(
     namespaces: [],
     pinnedId: pinnedId(r, doc.metadata.annotations[networkIdAnnotation]),
     ...pinnedTunnelKeys(r, doc.metadata.annotations[tunnelKeysAnnotation]),
+    ...(topology === 'Localnet' ? localnetFields(r, config, at) : {}),
+  };
+}
+
+/** `physicalNetworkName`, `vlan.access.id` and `excludeSubnets` of a Localnet spec (the CRD checks their shapes). */
+function localnetFields(r: FieldReader, config: Record<string, Json>, at: string): Partial<Network> {
+  const physicalNetworkName =
+    r.string(config.physicalNetworkName, `${at}physicalNetworkName`) ?? r.missing(`${at}physicalNetworkName`) ?? '';
+  const vlan = r.record(config.vlan, `${at}vlan`);
+  const access = vlan && r.record(vlan.access, `${at}vlan.access`);
+  const id = access ? r.integer(access.id, `${at}vlan.access.id`) : undefined;
+  return {
+    localnet: { physicalNetworkName, ...(id === undefined ? {} : { vlan: id }) },
+    excludeSubnets: cidrList(r, config.excludeSubnets, `${at}excludeSubnets`),
   };
 }
 

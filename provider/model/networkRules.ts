@@ -5,14 +5,15 @@
  * user defined subnet ... overlaps cluster subnet ...") and the inventory's pods (unknown node,
  * no primary network, listed twice). `renderRefusals` holds what only the runtime refuses
  * (exit 1), as upstream's controllers refuse them at run time rather than its CRDs: networks of
- * a family the cluster does not run, a second primary network in a namespace, and Localnet and
- * secondary networks (not rendered yet); `ovnk plan` and the connect validation keep seeing
- * those networks as they are.
+ * a family the cluster does not run and a second primary network in a namespace; `ovnk plan`
+ * and the connect validation keep seeing those networks as they are. Pods' secondary networks
+ * are checked here too (podNetworks.ts).
  */
 import { activeNetworkRules } from './active';
 import { type Cidr, type Family, mustParseCidr, overlaps } from './cidr';
 import type { Cluster } from './clusterShape';
 import type { Network } from './network';
+import { podAttachments } from './podNetworks';
 import { type Problem, problem } from './problem';
 
 const familyOf = (cidr: string): Family => mustParseCidr(cidr).family;
@@ -78,7 +79,8 @@ function hostSubnetLengthRules(n: Network, path: string): Problem[] {
 function subnetRules(n: Network, at: string): Problem[] {
   const out: Problem[] = [];
   const path = `${at}subnets`;
-  if (n.subnets.length === 0 && n.topology !== 'Localnet')
+  // a secondary Layer2 network without IPAM has none (the CRD's rule with ipam.mode Disabled)
+  if (n.subnets.length === 0 && (n.topology === 'Layer3' || n.role === 'Primary'))
     out.push(problem('InvalidSpec', n.ref, path, `${path}: Subnets is required for ${n.role} ${n.topology} topology`));
   out.push(...subnetCountRules(n, path));
   const joins = n.joinSubnets;
@@ -217,15 +219,19 @@ function podRules(cluster: Cluster): Problem[] {
           `${at}.node "${pod.node}" is not a node of the inventory (nodes: ${[...nodes].join(', ') || 'none'})`,
         ),
       );
-    if (!served.has(pod.namespace))
+    if (!served.has(pod.namespace) && (pod.networks ?? []).length === 0)
       found.push(
         problem(
           'InvalidField',
           ref,
           `${at}.namespace`,
-          `${at}.namespace "${pod.namespace}" has no primary network (no UserDefinedNetwork in it, no ClusterUserDefinedNetwork selecting it)`,
+          `${at}.namespace "${pod.namespace}" has no primary network (no UserDefinedNetwork in it, no ClusterUserDefinedNetwork selecting it) and ${at}.networks names no secondary one`,
         ),
       );
+    for (const p of podAttachments(cluster, pod).problems) {
+      const field = `${at}.networks[${p.index}]`;
+      found.push(problem(p.reason, ref, field, `${field} "${pod.networks![p.index]}" ${p.message}`));
+    }
     return found;
   });
 }
@@ -242,12 +248,11 @@ export function networkRules(cluster: Cluster): Problem[] {
 /**
  * What the runtime refuses before rendering (exit 1), kept out of buildCluster so `ovnk plan` and
  * the connect validation still see these networks: a network using a family the cluster does not
- * run (upstream's NAD check), a second primary network in a namespace, and Localnet or secondary
- * networks serving a namespace (not rendered yet).
+ * run (upstream's NAD check), a second primary network in a namespace, and EVPN Layer2 networks.
  */
 export function renderRefusals(cluster: Cluster): Problem[] {
   const families = cluster.networks.flatMap((n) => familyRules(n, cluster, configPath(n)));
-  return [...families, ...primaryPerNamespace(cluster), ...unsupportedNetworks(cluster), ...evpnLayer2(cluster)];
+  return [...families, ...primaryPerNamespace(cluster), ...evpnLayer2(cluster)];
 }
 
 /**
@@ -263,19 +268,6 @@ function evpnLayer2(cluster: Cluster): Problem[] {
         n.ref,
         `${n.kind === 'ClusterUserDefinedNetwork' ? 'spec.network.' : 'spec.'}transport`,
         `${n.name}: EVPN Layer2 networks are not supported yet (their MAC-VRF port is not rendered; EVPN Layer3 networks are)`,
-      ),
-    );
-}
-
-function unsupportedNetworks(cluster: Cluster): Problem[] {
-  return cluster.networks
-    .filter((n) => n.namespaces.length > 0 && (n.topology === 'Localnet' || n.role !== 'Primary'))
-    .map((n) =>
-      problem(
-        'UnsupportedNetworkType',
-        n.ref,
-        `${configPath(n)}${n.topology === 'Localnet' ? '' : 'role'}`.replace(/\.$/, ''),
-        `${n.name}: ${n.topology === 'Localnet' ? 'Localnet' : `${n.role} ${n.topology}`} networks are not supported yet (only primary Layer3 and Layer2 networks are rendered)`,
       ),
     );
 }

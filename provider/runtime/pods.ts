@@ -2,7 +2,7 @@
  * The pods a zone plugs in (pure): for each rendered pod, the logical switch port it binds to,
  * its MAC, its addresses with the prefix of the subnet they came from, and its default gateways
  * (the `.1` of the node's host subnet for Layer3, of the network subnet for Layer2: OKEP-5094's
- * node-independent gateway). Whoever plugs pods (the lab, a host step) takes these as they are.
+ * node-independent gateway); a secondary network's pods get routes instead (secondaryRoutes). Whoever plugs pods (the lab, a host step) takes these as they are.
  */
 import { parseCidr, type Cidr, containsAddress, parseAddress, formatAddress } from '../model/cidr';
 import type { RenderInput } from '../topology/input';
@@ -20,13 +20,16 @@ export interface PodPlug {
   mac: string;
   /** `ip/prefix`, IPv4 first. */
   addresses: string[];
+  /** Default routes' next hops (primary networks). */
   gateways: string[];
+  /** `<destination> via <next hop>` routes (a secondary Layer3 network's subnets via its node gateway). */
+  routes?: string[];
   mtu: number;
 }
 
 function subnetsFor(input: RenderInput, node: string): Cidr[] {
   const texts =
-    input.network.topology === 'layer2'
+    input.network.topology !== 'layer3'
       ? input.network.subnets.map((s) => s.cidr)
       : (input.nodes.find((n) => n.name === node)?.hostSubnets?.[input.network.name] ?? []);
   return texts.flatMap((t) => {
@@ -51,7 +54,9 @@ export function podPlugs(input: RenderInput): PodPlug[] {
         addresses.push(`${ip}/${subnet.prefix}`);
         gateways.push(formatAddress(subnet.family, subnet.base + 1n));
       }
+      const secondary = input.network.role === 'secondary';
       return {
+        ...(secondary ? { gateways: [], routes: secondaryRoutes(input, gateways) } : { gateways }),
         namespace: pod.namespace,
         name: pod.name,
         node: pod.node,
@@ -59,8 +64,23 @@ export function podPlugs(input: RenderInput): PodPlug[] {
         ifaceId: podPort(pod.nadKey, pod.namespace, pod.name),
         mac: pod.mac ?? macFromIPs(pod.ips),
         addresses,
-        gateways,
         mtu: input.network.mtu,
       };
     });
+}
+
+/**
+ * A secondary network gives its pods no default route: a Layer3 one routes its subnets through
+ * the node's gateway (upstream's pod annotation for the secondary role: the cluster subnet via
+ * the host subnet's .1, layer3_user_defined_network_controller_test.go dummyTestPod), Layer2 and
+ * Localnet ones nothing (one segment).
+ */
+function secondaryRoutes(input: RenderInput, gateways: string[]): string[] {
+  if (input.network.topology !== 'layer3') return [];
+  return input.network.subnets.flatMap((s) => {
+    const subnet = parseCidr(s.cidr);
+    const via =
+      typeof subnet === 'string' ? undefined : gateways.find((g) => parseAddress(g)?.family === subnet.family);
+    return via ? [`${s.cidr} via ${via}`] : [];
+  });
 }

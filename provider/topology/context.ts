@@ -6,7 +6,7 @@
 import type { Cidr, Family } from '../model/cidr';
 import { parseInterface, parseIP, parseNetwork, transitSwitchIP, type Addr } from './addresses';
 import { TopologyInputError } from './errors';
-import type { ClusterInput, GatewayInput, NodeInput, RenderInput, Topology } from './input';
+import type { ClusterInput, GatewayInput, NetworkRole, NetworkTopology, NodeInput, RenderInput } from './input';
 import type { Layout } from '../model/zones';
 import { networkPrefix } from './names';
 import type { StringMap } from './rows';
@@ -39,7 +39,8 @@ export interface NodeContext {
 export interface NetworkContext {
   name: string;
   p: string;
-  topology: Topology;
+  topology: NetworkTopology;
+  role: NetworkRole;
   id: number;
   /** The network's MTU (IPv6 RA `mtu`). */
   mtu: number;
@@ -47,14 +48,18 @@ export interface NetworkContext {
   clusterMtu: number;
   layout: Layout;
   cluster: ClusterInput;
+  /** Empty for a secondary Layer2 or Localnet network without IPAM. */
   subnets: Cidr[];
+  /** Primary networks only (secondary ones have no join switch or gateway router). */
   joins: Cidr[];
   masquerades: Cidr[];
-  /** Layer2 only, one per network family. */
+  /** Primary Layer2 only, one per network family. */
   transits: Cidr[];
   tunnelKeys?: { switch: number; transitRouter: number };
-  /** `network_name` of the localnet ports: the network's own, else the cluster's, else `physnet`. */
+  /** `network_name` of the localnet ports: the network's own, else the cluster's, else `physnet` (Localnet: its name). */
   physicalNetworkName: string;
+  /** Localnet only: `tag_request` of its localnet port; 0 means none. */
+  vlan: number;
   local: NodeContext[];
   remote: NodeContext[];
   /** East/west traffic over the interconnect; not for NoOverlay and EVPN (upstream's hasInterconnectTransport). */
@@ -69,7 +74,7 @@ export interface NetworkContext {
   clusterNodeIPs: string[];
   /** {network, topology} */
   e2: StringMap;
-  /** E2 + role primary */
+  /** E2 + role (`primary` or `secondary`) */
   e3: StringMap;
 }
 
@@ -193,11 +198,14 @@ export function resolve(input: RenderInput): NetworkContext {
   const families = clusterFamilies(cluster);
   checkUnique(input);
   const layout = layoutOf(input);
+  const role = roleOf(net);
+  const primary = role === 'primary';
   const subnets = parseList(
     net.subnets?.map((s) => s.cidr),
     'network.subnets',
   );
-  if (subnets.length === 0) throw new TopologyInputError('network.subnets', net.subnets, 'is empty');
+  if (subnets.length === 0 && (primary || net.topology === 'layer3'))
+    throw new TopologyInputError('network.subnets', net.subnets, 'is empty');
   const transitSwitches = parseList(
     cluster.transitSwitchSubnets ?? DEFAULT_TRANSIT_SWITCH_SUBNETS,
     'cluster.transitSwitchSubnets',
@@ -211,31 +219,25 @@ export function resolve(input: RenderInput): NetworkContext {
   const local = new Set(input.zone.localNodes);
   const e2 = { [NETWORK_KEY]: net.name, [TOPOLOGY_KEY]: net.topology };
   const noOverlay = net.transport === 'no-overlay';
+  const layer2Primary = primary && net.topology === 'layer2';
   return {
     name: net.name,
     p: networkPrefix(net.name),
     topology: net.topology,
+    role,
     id: net.id,
     mtu: net.mtu,
     clusterMtu: cluster.mtu ?? DEFAULT_CLUSTER_MTU,
     layout,
     cluster,
     subnets,
-    joins: forFamilies(
-      parseList(net.joinSubnets, 'network.joinSubnets'),
-      families,
-      'network.joinSubnets',
-      net.joinSubnets,
-    ),
-    masquerades: forFamilies(
-      parseList(cluster.masqueradeSubnets, 'cluster.masqueradeSubnets'),
-      families,
-      'cluster.masqueradeSubnets',
-      cluster.masqueradeSubnets,
-    ),
-    transits: net.topology === 'layer2' ? layer2Transits(input, subnets) : [],
-    tunnelKeys: net.topology === 'layer2' ? layer2Keys(input) : undefined,
-    physicalNetworkName: net.physicalNetworkName ?? cluster.physicalNetworkName ?? 'physnet',
+    joins: primary ? clusterWide(net.joinSubnets, families, 'network.joinSubnets') : [],
+    masquerades: primary ? clusterWide(cluster.masqueradeSubnets, families, 'cluster.masqueradeSubnets') : [],
+    transits: layer2Primary ? layer2Transits(input, subnets) : [],
+    tunnelKeys: layer2Primary ? layer2Keys(input) : undefined,
+    physicalNetworkName:
+      net.physicalNetworkName ?? (net.topology === 'localnet' ? net.name : (cluster.physicalNetworkName ?? 'physnet')),
+    vlan: vlanOf(net),
     local: nodes.filter((n) => local.has(n.name)),
     remote: layout === 'per-node' ? nodes.filter((n) => !local.has(n.name)) : [],
     interconnect: net.transport === undefined,
@@ -244,7 +246,7 @@ export function resolve(input: RenderInput): NetworkContext {
     snatExemption: noOverlay && net.outboundSNAT === true,
     clusterNodeIPs: clusterNodeIPs(input.nodes),
     e2,
-    e3: { ...e2, [ROLE_KEY]: 'primary' },
+    e3: { ...e2, [ROLE_KEY]: role },
   };
 }
 
@@ -254,6 +256,30 @@ function clusterNodeIPs(nodes: readonly NodeInput[]): string[] {
     (n.gateway?.ips ?? []).map((t, j) => parseInterface(t, `nodes[${i}].gateway.ips[${j}]`).ip),
   );
   return [...new Set(ips)].sort();
+}
+
+/** A cluster-wide list (join, masquerade subnets): one CIDR per cluster family. */
+function clusterWide(raw: unknown, families: Family[], field: string): Cidr[] {
+  return forFamilies(parseList(raw, field), families, field, raw);
+}
+
+/** Upstream renders Localnet networks as secondary only (the CUDN CRD allows no other role). */
+function roleOf(net: RenderInput['network']): NetworkRole {
+  const role = net.role ?? 'primary';
+  if (role !== 'primary' && role !== 'secondary')
+    throw new TopologyInputError('network.role', role, 'is not primary or secondary');
+  if (net.topology === 'localnet' && role !== 'secondary')
+    throw new TopologyInputError('network.role', role, 'must be secondary for a localnet network');
+  return role;
+}
+
+function vlanOf(net: RenderInput['network']): number {
+  const vlan = net.vlan ?? 0;
+  if (!Number.isInteger(vlan) || vlan < 0 || vlan > 4094)
+    throw new TopologyInputError('network.vlan', vlan, 'is not a VLAN id from 1 to 4094');
+  if (vlan !== 0 && net.topology !== 'localnet')
+    throw new TopologyInputError('network.vlan', vlan, 'is only for a localnet network');
+  return vlan;
 }
 
 function layer2Transits(input: RenderInput, subnets: Cidr[]): Cidr[] {

@@ -1,7 +1,8 @@
 /**
  * Model + allocation -> the renderer's inputs: the zones of the inventory (central: one zone
  * `central` with every node local; per-node: one zone per node, named after it) and, per zone,
- * one RenderInput per primary Layer3/Layer2 network in use, with its pods and their addresses.
+ * one RenderInput per network in use (primary or secondary, Localnet included), with its pods and
+ * their addresses.
  *
  * Chassis ids come from the Inventory; when a node has none the node name is used (OVS's
  * system-id is commonly the host name), so the render stays deterministic. Gateway details are
@@ -19,6 +20,7 @@ import type { InventoryNode, InventoryPod } from '../model/inventory';
 import type { Network } from '../model/network';
 import { uplinksOf } from '../model/cudn';
 import { advertisesCudnPodNetwork } from '../model/routeAdvertisements';
+import { podsAttachedTo } from '../model/podNetworks';
 import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, RenderInput } from './input';
 import { inventoryZones, type Zone } from '../model/zones';
 import { forNetwork } from './errors';
@@ -43,12 +45,9 @@ export interface TopologyInputs {
   tunnels: PodTunnels;
 }
 
-/** Primary Layer3/Layer2 networks that serve a namespace and got a network id. */
+/** Networks that serve a namespace and got a network id: primary and secondary, Localnet included. */
 export function renderedNetworks(cluster: Cluster, allocation: ClusterAllocation): Network[] {
-  return cluster.networks.filter(
-    (n) =>
-      inUse(n) && n.role === 'Primary' && n.topology !== 'Localnet' && own(allocation.networkIds, n.name) !== undefined,
-  );
+  return cluster.networks.filter((n) => inUse(n) && own(allocation.networkIds, n.name) !== undefined);
 }
 
 /** The renderer's inputs for every zone (or only `zoneName`). */
@@ -139,12 +138,20 @@ function networkInput(
   const keys = own(allocation.datapathKeys.networks, network.name);
   const layer2 = network.topology === 'Layer2';
   const active = servedNodeNames(cluster, network, allocation);
-  const services = cluster.inventory.services.filter((s) => network.namespaces.includes(s.namespace));
+  // upstream's services controller serves primary networks only (RegisterServiceNetwork)
+  const services =
+    network.role === 'Primary'
+      ? cluster.inventory.services.filter((s) => network.namespaces.includes(s.namespace))
+      : [];
   return {
     name: network.name,
-    topology: layer2 ? 'layer2' : 'layer3',
+    topology: topologyName[network.topology],
+    ...(network.role === 'Secondary' ? { role: 'secondary' as const } : {}),
+    ...localnetOf(network),
     id: own(allocation.networkIds, network.name)!,
-    subnets: network.subnets.map((s) => (layer2 ? { cidr: s.cidr } : { cidr: s.cidr, hostSubnetLength: s.hostSubnet })),
+    subnets: network.subnets.map((s) =>
+      network.topology === 'Layer3' ? { cidr: s.cidr, hostSubnetLength: s.hostSubnet } : { cidr: s.cidr },
+    ),
     joinSubnets: network.joinSubnets,
     transitSubnets: layer2 ? network.transitSubnets : undefined,
     mtu: network.mtu,
@@ -175,6 +182,16 @@ function isPodNetworkAdvertised(cluster: Cluster, network: Network): boolean {
     network.kind === 'ClusterUserDefinedNetwork' &&
     (cluster.routeAdvertisements ?? []).some((ra) => advertisesCudnPodNetwork(ra, network.labels, {}))
   );
+}
+
+/** Upstream's TopologyType of each CRD topology. */
+const topologyName = { Layer3: 'layer3', Layer2: 'layer2', Localnet: 'localnet' } as const;
+
+/** A Localnet network's `network_name` and VLAN (its localnet port's options). */
+function localnetOf(network: Network): Pick<NetworkInput, 'physicalNetworkName' | 'vlan'> {
+  if (!network.localnet) return {};
+  const { physicalNetworkName, vlan } = network.localnet;
+  return { physicalNetworkName, ...(vlan === undefined ? {} : { vlan }) };
 }
 
 /** Nodes with an allocated id, sorted by id, each with its host subnets of every network. */
@@ -213,10 +230,34 @@ function gatewayOf(node: InventoryNode): GatewayInput | undefined {
 const needsTunnelIds = (cluster: Cluster, network: Network): boolean =>
   cluster.inventory.zones === 'per-node' && network.topology === 'Layer2';
 
-/** The inventory's pods whose namespace the network serves, on nodes that have an id. */
-export function podsOf(cluster: Cluster, allocation: ClusterAllocation, network: Network): InventoryPod[] {
+/**
+ * The inventory's pods of a network, on nodes that have an id, each with the NAD it attaches
+ * through: a primary network's are those of the namespaces it serves, a secondary network's those
+ * whose `networks` name one of its NADs (model/podNetworks.ts).
+ */
+export function podsOf(
+  cluster: Cluster,
+  allocation: ClusterAllocation,
+  network: Network,
+): { pod: InventoryPod; nadKey: string }[] {
+  const placed = (p: InventoryPod) => allocation.nodeIds[p.node] !== undefined;
+  if (network.role === 'Secondary') return podsAttachedTo(cluster, network).filter(({ pod }) => placed(pod));
   const served = new Set(network.namespaces);
-  return cluster.inventory.pods.filter((p) => served.has(p.namespace) && allocation.nodeIds[p.node] !== undefined);
+  return cluster.inventory.pods
+    .filter((p) => served.has(p.namespace) && placed(p))
+    .map((pod) => ({ pod, nadKey: `${pod.namespace}/${network.objectName}` }));
+}
+
+/**
+ * Where pod addresses start: after the gateway and management addresses (.1, .2), except on a
+ * secondary Layer2 or Localnet network, which has neither and whose allocator reserves nothing
+ * but the network's own addresses and its excludeSubnets (upstream's newIPAllocatorForNetwork,
+ * clustermanager/network_cluster_controller.go, adds the infrastructure addresses for primary
+ * Layer2 networks only).
+ */
+function poolOf(network: Network): { firstOffset: number; exclude: string[] } {
+  const flat = network.role === 'Secondary' && network.topology !== 'Layer3';
+  return { firstOffset: flat ? 1 : 3, exclude: network.excludeSubnets ?? [] };
 }
 
 function assignNetworkPods(
@@ -225,10 +266,12 @@ function assignNetworkPods(
   network: Network,
   previous: Record<string, string[]>,
 ) {
-  const pods = podsOf(cluster, allocation, network);
+  const attached = podsOf(cluster, allocation, network);
+  const pods = attached.map((a) => a.pod);
   const ips = dict<string[]>();
-  if (network.topology === 'Layer2') {
-    Object.assign(ips, assignPodIPs({ pods, subnets: network.subnets.map((s) => s.cidr) }, previous));
+  if (network.topology !== 'Layer3') {
+    const subnets = network.subnets.map((s) => s.cidr);
+    Object.assign(ips, assignPodIPs({ pods, subnets, ...poolOf(network) }, previous));
   } else {
     const hostSubnets = own(allocation.hostSubnets, network.name) ?? {};
     for (const node of new Set(pods.map((p) => p.node))) {
@@ -236,15 +279,15 @@ function assignNetworkPods(
       if (subnets) Object.assign(ips, assignPodIPs({ pods: pods.filter((p) => p.node === node), subnets }, previous));
     }
   }
-  const inputs: PodInput[] = pods
-    .filter((p) => ips[podKey(p)])
-    .map((p) => ({
-      name: p.name,
-      namespace: p.namespace,
-      node: p.node,
-      nadKey: `${p.namespace}/${network.objectName}`,
-      ips: ips[podKey(p)]!,
-      ...(p.uid === undefined ? {} : { uid: p.uid }),
+  const inputs: PodInput[] = attached
+    .filter(({ pod }) => ips[podKey(pod)])
+    .map(({ pod, nadKey }) => ({
+      name: pod.name,
+      namespace: pod.namespace,
+      node: pod.node,
+      nadKey,
+      ips: ips[podKey(pod)]!,
+      ...(pod.uid === undefined ? {} : { uid: pod.uid }),
     }));
   return { ips, inputs };
 }

@@ -72,13 +72,23 @@ function hairpinAcl(ctx: NetworkContext, direction: 'Ingress' | 'Egress'): Desir
   return row('ACL', columns);
 }
 
-/** The groups of the network in this zone; `managementPorts` are the zone's management LSPs. */
-export function networkGroups(ctx: NetworkContext, managementPorts: string[], services: DesiredRow[]): DesiredRow[] {
-  const acls = [hairpinAcl(ctx, 'Egress'), hairpinAcl(ctx, 'Ingress')];
+/**
+ * The three groups of initLoadBalancerGroups, which every Layer3 and Layer2 network has, primary
+ * or secondary; `services` are the load balancers of `<P>clusterLBGroup`.
+ */
+export function loadBalancerGroups(ctx: NetworkContext, services: DesiredRow[]): DesiredRow[] {
   return [
     row('Load_Balancer_Group', { name: clusterLBGroupName(ctx.p), load_balancer: refs(services).sort() }),
     row('Load_Balancer_Group', { name: clusterSwitchLBGroupName(ctx.p), load_balancer: [] }),
     row('Load_Balancer_Group', { name: clusterRouterLBGroupName(ctx.p), load_balancer: [] }),
+  ];
+}
+
+/** The groups of the network in this zone; `managementPorts` are the zone's management LSPs. */
+export function networkGroups(ctx: NetworkContext, managementPorts: string[], services: DesiredRow[]): DesiredRow[] {
+  const acls = [hairpinAcl(ctx, 'Egress'), hairpinAcl(ctx, 'Ingress')];
+  return [
+    ...loadBalancerGroups(ctx, services),
     portGroup(ctx, 'clusterPortGroup', managementPorts, acls),
     portGroup(ctx, 'clusterRtrPortGroup', [], []),
     ...acls,

@@ -10,6 +10,10 @@ import type { Topology } from '../alloc/connectSubnets';
 
 /** Upstream's internal topology names (`layer3`, `layer2`), declared once in alloc. */
 export type { Topology };
+/** What a network renders as: upstream's TopologyType, `localnet` included (secondary only). */
+export type NetworkTopology = Topology | 'localnet';
+/** Upstream's network roles (`k8s.ovn.org/role`). */
+export type NetworkRole = 'primary' | 'secondary';
 export type IPFamilyName = 'ipv4' | 'ipv6';
 
 export interface ClusterInput {
@@ -38,23 +42,32 @@ export interface SubnetInput {
 export interface NetworkInput {
   /** Raw OVN network name (`cluster_udn_blue`, `ns_name`); `k8s.ovn.org/network` carries it. */
   name: string;
-  topology: Topology;
+  topology: NetworkTopology;
+  /**
+   * Default primary. A secondary network renders as upstream's secondary controllers do: no join
+   * switch, gateway routers, management ports or port groups (provider/topology/secondary.ts).
+   */
+  role?: NetworkRole;
+  /** Localnet only: the access VLAN of its localnet port (`tag_request`); absent or 0 means none. */
+  vlan?: number;
   /** Network id (1..4095), from the allocator. */
   id: number;
+  /** Empty only for a secondary Layer2 or Localnet network without IPAM. */
   subnets: SubnetInput[];
-  /** One join subnet per cluster family (defaults 100.65.0.0/16, fd99::/64). */
+  /** Primary only: one join subnet per cluster family (defaults 100.65.0.0/16, fd99::/64). */
   joinSubnets: string[];
-  /** Layer2 only: transit subnets (see transit.ts for the default and its shift). */
+  /** Primary Layer2 only: transit subnets (see transit.ts for the default and its shift). */
   transitSubnets?: string[];
   mtu: number;
-  /** Layer2 only: datapath keys, switch = 16711683 + id, transit router from the cluster range. */
+  /** Primary Layer2 only: datapath keys, switch = 16711683 + id, transit router from the cluster range. */
   tunnelKeys?: { switch: number; transitRouter: number };
   /** NAD keys (`namespace/name`) that attach pods to this network. */
   nadKeys: string[];
   /**
    * `network_name` of this network's localnet ports, overriding the cluster's: an Uplink-backed
    * CUDN uses its own OVN network name, the physical network of its bridge mapping (upstream,
-   * uplink-upstream.md section 4.2).
+   * uplink-upstream.md section 4.2); a Localnet network its `physicalNetworkName` (default: its
+   * own name, localnetPortNetworkNameOptions).
    */
   physicalNetworkName?: string;
   /**

@@ -110,7 +110,7 @@ function nodeGateway(ctx: NetworkContext, node: NodeContext, joinPorts: DesiredR
   return renderGatewayRouter(ctx, node, { uplinkPorts: [rtoj], podRoutes, lbForceSnatIp: 'router_ip' });
 }
 
-function clusterRouterOptions(ctx: NetworkContext): Record<string, string> {
+export function clusterRouterOptions(ctx: NetworkContext): Record<string, string> {
   const options: Record<string, string> = { always_learn_from_arp_request: 'false' };
   if (ctx.cluster.gatewayMode === 'local') options['ct-commit-all'] = 'true';
   return options;

@@ -18,6 +18,9 @@ export const gatewayRouterName = (p: string, node: string): string => `GR_${p}${
 export const externalSwitchName = (p: string, node: string): string => `ext_${p}${node}`;
 export const layer2SwitchName = (p: string): string => `${p}ovn_layer2_switch`;
 export const transitRouterName = (p: string): string => `${p}transit_router`;
+/** A Localnet network's one switch and its localnet port (types.OVNLocalnetSwitch, OVNLocalnetPort). */
+export const localnetSwitchName = (p: string): string => `${p}ovn_localnet_switch`;
+export const localnetNetworkPort = (p: string): string => `${p}ovn_localnet_port`;
 
 /** Router port on the cluster router towards a node switch, and its switch-side peer. */
 export const routerToSwitchPort = (p: string, node: string): string => `rtos-${p}${node}`;

@@ -1,10 +1,10 @@
 /**
  * Pod address assignment: from the node's host subnet(s) (Layer3) or the network subnet(s)
- * (Layer2), skipping the network address, the gateway (.1), the management address (.2) and
- * the IPv4 broadcast address. Deterministic (pods taken in namespace/name order) and stable:
+ * (Layer2, Localnet), skipping the network address, the gateway (.1) and the management address
+ * (.2) where the network has them, excluded subnets, and the IPv4 broadcast address. Deterministic (pods taken in namespace/name order) and stable:
  * a previous assignment that is still valid is kept, so the runtime keeps assignments in state.
  */
-import { cidrSize, formatAddress, parseAddress, type Cidr } from '../model/cidr';
+import { cidrSize, containsAddress, formatAddress, parseAddress, type Cidr } from '../model/cidr';
 import { parseNetwork } from './addresses';
 import { TopologyInputError } from './errors';
 import { dict, own } from '../model/dict';
@@ -22,33 +22,47 @@ export interface PodPool {
   pods: PodRef[];
   /** One subnet per family; a pod gets one address from each. */
   subnets: string[];
+  /** The first offset pods may get; default 3 (after the gateway .1 and the management .2). */
+  firstOffset?: number;
+  /** Subnets no pod gets an address from (a Localnet network's excludeSubnets). */
+  exclude?: string[];
 }
 
-function usable(subnet: Cidr, value: bigint): boolean {
+/** Which addresses of one subnet pods may get. */
+interface Range {
+  subnet: Cidr;
+  first: bigint;
+  exclude: Cidr[];
+}
+
+function usable(range: Range, value: bigint): boolean {
+  const { subnet } = range;
   const offset = value - subnet.base;
-  if (offset < 3n || offset >= cidrSize(subnet)) return false;
+  if (offset < range.first || offset >= cidrSize(subnet)) return false;
+  if (range.exclude.some((x) => x.family === subnet.family && containsAddress(x, x.family, value))) return false;
   return !(subnet.family === 4 && offset === cidrSize(subnet) - 1n);
 }
 
-function valueIn(subnet: Cidr, ip: string | undefined): bigint | undefined {
+function valueIn(range: Range, ip: string | undefined): bigint | undefined {
   const parsed = ip === undefined ? undefined : parseAddress(ip);
-  if (!parsed || parsed.family !== subnet.family || !usable(subnet, parsed.value)) return undefined;
+  if (!parsed || parsed.family !== range.subnet.family || !usable(range, parsed.value)) return undefined;
   return parsed.value;
 }
 
-function assignFamily(subnet: Cidr, pods: PodRef[], previous: Record<string, string[]>): Map<string, string> {
+function assignFamily(range: Range, pods: PodRef[], previous: Record<string, string[]>): Map<string, string> {
+  const { subnet } = range;
   const taken = new Map<bigint, string>();
   const result = new Map<string, string>();
   for (const pod of pods) {
-    const kept = (own(previous, podKey(pod)) ?? []).map((ip) => valueIn(subnet, ip)).find((v) => v !== undefined);
+    const kept = (own(previous, podKey(pod)) ?? []).map((ip) => valueIn(range, ip)).find((v) => v !== undefined);
     if (kept !== undefined && !taken.has(kept)) {
       taken.set(kept, podKey(pod));
       result.set(podKey(pod), formatAddress(subnet.family, kept));
     }
   }
-  let cursor = subnet.base + 3n;
+  let cursor = subnet.base + range.first;
   for (const pod of pods.filter((p) => !result.has(podKey(p)))) {
-    while (taken.has(cursor) || !usable(subnet, cursor)) {
+    while (taken.has(cursor) || !usable(range, cursor)) {
       if (cursor - subnet.base >= cidrSize(subnet)) {
         throw new TopologyInputError(
           'pods',
@@ -71,7 +85,9 @@ function assignFamily(subnet: Cidr, pods: PodRef[], previous: Record<string, str
 export function assignPodIPs(pool: PodPool, previous: Record<string, string[]> = {}): Record<string, string[]> {
   const subnets = pool.subnets.map((s, i) => parseNetwork(s, `subnets[${i}]`)).sort((a, b) => a.family - b.family);
   const pods = [...pool.pods].sort((a, b) => (podKey(a) < podKey(b) ? -1 : podKey(a) > podKey(b) ? 1 : 0));
-  const perFamily = subnets.map((s) => assignFamily(s, pods, previous));
+  const exclude = (pool.exclude ?? []).map((s, i) => parseNetwork(s, `exclude[${i}]`));
+  const first = BigInt(pool.firstOffset ?? 3);
+  const perFamily = subnets.map((subnet) => assignFamily({ subnet, first, exclude }, pods, previous));
   const out = dict<string[]>();
   for (const pod of pods) out[podKey(pod)] = perFamily.map((m) => m.get(podKey(pod)) as string);
   return out;

@@ -3,7 +3,9 @@
  * addresses = port_security = `"<mac> <ip> [<ip6>]"`, requested-chassis of the pod's node,
  * `iface-id-ver` when the UID is known, upstream's external_ids. Layer3 pods sit on their node's
  * switch (local nodes only); Layer2 pods on the layer2 switch, other nodes' pods as `remote`
- * ports in the per-node layout, carrying the pod's tunnel id.
+ * ports in the per-node layout, carrying the pod's tunnel id; Localnet pods on the localnet
+ * switch, local nodes only (upstream's interconnect port config is Layer2's alone,
+ * zone_ic_handler.go AddTransitPortConfig).
  */
 import { parseIP } from './addresses';
 import type { NetworkContext, NodeContext } from './context';
@@ -57,7 +59,7 @@ export function renderPodPorts(ctx: NetworkContext, input: RenderInput): Map<str
     if (!input.nodes.some((n) => n.name === pod.node))
       throw new TopologyInputError(`pods[${index}].node`, pod.node, 'is not a node of the input');
     const remote = !local.has(pod.node);
-    if (!node || (remote && ctx.topology === 'layer3')) return;
+    if (!node || (remote && ctx.topology !== 'layer2')) return;
     const list = byNode.get(pod.node) ?? [];
     list.push(podRow(ctx, pod, node, remote));
     byNode.set(pod.node, list);

@@ -1,5 +1,5 @@
 /**
- * The entry point: all NB rows of one primary network in one zone, sorted by table and
+ * The entry point: all NB rows of one network in one zone (secondary ones: secondary.ts), sorted by table and
  * identity so the output does not depend on input order. Rows rendered twice (the same route
  * reached from two nodes) must be identical; a conflict is a bug and throws.
  */
@@ -12,6 +12,7 @@ import type { RenderInput } from './input';
 import { renderLayer2 } from './layer2';
 import { renderLayer3 } from './layer3';
 import { renderPodPorts } from './pods';
+import { renderSecondary } from './secondary';
 import { identityOf, type DesiredRow } from './rows';
 
 /**
@@ -40,6 +41,7 @@ export function renderNetwork(input: RenderInput): DesiredRow[] {
   // Dynamic UDN: a zone whose nodes the network is not active on runs no controller for it
   if (ctx.local.length === 0) return [];
   const pods = renderPodPorts(ctx, input);
+  if (ctx.role === 'secondary') return uniqueSorted(renderSecondary(ctx, pods));
   const rows = ctx.topology === 'layer3' ? renderLayer3(ctx, pods) : renderLayer2(ctx, [...pods.values()].flat());
   const groups = networkGroups(
     ctx,

@@ -35,7 +35,13 @@ function networksByRef(allocated: Allocated): Props {
   const out: Props = dict();
   for (const n of allocated.cluster.networks) {
     const prefix = networkPrefix(n.name);
-    const router = n.topology === 'Layer2' ? transitRouterName(prefix) : clusterRouterName(prefix);
+    // a secondary Layer2 network and a Localnet one have no router
+    const router =
+      n.topology === 'Layer3'
+        ? clusterRouterName(prefix)
+        : n.topology === 'Layer2' && n.role === 'Primary'
+          ? transitRouterName(prefix)
+          : '';
     out[n.ref] = {
       name: n.name,
       topology: n.topology,

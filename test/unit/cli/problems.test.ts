@@ -6,14 +6,14 @@ import { documentOf, ovnk } from '../../support/cli';
 import { repoRoot } from '../../support/dist';
 
 // blue-green with two refusals of different kinds: a connect subnet that overlaps a network
-// (ConnectSubnetConflict, the connect's) and a Localnet network (UnsupportedNetworkType, a network's).
-const localnet = `---
+// (ConnectSubnetConflict, the connect's) and a second primary network in namespace blue (InvalidSpec, a network's).
+const secondPrimary = `---
 apiVersion: k8s.ovn.org/v1
 kind: ClusterUserDefinedNetwork
-metadata: {name: ln}
+metadata: {name: zz-second}
 spec:
   namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: blue}}
-  network: {topology: Localnet, localnet: {role: Secondary, physicalNetworkName: phys, subnets: [10.50.0.0/24]}}
+  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.50.0.0/16}]}}
 `;
 let dir: string;
 let refused: string;
@@ -23,7 +23,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ovnk-problems-'));
   const base = readFileSync(join(repoRoot, 'test', 'fixtures', 'blue-green.yaml'), 'utf8');
   refused = join(dir, 'refused.yaml');
-  writeFileSync(refused, base.replace('cidr: 192.168.0.0/16', 'cidr: 103.103.0.0/16') + localnet);
+  writeFileSync(refused, base.replace('cidr: 192.168.0.0/16', 'cidr: 103.103.0.0/16') + secondPrimary);
   unusable = join(dir, 'unusable.yaml');
   writeFileSync(
     unusable,
@@ -45,10 +45,7 @@ describe('a refused plan', () => {
           reason: 'ConnectSubnetConflict',
           path: 'ClusterNetworkConnect/blue-green-connect: spec.connectSubnets',
         }),
-        expect.objectContaining({
-          reason: 'UnsupportedNetworkType',
-          path: 'ClusterUserDefinedNetwork/ln: spec.network.localnet',
-        }),
+        expect.objectContaining({ reason: 'InvalidSpec', path: 'ClusterUserDefinedNetwork/zz-second' }),
       ]),
     );
   });
@@ -60,7 +57,9 @@ describe('a refused plan', () => {
     expect(run.stdout).toContain(
       '  ! ConnectSubnetConflict: ClusterNetworkConnect/blue-green-connect: spec.connectSubnets: ',
     );
-    expect(run.stdout).toContain('  ! UnsupportedNetworkType: ClusterUserDefinedNetwork/ln: spec.network.localnet: ');
+    expect(run.stdout).toContain(
+      '  ! InvalidSpec: ClusterUserDefinedNetwork/zz-second: namespace blue already has primary network',
+    );
   });
 
   it('an accepted plan says "ok": true with no problems', () => {

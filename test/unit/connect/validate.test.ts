@@ -257,16 +257,24 @@ describe('OKEP reasons', () => {
   });
 
   it.each([
-    [
-      'a secondary network',
-      { role: 'Secondary' },
-      "Network 'cluster_udn_net-2' has role 'Secondary'. Only 'Primary' role networks are supported",
-    ],
-    [
-      'a localnet network',
-      { topology: 'Localnet', role: 'Secondary' },
-      "Network 'cluster_udn_net-2' has type 'localnet'. Localnet networks are not supported",
-    ],
+    ['a secondary network', { role: 'Secondary' }],
+    ['a localnet network', { topology: 'Localnet', role: 'Secondary' }],
+  ])(
+    'leaves %s out without a problem, as upstream skips it (cluster_network_connect.go discoverSelectedNetworks)',
+    (_n, extra) => {
+      const subnets = 'topology' in extra ? ['10.3.0.0/16'] : [{ cidr: '10.3.0.0/16', hostSubnet: 24 }];
+      const extraNetwork = cudn('net-2', 'ns-2', subnets, extra);
+      const outcome = planCluster(
+        yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), extraNetwork, cnc('c')]),
+      );
+      if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
+      const connect = outcome.allocation.connects.c!;
+      expect(connect.problems).toEqual([]);
+      expect(Object.values(connect.networks).map((n) => n.network)).toEqual(['cluster_udn_net-0', 'cluster_udn_net-1']);
+    },
+  );
+
+  it.each([
     [
       'a no-overlay network',
       { transport: 'NoOverlay' },
@@ -280,11 +288,7 @@ describe('OKEP reasons', () => {
       'network cluster_udn_net-2 has transport type evpn that is not supported for networkConnect',
     ],
   ])('reports UnsupportedNetworkType for %s', (_name, extra, message) => {
-    const subnets =
-      'topology' in extra && extra.topology === 'Localnet'
-        ? ['10.3.0.0/16']
-        : [{ cidr: '10.3.0.0/16', hostSubnet: 24 }];
-    const problems = problemsOf(cnc('c'), [cudn('net-2', 'ns-2', subnets, extra)]);
+    const problems = problemsOf(cnc('c'), [cudn('net-2', 'ns-2', [{ cidr: '10.3.0.0/16', hostSubnet: 24 }], extra)]);
     expect(problems).toEqual([expect.objectContaining({ reason: 'UnsupportedNetworkType', message })]);
   });
 

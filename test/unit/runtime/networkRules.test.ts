@@ -177,7 +177,7 @@ describe('network rules', () => {
       {
         path: 'Inventory/inv: spec.pods[1].namespace',
         message:
-          'spec.pods[1].namespace "b" has no primary network (no UserDefinedNetwork in it, no ClusterUserDefinedNetwork selecting it)',
+          'spec.pods[1].namespace "b" has no primary network (no UserDefinedNetwork in it, no ClusterUserDefinedNetwork selecting it) and spec.pods[1].networks names no secondary one',
       },
       { path: 'Inventory/inv: spec.pods[2]', message: 'spec.pods[2]: pod a/p is listed twice' },
     ]);
@@ -190,7 +190,7 @@ describe('network rules', () => {
     expect(problemsOf(text)).toEqual([]);
   });
 
-  it('leaves other families, Localnet and secondary networks to the runtime, which refuses them', () => {
+  it('leaves other families to the runtime, which refuses them, and accepts Localnet and secondary networks', () => {
     const text =
       inventory() +
       cudn('v6', l3('[{cidr: "fd01::/48"}]')) +
@@ -206,11 +206,6 @@ describe('network rules', () => {
         'InvalidSpec',
         'ClusterUserDefinedNetwork/v6: spec.network.layer3.subnets',
         'network cluster_udn_v6 is attempting to use ipv6 subnets but the cluster does not support ipv6',
-      ],
-      [
-        'UnsupportedNetworkType',
-        'ClusterUserDefinedNetwork/sec: spec.network.layer2.role',
-        'cluster_udn_sec: Secondary Layer2 networks are not supported yet (only primary Layer3 and Layer2 networks are rendered)',
       ],
     ]);
   });

@@ -141,11 +141,13 @@ describe('planTopology', () => {
     ]);
   });
 
-  it('refuses a Localnet network in use with a problem, not a plan without it', () => {
+  it('plans a Localnet network in use next to the primary one: its switch and localnet port in every zone', () => {
     const localnet =
       '---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: ln}\nspec:\n  namespaceSelector: {matchLabels: {network: blue}}\n  network: {topology: Localnet, localnet: {role: Secondary, physicalNetworkName: phys, subnets: [10.50.0.0/24]}}\n';
     const plan = planned(withNodes(layer3File) + localnet);
-    expect(plan.problems.map((p) => p.reason)).toEqual(['UnsupportedNetworkType']);
+    expect(plan.problems).toEqual([]);
+    const port = plan.zones[0]!.rows.find((r) => r.columns.name === 'cluster_udn_ln_ovn_localnet_port');
+    expect(port?.columns).toMatchObject({ type: 'localnet', options: { network_name: 'phys' } });
   });
 });
 
