@@ -7,7 +7,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ClusterContext } from './context';
 import { zoneProps } from './context';
-import { Layer2Network, Layer3Network } from './network';
+import { Layer2Network, Layer3Network, LocalnetNetwork } from './network';
 import { NetworkConnect } from './networkConnect';
 import {
   type ClusterNetworkConnectObject,
@@ -77,7 +77,7 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
   /** The planned topology as Graphviz DOT text (`ovnk diagram -o dot` of the same objects), known at preview. */
   readonly diagram: pulumi.Output<string | undefined>;
   /** Network components by key: a CUDN's name, a UDN's `namespace/name` (networkKey). */
-  readonly networks: Record<string, Layer3Network | Layer2Network> = {};
+  readonly networks: Record<string, Layer3Network | Layer2Network | LocalnetNetwork> = {};
   readonly connects: Record<string, NetworkConnect> = {};
   /** Uplink components by object name. */
   readonly uplinks: Record<string, Uplink> = {};
@@ -147,7 +147,7 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
 
   private createNetworks(name: string, networks: NetworkObject[]): void {
     for (const network of networks) {
-      const Kind = topologyOf(network) === 'Layer2' ? Layer2Network : Layer3Network;
+      const Kind = { Layer3: Layer3Network, Layer2: Layer2Network, Localnet: LocalnetNetwork }[topologyOf(network)];
       const named = network.kind === 'ClusterUserDefinedNetwork' ? (network.spec.uplinks ?? []) : [];
       const uplinks = named.flatMap((u) => (this.uplinks[u] ? [this.uplinks[u]!] : []));
       const key = networkKey(network);

@@ -1,5 +1,5 @@
 /**
- * ovnk-pulumi components: Cluster, Layer3Network, Layer2Network, NetworkConnect, Uplink (tokens
+ * ovnk-pulumi components: Cluster, Layer3Network, Layer2Network, LocalnetNetwork, NetworkConnect, Uplink (tokens
  * `ovnk:<module>:<Type>`) and the dynamic resources they own (`pulumi-nodejs:dynamic/ovnk:<Type>`).
  */
 export * from './objects';

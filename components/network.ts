@@ -1,5 +1,6 @@
 /**
- * Layer3Network and Layer2Network: one primary user-defined network of a Cluster, made by the
+ * Layer3Network, Layer2Network and LocalnetNetwork: one user-defined network of a Cluster
+ * (primary or secondary; Localnet is secondary only), made by the
  * Cluster for each network object it is given (never on their own: requireClusterChild). In the
  * central layout each owns a NetworkRows resource (its rows in the central Northbound); in the
  * per-node layout the Cluster's ZoneRows hold them. Either way the outputs come from the
@@ -27,7 +28,7 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
   readonly networkName: pulumi.Output<string>;
   /** Network id (1..4095), stable across changes; null while the network serves no namespace of the inventory (upstream allocates none then). */
   readonly networkId: pulumi.Output<number | null>;
-  /** The network's cluster router (Layer3) or transit router (Layer2). */
+  /** The network's cluster router (Layer3) or transit router (primary Layer2); "" when it has none (secondary Layer2, Localnet). */
   readonly routerName: pulumi.Output<string>;
   /** Node -> host subnets (Layer3). */
   readonly hostSubnets: pulumi.Output<Record<string, string[]>>;
@@ -139,5 +140,26 @@ export class Layer3Network extends NetworkComponent {
 export class Layer2Network extends NetworkComponent {
   constructor(name: string, args: NetworkArgs, opts?: pulumi.ComponentResourceOptions) {
     super('ovnk:network:Layer2Network', name, args, opts);
+  }
+}
+
+/**
+ * A Localnet network (secondary only): one switch on every node with a localnet port onto the
+ * physical network its `physicalNetworkName` names, in the access VLAN of its `vlan`. A CUDN only.
+ *
+ * @example
+ * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
+ *   spec: { zones: "central", namespaces: [{ name: "tenant", labels: { tenant: "blue" } }], nodes: [{ name: "node-1" }] } };
+ * const cluster = new Cluster("lab", { inventory, networks: [{
+ *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: "physical-blue" },
+ *   spec: { namespaceSelector: { matchLabels: { tenant: "blue" } },
+ *           network: { topology: "Localnet", localnet: { role: "Secondary", physicalNetworkName: "physnet-blue",
+ *                      subnets: ["192.0.2.0/24"], vlan: { mode: "Access", access: { id: 100 } } } } } }] });
+ * const physical = cluster.networks["physical-blue"] as LocalnetNetwork;
+ * export const physicalId = physical.networkId;
+ */
+export class LocalnetNetwork extends NetworkComponent {
+  constructor(name: string, args: NetworkArgs, opts?: pulumi.ComponentResourceOptions) {
+    super('ovnk:network:LocalnetNetwork', name, args, opts);
   }
 }

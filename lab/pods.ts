@@ -20,6 +20,8 @@ export interface PodSpec {
   /** Addresses with prefix length, e.g. 10.9.0.10/24. */
   addresses: string[];
   gateways?: string[];
+  /** Other routes, `<destination> via <next hop>` (a secondary network's subnets). */
+  routes?: string[];
   mtu?: number;
 }
 
@@ -72,6 +74,7 @@ export async function addPod(labName: string, spec: PodSpec): Promise<PodRecord>
       ...spec.addresses.map((a) => `addr add ${a} dev eth0`),
       'link set eth0 up',
       ...(spec.gateways ?? []).map((g) => `route add default via ${g} dev eth0`),
+      ...(spec.routes ?? []).map((r) => `route add ${r} dev eth0`),
     ],
     pod.netns,
   );

@@ -17,8 +17,12 @@ const samePlug = (record: Record<string, unknown>, plug: ZonePlan['pods'][number
   record.mac === plug.mac &&
   JSON.stringify(record.addresses) === JSON.stringify(plug.addresses);
 
-/** Refuses (before anything is sent) to replug a lab pod of the same name that another owner plugged. */
+/**
+ * Refuses (before anything is sent) a pod with ports on several networks, as the lab plugs one
+ * interface per pod, and to replug a lab pod of the same name that another owner plugged.
+ */
 export function checkLabPods(lab: LabStatus, wanted: ZonePlan['pods'], owned: string[]): void {
+  checkOneInterface(lab, wanted);
   const ours = new Set(owned);
   const records = readLab(lab.name)?.pods ?? [];
   for (const plug of wanted) {
@@ -69,9 +73,27 @@ export async function syncLabPods(lab: LabStatus, wanted: ZonePlan['pods'], owne
       mac: plug.mac,
       addresses: plug.addresses,
       gateways: plug.gateways,
+      ...(plug.routes ? { routes: plug.routes } : {}),
       mtu: plug.mtu,
     });
     changes.plugged.push(key);
   }
   return changes;
+}
+
+/** The lab's pods have one interface: a pod the plan gives ports on two networks cannot be plugged. */
+function checkOneInterface(lab: LabStatus, wanted: ZonePlan['pods']): void {
+  const networks = new Map<string, string[]>();
+  for (const plug of wanted) {
+    const key = `${plug.namespace}/${plug.name}`;
+    networks.set(key, [...(networks.get(key) ?? []), plug.network]);
+  }
+  for (const [key, names] of networks) {
+    if (names.length < 2) continue;
+    const message = `pod ${key} has ports on networks ${names.join(' and ')}, but lab "${lab.name}" plugs one interface per pod: attach it to one network only (its namespace's primary network or one of spec.pods[].networks): nothing was changed`;
+    throw new CliError(ExitCode.refused, message, {
+      path: 'spec.pods',
+      problems: [{ reason: 'LabPodInterfaces', path: 'spec.pods', message }],
+    });
+  }
 }
