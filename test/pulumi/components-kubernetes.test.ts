@@ -151,6 +151,45 @@ describe('divergence in Kubernetes mode', () => {
   });
 });
 
+describe('secondary networks in Kubernetes mode', () => {
+  it('registers secondary Layer3 and Layer2 networks and a Localnet one as upstream objects, validated by the CRDs', async () => {
+    const args = topologyArgs('networks-secondary', 'per-node');
+    const made = await cluster('ks', args);
+    const types = ofCluster('ks')
+      .map((r) => r.type)
+      .filter((t) => t.startsWith('ovnk:network:') || t.startsWith('kubernetes:'))
+      .sort();
+    expect(types).toEqual(
+      [
+        ...[CUDN, CUDN, CUDN, UDN],
+        ...['ovnk:network:Layer2Network', 'ovnk:network:Layer3Network', 'ovnk:network:Layer3Network'],
+        'ovnk:network:LocalnetNetwork',
+      ].sort(),
+    );
+    const physical = ofCluster('ks').find((r) => r.type === CUDN && r.inputs.metadata.name === 'physical')!;
+    expect(physical.inputs.spec.network.localnet).toMatchObject({
+      role: 'Secondary',
+      physicalNetworkName: 'physnet-lab',
+    });
+    expect(await valueOf(made.networks['physical']!.routerName)).toBe('');
+    expect(await valueOf(made.networks['lab/teal']!.routerName)).toBe('');
+    expect(await valueOf(made.networks['purple']!.routerName)).toBe('cluster_udn_purple_ovn_cluster_router');
+  });
+
+  it('refuses a Localnet network with the primary role before registering anything, as the CRD does', async () => {
+    const args = structuredClone(topologyArgs('networks-secondary', 'per-node'));
+    const physical = args.networks.find((n) => n.metadata.name === 'physical')!;
+    (physical.spec as { network: { localnet: { role: string } } }).network.localnet.role = 'Primary';
+    const before = registered.length;
+    const { Cluster, kubernetesTarget } = await import('../../components');
+    expect(() => new Cluster('ksr', { ...args, target: kubernetesTarget() })).toThrow(
+      /ClusterUserDefinedNetwork\/physical: spec\.network\.localnet\.role/,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(registered.length).toBe(before);
+  });
+});
+
 describe('refusals in Kubernetes mode', () => {
   it('refuses an object the API server would refuse before any resource is registered, naming the field and the CRD rule', async () => {
     const args = structuredClone(topologyArgs('colored-enterprise', 'per-node'));

@@ -12,7 +12,9 @@ import {
 } from '../../../provider/topology';
 
 interface World {
-  topology: 'layer3' | 'layer2';
+  topology: 'layer3' | 'layer2' | 'localnet';
+  /** A localnet network is secondary whatever this says. */
+  secondary: boolean;
   dual: boolean;
   local: boolean;
   withGateway: boolean[];
@@ -21,7 +23,8 @@ interface World {
 }
 
 const worldArb: fc.Arbitrary<World> = fc.record({
-  topology: fc.constantFrom<'layer3' | 'layer2'>('layer3', 'layer2'),
+  topology: fc.constantFrom<'layer3' | 'layer2' | 'localnet'>('layer3', 'layer2', 'localnet'),
+  secondary: fc.boolean(),
   dual: fc.boolean(),
   local: fc.boolean(),
   ids: fc.uniqueArray(fc.integer({ min: 2, max: 60 }), { minLength: 1, maxLength: 5 }),
@@ -52,7 +55,8 @@ function nodesOf(w: World): NodeInput[] {
 /** The input of world `w` for the zone of `localNodes` (all nodes: central). */
 function inputOf(w: World, localNodes?: string[]): RenderInput {
   const nodes = nodesOf(w);
-  const l2 = w.topology === 'layer2';
+  const l2 = w.topology !== 'layer3';
+  const secondary = w.secondary || w.topology === 'localnet';
   const podList = w.pods.map((p) => ({ ...p, node: nodes[p.node % nodes.length]!.name }));
   const ips = (node: string, i: number): Record<string, string[]> =>
     assignPodIPs({
@@ -64,7 +68,7 @@ function inputOf(w: World, localNodes?: string[]): RenderInput {
     namespace: 'ns',
     node: p.node,
     nadKey: 'ns/net',
-    tunnelId: l2 ? 5 + w.pods.indexOf(w.pods.find((q) => q.name === p.name)!) : undefined,
+    tunnelId: w.topology === 'layer2' ? 5 + w.pods.indexOf(w.pods.find((q) => q.name === p.name)!) : undefined,
     ips: ips(
       p.node,
       nodes.findIndex((n) => n.name === p.node),
@@ -80,6 +84,7 @@ function inputOf(w: World, localNodes?: string[]): RenderInput {
     network: {
       name: 'net',
       topology: w.topology,
+      role: secondary ? 'secondary' : 'primary',
       id: 3,
       mtu: 1400,
       subnets: l2
@@ -91,8 +96,8 @@ function inputOf(w: World, localNodes?: string[]): RenderInput {
             ...(w.dual ? [{ cidr: 'fd00:10::/48', hostSubnetLength: 64 }] : []),
           ],
       joinSubnets: ['100.65.0.0/16', 'fd99::/64'],
-      transitSubnets: l2 ? ['100.88.0.0/16', 'fd97::/64'] : undefined,
-      tunnelKeys: l2 ? { switch: 16711686, transitRouter: 16715779 } : undefined,
+      transitSubnets: w.topology === 'layer2' ? ['100.88.0.0/16', 'fd97::/64'] : undefined,
+      tunnelKeys: w.topology === 'layer2' ? { switch: 16711686, transitRouter: 16715779 } : undefined,
       nadKeys: ['ns/net'],
     },
     nodes,
