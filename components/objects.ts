@@ -33,11 +33,11 @@ export interface InventoryObject {
   };
 }
 
-/** The components render Layer3 and Layer2 networks (upstream's CRDs also allow Localnet). */
-type Rendered = { topology: 'Layer3' | 'Layer2' };
+/** The components render every topology upstream's CRDs allow (a UDN's: Layer3 and Layer2). */
+type Rendered = { topology: 'Layer3' | 'Layer2' | 'Localnet' };
 
 /**
- * A ClusterUserDefinedNetwork (`spec.network.topology` Layer3 or Layer2); its spec typed from
+ * A ClusterUserDefinedNetwork (`spec.network.topology` Layer3, Layer2 or Localnet; role Primary or Secondary); its spec typed from
  * upstream's CRD, with its descriptions (provider/model/crd/generated/specTypes.ts).
  */
 export interface ClusterUserDefinedNetworkObject {
@@ -98,7 +98,7 @@ export function networkKey(network: NetworkObject): string {
   return network.kind === 'UserDefinedNetwork' ? `${namespace}/${name}` : name;
 }
 
-export function topologyOf(network: NetworkObject): 'Layer3' | 'Layer2' {
+export function topologyOf(network: NetworkObject): 'Layer3' | 'Layer2' | 'Localnet' {
   return network.kind === 'ClusterUserDefinedNetwork' ? network.spec.network.topology : network.spec.topology;
 }
 

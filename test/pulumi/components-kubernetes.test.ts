@@ -166,8 +166,10 @@ describe('secondary networks in Kubernetes mode', () => {
         'ovnk:network:LocalnetNetwork',
       ].sort(),
     );
-    const physical = ofCluster('ks').find((r) => r.type === CUDN && r.inputs.metadata.name === 'physical')!;
-    expect(physical.inputs.spec.network.localnet).toMatchObject({
+    const physical = ofCluster('ks').find(
+      (r) => r.type === CUDN && (r.inputs as { metadata: { name: string } }).metadata.name === 'physical',
+    )!;
+    expect((physical.inputs as { spec: { network: { localnet: unknown } } }).spec.network.localnet).toMatchObject({
       role: 'Secondary',
       physicalNetworkName: 'physnet-lab',
     });
@@ -179,7 +181,7 @@ describe('secondary networks in Kubernetes mode', () => {
   it('refuses a Localnet network with the primary role before registering anything, as the CRD does', async () => {
     const args = structuredClone(topologyArgs('networks-secondary', 'per-node'));
     const physical = args.networks.find((n) => n.metadata.name === 'physical')!;
-    (physical.spec as { network: { localnet: { role: string } } }).network.localnet.role = 'Primary';
+    (physical.spec as unknown as { network: { localnet: { role: string } } }).network.localnet.role = 'Primary';
     const before = registered.length;
     const { Cluster, kubernetesTarget } = await import('../../components');
     expect(() => new Cluster('ksr', { ...args, target: kubernetesTarget() })).toThrow(
