@@ -59,7 +59,7 @@ function renderLayer3Secondary(ctx: NetworkContext, podPorts: Map<string, Desire
   const cr = new RouterParts();
   const rows: DesiredRow[] = [];
   for (const node of ctx.local) rows.push(...layer3Node(ctx, node, cr, podPorts.get(node.name) ?? []));
-  if (ctx.layout === 'per-node') rows.push(...renderLayer3Interconnect(ctx, cr));
+  if (ctx.layout === 'per-node' && ctx.interconnect) rows.push(...renderLayer3Interconnect(ctx, cr));
   rows.push(
     ...cr.build({
       name: names.clusterRouterName(ctx.p),
