@@ -1,0 +1,41 @@
+/**
+ * The accepted differences between upstream's dumps and our plans (test/oracle/accepted.yaml):
+ * each names the table, a key pattern (a regular expression over the natural key), optionally the
+ * kind and column and the sources it applies to, with its reason and the upstream code path.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import type { RowDifference } from '../provider/nb/naturalDiff';
+
+export const ACCEPTED = 'test/oracle/accepted.yaml';
+
+export interface Accepted {
+  table: string;
+  key: string;
+  kind?: RowDifference['kind'];
+  column?: string;
+  sources?: string[];
+  reason: string;
+  upstream: string;
+}
+
+export function readAccepted(file = ACCEPTED): Accepted[] {
+  const list = parse(readFileSync(file, 'utf8')) as Accepted[] | null;
+  for (const [i, a] of (list ?? []).entries())
+    for (const field of ['table', 'key', 'reason', 'upstream'] as const)
+      if (typeof a[field] !== 'string' || a[field] === '')
+        throw new Error(`${file}: entry ${i}: ${field} is required (a non-empty string)`);
+  return list ?? [];
+}
+
+/** The accepted entry that explains `d` in `source`, if any. */
+export function explains(list: Accepted[], d: RowDifference, source: string): Accepted | undefined {
+  return list.find(
+    (a) =>
+      a.table === d.table &&
+      new RegExp(`^(?:${a.key})$`).test(d.key) &&
+      (a.kind === undefined || a.kind === d.kind) &&
+      (a.column === undefined || a.column === d.column) &&
+      (a.sources === undefined || a.sources.includes(source)),
+  );
+}

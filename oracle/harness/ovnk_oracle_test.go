@@ -1,0 +1,438 @@
+// The ovnk oracle: upstream's own zone controllers, run offline for one zone (node) of a topology
+// planned by ovnk, and the Northbound they write dumped as JSON. This file is ovnk-pulumi's, not
+// upstream's: `npm run oracle` copies it into go-controller/pkg/ovn/ (package ovn, beside
+// ovn_test.go's FakeOVN) and runs `ovn.test -test.run '^TestOvnkOracle$'` with
+// OVNK_ORACLE_INPUT (the input JSON) and OVNK_ORACLE_OUTPUT (where the dump goes).
+//
+// The sequence follows layer3_user_defined_network_controller_test.go "reconciles a new", with the
+// differences an oracle needs: real node ids and join addresses (init() computes them), every NAD
+// of a network handed to its controller before it starts (FakeOVN keeps only the first), each
+// controller's own Start() (init, node handler, namespaces, services, pods, policies), and the
+// network-connect controller of pkg/ovn/controller/networkconnect.
+package ovn
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"reflect"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	nettypes "github.com/k8snetworkplumbingwg/network-attachment-definition-client/pkg/apis/k8s.cni.cncf.io/v1"
+	fakenadclient "github.com/k8snetworkplumbingwg/network-attachment-definition-client/pkg/client/clientset/versioned/fake"
+	"github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/kubernetes/fake"
+
+	anpfake "sigs.k8s.io/network-policy-api/pkg/client/clientset/versioned/fake"
+
+	fakeipamclaimclient "github.com/k8snetworkplumbingwg/ipamclaims/pkg/crd/ipamclaims/v1alpha1/apis/clientset/versioned/fake"
+	mnpfake "github.com/k8snetworkplumbingwg/multi-networkpolicy/pkg/client/clientset/versioned/fake"
+	ocpnetworkfake "github.com/openshift/client-go/network/clientset/versioned/fake"
+
+	"github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/clustermanager/userdefinednetwork/template"
+	"github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/config"
+	adminpolicybasedroutefake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/adminpolicybasedroute/v1/apis/clientset/versioned/fake"
+	networkconnectv1 "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/clusternetworkconnect/v1"
+	networkconnectfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/clusternetworkconnect/v1/apis/clientset/versioned/fake"
+	egressfirewallfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/egressfirewall/v1/apis/clientset/versioned/fake"
+	egressipfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/egressip/v1/apis/clientset/versioned/fake"
+	egressqosfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/egressqos/v1/apis/clientset/versioned/fake"
+	egressservicefake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/egressservice/v1/apis/clientset/versioned/fake"
+	uplinkfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/uplink/v1alpha1/apis/clientset/versioned/fake"
+	udnv1 "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/userdefinednetwork/v1"
+	udnclientfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/userdefinednetwork/v1/apis/clientset/versioned/fake"
+	vtepfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/vtep/v1/apis/clientset/versioned/fake"
+	"github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/nbdb"
+	"github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/ovn/controller/networkconnect"
+	ovntest "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/testing"
+	libovsdbtest "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/testing/libovsdb"
+	"github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/util"
+)
+
+// ovnkOracleSettings are the cluster's configuration (what ovnkube reads from its flags).
+type ovnkOracleSettings struct {
+	GatewayMode        string          `json:"gatewayMode"`
+	IPv4               bool            `json:"ipv4"`
+	IPv6               bool            `json:"ipv6"`
+	ClusterSubnets     string          `json:"clusterSubnets"`
+	ServiceCIDRs       []string        `json:"serviceCIDRs"`
+	MasqueradeSubnets  []string        `json:"masqueradeSubnets"`
+	EphemeralPortRange string          `json:"ephemeralPortRange"`
+	MTU                int             `json:"mtu"`
+	Features           map[string]bool `json:"features"`
+	QuietMillis        int             `json:"quietMillis"`
+	TimeoutMillis      int             `json:"timeoutMillis"`
+}
+
+// ovnkOracleNetwork is a CUDN or UDN and the namespaces it has NADs in, with their annotations.
+type ovnkOracleNetwork struct {
+	Kind   string          `json:"kind"`
+	Object json.RawMessage `json:"object"`
+	NADs   []struct {
+		Namespace   string            `json:"namespace"`
+		Annotations map[string]string `json:"annotations"`
+	} `json:"nads"`
+}
+
+type ovnkOracleInput struct {
+	Zone           string                                   `json:"zone"`
+	Settings       ovnkOracleSettings                       `json:"settings"`
+	Nodes          []corev1.Node                            `json:"nodes"`
+	Namespaces     []corev1.Namespace                       `json:"namespaces"`
+	Pods           []corev1.Pod                             `json:"pods"`
+	Services       []corev1.Service                         `json:"services"`
+	EndpointSlices []discoveryv1.EndpointSlice              `json:"endpointSlices"`
+	Networks       []ovnkOracleNetwork                      `json:"networks"`
+	Connects       []networkconnectv1.ClusterNetworkConnect `json:"connects"`
+}
+
+type ovnkOracleOutput struct {
+	Zone   string                              `json:"zone"`
+	Tables map[string][]map[string]interface{} `json:"tables"`
+	Errors []string                            `json:"errors"`
+	Millis int64                               `json:"millis"`
+}
+
+func TestOvnkOracle(t *testing.T) {
+	inputPath, outputPath := os.Getenv("OVNK_ORACLE_INPUT"), os.Getenv("OVNK_ORACLE_OUTPUT")
+	if inputPath == "" || outputPath == "" {
+		t.Skip("OVNK_ORACLE_INPUT and OVNK_ORACLE_OUTPUT are not set")
+	}
+	started := time.Now()
+	out := ovnkOracleOutput{Errors: []string{}}
+	// As ovn_suite_test.go TestClusterNode: fake clientsets do not support WatchList semantics.
+	if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{"WatchListClient": false}); err != nil {
+		t.Fatalf("disabling the WatchListClient feature gate: %v", err)
+	}
+	// Assertion failures inside upstream's helpers are recorded, not fatal: the dump says what happened.
+	gomega.RegisterFailHandler(func(message string, _ ...int) {
+		out.Errors = append(out.Errors, message)
+		panic(message)
+	})
+	input := ovnkOracleInput{}
+	raw, err := os.ReadFile(inputPath)
+	if err == nil {
+		err = json.Unmarshal(raw, &input)
+	}
+	if err != nil {
+		t.Fatalf("reading %s: %v", inputPath, err)
+	}
+	out.Zone = input.Zone
+	fakeOvn, runErr := ovnkOracleRun(&input, &out)
+	if runErr != nil {
+		out.Errors = append(out.Errors, runErr.Error())
+	}
+	if fakeOvn != nil && fakeOvn.nbClient != nil {
+		ovnkOracleQuiet(fakeOvn, input.Settings)
+		out.Tables = ovnkOracleDump(fakeOvn)
+	}
+	out.Millis = time.Since(started).Milliseconds()
+	written, _ := json.MarshalIndent(out, "", " ")
+	if err := os.WriteFile(outputPath, written, 0o644); err != nil {
+		t.Fatalf("writing %s: %v", outputPath, err)
+	}
+	// FakeOVN.shutdown() can hang after the dump is complete: the dump is the result.
+	os.Exit(0)
+}
+
+func ovnkOracleConfigure(s ovnkOracleSettings) error {
+	if err := config.PrepareTestConfig(); err != nil {
+		return err
+	}
+	config.OVNKubernetesFeature = config.OVNKubernetesFeatureConfig{
+		EnableNetworkSegmentation: true,
+		EnableMultiNetwork:        true,
+		EnableNetworkConnect:      true,
+	}
+	features := reflect.ValueOf(&config.OVNKubernetesFeature).Elem()
+	for name, on := range s.Features {
+		field := features.FieldByName(name)
+		if !field.IsValid() || field.Kind() != reflect.Bool {
+			return fmt.Errorf("settings.features: %q is not a boolean of config.OVNKubernetesFeatureConfig", name)
+		}
+		field.SetBool(on)
+	}
+	config.Gateway.Mode = config.GatewayMode(s.GatewayMode)
+	config.Gateway.EphemeralPortRange = s.EphemeralPortRange
+	config.IPv4Mode, config.IPv6Mode = s.IPv4, s.IPv6
+	if s.MTU > 0 {
+		config.Default.MTU = s.MTU
+	}
+	var err error
+	if config.Default.ClusterSubnets, err = config.ParseClusterSubnetEntries(s.ClusterSubnets); err != nil {
+		return fmt.Errorf("settings.clusterSubnets: %w", err)
+	}
+	config.Kubernetes.ServiceCIDRs = nil
+	for _, cidr := range s.ServiceCIDRs {
+		_, n, err := net.ParseCIDR(cidr)
+		if err != nil {
+			return fmt.Errorf("settings.serviceCIDRs: %w", err)
+		}
+		config.Kubernetes.ServiceCIDRs = append(config.Kubernetes.ServiceCIDRs, n)
+	}
+	for _, cidr := range s.MasqueradeSubnets {
+		ip, _, err := net.ParseCIDR(cidr)
+		if err != nil {
+			return fmt.Errorf("settings.masqueradeSubnets: %w", err)
+		}
+		if ip.To4() != nil {
+			config.Gateway.V4MasqueradeSubnet = cidr
+			err = config.AllocateV4MasqueradeIPs(ip, &config.Gateway.MasqueradeIPs)
+		} else {
+			config.Gateway.V6MasqueradeSubnet = cidr
+			err = config.AllocateV6MasqueradeIPs(ip, &config.Gateway.MasqueradeIPs)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ovnkOracleNADs renders each network's NADs with upstream's CUDN/UDN template, annotated as the
+// cluster manager annotates them; by network name.
+func ovnkOracleNADs(networks []ovnkOracleNetwork) (map[string][]nettypes.NetworkAttachmentDefinition, []string, error) {
+	byNetwork := map[string][]nettypes.NetworkAttachmentDefinition{}
+	order := []string{}
+	for i, n := range networks {
+		var obj interface{}
+		switch n.Kind {
+		case "ClusterUserDefinedNetwork":
+			obj = &udnv1.ClusterUserDefinedNetwork{}
+		case "UserDefinedNetwork":
+			obj = &udnv1.UserDefinedNetwork{}
+		default:
+			return nil, nil, fmt.Errorf("networks[%d].kind: %q is not ClusterUserDefinedNetwork or UserDefinedNetwork", i, n.Kind)
+		}
+		if err := json.Unmarshal(n.Object, obj); err != nil {
+			return nil, nil, fmt.Errorf("networks[%d].object: %w", i, err)
+		}
+		for _, target := range n.NADs {
+			var nad *nettypes.NetworkAttachmentDefinition
+			var err error
+			switch o := obj.(type) {
+			case *udnv1.ClusterUserDefinedNetwork:
+				nad, err = template.RenderNetAttachDefManifest(o, target.Namespace)
+			case *udnv1.UserDefinedNetwork:
+				nad, err = template.RenderNetAttachDefManifest(o, target.Namespace)
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("networks[%d]: rendering the NAD in %s: %w", i, target.Namespace, err)
+			}
+			nad.Namespace = target.Namespace
+			for k, v := range target.Annotations {
+				if nad.Annotations == nil {
+					nad.Annotations = map[string]string{}
+				}
+				nad.Annotations[k] = v
+			}
+			info, err := util.ParseNADInfo(nad)
+			if err != nil {
+				return nil, nil, fmt.Errorf("networks[%d]: the NAD in %s: %w", i, target.Namespace, err)
+			}
+			name := info.GetNetworkName()
+			if _, seen := byNetwork[name]; !seen {
+				order = append(order, name)
+			}
+			byNetwork[name] = append(byNetwork[name], *nad)
+		}
+	}
+	return byNetwork, order, nil
+}
+
+func ovnkOracleRun(input *ovnkOracleInput, out *ovnkOracleOutput) (fakeOvn *FakeOVN, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	if err := ovnkOracleConfigure(input.Settings); err != nil {
+		return nil, err
+	}
+	nadsByNetwork, order, err := ovnkOracleNADs(input.Networks)
+	if err != nil {
+		return nil, err
+	}
+	var v1Objects []runtime.Object
+	for i := range input.Nodes {
+		v1Objects = append(v1Objects, &input.Nodes[i])
+	}
+	for i := range input.Namespaces {
+		v1Objects = append(v1Objects, &input.Namespaces[i])
+	}
+	for i := range input.Pods {
+		v1Objects = append(v1Objects, &input.Pods[i])
+	}
+	for i := range input.Services {
+		v1Objects = append(v1Objects, &input.Services[i])
+	}
+	for i := range input.EndpointSlices {
+		v1Objects = append(v1Objects, &input.EndpointSlices[i])
+	}
+	nadClient := fakenadclient.NewSimpleClientset()
+	firstNADs := []nettypes.NetworkAttachmentDefinition{}
+	for _, name := range order {
+		for i := range nadsByNetwork[name] {
+			nad := nadsByNetwork[name][i]
+			if err := nadClient.Tracker().Create(schema.GroupVersionResource(nadGVR()), &nad, nad.Namespace); err != nil {
+				return nil, err
+			}
+		}
+		firstNADs = append(firstNADs, nadsByNetwork[name][0])
+	}
+	cncClient := networkconnectfake.NewSimpleClientset()
+	for i := range input.Connects {
+		if _, err := cncClient.K8sV1().ClusterNetworkConnects().Create(context.Background(), &input.Connects[i], metav1.CreateOptions{}); err != nil {
+			return nil, err
+		}
+	}
+
+	fakeOvn = NewFakeOVN(false, input.Zone)
+	fakeOvn.dbSetup = libovsdbtest.TestSetup{NBData: []libovsdbtest.TestData{&nbdb.LogicalSwitch{Name: input.Zone}}}
+	fexec := ovntest.NewFakeExec()
+	for range order {
+		fexec.AddFakeCmdsNoOutputNoError([]string{"ovn-nbctl --timeout=15 --columns=_uuid list Load_Balancer_Group"})
+	}
+	if err := util.SetExec(fexec); err != nil {
+		return nil, err
+	}
+	fakeOvn.fakeClient = &util.OVNKubeControllerClientset{
+		KubeClient:               fake.NewSimpleClientset(v1Objects...),
+		ANPClient:                anpfake.NewSimpleClientset(),
+		EgressIPClient:           egressipfake.NewSimpleClientset(),
+		EgressFirewallClient:     egressfirewallfake.NewSimpleClientset(),
+		OCPNetworkClient:         ocpnetworkfake.NewSimpleClientset(),
+		EgressQoSClient:          egressqosfake.NewSimpleClientset(),
+		MultiNetworkPolicyClient: mnpfake.NewSimpleClientset(),
+		EgressServiceClient:      egressservicefake.NewSimpleClientset(),
+		AdminPolicyRouteClient:   adminpolicybasedroutefake.NewSimpleClientset(),
+		IPAMClaimsClient:         fakeipamclaimclient.NewSimpleClientset(),
+		NetworkAttchDefClient:    nadClient,
+		UserDefinedNetworkClient: udnclientfake.NewSimpleClientset(),
+		UplinkClient:             uplinkfake.NewSimpleClientset(),
+		VTEPClient:               vtepfake.NewSimpleClientset(),
+		NetworkConnectClient:     cncClient,
+	}
+	fakeOvn.init(firstNADs)
+
+	// Every NAD of a network (a CUDN selecting several namespaces has one per namespace).
+	for _, name := range order {
+		info, ok := fakeOvn.userDefinedNetworkControllers[name]
+		if !ok {
+			return fakeOvn, fmt.Errorf("network %s: no controller was made", name)
+		}
+		nadNames := []string{}
+		for _, nad := range nadsByNetwork[name] {
+			nadNames = append(nadNames, util.GetNADName(nad.Namespace, nad.Name))
+		}
+		parsed, err := util.ParseNADInfo(&nadsByNetwork[name][0])
+		if err != nil {
+			return fakeOvn, err
+		}
+		all := util.NewMutableNetInfo(parsed)
+		all.SetNADs(nadNames...)
+		if err := util.ReconcileNetInfo(info.bnc.ReconcilableNetInfo, all); err != nil {
+			return fakeOvn, fmt.Errorf("network %s: handing it its NADs: %w", name, err)
+		}
+	}
+
+	ctx := context.Background()
+	for _, name := range order {
+		if c, ok := fakeOvn.fullL3UDNControllers[name]; ok {
+			if err := c.Start(ctx); err != nil {
+				out.Errors = append(out.Errors, fmt.Sprintf("network %s: Start: %v", name, err))
+			}
+		}
+		if c, ok := fakeOvn.fullL2UDNControllers[name]; ok {
+			if err := c.Start(ctx); err != nil {
+				out.Errors = append(out.Errors, fmt.Sprintf("network %s: Start: %v", name, err))
+			}
+		}
+	}
+	if len(input.Connects) > 0 {
+		connect := networkconnect.NewController(input.Zone, fakeOvn.nbClient, fakeOvn.watcher, fakeOvn.networkManager.Interface())
+		if err := connect.Start(); err != nil {
+			out.Errors = append(out.Errors, fmt.Sprintf("network connect controller: Start: %v", err))
+		}
+	}
+	return fakeOvn, nil
+}
+
+// ovnkOracleQuiet waits until the Northbound has not changed for QuietMillis (or TimeoutMillis passed).
+func ovnkOracleQuiet(fakeOvn *FakeOVN, s ovnkOracleSettings) {
+	quiet, timeout := time.Duration(s.QuietMillis)*time.Millisecond, time.Duration(s.TimeoutMillis)*time.Millisecond
+	if quiet == 0 {
+		quiet = 3 * time.Second
+	}
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	deadline := time.Now().Add(timeout)
+	last, since := "", time.Now()
+	for time.Now().Before(deadline) {
+		now, _ := json.Marshal(ovnkOracleDump(fakeOvn))
+		if string(now) != last {
+			last, since = string(now), time.Now()
+		} else if time.Since(since) >= quiet {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+var ovnkOracleDumpLock sync.Mutex
+
+// ovnkOracleDump is every Northbound table of the client's cache: each row's columns by OVSDB name
+// (references as UUIDs, `_uuid` included), rows sorted by UUID.
+func ovnkOracleDump(fakeOvn *FakeOVN) map[string][]map[string]interface{} {
+	ovnkOracleDumpLock.Lock()
+	defer ovnkOracleDumpLock.Unlock()
+	tables := map[string][]map[string]interface{}{}
+	c := fakeOvn.nbClient.Cache()
+	for _, table := range c.Tables() {
+		rows := []map[string]interface{}{}
+		for _, m := range c.Table(table).Rows() {
+			rows = append(rows, ovnkOracleColumns(m))
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		sort.Slice(rows, func(i, j int) bool { return fmt.Sprint(rows[i]["_uuid"]) < fmt.Sprint(rows[j]["_uuid"]) })
+		tables[table] = rows
+	}
+	return tables
+}
+
+func ovnkOracleColumns(m interface{}) map[string]interface{} {
+	v := reflect.ValueOf(m)
+	for v.Kind() == reflect.Ptr {
+		v = v.Elem()
+	}
+	row := map[string]interface{}{}
+	for i := 0; i < v.NumField(); i++ {
+		tag := v.Type().Field(i).Tag.Get("ovsdb")
+		if tag == "" {
+			continue
+		}
+		f := v.Field(i)
+		if f.Kind() == reflect.Ptr {
+			if f.IsNil() {
+				continue
+			}
+			f = f.Elem()
+		}
+		row[tag] = f.Interface()
+	}
+	return row
+}

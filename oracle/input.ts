@@ -1,0 +1,207 @@
+/**
+ * The harness input of one zone (oracle/harness/ovnk_oracle_test.go reads it): our plan's cluster
+ * as the Kubernetes objects upstream's zone controllers watch, carrying the annotations the cluster
+ * manager and ovnkube-node write (node ids, host subnets, gateway config, network ids and tunnel
+ * keys, connect subnets, Layer2 pods' addresses) with the values our plan allocated. The CUDN and
+ * UDN objects go as they are: the harness renders their NADs with upstream's own template.
+ */
+import type { LoadedDocument } from '../provider/model/load';
+import { predictedAnnotations, type TopologyPlan } from '../provider/runtime';
+
+type Json = Record<string, unknown>;
+
+export interface HarnessSettings {
+  gatewayMode: string;
+  ipv4: boolean;
+  ipv6: boolean;
+  clusterSubnets: string;
+  serviceCIDRs: string[];
+  masqueradeSubnets: string[];
+  ephemeralPortRange: string;
+  mtu: number;
+  features: Record<string, boolean>;
+  quietMillis: number;
+  timeoutMillis: number;
+}
+
+export interface HarnessInput {
+  zone: string;
+  settings: HarnessSettings;
+  nodes: Json[];
+  namespaces: Json[];
+  pods: Json[];
+  services: Json[];
+  endpointSlices: Json[];
+  networks: { kind: string; object: Json; nads: { namespace: string; annotations: Record<string, string> }[] }[];
+  connects: Json[];
+}
+
+/** The settings the dumps record (what changes upstream's rows beside the objects). */
+export function harnessSettings(plan: TopologyPlan): HarnessSettings {
+  const inv = plan.cluster.inventory;
+  const hostLength = (cidr: string) => (cidr.includes(':') ? 64 : 24);
+  return {
+    gatewayMode: inv.gatewayMode,
+    ipv4: inv.ipFamilies.includes(4),
+    ipv6: inv.ipFamilies.includes(6),
+    clusterSubnets: inv.clusterSubnets.map((c) => `${c}/${hostLength(c)}`).join(','),
+    serviceCIDRs: inv.serviceCIDRs,
+    masqueradeSubnets: inv.masqueradeSubnets,
+    ephemeralPortRange: inv.ephemeralPortRange,
+    mtu: inv.mtu,
+    features: {},
+    quietMillis: 3000,
+    timeoutMillis: 30000,
+  };
+}
+
+const goJsonList = (values: string[]) => JSON.stringify(values);
+
+function nodeObject(plan: TopologyPlan, name: string): Json {
+  const inv = plan.cluster.inventory;
+  const node = inv.nodes.find((n) => n.name === name)!;
+  const predicted = predictedAnnotations(plan.allocation).nodes[name] ?? {};
+  const id = plan.allocation.nodeIds[name]!;
+  const v4 = node.nodeIPs.find((ip) => !ip.includes(':'));
+  const v6 = node.nodeIPs.find((ip) => ip.includes(':'));
+  const bridge = node.gatewayBridge ?? 'breth0';
+  const annotations: Record<string, string> = {
+    ...predicted,
+    'k8s.ovn.org/node-chassis-id': node.chassisId ?? '',
+    'k8s.ovn.org/zone-name': name,
+    'k8s.ovn.org/layer2-topology-version': '2.0',
+    'k8s.ovn.org/node-primary-ifaddr': JSON.stringify({ ...(v4 ? { ipv4: v4 } : {}), ...(v6 ? { ipv6: v6 } : {}) }),
+    'k8s.ovn.org/host-cidrs': goJsonList(node.nodeIPs),
+    'k8s.ovn.org/node-transit-switch-port-ifaddr': JSON.stringify(transitAddresses(plan, id, node.transitSwitchIPs)),
+  };
+  if (node.gatewayMac && node.nodeIPs.length > 0)
+    annotations['k8s.ovn.org/l3-gateway-config'] = JSON.stringify({
+      default: {
+        mode: inv.gatewayMode,
+        'bridge-id': bridge,
+        'interface-id': `${bridge}_${name}`,
+        'mac-address': node.gatewayMac,
+        'ip-addresses': node.nodeIPs,
+        'ip-address': node.nodeIPs[0],
+        'next-hops': node.gatewayNextHops,
+        'next-hop': node.gatewayNextHops[0] ?? '',
+        'node-port-enable': 'true',
+        'vlan-id': '0',
+      },
+    });
+  if (node.gatewayMtuSupport === false) annotations['k8s.ovn.org/gateway-mtu-support'] = 'false';
+  return {
+    metadata: { name, labels: { ...node.labels, 'kubernetes.io/hostname': name }, annotations },
+    status: {
+      conditions: [{ type: 'Ready', status: 'True' }],
+      addresses: node.nodeIPs.map((ip) => ({ type: 'InternalIP', address: ip.split('/')[0] })),
+    },
+  };
+}
+
+/** The node's Layer3 transit-switch addresses: its pin, else 100.88.0.0/16 and fd97::/64 plus the id. */
+function transitAddresses(plan: TopologyPlan, id: number, pinned?: string[]): Json {
+  if (pinned && pinned.length > 0) {
+    const v4 = pinned.find((ip) => !ip.includes(':'));
+    const v6 = pinned.find((ip) => ip.includes(':'));
+    return { ...(v4 ? { ipv4: v4 } : {}), ...(v6 ? { ipv6: v6 } : {}) };
+  }
+  const families = plan.cluster.inventory.ipFamilies;
+  return {
+    ...(families.includes(4) ? { ipv4: `100.88.${id >> 8}.${id & 255}/16` } : {}),
+    ...(families.includes(6) ? { ipv6: `fd97::${id.toString(16)}/64` } : {}),
+  };
+}
+
+function namespaceObjects(plan: TopologyPlan): Json[] {
+  const primary = new Set(plan.cluster.networks.filter((n) => n.role === 'Primary').flatMap((n) => n.namespaces));
+  return plan.cluster.inventory.namespaces.map((ns) => ({
+    metadata: {
+      name: ns.name,
+      labels: {
+        ...ns.labels,
+        'kubernetes.io/metadata.name': ns.name,
+        ...(primary.has(ns.name) ? { 'k8s.ovn.org/primary-user-defined-network': '' } : {}),
+      },
+    },
+  }));
+}
+
+/** Pods; a Layer2 network's pods carry the addresses and tunnel id the cluster manager annotates. */
+function podObjects(plan: TopologyPlan): Json[] {
+  return plan.cluster.inventory.pods.map((pod) => {
+    const key = `${pod.namespace}/${pod.name}`;
+    const networks: Json = {};
+    for (const network of plan.cluster.networks) {
+      if (network.topology !== 'Layer2' || !network.namespaces.includes(pod.namespace)) continue;
+      const ips = plan.state.pods[network.name]?.[key];
+      if (!ips) continue;
+      const plug = plan.zones
+        .flatMap((z) => z.pods)
+        .find((p) => p.network === network.name && `${p.namespace}/${p.name}` === key);
+      const nadKey = `${pod.namespace}/${network.objectName}`;
+      networks[nadKey] = {
+        ip_addresses: plug?.addresses ?? ips,
+        mac_address: plug?.mac,
+        gateway_ips: plug?.gateways ?? [],
+        ip_address: (plug?.addresses ?? ips)[0],
+        gateway_ip: plug?.gateways[0] ?? '',
+        tunnel_id: plan.state.podTunnels?.[network.name]?.[key],
+        role: network.role.toLowerCase(),
+      };
+    }
+    const annotations =
+      Object.keys(networks).length > 0 ? { 'k8s.ovn.org/pod-networks': JSON.stringify(networks) } : {};
+    return {
+      metadata: { name: pod.name, namespace: pod.namespace, ...(pod.uid ? { uid: pod.uid } : {}), annotations },
+      spec: { nodeName: pod.node, containers: [{ name: 'c', image: 'i' }] },
+      status: { phase: 'Running' },
+    };
+  });
+}
+
+function networkObjects(plan: TopologyPlan, documents: LoadedDocument[]): HarnessInput['networks'] {
+  const annotations = predictedAnnotations(plan.allocation).networks;
+  return plan.cluster.networks
+    .filter((n) => annotations[n.name] !== undefined)
+    .map((network) => {
+      const doc = documents.find(
+        (d) =>
+          d.kind === network.kind &&
+          d.metadata.name === network.objectName &&
+          (network.kind === 'ClusterUserDefinedNetwork' || d.metadata.namespace === network.namespace),
+      )!;
+      const nadAnnotations = { ...annotations[network.name]! };
+      delete nadAnnotations['k8s.ovn.org/network-name'];
+      return {
+        kind: network.kind,
+        object: doc.body,
+        nads: network.namespaces.map((namespace) => ({ namespace, annotations: nadAnnotations })),
+      };
+    });
+}
+
+function connectObjects(plan: TopologyPlan, documents: LoadedDocument[]): Json[] {
+  const annotations = predictedAnnotations(plan.allocation).connects;
+  return documents
+    .filter((d) => d.kind === 'ClusterNetworkConnect')
+    .map((d) => {
+      const meta = (d.body.metadata ?? {}) as Json;
+      const own = (meta.annotations ?? {}) as Record<string, string>;
+      return { ...d.body, metadata: { ...meta, annotations: { ...own, ...annotations[d.metadata.name] } } };
+    });
+}
+
+export function harnessInput(plan: TopologyPlan, documents: LoadedDocument[], zone: string): HarnessInput {
+  return {
+    zone,
+    settings: harnessSettings(plan),
+    nodes: plan.cluster.inventory.nodes.map((n) => nodeObject(plan, n.name)),
+    namespaces: namespaceObjects(plan),
+    pods: podObjects(plan),
+    services: [],
+    endpointSlices: [],
+    networks: networkObjects(plan, documents),
+    connects: connectObjects(plan, documents),
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * `npm run oracle -- --upstream DIR [FILES...]`: each topology file, each zone, through upstream's
+ * own controllers (oracle/harness), upstream's rows written under test/oracle/<file>/<zone>.json.
+ * With no files: every file of stacks/ and test/fixtures/ (and test/oracle/cases/). Files our
+ * planner refuses are reported and skipped. Runs by hand (it needs root and Go); the comparison of
+ * the committed dumps is test/unit/oracle/dumps.test.ts.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { dumpText, oracleDump } from './dump';
+import { harnessInput } from './input';
+import { oraclePlan } from './plan';
+import { ensureBinary, HARNESS, runHarness, upstreamCommit } from './upstream';
+import { dumpDirectory } from './paths';
+
+const UPSTREAM_REPOSITORY = 'https://github.com/ovn-kubernetes/ovn-kubernetes';
+const DEFAULT_SOURCES = ['stacks', 'test/fixtures', 'test/oracle/cases'];
+
+function args(argv: string[]): { upstream: string; files: string[] } {
+  let upstream = '';
+  const files: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--upstream') upstream = argv[++i] ?? '';
+    else if (argv[i] !== '--') files.push(argv[i]!);
+  }
+  if (!upstream) throw new Error('--upstream DIR: an ovn-kubernetes work tree is required');
+  return { upstream, files };
+}
+
+function defaultFiles(): string[] {
+  return DEFAULT_SOURCES.flatMap((dir) => {
+    try {
+      return readdirSync(dir)
+        .filter((f) => /\.ya?ml$/.test(f) && !f.startsWith('Pulumi.'))
+        .map((f) => path.join(dir, f));
+    } catch {
+      return [];
+    }
+  }).sort();
+}
+
+function oracleFile(file: string, upstream: string, commit: string): void {
+  const planned = oraclePlan(readFileSync(file, 'utf8'));
+  if (typeof planned === 'string') {
+    console.log(`${file}: skipped, our planner refuses it: ${planned.slice(0, 300)}`);
+    return;
+  }
+  const dir = dumpDirectory(file);
+  mkdirSync(dir, { recursive: true });
+  const networks = planned.plan.cluster.networks.map((n) => n.name);
+  for (const zone of planned.plan.zones) {
+    const output = runHarness(upstream, harnessInput(planned.plan, planned.documents, zone.name));
+    if (typeof output === 'string') {
+      console.log(`${file} ${zone.name}: ${output}`);
+      continue;
+    }
+    const about = {
+      source: file,
+      upstream: { repository: UPSTREAM_REPOSITORY, commit, harness: HARNESS },
+      settings: harnessInput(planned.plan, planned.documents, zone.name).settings,
+    };
+    const dump = oracleDump(output, about, networks);
+    writeFileSync(path.join(dir, `${zone.name}.json`), dumpText(dump));
+    const rows = Object.values(dump.tables).reduce((n, t) => n + t.length, 0);
+    const errors = dump.errors.length > 0 ? `, errors: ${dump.errors.join(' | ').slice(0, 300)}` : '';
+    console.log(`${file} ${zone.name}: ${rows} rows in ${output.millis} ms${errors}`);
+  }
+}
+
+function main(): void {
+  const { upstream, files } = args(process.argv.slice(2));
+  ensureBinary(upstream, console.log);
+  const commit = upstreamCommit(upstream);
+  for (const file of files.length > 0 ? files : defaultFiles()) oracleFile(file, upstream, commit);
+}
+
+main();
