@@ -58,7 +58,15 @@ export function prepareZones(
   const served = new Set(connects.filter((c) => c.serviceNetwork).flatMap((c) => c.networks.map((n) => n.name)));
   const loadBalancers = cluster.networks
     .filter((n) => served.has(n.name))
-    .flatMap((n) => loadBalancerRows(n.name, n.namespaces, cluster.inventory.services, own(endpoints, n.name) ?? {}));
+    .flatMap((n) =>
+      loadBalancerRows(
+        n.name,
+        n.namespaces,
+        cluster.inventory.services,
+        own(endpoints, n.name) ?? {},
+        cluster.inventory.masqueradeSubnets,
+      ),
+    );
   return { nodes, connects, loadBalancers, zones: zoneSpecs(cluster, nodes) };
 }
 

@@ -99,5 +99,5 @@ export function networkGroups(ctx: NetworkContext, managementPorts: string[], se
 /** The network's ClusterIP load balancers (services.ts), for its `<P>clusterLBGroup`, backed by its pods. */
 export function serviceBalancers(ctx: NetworkContext, services: Service[], pods: readonly PodInput[]): DesiredRow[] {
   const namespaces = [...new Set(services.map((s) => s.namespace))];
-  return loadBalancerRows(ctx.name, namespaces, services, endpointsOf(pods));
+  return loadBalancerRows(ctx.name, namespaces, services, endpointsOf(pods), ctx.cluster.masqueradeSubnets);
 }

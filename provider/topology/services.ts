@@ -14,6 +14,45 @@ import { networkPrefix } from './names';
 import type { DesiredRow } from './rows';
 import { KIND_KEY, NETWORK_KEY, ROLE_KEY, SERVICE_OWNER_KEY } from '../model/externalIds';
 import { dict, own } from '../model/dict';
+import { parseCidr } from '../model/cidr';
+import { nth } from './addresses';
+
+/** Upstream's default masquerade subnets (config.go), for a family the cluster names none of. */
+const DEFAULT_MASQUERADE = { 4: '169.254.169.0/29', 6: 'fd69::/125' } as const;
+
+/**
+ * `hairpin_snat_ip` of a service load balancer: the OVN service hairpin masquerade address (the
+ * 5th of each masquerade subnet, config/utils.go AllocateV4/V6MasqueradeIPs), IPv4 then IPv6,
+ * both always, upstream's default subnet standing in for a family the cluster lacks
+ * (controller/services/loadbalancer.go buildLB).
+ */
+export function hairpinSnatIp(masqueradeSubnets: readonly string[]): string {
+  return ([4, 6] as const)
+    .map((family) => {
+      const own = masqueradeSubnets.map((m) => parseCidr(m)).find((c) => typeof c !== 'string' && c.family === family);
+      const cidr =
+        own && typeof own !== 'string'
+          ? own
+          : (parseCidr(DEFAULT_MASQUERADE[family]) as Exclude<ReturnType<typeof parseCidr>, string>);
+      return nth(cidr, 5).ip;
+    })
+    .join(' ');
+}
+
+/**
+ * The options buildLB (controller/services/loadbalancer.go) writes on every load balancer of a
+ * ClusterIP service without idling annotations or session affinity (lb_config.go lbOpts: reject,
+ * no empty-LB events, no skip_snat).
+ */
+function loadBalancerOptions(masqueradeSubnets: readonly string[]): Record<string, string> {
+  return {
+    event: 'false',
+    hairpin_snat_ip: hairpinSnatIp(masqueradeSubnets),
+    neighbor_responder: 'none',
+    reject: 'true',
+    skip_snat: 'false',
+  };
+}
 
 /** A network's endpoints: bare pod addresses by namespace. */
 export type Endpoints = Record<string, string[]>;
@@ -74,12 +113,16 @@ export function loadBalancerNames(network: string, namespaces: string[], service
   return balanced(namespaces, services).map(({ service, protocol }) => loadBalancerName(network, service, protocol));
 }
 
-/** The ClusterIP load balancers of a network: its namespaces' services, one per protocol, backed by `endpoints`. */
+/**
+ * The ClusterIP load balancers of a network: its namespaces' services, one per protocol, backed by
+ * `endpoints`, with the options of the cluster's masquerade subnets.
+ */
 export function loadBalancerRows(
   network: string,
   namespaces: string[],
   services: Service[],
   endpoints: Endpoints,
+  masqueradeSubnets: readonly string[],
 ): DesiredRow[] {
   return balanced(namespaces, services).map(({ service, protocol }) => {
     const serving = own(endpoints, service.namespace) ?? [];
@@ -93,6 +136,7 @@ export function loadBalancerRows(
         name: loadBalancerName(network, service, protocol),
         protocol: protocol.toLowerCase(),
         vips,
+        options: loadBalancerOptions(masqueradeSubnets),
         external_ids: {
           [KIND_KEY]: 'Service',
           [SERVICE_OWNER_KEY]: `${service.namespace}/${service.name}`,

@@ -47,11 +47,21 @@ export function zoneSpec(layout: Layout, nodes: { name: string }[], zone: string
 }
 
 /** The load balancers a ServiceNetwork connect's group names, backed by the slice's pods of each network. */
-function balancers(sources: ServiceSources, connects: ConnectJson[]): DesiredRow[] {
+function balancers(
+  sources: ServiceSources,
+  connects: ConnectJson[],
+  masqueradeSubnets: readonly string[],
+): DesiredRow[] {
   const served = connects.filter((c) => c.serviceNetwork).flatMap((c) => c.networks.map((n) => n.name));
   return [...new Set(served)].flatMap((name) => {
     const pods = sources.backends.filter((b) => b.network === name).map((b) => ({ ...b, ips: b.addresses }));
-    return loadBalancerRows(name, own(sources.namespaces, name) ?? [], sources.services, endpointsOf(pods));
+    return loadBalancerRows(
+      name,
+      own(sources.namespaces, name) ?? [],
+      sources.services,
+      endpointsOf(pods),
+      masqueradeSubnets,
+    );
   });
 }
 
@@ -76,7 +86,9 @@ export function zoneSliceRows(slice: ZoneSlice, zone: string, states: readonly U
   );
   const connectRows = slice.connects.flatMap((c) => renderConnect(connectFromJson(c), slice.connectNodes, spec).rows);
   const others =
-    connectRows.length === 0 ? [] : uniqueRows([...connectRows, ...balancers(slice.sources, slice.connects)]);
+    connectRows.length === 0
+      ? []
+      : uniqueRows([...connectRows, ...balancers(slice.sources, slice.connects, slice.cluster.masqueradeSubnets)]);
   const shared = new Set(renderSharedRows().map((r) => `${r.table}/${identityOf(r)}`));
   return uniqueRows([...networkRows, ...others]).filter((r) => !shared.has(`${r.table}/${identityOf(r)}`));
 }

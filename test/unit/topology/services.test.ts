@@ -10,6 +10,7 @@ import type { RenderInput } from '../../../provider/topology/input';
 import {
   backendsOf,
   endpointsOf,
+  hairpinSnatIp,
   loadBalancerRows,
   networkEndpoints,
   parseVip,
@@ -27,6 +28,7 @@ const web: Service = {
   clusterIPs: ['10.96.0.1'],
   ports: [{ protocol: 'TCP', port: 80 }],
 };
+const MASQUERADE = ['169.254.0.0/17', 'fd69::/112'];
 const db: Service = { namespace: 'red', name: 'db', clusterIPs: ['10.96.0.1'], ports: [{ protocol: 'TCP', port: 80 }] };
 
 /** A render input of `network` holding `pods` (only what networkEndpoints reads). */
@@ -51,8 +53,27 @@ describe('ClusterIP load balancers rendered with their backends, from the pods i
       inputOf('cluster_udn_blue', [blueA, green]),
       inputOf('other', [pod('blue', 'c', ['9.9.9.9'])]),
     ]);
-    const [row] = loadBalancerRows('cluster_udn_blue', ['blue'], [web], endpoints.cluster_udn_blue!);
+    const [row] = loadBalancerRows('cluster_udn_blue', ['blue'], [web], endpoints.cluster_udn_blue!, MASQUERADE);
     expect(row!.columns.vips).toEqual({ '10.96.0.1:80': '103.103.1.3:80' });
+  });
+
+  it("carries buildLB's options: reject, no events or skip_snat, no neighbor responder, the hairpin masquerade addresses", () => {
+    // upstream: controller/services/loadbalancer.go buildLB, lb_config.go lbOpts; seen in the oracle's dumps
+    const [row] = loadBalancerRows('cluster_udn_red', ['red'], [db], {}, MASQUERADE);
+    expect(row!.columns.options).toEqual({
+      event: 'false',
+      hairpin_snat_ip: '169.254.0.5 fd69::5',
+      neighbor_responder: 'none',
+      reject: 'true',
+      skip_snat: 'false',
+    });
+  });
+
+  it("names both families' hairpin addresses, upstream's default subnet for a family the cluster lacks", () => {
+    // config.go Gateway.V4MasqueradeSubnet 169.254.169.0/29 and V6 fd69::/125 are the defaults;
+    // AllocateV4MasqueradeIPs makes the 5th address the OVN service hairpin one
+    expect(hairpinSnatIp(['fd69::/112'])).toBe('169.254.169.5 fd69::5');
+    expect(hairpinSnatIp(['169.254.0.0/17'])).toBe('169.254.0.5 fd69::5');
   });
 
   it('pod addresses given with their prefix back the service by their bare address', () => {
@@ -60,7 +81,7 @@ describe('ClusterIP load balancers rendered with their backends, from the pods i
   });
 
   it('a service without pods in its namespace keeps empty backends', () => {
-    const [row] = loadBalancerRows('cluster_udn_red', ['red'], [db], endpointsOf([blueA]));
+    const [row] = loadBalancerRows('cluster_udn_red', ['red'], [db], endpointsOf([blueA]), MASQUERADE);
     expect(row!.columns.vips).toEqual({ '10.96.0.1:80': '' });
   });
 
