@@ -1,7 +1,8 @@
 /**
  * The accepted differences between upstream's dumps and our plans (test/oracle/accepted.yaml):
- * each names the table, a key pattern (a regular expression over the natural key), optionally the
- * kind and column and the sources it applies to, with its reason and the upstream code path.
+ * each names a table and a key pattern (regular expressions over the table name and the natural
+ * key), optionally the kind and column and the sources it applies to, with its reason and the
+ * upstream code path.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -32,7 +33,7 @@ export function readAccepted(file = ACCEPTED): Accepted[] {
 export function explains(list: Accepted[], d: RowDifference, source: string): Accepted | undefined {
   return list.find(
     (a) =>
-      a.table === d.table &&
+      new RegExp(`^(?:${a.table})$`).test(d.table) &&
       new RegExp(`^(?:${a.key})$`).test(d.key) &&
       (a.kind === undefined || a.kind === d.kind) &&
       (a.column === undefined || a.column === d.column) &&

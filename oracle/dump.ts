@@ -11,6 +11,7 @@ export interface HarnessOutput {
   zone: string;
   tables: Record<string, Record<string, unknown>[]> | null;
   errors: string[];
+  controllerErrors?: string[];
   millis: number;
 }
 
@@ -24,6 +25,8 @@ export interface OracleDump {
   upstream: { repository: string; commit: string; harness: string };
   settings: HarnessSettings;
   errors: string[];
+  /** What upstream's controllers logged at error level (retries included): it explains rows they did not write. */
+  controllerErrors: string[];
   tables: Record<string, DumpRow[]>;
 }
 
@@ -37,7 +40,7 @@ export function idRows(output: HarnessOutput): Record<string, IdRow[]> {
 
 export function oracleDump(
   output: HarnessOutput,
-  about: Omit<OracleDump, 'tables' | 'errors' | 'zone'>,
+  about: Omit<OracleDump, 'tables' | 'errors' | 'controllerErrors' | 'zone'>,
   networks: string[],
 ): OracleDump {
   const rows = idRows(output);
@@ -46,7 +49,8 @@ export function oracleDump(
   const tables = Object.fromEntries(
     Object.entries(natural).map(([table, list]) => [table, list.map(({ key, columns }) => ({ key, columns }))]),
   );
-  return { ...about, zone: output.zone, errors: output.errors, tables };
+  const controllerErrors = (output.controllerErrors ?? []).map((e) => e.slice(0, 500));
+  return { ...about, zone: output.zone, errors: output.errors, controllerErrors, tables };
 }
 
 /** The dump's tables as natural tables again. */

@@ -34,6 +34,8 @@ export interface HarnessInput {
   endpointSlices: Json[];
   networks: { kind: string; object: Json; nads: { namespace: string; annotations: Record<string, string> }[] }[];
   connects: Json[];
+  uplinks: Json[];
+  uplinkStates: Json[];
 }
 
 /** The settings the dumps record (what changes upstream's rows beside the objects). */
@@ -49,7 +51,7 @@ export function harnessSettings(plan: TopologyPlan): HarnessSettings {
     masqueradeSubnets: inv.masqueradeSubnets,
     ephemeralPortRange: inv.ephemeralPortRange,
     mtu: inv.mtu,
-    features: {},
+    features: plan.cluster.uplinks && plan.cluster.uplinks.length > 0 ? { EnableUplink: true } : {},
     quietMillis: 3000,
     timeoutMillis: 30000,
   };
@@ -192,6 +194,68 @@ function connectObjects(plan: TopologyPlan, documents: LoadedDocument[]): Json[]
     });
 }
 
+/** ClusterIP services of the Inventory, their target port the port. */
+function serviceObjects(plan: TopologyPlan): Json[] {
+  return plan.cluster.inventory.services.map((svc) => ({
+    metadata: { name: svc.name, namespace: svc.namespace },
+    spec: {
+      type: 'ClusterIP',
+      clusterIP: svc.clusterIPs[0],
+      clusterIPs: svc.clusterIPs,
+      ipFamilies: svc.clusterIPs.map((ip) => (ip.includes(':') ? 'IPv6' : 'IPv4')),
+      ports: svc.ports.map((p) => ({
+        name: `${p.protocol.toLowerCase()}-${p.port}`,
+        protocol: p.protocol,
+        port: p.port,
+        targetPort: p.port,
+      })),
+    },
+  }));
+}
+
+/**
+ * The EndpointSlices upstream's mirror controller writes for a primary network (labelled with the
+ * service, annotated with the network: util.GetServiceEndpointSlices), one per family, holding
+ * the network's pods of the service's namespace, as our renderer takes them (topology/services.ts).
+ */
+function endpointSlices(plan: TopologyPlan): Json[] {
+  const out: Json[] = [];
+  for (const svc of plan.cluster.inventory.services)
+    for (const network of plan.cluster.networks.filter(
+      (n) => n.role === 'Primary' && n.namespaces.includes(svc.namespace),
+    ))
+      for (const family of ['IPv4', 'IPv6']) {
+        const endpoints = plan.cluster.inventory.pods
+          .filter((pod) => pod.namespace === svc.namespace)
+          .flatMap((pod) =>
+            (plan.state.pods[network.name]?.[`${pod.namespace}/${pod.name}`] ?? [])
+              .map((ip) => ip.split('/')[0]!)
+              .filter((ip) => ip.includes(':') === (family === 'IPv6'))
+              .map((ip) => ({ addresses: [ip], conditions: { ready: true, serving: true }, nodeName: pod.node })),
+          );
+        if (endpoints.length === 0) continue;
+        out.push({
+          metadata: {
+            name: `${svc.name}-${network.name}-${family.toLowerCase()}`.replace(/_/g, '-'),
+            namespace: svc.namespace,
+            labels: {
+              'k8s.ovn.org/service-name': svc.name,
+              'endpointslice.kubernetes.io/managed-by': 'endpointslice-mirror-controller.k8s.ovn.org',
+            },
+            annotations: { 'k8s.ovn.org/endpointslice-network': network.name },
+          },
+          addressType: family,
+          endpoints,
+          ports: svc.ports.map((p) => ({
+            name: `${p.protocol.toLowerCase()}-${p.port}`,
+            protocol: p.protocol,
+            port: p.port,
+          })),
+        });
+      }
+  return out;
+}
+
 export function harnessInput(plan: TopologyPlan, documents: LoadedDocument[], zone: string): HarnessInput {
   return {
     zone,
@@ -199,9 +263,11 @@ export function harnessInput(plan: TopologyPlan, documents: LoadedDocument[], zo
     nodes: plan.cluster.inventory.nodes.map((n) => nodeObject(plan, n.name)),
     namespaces: namespaceObjects(plan),
     pods: podObjects(plan),
-    services: [],
-    endpointSlices: [],
+    services: serviceObjects(plan),
+    endpointSlices: endpointSlices(plan),
     networks: networkObjects(plan, documents),
     connects: connectObjects(plan, documents),
+    uplinks: documents.filter((d) => d.kind === 'Uplink').map((d) => d.body),
+    uplinkStates: [],
   };
 }

@@ -3,7 +3,7 @@
  * own controllers (oracle/harness), upstream's rows written under test/oracle/<file>/<zone>.json.
  * With no files: every file of stacks/ and test/fixtures/ (and test/oracle/cases/). Files our
  * planner refuses are reported and skipped. Runs by hand (it needs root and Go); the comparison of
- * the committed dumps is test/unit/oracle/dumps.test.ts.
+ * the committed dumps is test/unit/oracle/dumps.test.ts. `--random N --seed S` fuzzes instead (fuzz.ts).
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -12,19 +12,29 @@ import { harnessInput } from './input';
 import { oraclePlan } from './plan';
 import { ensureBinary, HARNESS, runHarness, upstreamCommit } from './upstream';
 import { dumpDirectory } from './paths';
+import { fuzz } from './fuzz';
 
 const UPSTREAM_REPOSITORY = 'https://github.com/ovn-kubernetes/ovn-kubernetes';
 const DEFAULT_SOURCES = ['stacks', 'test/fixtures', 'test/oracle/cases'];
 
-function args(argv: string[]): { upstream: string; files: string[] } {
-  let upstream = '';
-  const files: string[] = [];
+interface Args {
+  upstream: string;
+  files: string[];
+  random?: number;
+  seed: number;
+}
+
+function args(argv: string[]): Args {
+  const out: Args = { upstream: '', files: [], seed: Date.now() % 2 ** 31 };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--upstream') upstream = argv[++i] ?? '';
-    else if (argv[i] !== '--') files.push(argv[i]!);
+    if (argv[i] === '--upstream') out.upstream = argv[++i] ?? '';
+    else if (argv[i] === '--random') out.random = Number(argv[++i]);
+    else if (argv[i] === '--seed') out.seed = Number(argv[++i]);
+    else if (argv[i] !== '--') out.files.push(argv[i]!);
   }
-  if (!upstream) throw new Error('--upstream DIR: an ovn-kubernetes work tree is required');
-  return { upstream, files };
+  if (!out.upstream) throw new Error('--upstream DIR: an ovn-kubernetes work tree is required');
+  if (out.random !== undefined && !(out.random > 0)) throw new Error('--random N: N must be a positive number');
+  return out;
 }
 
 function defaultFiles(): string[] {
@@ -68,9 +78,14 @@ function oracleFile(file: string, upstream: string, commit: string): void {
 }
 
 function main(): void {
-  const { upstream, files } = args(process.argv.slice(2));
+  const { upstream, files, random, seed } = args(process.argv.slice(2));
   ensureBinary(upstream, console.log);
   const commit = upstreamCommit(upstream);
+  if (random !== undefined) {
+    const tally = fuzz(upstream, commit, random, seed);
+    console.log(`seed ${seed}: ${JSON.stringify(tally)}`);
+    return;
+  }
   for (const file of files.length > 0 ? files : defaultFiles()) oracleFile(file, upstream, commit);
 }
 

@@ -15,10 +15,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -33,6 +35,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/klog/v2"
 
 	anpfake "sigs.k8s.io/network-policy-api/pkg/client/clientset/versioned/fake"
 
@@ -49,6 +52,7 @@ import (
 	egressipfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/egressip/v1/apis/clientset/versioned/fake"
 	egressqosfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/egressqos/v1/apis/clientset/versioned/fake"
 	egressservicefake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/egressservice/v1/apis/clientset/versioned/fake"
+	uplinkv1alpha1 "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/uplink/v1alpha1"
 	uplinkfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/uplink/v1alpha1/apis/clientset/versioned/fake"
 	udnv1 "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/userdefinednetwork/v1"
 	udnclientfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/userdefinednetwork/v1/apis/clientset/versioned/fake"
@@ -95,13 +99,47 @@ type ovnkOracleInput struct {
 	EndpointSlices []discoveryv1.EndpointSlice              `json:"endpointSlices"`
 	Networks       []ovnkOracleNetwork                      `json:"networks"`
 	Connects       []networkconnectv1.ClusterNetworkConnect `json:"connects"`
+	Uplinks        []uplinkv1alpha1.Uplink                  `json:"uplinks"`
+	UplinkStates   []uplinkv1alpha1.UplinkState             `json:"uplinkStates"`
 }
 
 type ovnkOracleOutput struct {
 	Zone   string                              `json:"zone"`
 	Tables map[string][]map[string]interface{} `json:"tables"`
 	Errors []string                            `json:"errors"`
-	Millis int64                               `json:"millis"`
+	// ControllerErrors are the distinct messages the controllers logged at error level (retries
+	// included): what explains rows upstream did not write.
+	ControllerErrors []string `json:"controllerErrors"`
+	Millis           int64    `json:"millis"`
+}
+
+// ovnkOracleErrorLog keeps the distinct error-level log messages, without klog's header.
+type ovnkOracleErrorLog struct {
+	mu   sync.Mutex
+	seen map[string]bool
+	list []string
+}
+
+func (l *ovnkOracleErrorLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range strings.Split(string(p), "\n") {
+		if i := strings.Index(line, "] "); i >= 0 {
+			line = line[i+2:]
+		}
+		if line == "" || l.seen[line] || len(l.list) >= 50 {
+			continue
+		}
+		l.seen[line] = true
+		l.list = append(l.list, line)
+	}
+	return len(p), nil
+}
+
+func (l *ovnkOracleErrorLog) messages() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string{}, l.list...)
 }
 
 func TestOvnkOracle(t *testing.T) {
@@ -111,6 +149,13 @@ func TestOvnkOracle(t *testing.T) {
 	}
 	started := time.Now()
 	out := ovnkOracleOutput{Errors: []string{}}
+	errorLog := &ovnkOracleErrorLog{seen: map[string]bool{}}
+	// klog writes a line to the output of its severity and of every lower one: all four are set.
+	klog.LogToStderr(false)
+	klog.SetOutputBySeverity("INFO", io.Writer(os.Stderr))
+	klog.SetOutputBySeverity("WARNING", io.Discard)
+	klog.SetOutputBySeverity("ERROR", errorLog)
+	klog.SetOutputBySeverity("FATAL", errorLog)
 	// As ovn_suite_test.go TestClusterNode: fake clientsets do not support WatchList semantics.
 	if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{"WatchListClient": false}); err != nil {
 		t.Fatalf("disabling the WatchListClient feature gate: %v", err)
@@ -137,6 +182,7 @@ func TestOvnkOracle(t *testing.T) {
 		ovnkOracleQuiet(fakeOvn, input.Settings)
 		out.Tables = ovnkOracleDump(fakeOvn)
 	}
+	out.ControllerErrors = errorLog.messages()
 	out.Millis = time.Since(started).Milliseconds()
 	written, _ := json.MarshalIndent(out, "", " ")
 	if err := os.WriteFile(outputPath, written, 0o644); err != nil {
@@ -291,6 +337,13 @@ func ovnkOracleRun(input *ovnkOracleInput, out *ovnkOracleOutput) (fakeOvn *Fake
 		}
 		firstNADs = append(firstNADs, nadsByNetwork[name][0])
 	}
+	var uplinkObjects []runtime.Object
+	for i := range input.Uplinks {
+		uplinkObjects = append(uplinkObjects, &input.Uplinks[i])
+	}
+	for i := range input.UplinkStates {
+		uplinkObjects = append(uplinkObjects, &input.UplinkStates[i])
+	}
 	cncClient := networkconnectfake.NewSimpleClientset()
 	for i := range input.Connects {
 		if _, err := cncClient.K8sV1().ClusterNetworkConnects().Create(context.Background(), &input.Connects[i], metav1.CreateOptions{}); err != nil {
@@ -320,7 +373,7 @@ func ovnkOracleRun(input *ovnkOracleInput, out *ovnkOracleOutput) (fakeOvn *Fake
 		IPAMClaimsClient:         fakeipamclaimclient.NewSimpleClientset(),
 		NetworkAttchDefClient:    nadClient,
 		UserDefinedNetworkClient: udnclientfake.NewSimpleClientset(),
-		UplinkClient:             uplinkfake.NewSimpleClientset(),
+		UplinkClient:             uplinkfake.NewSimpleClientset(uplinkObjects...),
 		VTEPClient:               vtepfake.NewSimpleClientset(),
 		NetworkConnectClient:     cncClient,
 	}
@@ -358,6 +411,12 @@ func ovnkOracleRun(input *ovnkOracleInput, out *ovnkOracleOutput) (fakeOvn *Fake
 			if err := c.Start(ctx); err != nil {
 				out.Errors = append(out.Errors, fmt.Sprintf("network %s: Start: %v", name, err))
 			}
+		}
+	}
+	// The services controller the UDN controllers registered their networks with (ovn.go StartServiceController).
+	if len(input.Services) > 0 {
+		if err := fakeOvn.controller.StartServiceController(fakeOvn.wg, false); err != nil {
+			out.Errors = append(out.Errors, fmt.Sprintf("services controller: %v", err))
 		}
 	}
 	if len(input.Connects) > 0 {

@@ -151,7 +151,7 @@ function plainColumns(
   for (const column of Object.keys(columns).sort()) {
     const type = columnType(table, column);
     if (!type || column === '_uuid') continue;
-    let value = columns[column] ?? undefined; // null (a Go nil set or map) is absent
+    let value: unknown = columns[column] ?? undefined; // null (a Go nil set or map) is absent
     if (column === 'external_ids' || column === 'options' || column === 'other_config')
       value = Object.fromEntries(
         Object.entries((value ?? {}) as Record<string, unknown>).filter(([k]) => !k.startsWith(OWN_PREFIX)),

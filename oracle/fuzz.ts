@@ -1,0 +1,76 @@
+/**
+ * `npm run oracle -- --upstream DIR --random N --seed S`: differential fuzzing. N topologies from
+ * the fuzz suite's generator (test/fuzz/topologies.ts, seeded), those our planner accepts run
+ * through upstream's controllers for one zone each (the node of the first pod, else the first),
+ * and every difference from our plan printed with the seed, the case and the file that reproduces
+ * it (written under $OVNK_ORACLE_CACHE/fuzz/, outside the repository).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { stringify } from 'yaml';
+import { desiredIdRows, naturalTables } from '../provider/nb/natural';
+import { compareNaturalTables, describeDifference } from '../provider/nb/naturalDiff';
+import { randomTopology } from '../test/fuzz/topologies';
+import { explains, readAccepted } from './accepted';
+import { dumpTables, oracleDump } from './dump';
+import { harnessInput } from './input';
+import { oraclePlan } from './plan';
+import { runHarness } from './upstream';
+
+export interface FuzzTally {
+  cases: number;
+  refused: number;
+  compared: number;
+  equal: number;
+  differing: number;
+  failed: number;
+}
+
+export function fuzz(upstream: string, commit: string, count: number, seed: number): FuzzTally {
+  const dir = path.join(process.env.OVNK_ORACLE_CACHE ?? '/var/cache/ovnk-oracle', 'fuzz');
+  mkdirSync(dir, { recursive: true });
+  const accepted = readAccepted();
+  const tally: FuzzTally = { cases: 0, refused: 0, compared: 0, equal: 0, differing: 0, failed: 0 };
+  fc.sample(randomTopology, { numRuns: count, seed }).forEach((documents, i) => {
+    tally.cases++;
+    const text = documents.map((d) => stringify(d)).join('---\n');
+    const planned = oraclePlan(text);
+    if (typeof planned === 'string') {
+      tally.refused++;
+      return;
+    }
+    const file = path.join(dir, `seed-${seed}-case-${i}.yaml`);
+    writeFileSync(file, text);
+    const pod = planned.plan.cluster.inventory.pods[0];
+    const zone = planned.plan.zones.find((z) => z.name === pod?.node) ?? planned.plan.zones[0]!;
+    const output = runHarness(upstream, harnessInput(planned.plan, planned.documents, zone.name));
+    if (typeof output === 'string') {
+      tally.failed++;
+      console.log(`seed ${seed} case ${i} (${file}) zone ${zone.name}: ${output}`);
+      return;
+    }
+    tally.compared++;
+    const networks = planned.plan.cluster.networks.map((n) => n.name);
+    const settings = harnessInput(planned.plan, planned.documents, zone.name).settings;
+    const dump = oracleDump(
+      output,
+      { source: file, upstream: { repository: '', commit, harness: '' }, settings },
+      networks,
+    );
+    const differences = compareNaturalTables(dumpTables(dump), naturalTables(desiredIdRows(zone.rows))).filter(
+      (d) => !explains(accepted, d, file),
+    );
+    if (differences.length === 0 && dump.errors.length === 0) {
+      tally.equal++;
+      return;
+    }
+    tally.differing++;
+    writeFileSync(file.replace(/\.yaml$/, `.${zone.name}.json`), JSON.stringify(dump, null, 1));
+    console.log(`seed ${seed} case ${i} (${file}) zone ${zone.name}: ${differences.length} differences`);
+    for (const line of [...dump.errors, ...differences.map((d) => describeDifference(d))].slice(0, 40))
+      console.log(`  ${line}`);
+    for (const line of dump.controllerErrors.slice(0, 5)) console.log(`  upstream logged: ${line.slice(0, 300)}`);
+  });
+  return tally;
+}
