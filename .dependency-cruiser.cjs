@@ -32,7 +32,7 @@ const arrows = {
   components: ['runtime', 'shim'],
   cli: ['runtime', 'lab'],
   lab: ['host'],
-  oracle: ['runtime', 'topology', 'nb'],
+  oracle: ['runtime', 'topology', 'model', 'nb'],
   shim: [],
   runtime: ['connect', 'topology', 'uplink', 'alloc', 'model', 'nb', 'host', 'ovsdb'],
   connect: ['topology', 'alloc', 'model', 'nb'],

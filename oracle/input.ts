@@ -6,6 +6,7 @@
  * UDN objects go as they are: the harness renders their NADs with upstream's own template.
  */
 import type { LoadedDocument } from '../provider/model/load';
+import { advertisesCudnPodNetwork } from '../provider/model/routeAdvertisements';
 import { predictedAnnotations, type TopologyPlan } from '../provider/runtime';
 
 type Json = Record<string, unknown>;
@@ -32,7 +33,12 @@ export interface HarnessInput {
   pods: Json[];
   services: Json[];
   endpointSlices: Json[];
-  networks: { kind: string; object: Json; nads: { namespace: string; annotations: Record<string, string> }[] }[];
+  networks: {
+    kind: string;
+    object: Json;
+    nads: { namespace: string; annotations: Record<string, string> }[];
+    podNetworkAdvertisedVRFs?: Record<string, string[]>;
+  }[];
   connects: Json[];
   uplinks: Json[];
   uplinkStates: Json[];
@@ -51,7 +57,10 @@ export function harnessSettings(plan: TopologyPlan): HarnessSettings {
     masqueradeSubnets: inv.masqueradeSubnets,
     ephemeralPortRange: inv.ephemeralPortRange,
     mtu: inv.mtu,
-    features: plan.cluster.uplinks && plan.cluster.uplinks.length > 0 ? { EnableUplink: true } : {},
+    features: {
+      ...((plan.cluster.uplinks ?? []).length > 0 ? { EnableUplink: true } : {}),
+      ...((plan.cluster.routeAdvertisements ?? []).length > 0 ? { EnableRouteAdvertisements: true } : {}),
+    },
     quietMillis: 3000,
     timeoutMillis: 30000,
   };
@@ -175,12 +184,29 @@ function networkObjects(plan: TopologyPlan, documents: LoadedDocument[]): Harnes
       )!;
       const nadAnnotations = { ...annotations[network.name]! };
       delete nadAnnotations['k8s.ovn.org/network-name'];
+      const vrfs = advertisedVRFs(plan, network);
       return {
         kind: network.kind,
         object: doc.body,
         nads: network.namespaces.map((namespace) => ({ namespace, annotations: nadAnnotations })),
+        ...(Object.keys(vrfs).length > 0 ? { podNetworkAdvertisedVRFs: vrfs } : {}),
       };
     });
+}
+
+/**
+ * By node, the VRFs a CUDN's pod network is advertised in: what upstream's network manager derives
+ * from the accepted RouteAdvertisements that select it (networkmanager/network_controller.go:
+ * targetVRF, else "default", for each selected node), standing in for the RouteAdvertisements
+ * controller and its status.
+ */
+function advertisedVRFs(plan: TopologyPlan, network: TopologyPlan['cluster']['networks'][number]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  if (network.kind !== 'ClusterUserDefinedNetwork') return out;
+  for (const ra of plan.cluster.routeAdvertisements ?? [])
+    for (const node of plan.cluster.inventory.nodes)
+      if (advertisesCudnPodNetwork(ra, network.labels, node.labels)) (out[node.name] ??= []).push(ra.targetVRF || 'default');
+  return out;
 }
 
 function connectObjects(plan: TopologyPlan, documents: LoadedDocument[]): Json[] {

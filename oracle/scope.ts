@@ -21,6 +21,8 @@ function seeds(table: string, row: IdRow, networks: string[]): boolean {
   if (networks.includes(ids['k8s.ovn.org/network'] ?? '')) return true;
   const controller = ids['k8s.ovn.org/owner-controller'] ?? '';
   if (controller === CONNECT_CONTROLLER || networks.some((n) => controller === `${n}-network-controller`)) return true;
+  // the advertised-network isolation rows (udn_isolation.go), global but there for our networks
+  if (ids['k8s.ovn.org/owner-type'] === 'AdvertisedNetwork') return true;
   const name = typeof row.columns.name === 'string' ? row.columns.name : '';
   if (CONNECT_NAMES.test(name)) return true;
   return networks.some((n) => name.includes(networkPrefix(n)));

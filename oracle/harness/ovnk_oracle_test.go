@@ -52,6 +52,7 @@ import (
 	egressipfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/egressip/v1/apis/clientset/versioned/fake"
 	egressqosfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/egressqos/v1/apis/clientset/versioned/fake"
 	egressservicefake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/egressservice/v1/apis/clientset/versioned/fake"
+	rafake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/routeadvertisements/v1/apis/clientset/versioned/fake"
 	uplinkv1alpha1 "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/uplink/v1alpha1"
 	uplinkfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/uplink/v1alpha1/apis/clientset/versioned/fake"
 	udnv1 "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/userdefinednetwork/v1"
@@ -79,11 +80,14 @@ type ovnkOracleSettings struct {
 	TimeoutMillis      int             `json:"timeoutMillis"`
 }
 
-// ovnkOracleNetwork is a CUDN or UDN and the namespaces it has NADs in, with their annotations.
+// ovnkOracleNetwork is a CUDN or UDN and the namespaces it has NADs in, with their annotations,
+// and the VRFs its pod network is advertised in by node (what the network manager derives from
+// accepted RouteAdvertisements: networkmanager/network_controller.go).
 type ovnkOracleNetwork struct {
-	Kind   string          `json:"kind"`
-	Object json.RawMessage `json:"object"`
-	NADs   []struct {
+	Kind                     string              `json:"kind"`
+	Object                   json.RawMessage     `json:"object"`
+	PodNetworkAdvertisedVRFs map[string][]string `json:"podNetworkAdvertisedVRFs"`
+	NADs                     []struct {
 		Namespace   string            `json:"namespace"`
 		Annotations map[string]string `json:"annotations"`
 	} `json:"nads"`
@@ -248,8 +252,9 @@ func ovnkOracleConfigure(s ovnkOracleSettings) error {
 
 // ovnkOracleNADs renders each network's NADs with upstream's CUDN/UDN template, annotated as the
 // cluster manager annotates them; by network name.
-func ovnkOracleNADs(networks []ovnkOracleNetwork) (map[string][]nettypes.NetworkAttachmentDefinition, []string, error) {
+func ovnkOracleNADs(networks []ovnkOracleNetwork) (map[string][]nettypes.NetworkAttachmentDefinition, []string, map[string]map[string][]string, error) {
 	byNetwork := map[string][]nettypes.NetworkAttachmentDefinition{}
+	advertised := map[string]map[string][]string{}
 	order := []string{}
 	for i, n := range networks {
 		var obj interface{}
@@ -259,10 +264,10 @@ func ovnkOracleNADs(networks []ovnkOracleNetwork) (map[string][]nettypes.Network
 		case "UserDefinedNetwork":
 			obj = &udnv1.UserDefinedNetwork{}
 		default:
-			return nil, nil, fmt.Errorf("networks[%d].kind: %q is not ClusterUserDefinedNetwork or UserDefinedNetwork", i, n.Kind)
+			return nil, nil, nil, fmt.Errorf("networks[%d].kind: %q is not ClusterUserDefinedNetwork or UserDefinedNetwork", i, n.Kind)
 		}
 		if err := json.Unmarshal(n.Object, obj); err != nil {
-			return nil, nil, fmt.Errorf("networks[%d].object: %w", i, err)
+			return nil, nil, nil, fmt.Errorf("networks[%d].object: %w", i, err)
 		}
 		for _, target := range n.NADs {
 			var nad *nettypes.NetworkAttachmentDefinition
@@ -274,7 +279,7 @@ func ovnkOracleNADs(networks []ovnkOracleNetwork) (map[string][]nettypes.Network
 				nad, err = template.RenderNetAttachDefManifest(o, target.Namespace)
 			}
 			if err != nil {
-				return nil, nil, fmt.Errorf("networks[%d]: rendering the NAD in %s: %w", i, target.Namespace, err)
+				return nil, nil, nil, fmt.Errorf("networks[%d]: rendering the NAD in %s: %w", i, target.Namespace, err)
 			}
 			nad.Namespace = target.Namespace
 			for k, v := range target.Annotations {
@@ -285,16 +290,19 @@ func ovnkOracleNADs(networks []ovnkOracleNetwork) (map[string][]nettypes.Network
 			}
 			info, err := util.ParseNADInfo(nad)
 			if err != nil {
-				return nil, nil, fmt.Errorf("networks[%d]: the NAD in %s: %w", i, target.Namespace, err)
+				return nil, nil, nil, fmt.Errorf("networks[%d]: the NAD in %s: %w", i, target.Namespace, err)
 			}
 			name := info.GetNetworkName()
 			if _, seen := byNetwork[name]; !seen {
 				order = append(order, name)
 			}
 			byNetwork[name] = append(byNetwork[name], *nad)
+			if len(n.PodNetworkAdvertisedVRFs) > 0 {
+				advertised[name] = n.PodNetworkAdvertisedVRFs
+			}
 		}
 	}
-	return byNetwork, order, nil
+	return byNetwork, order, advertised, nil
 }
 
 func ovnkOracleRun(input *ovnkOracleInput, out *ovnkOracleOutput) (fakeOvn *FakeOVN, err error) {
@@ -306,7 +314,7 @@ func ovnkOracleRun(input *ovnkOracleInput, out *ovnkOracleOutput) (fakeOvn *Fake
 	if err := ovnkOracleConfigure(input.Settings); err != nil {
 		return nil, err
 	}
-	nadsByNetwork, order, err := ovnkOracleNADs(input.Networks)
+	nadsByNetwork, order, advertised, err := ovnkOracleNADs(input.Networks)
 	if err != nil {
 		return nil, err
 	}
@@ -361,21 +369,22 @@ func ovnkOracleRun(input *ovnkOracleInput, out *ovnkOracleOutput) (fakeOvn *Fake
 		return nil, err
 	}
 	fakeOvn.fakeClient = &util.OVNKubeControllerClientset{
-		KubeClient:               fake.NewSimpleClientset(v1Objects...),
-		ANPClient:                anpfake.NewSimpleClientset(),
-		EgressIPClient:           egressipfake.NewSimpleClientset(),
-		EgressFirewallClient:     egressfirewallfake.NewSimpleClientset(),
-		OCPNetworkClient:         ocpnetworkfake.NewSimpleClientset(),
-		EgressQoSClient:          egressqosfake.NewSimpleClientset(),
-		MultiNetworkPolicyClient: mnpfake.NewSimpleClientset(),
-		EgressServiceClient:      egressservicefake.NewSimpleClientset(),
-		AdminPolicyRouteClient:   adminpolicybasedroutefake.NewSimpleClientset(),
-		IPAMClaimsClient:         fakeipamclaimclient.NewSimpleClientset(),
-		NetworkAttchDefClient:    nadClient,
-		UserDefinedNetworkClient: udnclientfake.NewSimpleClientset(),
-		UplinkClient:             uplinkfake.NewSimpleClientset(uplinkObjects...),
-		VTEPClient:               vtepfake.NewSimpleClientset(),
-		NetworkConnectClient:     cncClient,
+		KubeClient:                fake.NewSimpleClientset(v1Objects...),
+		ANPClient:                 anpfake.NewSimpleClientset(),
+		EgressIPClient:            egressipfake.NewSimpleClientset(),
+		EgressFirewallClient:      egressfirewallfake.NewSimpleClientset(),
+		OCPNetworkClient:          ocpnetworkfake.NewSimpleClientset(),
+		EgressQoSClient:           egressqosfake.NewSimpleClientset(),
+		MultiNetworkPolicyClient:  mnpfake.NewSimpleClientset(),
+		EgressServiceClient:       egressservicefake.NewSimpleClientset(),
+		AdminPolicyRouteClient:    adminpolicybasedroutefake.NewSimpleClientset(),
+		IPAMClaimsClient:          fakeipamclaimclient.NewSimpleClientset(),
+		NetworkAttchDefClient:     nadClient,
+		UserDefinedNetworkClient:  udnclientfake.NewSimpleClientset(),
+		UplinkClient:              uplinkfake.NewSimpleClientset(uplinkObjects...),
+		VTEPClient:                vtepfake.NewSimpleClientset(),
+		NetworkConnectClient:      cncClient,
+		RouteAdvertisementsClient: rafake.NewSimpleClientset(),
 	}
 	fakeOvn.init(firstNADs)
 
@@ -395,11 +404,20 @@ func ovnkOracleRun(input *ovnkOracleInput, out *ovnkOracleOutput) (fakeOvn *Fake
 		}
 		all := util.NewMutableNetInfo(parsed)
 		all.SetNADs(nadNames...)
+		if vrfs, ok := advertised[name]; ok {
+			all.SetPodNetworkAdvertisedVRFs(vrfs)
+		}
 		if err := util.ReconcileNetInfo(info.bnc.ReconcilableNetInfo, all); err != nil {
 			return fakeOvn, fmt.Errorf("network %s: handing it its NADs: %w", name, err)
 		}
 	}
 
+	// What the controller manager sets up before the networks start (controller_manager.go).
+	if util.IsRouteAdvertisementsEnabled() {
+		if err := ConfigureAdvertisedNetworkIsolation(fakeOvn.nbClient); err != nil {
+			out.Errors = append(out.Errors, fmt.Sprintf("advertised network isolation: %v", err))
+		}
+	}
 	ctx := context.Background()
 	for _, name := range order {
 		if c, ok := fakeOvn.fullL3UDNControllers[name]; ok {
