@@ -145,6 +145,14 @@ describe('ServiceNetwork without PodNetwork (colored-enterprise, zone ovn-worker
       name: names[0],
       protocol: 'tcp',
       vips: { '10.96.10.10:80': '', '[fd00:10:96::a]:80': '' },
+      // controller/services/loadbalancer.go buildLB; this fixture keeps the /29 masquerade default
+      options: {
+        event: 'false',
+        hairpin_snat_ip: '169.254.169.5 fd69::5',
+        neighbor_responder: 'none',
+        reject: 'true',
+        skip_snat: 'false',
+      },
       external_ids: {
         'k8s.ovn.org/kind': 'Service',
         'k8s.ovn.org/owner': 'blue/api',
