@@ -44,7 +44,8 @@ export function runHarness(upstream: string, input: HarnessInput): HarnessOutput
     const outFile = path.join(dir, 'out.json');
     writeFileSync(inFile, JSON.stringify(input));
     const run = spawnSync('sh', [ROOT_SH, 'run', upstream, inFile, outFile], { encoding: 'utf8' });
-    if (!existsSync(outFile)) return `the harness wrote no dump (exit ${run.status}): ${run.stderr.slice(-600)}`;
+    if (!existsSync(outFile))
+      return `the harness wrote no dump (exit ${run.status}): ${run.error?.message ?? (run.stderr ?? '').slice(-600)}`;
     return JSON.parse(readFileSync(outFile, 'utf8')) as HarnessOutput;
   } finally {
     rmSync(dir, { recursive: true, force: true });
