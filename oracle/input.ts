@@ -200,12 +200,16 @@ function networkObjects(plan: TopologyPlan, documents: LoadedDocument[]): Harnes
  * targetVRF, else "default", for each selected node), standing in for the RouteAdvertisements
  * controller and its status.
  */
-function advertisedVRFs(plan: TopologyPlan, network: TopologyPlan['cluster']['networks'][number]): Record<string, string[]> {
+function advertisedVRFs(
+  plan: TopologyPlan,
+  network: TopologyPlan['cluster']['networks'][number],
+): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   if (network.kind !== 'ClusterUserDefinedNetwork') return out;
   for (const ra of plan.cluster.routeAdvertisements ?? [])
     for (const node of plan.cluster.inventory.nodes)
-      if (advertisesCudnPodNetwork(ra, network.labels, node.labels)) (out[node.name] ??= []).push(ra.targetVRF || 'default');
+      if (advertisesCudnPodNetwork(ra, network.labels, node.labels))
+        (out[node.name] ??= []).push(ra.targetVRF || 'default');
   return out;
 }
 
