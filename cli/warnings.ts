@@ -13,6 +13,11 @@ export function noteWarnings(cluster: Cluster): void {
   for (const w of clusterWarnings(cluster)) pending.set(`${w.path}\n${w.message}`, w);
 }
 
+/** Note what a plan said without refusing it (runtime/warnings.ts: connects with fewer than two networks). */
+export function notePlanWarnings(warnings: readonly Warning[]): void {
+  for (const w of warnings) pending.set(`${w.path}\n${w.message}`, w);
+}
+
 /** The warnings noted so far, and none after. */
 export function takeWarnings(): Warning[] {
   const taken = [...pending.values()];

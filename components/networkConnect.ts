@@ -47,6 +47,8 @@ export class NetworkConnect extends pulumi.ComponentResource {
   readonly tunnelKey: pulumi.Output<number | null>;
   /** Whether the connect passed validation; problems fail the preview with their OKEP reasons. */
   readonly accepted: pulumi.Output<boolean>;
+  /** What is said but not refused (InsufficientNetworks), each also logged as a preview warning. */
+  readonly warnings: pulumi.Output<{ reason: string; message: string; path: string }[]>;
   /** Upstream's annotations as they would be written (subnets per network, tunnel key). */
   readonly annotations: pulumi.Output<Record<string, string>>;
   readonly rowCounts: pulumi.Output<Record<string, number> | undefined>;
@@ -93,11 +95,17 @@ export class NetworkConnect extends pulumi.ComponentResource {
     this.tunnelKey = mine.apply((m) => m.tunnelKey);
     this.accepted = mine.apply((m) => m.accepted);
     this.annotations = mine.apply((m) => m.annotations);
+    this.warnings = mine.apply((m) => {
+      const warnings = m.warnings ?? [];
+      for (const w of warnings) void pulumi.log.warn(`${w.reason}: ${w.path}: ${w.message}`, this);
+      return warnings;
+    });
     this.rowCounts = router ? router.rowCounts : pulumi.output(undefined);
     this.registerOutputs({
       routerName: this.routerName,
       tunnelKey: this.tunnelKey,
       accepted: this.accepted,
+      warnings: this.warnings,
       annotations: this.annotations,
       rowCounts: this.rowCounts,
       ...(this.kubernetes ? { divergence: this.kubernetes.divergence } : {}),

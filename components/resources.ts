@@ -44,6 +44,8 @@ export interface AllocationsOutput {
     string,
     {
       accepted: boolean;
+      /** Said, not refused: a connect selecting fewer than two networks (InsufficientNetworks). */
+      warnings?: { reason: string; message: string; path: string }[];
       tunnelKey: number | null;
       routerName: string;
       networks: Record<string, unknown>;

@@ -21,7 +21,7 @@ import {
   zoneNames,
 } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS, parseOutputFormat, runFormatted } from '../contract';
-import { noteWarnings } from '../warnings';
+import { notePlanWarnings, noteWarnings } from '../warnings';
 import { asCliError } from './cliErrors';
 import { type FileArgs, fileOption, inputError, inputLabel, inputOf } from './input';
 import { type CredentialOptions, defaultEndpoint, nbOptionsFor, withCredentialOptions } from './nbCredentials';
@@ -182,6 +182,7 @@ export async function clusterPlanFor(
   const { cluster, owner, previous, others } = target;
   const result = await planCluster({ cluster, owner, previous, others }, { zone, discover });
   if (!result.ok) throw inputError(target.file, attributed(result.inputProblems, target.documents));
+  notePlanWarnings(result.plan.topology.warnings);
   return result.plan;
 }
 

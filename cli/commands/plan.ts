@@ -39,7 +39,7 @@ import {
 import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS, progress } from '../contract';
 import { fileTarget, runFileCommand } from './fileTarget';
 import { type FileArgs, fileOption, inputError, inputOf } from './input';
-import { noteWarnings } from '../warnings';
+import { notePlanWarnings, noteWarnings } from '../warnings';
 import { planText } from './planText';
 import { nodeFailures, uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
 
@@ -122,6 +122,7 @@ export async function runPlan(options: PlanOptions): Promise<PlanReport> {
     { zone: options.zone, discover },
   );
   if (!result.ok) throw inputError(source.label, attributed(result.inputProblems, source.documents));
+  notePlanWarnings(result.plan.topology.warnings);
   try {
     return { topology: result.plan.topology, uplinks: await planUplinkSection(result.plan) };
   } finally {
@@ -153,14 +154,23 @@ export async function plan(options: PlanOptions): Promise<CommandResult> {
   return renderPlan(await runPlan(options));
 }
 
-/** `ok` is false when anything is refused; `problems` lists every refusal (each connect's also under `connects`). */
+/**
+ * `ok` is false when anything is refused; `problems` lists every refusal (each connect's also under
+ * `connects`); each connect's warnings are under `connects` too (all of them: cli/warnings.ts).
+ */
 export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[], problems: Problem[]) {
+  const brief = ({ reason, message, path }: { reason: string; message: string; path: string }) => ({
+    reason,
+    message,
+    path,
+  });
   const { networkIds, nodeIds, hostSubnets, datapathKeys } = allocation;
   const connects = dict<unknown>();
   for (const [name, c] of Object.entries(allocation.connects)) {
     connects[name] = {
       accepted: c.accepted,
-      problems: c.problems.map(({ reason, message, path }) => ({ reason, message, path })),
+      problems: c.problems.map(brief),
+      warnings: c.warnings.map(brief),
       annotations: c.annotations,
       tunnelKey: c.tunnelKey,
       networks: c.networks,
@@ -170,7 +180,7 @@ export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[], p
     ok: problems.length === 0,
     accepted: allocation.problems.length === 0 && Object.values(allocation.connects).every((c) => c.accepted),
     connects,
-    problems: problems.map(({ reason, message, path }) => ({ reason, message, path })),
+    problems: problems.map(brief),
     allocations: { networkIds, nodeIds, hostSubnets, datapathKeys },
     // Children listed in their parents' columns, as a person reads a Northbound.
     zones: dict(zones.map((z) => [z.name, readableTables(z.rows)])),

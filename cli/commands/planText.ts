@@ -48,7 +48,7 @@ function connectLines(allocation: ClusterAllocation): string[][] {
   if (connects.length === 0) return [];
   const status = table(
     ['connect', 'status', 'router key'],
-    connects.map(([name, c]) => [name, c.accepted ? 'accepted' : 'REFUSED', String(c.tunnelKey ?? '-')]),
+    connects.map(([name, c]) => [name, connectStatus(c), String(c.tunnelKey ?? '-')]),
   );
   const slices = connects.flatMap(([name, c]) =>
     Object.entries(c.networks).map(([owner, a]) => [
@@ -96,4 +96,10 @@ function zoneLines(zones: ZoneSummary[]): string[] {
     rows.map((r) => r.cells),
   );
   return [header!, ...lines.flatMap((l, i) => [l, ...rows[i]!.notes.map((n) => `  note: ${n}`)])];
+}
+
+/** `accepted`, `REFUSED`, or accepted with the reasons of its warnings (`accepted, InsufficientNetworks`). */
+function connectStatus(c: ClusterAllocation['connects'][string]): string {
+  if (!c.accepted) return 'REFUSED';
+  return ['accepted', ...c.warnings.map((w) => w.reason)].join(', ');
 }

@@ -10,6 +10,7 @@ import { compare, inUse } from '../model/cluster';
 import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from '../model/cnc';
 import { type Network, tunnelKeysAnnotation } from '../model/network';
 import { type Problem, problem } from '../model/problem';
+import type { Warning } from '../model/warnings';
 import { adoptAllocations, adoptNetworkIds, clusterReservations } from './adopt';
 import {
   allocateConnectSubnets,
@@ -23,7 +24,7 @@ import { allocateHostSubnets } from './hostSubnets';
 import { assignNetworkIds, assignNodeIds } from './ids';
 import { type OtherOwners, takenByOthers } from './others';
 import { failure } from './outcome';
-import { type AllocationState, emptyState, stateVersion } from './state';
+import { type AllocationState, type ConnectState, emptyState, stateVersion } from './state';
 import { dict, own } from '../model/dict';
 
 export interface AllocationInput {
@@ -35,6 +36,8 @@ export interface AllocationInput {
 export interface ConnectAllocation {
   accepted: boolean;
   problems: Problem[];
+  /** Said but not refused (InsufficientNetworks). */
+  warnings: Warning[];
   tunnelKey?: number;
   /** By owner key (`layer3_<id>`, `layer2_<id>`). */
   networks: Record<string, ConnectNetworkAllocation>;
@@ -115,10 +118,12 @@ export function allocateCluster(
   const results = dict<ConnectAllocation>();
   const connectStates: AllocationState['connects'] = dict();
   for (const request of connects) {
-    const result = allocateConnectSubnets(request, context, own(previous.connects, request.name));
+    const before = own(previous.connects, request.name);
+    const result = allocateConnectSubnets(request, context, before);
     if (result.state) connectStates[request.name] = result.state;
+    const annotated = request.subnetAnnotation !== undefined || hadNetworks(before);
     results[request.name] = {
-      ...connectResult(request, result.problems, result.networks, datapathKeys.connects[request.name]),
+      ...connectResult(request, result.problems, result.networks, datapathKeys.connects[request.name], annotated),
       ...(result.replaced ? { replaced: result.replaced } : {}),
     };
   }
@@ -257,16 +262,29 @@ function adoptKey(keys: TunnelKeyAllocator, request: ConnectRequest, previous: A
     request.problems.push(problem('InvalidSpec', request.ref, field, `${field} cannot be adopted: ${reserved.why}`));
 }
 
+/** Whether a previous allocation gave the connect's networks subnets (upstream then wrote its annotation). */
+function hadNetworks(state: ConnectState | undefined): boolean {
+  return state !== undefined && Object.keys(state.l3.owners).length + Object.keys(state.l2.owners).length > 0;
+}
+
+/**
+ * Upstream writes the subnet annotation only when a network is allocated or released
+ * (clustermanager/networkconnect/cluster_network_connect.go): a connect that never had a
+ * network has only its tunnel-key annotation (controller_test.go "1. CNC created with 0 matching
+ * networks only has tunnel ID annotation"); one whose networks all went keeps `{}`.
+ */
 function connectResult(
   request: ConnectRequest,
   allocationProblems: Problem[],
   networks: Record<string, ConnectNetworkAllocation>,
   tunnelKey: number | undefined,
+  annotated: boolean,
 ): ConnectAllocation {
   const problems = [...request.problems, ...allocationProblems];
   const annotations: Record<string, string> = {};
-  if (Object.keys(networks).length > 0 || tunnelKey !== undefined)
+  if (Object.keys(networks).length > 0 || (tunnelKey !== undefined && annotated))
     annotations[connectSubnetAnnotation] = subnetAnnotationText(networks);
   if (tunnelKey !== undefined) annotations[connectTunnelKeyAnnotation] = String(tunnelKey);
-  return { accepted: problems.length === 0, problems, tunnelKey, networks, annotations };
+  const warnings = request.warnings ?? [];
+  return { accepted: problems.length === 0, problems, warnings, tunnelKey, networks, annotations };
 }

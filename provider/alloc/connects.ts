@@ -11,6 +11,7 @@ import { type Cidr, type Family, familyName, formatCidr, mustParseCidr, parseCid
 import { failure, type Outcome, success } from './outcome';
 import { connectSubnetAnnotation } from '../model/cnc';
 import { type Problem, problem } from '../model/problem';
+import type { Warning } from '../model/warnings';
 import { ConnectSubnetAllocator, type ConnectSubnet, ownerKey, ownerTopology, type Topology } from './connectSubnets';
 import { checkPorts } from './portChecks';
 import type { ConnectState } from './state';
@@ -24,6 +25,8 @@ export interface ConnectRequest {
   networks: string[];
   /** Problems found before allocation: any of them means nothing new is allocated. */
   problems: Problem[];
+  /** Said but not refused (InsufficientNetworks): the connect is allocated and rendered. */
+  warnings?: Warning[];
   subnetAnnotation?: string;
   tunnelKeyAnnotation?: string;
 }

@@ -1,7 +1,7 @@
 /**
  * Validation of every ClusterNetworkConnect before allocation, all problems at once (upstream
  * stops at the first): the CRD rules (specRules.ts), selection (select.ts), then
- * InsufficientNetworks, ConnectSubnetConflict, OverlappingNetworkSubnets, IPFamilyMismatch and,
+ * InsufficientNetworks (a warning only, as upstream accepts it), ConnectSubnetConflict, OverlappingNetworkSubnets, IPFamilyMismatch and,
  * across connects, ConnectSubnetOverlap (reported on both connects: no first writer wins).
  * Message texts are upstream's where upstream has one. The result is alloc's ConnectRequest.
  */
@@ -12,6 +12,7 @@ import type { Cluster } from '../model/cluster';
 import type { ClusterNetworkConnect } from '../model/cnc';
 import { type Network, networkFamilies } from '../model/network';
 import { type Problem, problem } from '../model/problem';
+import { type Warning, warning } from '../model/warnings';
 import { selectNetworks } from './select';
 import { checkSpec, type ValidConnectSubnet } from './specRules';
 
@@ -55,17 +56,32 @@ export function validateConnect(cnc: ClusterNetworkConnect, cluster: Cluster): C
   const add = (reason: Problem['reason'], field: string, message: string) =>
     request.problems.push(problem(reason, cnc.ref, field, message));
   request.problems.push(...selection.problems);
-  const count = selection.networks.length;
-  if (count < 2)
-    add(
-      'InsufficientNetworks',
-      'spec.networkSelectors',
-      `Only ${count} network${count === 1 ? '' : 's'} selected, minimum 2 networks required for connection`,
-    );
+  const warning = insufficientNetworks(cnc, selection.networks.length);
+  if (warning) request.warnings = [warning];
   checkConflicts(cnc, spec.connectSubnets, selection.networks, cluster, add);
   checkNetworkOverlaps(cnc.name, selection.networks, add);
   checkFamilies(selection.networks, spec.connectSubnets, add);
   return request;
+}
+
+/**
+ * Fewer than two networks: a warning, not a refusal. Upstream has no InsufficientNetworks check
+ * (network-connect-upstream.md 4.5): its cluster manager still allocates the tunnel key and the
+ * subnets of the networks there are (clustermanager/networkconnect/controller_test.go "1. CNC
+ * created with 0 matching networks only has tunnel ID annotation"), and ovnkube-controller makes
+ * the connect router and the one network's links (ovn/controller/networkconnect/controller_test.go
+ * "should create connect router when CNC is created", "should create ports and routes when CNC has
+ * only one allocated network"). A pipeline often makes the connect before its networks.
+ */
+function insufficientNetworks(cnc: ClusterNetworkConnect, count: number): Warning | undefined {
+  if (count >= 2) return undefined;
+  const which = count === 0 ? 'no network is selected' : 'only 1 network is selected';
+  return warning(
+    'InsufficientNetworks',
+    cnc.ref,
+    'spec.networkSelectors',
+    `${which}, minimum 2 networks required for connection: the connect router is made and networks join it as they are selected`,
+  );
 }
 
 type Add = (reason: Problem['reason'], field: string, message: string) => void;

@@ -8,7 +8,11 @@ import type { Cluster } from './clusterShape';
 import { fieldPath } from './problem';
 import { type LabelSelector, matchesSelector } from './selector';
 
-export type WarningReason = 'NamespaceSelectorMatchesNothing' | 'NetworkSelectorMatchesNothing';
+export type WarningReason =
+  | 'NamespaceSelectorMatchesNothing'
+  | 'NetworkSelectorMatchesNothing'
+  /** A connect selecting fewer than two networks (provider/connect/validate.ts): upstream accepts it. */
+  | 'InsufficientNetworks';
 
 export interface Warning {
   reason: WarningReason;
@@ -23,7 +27,7 @@ export function clusterWarnings(cluster: Cluster): Warning[] {
   return [...networkWarnings(cluster), ...connectWarnings(cluster)];
 }
 
-function warning(reason: WarningReason, object: string, field: string, message: string): Warning {
+export function warning(reason: WarningReason, object: string, field: string, message: string): Warning {
   return { reason, message, path: fieldPath(object, field), object };
 }
 

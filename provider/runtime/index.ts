@@ -11,6 +11,7 @@ export * from './eachZone';
 export { parseSshEndpoint, type SshCredentials, type SshEndpoint } from './tunnel';
 export * from './owners';
 export * from './plan';
+export * from './warnings';
 export * from './capacity';
 export * from './diagram';
 export * from './repair';

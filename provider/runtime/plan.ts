@@ -26,6 +26,7 @@ import { renderSharedRows } from '../topology/shared';
 import { podPlugs } from './pods';
 import { renderProblem } from './renderProblem';
 import { runtimeStateVersion, type RuntimeState } from './state';
+import { planWarnings } from './warnings';
 import type { TopologyPlan, ZonePlan } from './topologyPlan';
 import { uplinksState } from '../uplink/replace';
 import type { UplinkState } from '../uplink/conditions';
@@ -110,7 +111,7 @@ export function planTopology(
       ...tunnels,
       uplinks: uplinksState(cluster.networks),
     };
-    return { ok: true, plan: { cluster, allocation, state, zones, problems } };
+    return { ok: true, plan: { cluster, allocation, state, zones, problems, warnings: planWarnings(allocation) } };
   } catch (error) {
     if (error instanceof TopologyInputError) return { ok: false, inputProblems: [renderProblem(error, cluster)] };
     throw error;

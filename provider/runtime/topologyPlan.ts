@@ -6,6 +6,7 @@
 import type { ClusterAllocation } from '../alloc/cluster';
 import type { Cluster } from '../model/cluster';
 import type { Problem } from '../model/problem';
+import type { Warning } from '../model/warnings';
 import type { DesiredRow } from '../nb/desired';
 import type { Zone } from '../model/zones';
 import type { PodPlug } from './pods';
@@ -29,4 +30,6 @@ export interface TopologyPlan {
   zones: ZonePlan[];
   /** Refusals: allocation and connect problems. Nothing may be applied while there are any. */
   problems: Problem[];
+  /** Said, not refused (runtime/warnings.ts): the plan may be applied. */
+  warnings: Warning[];
 }

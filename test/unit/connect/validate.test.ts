@@ -237,7 +237,9 @@ describe('OKEP reasons', () => {
     ]);
   });
 
-  it('reports InsufficientNetworks when fewer than two networks are selected', () => {
+  // upstream has no such check (clustermanager/networkconnect/controller_test.go "1. CNC created
+  // with 0 matching networks only has tunnel ID annotation"): a warning, never a refusal
+  it('warns InsufficientNetworks when fewer than two networks are selected, and refuses nothing', () => {
     const lonely = cnc('c', {
       networkSelectors: [
         {
@@ -248,11 +250,17 @@ describe('OKEP reasons', () => {
         },
       ],
     });
-    expect(problemsOf(lonely)).toEqual([
-      expect.objectContaining({
+    expect(problemsOf(lonely)).toEqual([]);
+    const outcome = planCluster(yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), lonely]));
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
+    expect(outcome.allocation.connects.c!.warnings).toEqual([
+      {
         reason: 'InsufficientNetworks',
-        message: 'Only 1 network selected, minimum 2 networks required for connection',
-      }),
+        object: 'ClusterNetworkConnect/c',
+        path: 'ClusterNetworkConnect/c: spec.networkSelectors',
+        message:
+          'only 1 network is selected, minimum 2 networks required for connection: the connect router is made and networks join it as they are selected',
+      },
     ]);
   });
 
