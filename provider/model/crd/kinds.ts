@@ -1,9 +1,11 @@
 /**
  * The kinds the validator knows: upstream's CRDs (generated/, pinned at crdSourceCommit) and our
  * Inventory (schemas/inventory.json), each with its scope, the name format its objects need, and
- * an ajv validator compiled on first use. An Uplink's name must be a DNS-1123 label, not just a
- * subdomain: a CUDN's `spec.uplinks` only accepts labels (the CUDN CRD's pattern), and the
- * UplinkState of an Uplink on a node is named `<uplink>.<node>`. The validators are ajv's,
+ * an ajv validator compiled on first use. Every kind's name is a DNS-1123 subdomain, as the API
+ * server checks custom resources; an Uplink's too (issue 26 point 3): upstream's Uplink CRD adds
+ * no rule of its own, a CUDN's `spec.uplinks` pattern (dot-free, up to 253) refuses on the CUDN
+ * the names it cannot reference, and an UplinkState name longer than 253 is hashed
+ * (uplink/names.ts, upstream's pkg/uplink/names.go StateName). The validators are ajv's,
  * precompiled by `npm run generate` (compiling these schemas at run time costs far more than
  * checking a file) and loaded on first use of their kind.
  */
@@ -25,8 +27,6 @@ export interface KnownKind {
   source: 'upstream CRD' | 'ovnk';
 }
 
-const labelNamed = new Set(['Uplink']);
-
 /** The kinds of CRDs (each served version) and our Inventory. */
 export function kindsFrom(crds: readonly CrdDefinition[]): KnownKind[] {
   return [inventoryKind, ...crds.flatMap(crdKinds)];
@@ -40,7 +40,7 @@ function crdKinds(crd: CrdDefinition): KnownKind[] {
       kind: crd.kind,
       scope: crd.scope,
       schema: v.schema,
-      nameFormat: labelNamed.has(crd.kind) ? ('dns1123-label' as const) : ('dns1123-subdomain' as const),
+      nameFormat: 'dns1123-subdomain' as const,
       source: 'upstream CRD' as const,
     }));
 }

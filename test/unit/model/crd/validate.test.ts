@@ -35,7 +35,8 @@ describe('validateObject against the pinned CRDs', () => {
     expect(problems).toEqual([]);
   });
 
-  it('wants an Uplink name to be a DNS-1123 label, since a CUDN can only name labels in spec.uplinks', () => {
+  // issue 26 point 3: upstream's Uplink CRD takes any name the API server takes
+  it('wants an Uplink name to be a DNS-1123 subdomain, as every custom resource name', () => {
     const uplink = (name: string) => ({
       apiVersion: 'k8s.ovn.org/v1alpha1',
       kind: 'Uplink',
@@ -43,8 +44,9 @@ describe('validateObject against the pinned CRDs', () => {
       spec: { nodeConfigs: [{ type: 'OVSBridge', nodeSelector: {}, hostInterfaceName: 'br-blue' }] },
     });
     expect(validateObject(uplink('blue'))).toEqual([]);
-    expect(messages(uplink('blue.a'))).toEqual([
-      expect.stringMatching(/^metadata.name: Invalid value: "blue.a": a lowercase RFC 1123 label/),
+    expect(validateObject(uplink('blue.a'))).toEqual([]);
+    expect(messages(uplink('Blue_a'))).toEqual([
+      expect.stringMatching(/^metadata.name: Invalid value: "Blue_a": a lowercase RFC 1123 subdomain/),
     ]);
   });
 
