@@ -104,10 +104,15 @@ export interface Inventory {
   allocations: AdoptedAllocations;
 }
 
-/** Upstream's defaults (../shared/reference/network-connect-upstream.md section 5). */
+/**
+ * Upstream's defaults (../shared/reference/network-connect-upstream.md section 5), but the
+ * masquerade subnets: upstream's built-in /29 and /125 hold no user-defined network's masquerade
+ * addresses (topology/masqueradeFit.ts), so ours are what its deployments with user-defined
+ * networks give (`--v4-masquerade-subnet 169.254.0.0/17`, `--v6-masquerade-subnet fd69::/112`).
+ */
 export const inventoryDefaults = {
   serviceCIDRs: ['172.16.1.0/24'],
-  masqueradeSubnets: ['169.254.169.0/29', 'fd69::/125'],
+  masqueradeSubnets: ['169.254.0.0/17', 'fd69::/112'],
   clusterSubnets: ['10.128.0.0/14'],
   defaultJoinSubnets: ['100.64.0.0/16', 'fd98::/64'],
   mtu: 1400,

@@ -27,7 +27,9 @@ export type AllocationReason =
   | 'HostSubnetConflict'
   | 'TunnelKeysExhausted'
   /** A pinned value another owner of the same Northbound holds (alloc/others.ts). */
-  | 'OwnerConflict';
+  | 'OwnerConflict'
+  /** A network's masquerade addresses outside the Inventory's masquerade subnets (topology/masqueradeFit.ts). */
+  | 'MasqueradeSubnetTooSmall';
 
 export type Reason = ConnectReason | InputReason | AllocationReason;
 

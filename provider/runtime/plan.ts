@@ -14,6 +14,7 @@ import { type OtherOwners, takenByOthers } from '../alloc/others';
 import { buildCluster, type Cluster } from '../model/cluster';
 import { loadDocuments, type LoadedDocument } from '../model/load';
 import { renderRefusals } from '../model/networkRules';
+import { masqueradeRefusals } from '../topology/masqueradeFit';
 import type { Problem } from '../model/problem';
 import { prepareZones, renderZone, uniqueRows } from '../connect/zones';
 import { validateConnects } from '../connect/validate';
@@ -89,6 +90,7 @@ export function planTopology(
   const allocation = allocateCluster({ cluster, connects }, previous?.allocation, options.others);
   const problems = [
     ...renderRefusals(cluster),
+    ...masqueradeRefusals(cluster, allocation),
     ...allocation.problems,
     ...Object.values(allocation.connects).flatMap((c) => c.problems),
   ];

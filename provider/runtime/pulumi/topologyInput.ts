@@ -10,6 +10,7 @@ import { validateConnects } from '../../connect/validate';
 import { prepareZones } from '../../connect/zones';
 import type { Cluster } from '../../model/cluster';
 import { renderRefusals } from '../../model/networkRules';
+import { masqueradeRefusals } from '../../topology/masqueradeFit';
 import type { Problem } from '../../model/problem';
 import { TopologyInputError } from '../../topology/errors';
 import { renderProblem } from '../renderProblem';
@@ -119,6 +120,7 @@ export function allocateTopology(topology: TopologyInputs, previous?: RuntimeSta
   );
   const problems = [
     ...renderRefusals(cluster),
+    ...masqueradeRefusals(cluster, allocation),
     ...allocation.problems,
     ...Object.values(allocation.connects).flatMap((c) => c.problems),
   ];

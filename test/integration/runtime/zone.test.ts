@@ -28,10 +28,10 @@ describe("a zone with the gateway routers' external side, on a real ovsdb-server
       .filter((r) => r.table === 'Static_MAC_Binding')
       .map((r) => `${r.columns.logical_port} ${r.columns.ip}`);
     expect(wanted.sort()).toEqual([
-      'rtoe-GR_cluster_udn_blue_n1 169.254.169.2',
-      'rtoe-GR_cluster_udn_blue_n1 169.254.169.4',
-      'rtoe-GR_cluster_udn_blue_n2 169.254.169.2',
-      'rtoe-GR_cluster_udn_blue_n2 169.254.169.4',
+      'rtoe-GR_cluster_udn_blue_n1 169.254.0.2',
+      'rtoe-GR_cluster_udn_blue_n1 169.254.0.4',
+      'rtoe-GR_cluster_udn_blue_n2 169.254.0.2',
+      'rtoe-GR_cluster_udn_blue_n2 169.254.0.4',
     ]);
     expect(await select('NB_Global')).toEqual([]);
     const applied = await applyZone(nb.client, zones[0]!, owner, state);
@@ -60,7 +60,7 @@ describe("a zone with the gateway routers' external side, on a real ovsdb-server
           op: 'select',
           table: 'Static_MAC_Binding',
           where: [
-            ['ip', '==', '169.254.169.4'],
+            ['ip', '==', '169.254.0.4'],
             ['logical_port', '==', 'rtoe-GR_cluster_udn_blue_n1'],
           ],
         },
@@ -76,7 +76,7 @@ describe("a zone with the gateway routers' external side, on a real ovsdb-server
     ]);
     const { zones, state } = plan();
     expect((await diffZone(nb.client, zones[0]!, owner)).lines).toEqual([
-      `changed: Static_MAC_Binding "rtoe-GR_cluster_udn_blue_n1/169.254.169.4": mac: "0a:00:00:00:00:99" -> "${row!.mac}"`,
+      `changed: Static_MAC_Binding "rtoe-GR_cluster_udn_blue_n1/169.254.0.4": mac: "0a:00:00:00:00:99" -> "${row!.mac}"`,
     ]);
     expect((await applyZone(nb.client, zones[0]!, owner, state)).sent).toBe(true);
     expect((await diffZone(nb.client, zones[0]!, owner)).lines).toEqual([]);

@@ -133,7 +133,7 @@ describe('network rules', () => {
       'a subnet overlapping the masquerade subnets',
       l3('[{cidr: 169.254.0.0/16}]'),
       'spec.network.layer3.subnets[0]',
-      'overlaps masquerade subnet "169.254.169.0/29"',
+      'overlaps masquerade subnet "169.254.0.0/17"',
     ],
     [
       "a join subnet overlapping the default network's",
