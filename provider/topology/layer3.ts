@@ -54,24 +54,38 @@ function clusterRouterNodeRoutes(ctx: NetworkContext, node: NodeContext, cr: str
   return [...egress, ...back];
 }
 
-function nodeSwitch(ctx: NetworkContext, node: NodeContext, cr: RouterParts, pods: DesiredRow[]): DesiredRow[] {
-  const name = names.nodeSwitchName(ctx.p, node.name);
+/**
+ * The `stor-`/`rtos-` pair between a node's switch and the cluster router, primary or secondary
+ * (createNodeLogicalSwitch, syncNodeClusterRouterPort): the router's port, with its gateway chassis,
+ * goes into `cr`; the switch's port and the chassis row are returned.
+ */
+export function nodeRouterLink(
+  ctx: NetworkContext,
+  node: NodeContext,
+  cr: RouterParts,
+): { switchPort: DesiredRow; chassis: DesiredRow } {
   const rtos = names.routerToSwitchPort(ctx.p, node.name);
-  const sw = new SwitchParts();
-  sw.ports.push(routerTypePort(names.switchToRouterPort(ctx.p, node.name), rtos));
-  sw.ports.push(managementPortRow(names.managementPort(ctx.p, node.name), node.hostSubnets), ...pods);
-  sw.acls.push(...managementAcls(ctx, name, node.hostSubnets));
-  if (ctx.advertised) sw.acls.push(advertisedPassAcl(ctx));
-  const gc = gatewayChassis(names.gatewayChassisName(rtos, node.chassisId), node.chassisId);
+  const chassis = gatewayChassis(names.gatewayChassisName(rtos, node.chassisId), node.chassisId);
   cr.ports.push(
     routerPort(rtos, {
       networks: node.hostSubnets.map(gatewayIP),
       options: gatewayMtu(ctx, node),
-      gatewayChassis: [gc.columns.name as string],
+      gatewayChassis: [chassis.columns.name as string],
     }),
   );
+  return { switchPort: routerTypePort(names.switchToRouterPort(ctx.p, node.name), rtos), chassis };
+}
+
+function nodeSwitch(ctx: NetworkContext, node: NodeContext, cr: RouterParts, pods: DesiredRow[]): DesiredRow[] {
+  const name = names.nodeSwitchName(ctx.p, node.name);
+  const link = nodeRouterLink(ctx, node, cr);
+  const sw = new SwitchParts();
+  sw.ports.push(link.switchPort);
+  sw.ports.push(managementPortRow(names.managementPort(ctx.p, node.name), node.hostSubnets), ...pods);
+  sw.acls.push(...managementAcls(ctx, name, node.hostSubnets));
+  if (ctx.advertised) sw.acls.push(advertisedPassAcl(ctx));
   const columns = { name, other_config: subnetConfig(node.hostSubnets), external_ids: ctx.e3 };
-  return [...sw.build({ ...columns, load_balancer_group: switchLBGroups(ctx) }), gc];
+  return [...sw.build({ ...columns, load_balancer_group: switchLBGroups(ctx) }), link.chassis];
 }
 
 function nodeRouting(ctx: NetworkContext, node: NodeContext, cr: RouterParts): void {

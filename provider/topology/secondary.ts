@@ -16,12 +16,12 @@
  * Layer3 and Layer2 keep the three empty load-balancer groups of initLoadBalancerGroups.
  * Central layout: as for primary networks, no transit switch and no `interconn-ts`.
  */
-import { gatewayIP, managementIP } from './addresses';
-import { gatewayChassis, routerPort, routerTypePort, switchPort } from './builders';
+import { managementIP } from './addresses';
+import { switchPort } from './builders';
 import type { NetworkContext, NodeContext } from './context';
 import { loadBalancerGroups, switchLBGroups } from './groups';
 import { BASE_TRANSIT_SWITCH_TUNNEL_KEY, renderLayer3Interconnect } from './layer3-ic';
-import { clusterRouterOptions, gatewayMtu, subnetConfig } from './layer3';
+import { clusterRouterOptions, nodeRouterLink, subnetConfig } from './layer3';
 import * as names from './names';
 import { RouterParts, SwitchParts } from './parts';
 import type { DesiredRow } from './rows';
@@ -35,24 +35,16 @@ function nodeSwitchConfig(node: NodeContext): Record<string, string> {
 }
 
 function layer3Node(ctx: NetworkContext, node: NodeContext, cr: RouterParts, pods: DesiredRow[]): DesiredRow[] {
-  const rtos = names.routerToSwitchPort(ctx.p, node.name);
+  const link = nodeRouterLink(ctx, node, cr);
   const sw = new SwitchParts();
-  sw.ports.push(routerTypePort(names.switchToRouterPort(ctx.p, node.name), rtos), ...pods);
-  const gc = gatewayChassis(names.gatewayChassisName(rtos, node.chassisId), node.chassisId);
-  cr.ports.push(
-    routerPort(rtos, {
-      networks: node.hostSubnets.map(gatewayIP),
-      options: gatewayMtu(ctx, node),
-      gatewayChassis: [gc.columns.name as string],
-    }),
-  );
+  sw.ports.push(link.switchPort, ...pods);
   const columns = {
     name: names.nodeSwitchName(ctx.p, node.name),
     other_config: nodeSwitchConfig(node),
     external_ids: ctx.e3,
     load_balancer_group: switchLBGroups(ctx),
   };
-  return [...sw.build(columns), gc];
+  return [...sw.build(columns), link.chassis];
 }
 
 function renderLayer3Secondary(ctx: NetworkContext, podPorts: Map<string, DesiredRow[]>): DesiredRow[] {

@@ -10,6 +10,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import type { Operation } from '../../provider/ovsdb/notation';
 import type { TlsMaterial } from '../../provider/ovsdb/transport';
 
 const run = promisify(execFile);
@@ -287,3 +288,20 @@ export async function startOvsdbCluster(size = 3, schema = NB_SCHEMA): Promise<O
 export async function nbctl(server: Pick<OvsdbServer, 'unix'>, ...args: string[]): Promise<string> {
   return (await run('ovn-nbctl', [`--db=${server.unix}`, ...args])).stdout.trim();
 }
+
+/** Inserts a Logical_Router of this name: a write the client must not send twice. */
+export const insertRouter = (name: string): Operation[] => [{ op: 'insert', table: 'Logical_Router', row: { name } }];
+
+/** The same insert guarded by "no router of this name yet": safe to send again after a transport failure. */
+export const guardedInsertRouter = (name: string): Operation[] => [
+  {
+    op: 'wait',
+    table: 'Logical_Router',
+    where: [['name', '==', name]],
+    columns: ['name'],
+    until: '==',
+    rows: [],
+    timeout: 0,
+  },
+  ...insertRouter(name),
+];

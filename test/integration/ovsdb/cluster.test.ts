@@ -3,7 +3,13 @@ import { OvsdbClient } from '../../../provider/ovsdb/client';
 import { OvsdbClusterClient } from '../../../provider/ovsdb/cluster';
 import { ConstraintViolation, OvsdbTransportError } from '../../../provider/ovsdb/errors';
 import type { Operation } from '../../../provider/ovsdb/notation';
-import { startOvsdbCluster, startOvsdbServer, type OvsdbCluster } from '../../support/ovsdbServer';
+import {
+  guardedInsertRouter,
+  insertRouter,
+  startOvsdbCluster,
+  startOvsdbServer,
+  type OvsdbCluster,
+} from '../../support/ovsdbServer';
 
 const NB = 'OVN_Northbound';
 let cluster: OvsdbCluster;
@@ -28,20 +34,6 @@ async function leaders(): Promise<string[]> {
   return found;
 }
 
-const insertRouter = (name: string): Operation[] => [{ op: 'insert', table: 'Logical_Router', row: { name } }];
-/** The insert guarded by "no router of this name yet": the client may send it again after a failover. */
-const guardedInsert = (name: string): Operation[] => [
-  {
-    op: 'wait',
-    table: 'Logical_Router',
-    where: [['name', '==', name]],
-    columns: ['name'],
-    until: '==',
-    rows: [],
-    timeout: 0,
-  },
-  ...insertRouter(name),
-];
 const selectRouter = (name: string): Operation[] => [
   { op: 'select', table: 'Logical_Router', where: [['name', '==', name]], columns: ['name'] },
 ];
@@ -66,7 +58,7 @@ describe('a three-member RAFT Northbound', () => {
     const frozen = cluster.members.find((m) => m.tcp === client.endpoint)!;
     process.kill(frozen.pid, 'SIGSTOP');
     try {
-      await client.transact(NB, guardedInsert('lr-frozen-after'));
+      await client.transact(NB, guardedInsertRouter('lr-frozen-after'));
       expect(client.endpoint).not.toBe(frozen.tcp);
     } finally {
       process.kill(frozen.pid, 'SIGCONT');
@@ -84,7 +76,7 @@ describe('a three-member RAFT Northbound', () => {
     expect(await leaders()).toEqual([first]);
 
     await cluster.members.find((m) => m.tcp === first)!.kill();
-    await client.transact(NB, guardedInsert('lr-after'));
+    await client.transact(NB, guardedInsertRouter('lr-after'));
     const second = client.endpoint;
     expect(second).not.toBe(first);
     expect(await leaders()).toEqual([second]);

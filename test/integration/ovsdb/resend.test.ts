@@ -12,8 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
 import { OvsdbClusterClient, resendable } from '../../../provider/ovsdb/cluster';
 import { OvsdbTransportError } from '../../../provider/ovsdb/errors';
-import type { Operation } from '../../../provider/ovsdb/notation';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { guardedInsertRouter, insertRouter, startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 
 const NB = 'OVN_Northbound';
 let server: OvsdbServer;
@@ -42,20 +41,6 @@ function startRelay(path: string): Promise<net.Server> {
   return new Promise((resolve) => relayServer.listen(path, () => resolve(relayServer)));
 }
 
-const insert = (name: string): Operation[] => [{ op: 'insert', table: 'Logical_Router', row: { name } }];
-const guarded = (name: string): Operation[] => [
-  {
-    op: 'wait',
-    table: 'Logical_Router',
-    where: [['name', '==', name]],
-    columns: ['name'],
-    until: '==',
-    rows: [],
-    timeout: 0,
-  },
-  ...insert(name),
-];
-
 async function routersNamed(name: string): Promise<number> {
   const direct = await OvsdbClient.connect(server.unix);
   const [found] = await direct.transact(NB, [{ op: 'select', table: 'Logical_Router', where: [['name', '==', name]] }]);
@@ -78,15 +63,15 @@ afterAll(async () => {
 describe('a write whose connection is cut after it reached the server', () => {
   it('says reads and guarded writes may be sent again, and unguarded writes may not', () => {
     expect(resendable([{ op: 'select', table: 'Logical_Router', where: [] }])).toBe(true);
-    expect(resendable(guarded('x'))).toBe(true);
-    expect(resendable(insert('x'))).toBe(false);
+    expect(resendable(guardedInsertRouter('x'))).toBe(true);
+    expect(resendable(insertRouter('x'))).toBe(false);
   });
 
   it('is not sent again when unguarded: the transport error reaches the caller and the row exists once', async () => {
     const client = new OvsdbClusterClient(`unix:${join(dir, 'relay.sock')}`, NB, { failoverTimeoutMs: 10_000 });
     await client.transact(NB, [{ op: 'select', table: 'NB_Global', where: [] }]);
     armed = true;
-    await expect(client.transact(NB, insert('lr-unguarded'))).rejects.toBeInstanceOf(OvsdbTransportError);
+    await expect(client.transact(NB, insertRouter('lr-unguarded'))).rejects.toBeInstanceOf(OvsdbTransportError);
     expect(await routersNamed('lr-unguarded')).toBe(1);
     client.close();
   });
@@ -96,7 +81,7 @@ describe('a write whose connection is cut after it reached the server', () => {
     await client.transact(NB, [{ op: 'select', table: 'NB_Global', where: [] }]);
     armed = true;
     // the resend's guard fails (the first one committed): the server's answer, not a second row
-    await expect(client.transact(NB, guarded('lr-guarded'))).rejects.toThrow(/timed out|wait/i);
+    await expect(client.transact(NB, guardedInsertRouter('lr-guarded'))).rejects.toThrow(/timed out|wait/i);
     expect(await routersNamed('lr-guarded')).toBe(1);
     client.close();
   });
