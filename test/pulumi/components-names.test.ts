@@ -20,7 +20,7 @@ function examplesOf(file: string): string[] {
 }
 
 const header = (components: string) =>
-  `import { Cluster, Layer2Network, Layer3Network, NetworkConnect, Uplink, type InventoryObject, type NetworkObject } from ${JSON.stringify(components)};\n`;
+  `import { Cluster, Layer2Network, Layer3Network, LocalnetNetwork, NetworkConnect, Uplink, type InventoryObject, type NetworkObject } from ${JSON.stringify(components)};\n`;
 
 /**
  * Type errors of the examples in a user's strict program, checked against the components' sources
@@ -121,7 +121,7 @@ describe('component names and examples under mocks', () => {
     expect(await valueOf(cluster.networks['red/yellow-network']!.networkName)).toBe('red_yellow-network');
   });
 
-  it('the JSDoc examples of Cluster, Layer3Network, Layer2Network, NetworkConnect and Uplink compile and run as written, with known outputs', async () => {
+  it('the JSDoc examples of Cluster, Layer3Network, Layer2Network, LocalnetNetwork, NetworkConnect and Uplink compile and run as written, with known outputs', async () => {
     const files = ['cluster.ts', 'network.ts', 'networkConnect.ts', 'uplink.ts'];
     // every component file with an example is run here (a new example joins this list)
     expect(
@@ -130,21 +130,23 @@ describe('component names and examples under mocks', () => {
         .filter((f) => f.endsWith('.ts') && examplesOf(f).length > 0),
     ).toEqual(files);
     const examples = files.flatMap(examplesOf);
-    expect(examples).toHaveLength(5);
+    expect(examples).toHaveLength(6);
     expect(typeErrors(examples)).toEqual([]);
     const values: Record<string, unknown> = {};
     for (const code of examples) {
       const js = ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
       const exports: Record<string, unknown> = {};
-      const { Cluster, Layer2Network, Layer3Network, NetworkConnect, Uplink } = components;
-      new Function('exports', 'Cluster', 'Layer2Network', 'Layer3Network', 'NetworkConnect', 'Uplink', js)(
-        exports,
-        Cluster,
-        Layer2Network,
-        Layer3Network,
-        NetworkConnect,
-        Uplink,
-      );
+      const { Cluster, Layer2Network, Layer3Network, LocalnetNetwork, NetworkConnect, Uplink } = components;
+      new Function(
+        'exports',
+        'Cluster',
+        'Layer2Network',
+        'Layer3Network',
+        'LocalnetNetwork',
+        'NetworkConnect',
+        'Uplink',
+        js,
+      )(exports, Cluster, Layer2Network, Layer3Network, LocalnetNetwork, NetworkConnect, Uplink);
       for (const [name, value] of Object.entries(exports))
         values[name] = pulumi.Output.isInstance(value) ? await valueOf(value) : value;
     }
@@ -153,6 +155,7 @@ describe('component names and examples under mocks', () => {
     expect(values.yellowRouter).toBe('yellow_yellow.network_transit_router');
     expect(values.key).toEqual(expect.any(Number));
     expect(values.redNodes).toEqual(['node-1', 'node-2']);
+    expect(values.physicalId).toBe(1);
   }, 180_000); // type-checking the components' sources takes ~25 s alone, longer beside other helpers' runs
 
   it('a Cluster whose Inventory names an SSH key file is refused: the path would land in the state', () => {
