@@ -170,7 +170,7 @@ export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[], p
     connects[name] = {
       accepted: c.accepted,
       problems: c.problems.map(brief),
-      warnings: c.warnings.map(brief),
+      warnings: (c.warnings ?? []).map(brief),
       annotations: c.annotations,
       tunnelKey: c.tunnelKey,
       networks: c.networks,

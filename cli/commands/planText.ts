@@ -101,5 +101,5 @@ function zoneLines(zones: ZoneSummary[]): string[] {
 /** `accepted`, `REFUSED`, or accepted with the reasons of its warnings (`accepted, InsufficientNetworks`). */
 function connectStatus(c: ClusterAllocation['connects'][string]): string {
   if (!c.accepted) return 'REFUSED';
-  return ['accepted', ...c.warnings.map((w) => w.reason)].join(', ');
+  return ['accepted', ...(c.warnings ?? []).map((w) => w.reason)].join(', ');
 }

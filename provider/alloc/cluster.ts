@@ -36,8 +36,8 @@ export interface AllocationInput {
 export interface ConnectAllocation {
   accepted: boolean;
   problems: Problem[];
-  /** Said but not refused (InsufficientNetworks). */
-  warnings: Warning[];
+  /** Said but not refused (InsufficientNetworks); absent when none, so states written before it stay equal. */
+  warnings?: Warning[];
   tunnelKey?: number;
   /** By owner key (`layer3_<id>`, `layer2_<id>`). */
   networks: Record<string, ConnectNetworkAllocation>;
@@ -285,6 +285,6 @@ function connectResult(
   if (Object.keys(networks).length > 0 || (tunnelKey !== undefined && annotated))
     annotations[connectSubnetAnnotation] = subnetAnnotationText(networks);
   if (tunnelKey !== undefined) annotations[connectTunnelKeyAnnotation] = String(tunnelKey);
-  const warnings = request.warnings ?? [];
-  return { accepted: problems.length === 0, problems, warnings, tunnelKey, networks, annotations };
+  const warnings = request.warnings?.length ? { warnings: request.warnings } : {};
+  return { accepted: problems.length === 0, problems, ...warnings, tunnelKey, networks, annotations };
 }

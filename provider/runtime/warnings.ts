@@ -8,5 +8,5 @@ import type { ClusterAllocation } from '../alloc/cluster';
 import type { Warning } from '../model/warnings';
 
 export function planWarnings(allocation: ClusterAllocation): Warning[] {
-  return Object.values(allocation.connects).flatMap((c) => c.warnings);
+  return Object.values(allocation.connects).flatMap((c) => c.warnings ?? []);
 }

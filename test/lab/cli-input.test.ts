@@ -22,7 +22,9 @@ describe('ovnk -f - against the lab', () => {
       input: readFileSync(fixture, 'utf8'),
     });
     expect(piped.code, piped.stderr).toBe(0);
-    expect(documentOf(piped)).toEqual(fromFile);
+    // a plan with no stored state stamps its conditions' lastTransitionTime with the time it runs
+    const timeless = (text: string) => text.replace(/"lastTransitionTime":"[^"]*"/g, '"lastTransitionTime":"t"');
+    expect(timeless(JSON.stringify(documentOf(piped)))).toEqual(timeless(JSON.stringify(fromFile)));
     expect(fromFile.uplinkStates.length).toBeGreaterThan(0);
   });
 

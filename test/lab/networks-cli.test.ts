@@ -42,14 +42,19 @@ describe('ovnk apply, diff and destroy: the command-line contract', () => {
   });
 
   it('refuses a plan with problems with exit 1 and sends nothing', async () => {
-    const localnet =
-      '---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: ln}\nspec:\n  namespaceSelector: {matchLabels: {network: red}}\n  network: {topology: Localnet, localnet: {role: Secondary, physicalNetworkName: phys, subnets: [10.50.0.0/24]}}\n';
-    const result = ovnk('apply', '-f', write('localnet.yaml', base + localnet), '--lab', lab.name, '-o', 'json');
+    // EVPN on Layer2 needs upstream's MAC-VRF port and ARP/ND deny ACLs, which we do not render
+    const evpnLayer2 =
+      '---\napiVersion: k8s.ovn.org/v1\nkind: ClusterUserDefinedNetwork\nmetadata: {name: ln}\nspec:\n  namespaceSelector: {matchLabels: {network: green}}\n  network:\n    topology: Layer2\n    layer2: {role: Primary, subnets: [10.50.0.0/16]}\n    transport: EVPN\n    evpn: {vtep: vtep1, macVRF: {vni: 100}}\n';
+    const withGreen = base.replace(
+      '  - {name: red, labels: {network: red}}\n',
+      '  - {name: red, labels: {network: red}}\n  - {name: green, labels: {network: green}}\n',
+    );
+    const result = ovnk('apply', '-f', write('evpn.yaml', withGreen + evpnLayer2), '--lab', lab.name, '-o', 'json');
     expect(result.status).toBe(1);
     expect(result.json.problems).toEqual([
       expect.objectContaining({
         reason: 'UnsupportedNetworkType',
-        path: 'ClusterUserDefinedNetwork/ln: spec.network.localnet',
+        path: 'ClusterUserDefinedNetwork/ln: spec.network.transport',
       }),
     ]);
     expect(await ownedRowCounts(lab, 't-networks-cli')).toEqual({});

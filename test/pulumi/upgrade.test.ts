@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { unpack } from '../../provider/runtime/pulumi/pack';
 import { useTestHost } from '../support/hostFixture';
 import { dynamicUrn, type Props } from '../support/pulumiHost';
 
@@ -49,6 +50,7 @@ async function withSharedRows(olds: Props, body: () => Promise<void>): Promise<v
   }
 }
 
+type Masqueraded = { cluster: { masqueradeSubnets: string[] } };
 describe('state written by version 1', () => {
   it('ClusterAllocations: the same program keeps every allocation and plans an update (the migration), not a replacement', async () => {
     const olds = { ...v1.outputs, __provider: shim.ClusterAllocations };
@@ -114,13 +116,25 @@ describe('state written by version 1', () => {
 });
 
 describe('state written by version 2', () => {
-  it('ClusterAllocations: the same program gives the same allocations and slices, and diff plans nothing', async () => {
+  it("ClusterAllocations: the same program gives the same allocations, and the networks' slices move to the /17 masquerade default as an update", async () => {
     const olds = { ...v2.outputs, __provider: shim.ClusterAllocations };
     const inputs = await checkCluster(olds);
     expect(inputs.allocations).toEqual(v2.outputs.allocations);
-    expect(inputs.slices).toEqual(v2.outputs.slices);
+    // version 2 defaulted to upstream's built-in 169.254.169.0/29 and fd69::/125, which hold no
+    // network's masquerade addresses (upstream fails to add the node); the default is now
+    // 169.254.0.0/17 and fd69::/112, so the networks' rows change, in place
+    const slices = inputs.slices as { networks: Record<string, unknown>; connects: unknown };
+    const before = v2.outputs.slices as typeof slices;
+    expect(slices.connects).toEqual(before.connects);
+    for (const [ref, slice] of Object.entries(slices.networks)) {
+      expect(unpack<Masqueraded>(slice).cluster.masqueradeSubnets).toEqual(['169.254.0.0/17', 'fd69::/112']);
+      expect(unpack<Masqueraded>(before.networks[ref]).cluster.masqueradeSubnets).toEqual([
+        '169.254.169.0/29',
+        'fd69::/125',
+      ]);
+    }
     expect(await host.diff(v2.id, urnOf('ClusterAllocations'), olds, inputs)).toEqual({
-      changes: 1,
+      changes: 2,
       replaces: [],
       deleteBeforeReplace: false,
     });

@@ -60,8 +60,9 @@ export function allocationSummary(allocated: Allocated): Props {
   for (const [name, c] of Object.entries(connects)) {
     connectSummary[name] = {
       accepted: c.accepted,
-      // said, not refused (InsufficientNetworks): the components log them as preview warnings
-      warnings: c.warnings.map(({ reason, message, path }) => ({ reason, message, path })),
+      // said, not refused (InsufficientNetworks): the components log them as preview warnings;
+      // absent when none, so a state written before warnings existed plans no change
+      ...(c.warnings && { warnings: c.warnings.map(({ reason, message, path }) => ({ reason, message, path })) }),
       tunnelKey: c.tunnelKey ?? null,
       routerName: connectRouterName(name),
       networks: c.networks,

@@ -40,7 +40,7 @@ describe('a connect selecting fewer than two networks', () => {
     expect(c.tunnelKey).toBeGreaterThan(0);
     expect(c.networks).toEqual({});
     expect(Object.keys(c.annotations)).toEqual([connectTunnelKeyAnnotation]);
-    expect(c.warnings.map((w) => [w.reason, w.message])).toEqual([
+    expect((c.warnings ?? []).map((w) => [w.reason, w.message])).toEqual([
       [
         'InsufficientNetworks',
         'no network is selected, minimum 2 networks required for connection: the connect router is made and networks join it as they are selected',
@@ -68,7 +68,7 @@ describe('a connect selecting fewer than two networks', () => {
       layer3_1: expect.objectContaining({ network: 'cluster_udn_net-0', subnets: { ipv4: '192.168.0.0/24' } }),
     });
     expect(JSON.parse(c.annotations[connectSubnetAnnotation]!)).toEqual({ layer3_1: { ipv4: '192.168.0.0/24' } });
-    expect(c.warnings.map((w) => w.reason)).toEqual(['InsufficientNetworks']);
+    expect((c.warnings ?? []).map((w) => w.reason)).toEqual(['InsufficientNetworks']);
     const zone = zonesOf(text).get('node-0')!;
     // node-0's local pair plus node-1's remote crtor- port, one route per node
     expect(rowsOf(zone, 'Logical_Router_Port').map((r) => r.columns.name)).toEqual([
