@@ -6,14 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import type { RowDifference } from '../provider/nb/naturalDiff';
+import type { OracleDifference } from './compare';
 
 export const ACCEPTED = 'test/oracle/accepted.yaml';
 
 export interface Accepted {
   table: string;
   key: string;
-  kind?: RowDifference['kind'];
+  kind?: OracleDifference['kind'];
   column?: string;
   sources?: string[];
   reason: string;
@@ -30,7 +30,7 @@ export function readAccepted(file = ACCEPTED): Accepted[] {
 }
 
 /** The accepted entry that explains `d` in `source`, if any. */
-export function explains(list: Accepted[], d: RowDifference, source: string): Accepted | undefined {
+export function explains(list: Accepted[], d: OracleDifference, source: string): Accepted | undefined {
   return list.find(
     (a) =>
       new RegExp(`^(?:${a.table})$`).test(d.table) &&

@@ -1,9 +1,11 @@
 /**
  * A committed dump: upstream's Northbound for one topology file and zone, in scope only
- * (scope.ts), under natural keys (provider/nb/natural.ts), with what produced it: the upstream
+ * (scope.ts), under natural keys (provider/nb/naturalKeys.ts), with what produced it: the upstream
  * commit, the harness settings and any errors the harness recorded.
  */
-import { naturalTables, type IdRow, type NaturalTables } from '../provider/nb/natural';
+import { nbSchema } from '../provider/nb/generated/nb';
+import type { ObservedRow } from '../provider/nb/desired';
+import { naturalRows } from '../provider/nb/naturalKeys';
 import type { HarnessSettings } from './input';
 import { upstreamScope } from './scope';
 
@@ -30,12 +32,11 @@ export interface OracleDump {
   tables: Record<string, DumpRow[]>;
 }
 
-/** The harness's rows (`_uuid` and reference columns as UUIDs) as IdRows. */
-export function idRows(output: HarnessOutput): Record<string, IdRow[]> {
-  const tables: Record<string, IdRow[]> = {};
-  for (const [table, rows] of Object.entries(output.tables ?? {}))
-    tables[table] = rows.map((columns) => ({ id: String(columns._uuid), columns }));
-  return tables;
+/** The harness's rows (`_uuid` and reference columns as UUIDs). */
+export function observedRows(output: HarnessOutput): ObservedRow[] {
+  return Object.entries(output.tables ?? {}).flatMap(([table, rows]) =>
+    rows.map((columns) => ({ table, uuid: String(columns._uuid), columns })),
+  );
 }
 
 export function oracleDump(
@@ -43,21 +44,27 @@ export function oracleDump(
   about: Omit<OracleDump, 'tables' | 'errors' | 'controllerErrors' | 'zone'>,
   networks: string[],
 ): OracleDump {
-  const rows = idRows(output);
+  const rows = observedRows(output);
   const scope = upstreamScope(rows, networks, output.zone);
-  const natural = naturalTables(rows, (table, row) => scope.has(`${table}\0${row.id}`));
-  const tables = Object.fromEntries(
-    Object.entries(natural).map(([table, list]) => [table, list.map(({ key, columns }) => ({ key, columns }))]),
-  );
+  const tables = dumpRows(rows, (uuid) => scope.has(uuid));
   const controllerErrors = (output.controllerErrors ?? []).map((e) => e.slice(0, 500));
   return { ...about, zone: output.zone, errors: output.errors, controllerErrors, tables };
 }
 
-/** The dump's tables as natural tables again. */
-export function dumpTables(dump: OracleDump): NaturalTables {
-  return Object.fromEntries(
-    Object.entries(dump.tables).map(([table, rows]) => [table, rows.map((r) => ({ table, ...r }))]),
-  );
+/** The rows `keep` chooses, under natural keys, references as `Table:key` (keys computed over all rows). */
+export function dumpRows(rows: readonly ObservedRow[], keep: (uuid: string) => boolean): Record<string, DumpRow[]> {
+  const tables: Record<string, DumpRow[]> = {};
+  for (const row of naturalRows(rows, nbSchema).filter((r) => keep(r.source))) {
+    const columns = { ...row.columns };
+    for (const [column, target] of Object.entries(row.references)) {
+      const value = columns[column];
+      if (value !== undefined)
+        columns[column] = Array.isArray(value) ? value.map((k) => `${target}:${k}`) : `${target}:${value}`;
+    }
+    (tables[row.table] ??= []).push({ key: row.key, columns });
+  }
+  for (const list of Object.values(tables)) list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return tables;
 }
 
 /** JSON with one line per row: small, and a changed row is a one-line diff. */

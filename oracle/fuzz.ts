@@ -10,11 +10,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import { desiredIdRows, naturalTables } from '../provider/nb/natural';
-import { compareNaturalTables, describeDifference } from '../provider/nb/naturalDiff';
 import { randomTopology } from '../test/fuzz/topologies';
 import { explains, readAccepted } from './accepted';
-import { dumpTables, oracleDump } from './dump';
+import { compareWithUpstream, describeDifference, plannedNatural, upstreamNatural } from './compare';
+import { oracleDump } from './dump';
 import { harnessInput } from './input';
 import { oraclePlan } from './plan';
 import { runHarness } from './upstream';
@@ -65,7 +64,7 @@ export function fuzz(upstream: string, commit: string, count: number, seed: numb
       { source: file, upstream: { repository: '', commit, harness: '' }, settings },
       networks,
     );
-    const differences = compareNaturalTables(dumpTables(dump), naturalTables(desiredIdRows(zone.rows))).filter(
+    const differences = compareWithUpstream(upstreamNatural(dump.tables), plannedNatural(zone.rows)).filter(
       (d) => !explains(accepted, d, file),
     );
     if (differences.length === 0 && dump.errors.length === 0) {

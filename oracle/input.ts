@@ -6,8 +6,7 @@
  * UDN objects go as they are: the harness renders their NADs with upstream's own template.
  */
 import type { LoadedDocument } from '../provider/model/load';
-import { advertisesCudnPodNetwork } from '../provider/model/routeAdvertisements';
-import { predictedAnnotations, type TopologyPlan } from '../provider/runtime';
+import { advertisesCudnPodNetwork, predictedAnnotations, type TopologyPlan } from '../provider/runtime';
 
 type Json = Record<string, unknown>;
 

@@ -6,17 +6,15 @@
  * the meters their Copp names, plus the static MAC bindings of their router ports. The default network's node switch, which
  * the harness makes (as upstream's tests do), is outside.
  */
-import type { IdRow } from '../provider/nb/natural';
+import type { ObservedRow } from '../provider/nb/desired';
 import { nbSchema } from '../provider/nb/generated/nb';
 import { referencedTable } from '../provider/nb/references';
-import { networkPrefix } from '../provider/topology/names';
+import { networkPrefix } from '../provider/runtime';
 
 const CONNECT_CONTROLLER = 'ovnkube-network-connect-controller';
 const CONNECT_NAMES = /^(connect_router_|crtor-|rtocr-|cnc_svc_)/;
 
-type Tables = Record<string, IdRow[]>;
-
-function seeds(table: string, row: IdRow, networks: string[]): boolean {
+function seeds(row: ObservedRow, networks: string[]): boolean {
   const ids = (row.columns.external_ids ?? {}) as Record<string, string>;
   if (networks.includes(ids['k8s.ovn.org/network'] ?? '')) return true;
   const controller = ids['k8s.ovn.org/owner-controller'] ?? '';
@@ -28,41 +26,37 @@ function seeds(table: string, row: IdRow, networks: string[]): boolean {
   return networks.some((n) => name.includes(networkPrefix(n)));
 }
 
-/** `table\0id` of every row in scope. */
-export function upstreamScope(tables: Tables, networks: string[], zone: string): Set<string> {
-  const byId = new Map<string, { table: string; row: IdRow }>();
-  for (const [table, rows] of Object.entries(tables))
-    for (const row of rows) byId.set(`${table}\0${row.id}`, { table, row });
+/** The uuid of every row in scope. */
+export function upstreamScope(rows: readonly ObservedRow[], networks: string[], zone: string): Set<string> {
+  const byId = new Map(rows.map((row) => [`${row.table}\0${row.uuid}`, row]));
+  const of = (table: string) => rows.filter((r) => r.table === table);
   const inScope = new Set<string>();
-  const visit = (table: string, row: IdRow) => {
-    const at = `${table}\0${row.id}`;
-    if (inScope.has(at) || (table === 'Logical_Switch' && row.columns.name === zone)) return;
-    inScope.add(at);
-    for (const [column, spec] of Object.entries(nbSchema.tables[table]?.columns ?? {})) {
+  const visit = (row: ObservedRow) => {
+    if (inScope.has(row.uuid) || (row.table === 'Logical_Switch' && row.columns.name === zone)) return;
+    inScope.add(row.uuid);
+    for (const [column, spec] of Object.entries(nbSchema.tables[row.table]?.columns ?? {})) {
       const target = referencedTable(spec.type);
       const value = row.columns[column];
       if (!target || value === undefined) continue;
       for (const ref of Array.isArray(value) ? value : [value]) {
         const found = byId.get(`${target}\0${String(ref)}`);
-        if (found) visit(found.table, found.row);
+        if (found) visit(found);
       }
     }
   };
-  for (const [table, rows] of Object.entries(tables))
-    for (const row of rows) if (seeds(table, row, networks)) visit(table, row);
+  for (const row of rows) if (seeds(row, networks)) visit(row);
   // Copp names its meters (a map of names, not references)
   const meters = new Set(
-    (tables.Copp ?? [])
-      .filter((r) => inScope.has(`Copp\0${r.id}`))
+    of('Copp')
+      .filter((r) => inScope.has(r.uuid))
       .flatMap((r) => Object.values((r.columns.meters ?? {}) as object)),
   );
-  for (const row of tables.Meter ?? []) if (meters.has(row.columns.name)) visit('Meter', row);
+  for (const row of of('Meter')) if (meters.has(row.columns.name)) visit(row);
   const ports = new Set(
-    (tables.Logical_Router_Port ?? [])
-      .filter((r) => inScope.has(`Logical_Router_Port\0${r.id}`))
+    of('Logical_Router_Port')
+      .filter((r) => inScope.has(r.uuid))
       .map((r) => r.columns.name),
   );
-  for (const row of tables.Static_MAC_Binding ?? [])
-    if (ports.has(row.columns.logical_port)) inScope.add(`Static_MAC_Binding\0${row.id}`);
+  for (const row of of('Static_MAC_Binding')) if (ports.has(row.columns.logical_port)) inScope.add(row.uuid);
   return inScope;
 }

@@ -14,16 +14,9 @@ import { explains, readAccepted } from '../../../oracle/accepted';
 import type { OracleDump } from '../../../oracle/dump';
 import { DUMPS } from '../../../oracle/paths';
 import { oraclePlan } from '../../../oracle/plan';
-import { naturalKey } from '../../../provider/nb/natural';
-import type { RowDifference } from '../../../provider/nb/naturalDiff';
+import { oracleDifferences, type OracleDifference } from '../../../oracle/compare';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
-import {
-  auditCluster,
-  buildTopology,
-  type Comparison,
-  type RowOutline,
-  type ZoneAudit,
-} from '../../../provider/runtime';
+import { auditCluster, buildTopology, type ZoneAudit } from '../../../provider/runtime';
 import { loadOracleDump } from '../../support/oracleDump';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 
@@ -43,27 +36,10 @@ const dumps: string[] = readdirSync(DUMPS, { withFileTypes: true })
 const accepted = readAccepted();
 const readDump = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as OracleDump;
 
-// The audit keys rows by nb/naturalKeys.ts, the oracle by nb/natural.ts: the two spell the same
-// identity alike except for the tables keyed by their own columns (a meter band is `drop 20` to
-// the audit, `drop/20/0` to the oracle), which take the oracle's spelling here.
-const COLUMN_KEYED = new Set(['Meter_Band', 'Static_MAC_Binding']);
-const oracleKey = (r: RowOutline) => (COLUMN_KEYED.has(r.table) ? naturalKey(r.table, r.columns) : r.key);
-
-/**
- * The audit's differences in the oracle's terms: the audit expects our plan and finds upstream's
- * rows, the oracle expects upstream's and finds ours; a row only we plan is the oracle's `extra`.
- */
-function asOracleDifferences(c: Comparison): RowDifference[] {
-  return [
-    ...c.missing.map((r): RowDifference => ({ table: r.table, key: oracleKey(r), kind: 'extra' })),
-    ...c.unexpected.map((r): RowDifference => ({ table: r.table, key: oracleKey(r), kind: 'missing' })),
-    ...c.differing.flatMap((d) =>
-      d.columns.map((col): RowDifference => ({ table: d.table, key: d.key, kind: 'column', column: col.column })),
-    ),
-  ];
-}
-
-const words = (d: RowDifference) => `${d.kind} ${d.table} ${d.key}${d.column ? ` .${d.column}` : ''}`;
+// The audit expects our plan and finds upstream's rows (oracleDifferences(..., 'expected')); both
+// sides key rows by the same module (provider/nb/naturalKeys.ts), so the oracle's accepted list
+// applies as it is.
+const words = (d: OracleDifference) => `${d.kind} ${d.table} ${d.key}${d.column ? ` .${d.column}` : ''}`;
 
 describe.runIf(existsSync(schema))("ovnk audit of upstream's own Northbound (the oracle's dumps)", () => {
   let server: OvsdbServer | undefined;
@@ -101,7 +77,7 @@ describe.runIf(existsSync(schema))("ovnk audit of upstream's own Northbound (the
     const dump = readDump(file);
     it(`agrees with upstream's rows of ${dump.source} in zone ${dump.zone}, but for accepted differences`, async () => {
       const audit = await auditDump(dump);
-      const unexplained = asOracleDifferences(audit.comparison)
+      const unexplained = oracleDifferences(audit.comparison, 'expected')
         .filter((d) => !explains(accepted, d, dump.source))
         .map(words);
       expect(unexplained).toEqual([]);
@@ -111,10 +87,15 @@ describe.runIf(existsSync(schema))("ovnk audit of upstream's own Northbound (the
   it("reports a NAT whose external address was changed in upstream's rows, and nothing else unexplained", async () => {
     const dump = readDump(join(DUMPS, 'stacks__layer3-pair', 'ovn-worker.json'));
     const nat = dump.tables.NAT!.find((r) => r.columns.type === 'snat')!;
+    const ours = nat.columns.external_ip;
     nat.columns.external_ip = '192.0.2.99';
     const audit = await auditDump(dump);
-    const unexplained = asOracleDifferences(audit.comparison).filter((d) => !explains(accepted, d, dump.source));
-    expect(unexplained).toEqual([{ table: 'NAT', key: expect.any(String), kind: 'column', column: 'external_ip' }]);
+    const unexplained = oracleDifferences(audit.comparison, 'expected').filter(
+      (d) => !explains(accepted, d, dump.source),
+    );
+    expect(unexplained).toEqual([
+      { table: 'NAT', key: expect.any(String), kind: 'column', column: 'external_ip', upstream: '192.0.2.99', ours },
+    ]);
     expect(audit.comparison.differing[0]!.columns[0]).toMatchObject({ found: '192.0.2.99' });
   });
 });

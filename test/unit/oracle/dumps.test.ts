@@ -1,16 +1,22 @@
 /**
  * The oracle's CI part (no Go): for every dump upstream's own controllers wrote (test/oracle/,
  * made by `npm run oracle`, oracle/harness/ovnk_oracle_test.go), `ovnk plan`'s rows for the same
- * file and zone equal upstream's, table by table under natural keys (provider/nb/natural.ts);
+ * file and zone equal upstream's, table by table under natural keys (oracle/compare.ts: provider/nb/naturalKeys.ts and
+ * rowComparison.ts, the comparison `ovnk audit` uses);
  * the only differences allowed are those test/oracle/accepted.yaml lists with a reason.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { desiredIdRows, naturalTables } from '../../../provider/nb/natural';
-import { compareNaturalTables, describeDifference, type RowDifference } from '../../../provider/nb/naturalDiff';
 import { explains, readAccepted } from '../../../oracle/accepted';
-import { dumpTables, type OracleDump } from '../../../oracle/dump';
+import {
+  compareWithUpstream,
+  describeDifference,
+  plannedNatural,
+  upstreamNatural,
+  type OracleDifference,
+} from '../../../oracle/compare';
+import type { OracleDump } from '../../../oracle/dump';
 import { oraclePlan } from '../../../oracle/plan';
 import { DUMPS } from '../../../oracle/paths';
 
@@ -28,12 +34,12 @@ const dumps: string[] = existsSync(DUMPS)
 const accepted = readAccepted();
 const used = new Set<number>();
 
-function differences(dump: OracleDump): RowDifference[] {
+function differences(dump: OracleDump): OracleDifference[] {
   const planned = oraclePlan(readFileSync(dump.source, 'utf8'));
   if (typeof planned === 'string') throw new Error(`${dump.source}: ${planned}`);
   const zone = planned.plan.zones.find((z) => z.name === dump.zone);
   if (!zone) throw new Error(`${dump.source}: our plan has no zone ${dump.zone}`);
-  return compareNaturalTables(dumpTables(dump), naturalTables(desiredIdRows(zone.rows)));
+  return compareWithUpstream(upstreamNatural(dump.tables), plannedNatural(zone.rows));
 }
 
 describe('upstream controllers as the oracle', () => {
