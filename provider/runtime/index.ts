@@ -25,6 +25,9 @@ export * from './kubernetes';
 export * from './readable';
 export * from './refusals';
 export { dict, own } from '../model/dict';
+// for the oracle (oracle/), which reaches the pure layers only through the runtime
+export { networkPrefix } from '../topology/names';
+export { advertisesCudnPodNetwork } from '../model/routeAdvertisements';
 export { clusterWarnings, type Warning } from '../model/warnings';
 export * from './cluster';
 export * from './audit';
