@@ -102,6 +102,8 @@ export interface Inventory {
   targets?: Targets;
   /** What upstream already allocated (`spec.allocations`): plans take it as previous state. */
   allocations: AdoptedAllocations;
+  /** Upstream's --enable-preconfigured-udn-addresses (default off): Layer2 preconfigured addresses are read (preconfigured.ts). */
+  enablePreconfiguredUDNAddresses: boolean;
 }
 
 /**
@@ -152,6 +154,11 @@ export function parseInventory(doc: LoadedDocument, problems: Problem[]): Invent
     pods: (r.list(spec.pods, 'spec.pods') ?? []).flatMap((p, i) => parsePod(r, p, `spec.pods[${i}]`)),
     targets: parseTargets(r, spec.targets),
     allocations: parseAdopted(r, spec.allocations),
+    enablePreconfiguredUDNAddresses: flag(
+      r,
+      spec.enablePreconfiguredUDNAddresses,
+      'spec.enablePreconfiguredUDNAddresses',
+    ),
   };
 }
 
@@ -258,6 +265,11 @@ function parseNode(r: FieldReader, value: Json, field: string): InventoryNode[] 
         : {}),
     },
   ];
+}
+
+function flag(r: FieldReader, value: Json, field: string): boolean {
+  if (value === undefined || value === null) return false;
+  return typeof value === 'boolean' ? value : (r.wrong(field, value, 'true or false') ?? false);
 }
 
 function optionalFlag(r: FieldReader, value: Json, field: string): { gatewayMtuSupport?: boolean } {

@@ -9,6 +9,7 @@ import type { FieldReader, Json } from './fields';
 import { cidrList } from './inventory';
 import type { LoadedDocument } from './load';
 import { problem } from './problem';
+import { parsePreconfigured, type PreconfiguredAddresses } from './preconfigured';
 import type { LabelSelector } from './selector';
 
 export type Topology = 'Layer3' | 'Layer2' | 'Localnet';
@@ -65,6 +66,11 @@ export interface Network {
   localnet?: { physicalNetworkName: string; vlan?: number };
   /** Localnet only: addresses pods never get (`excludeSubnets`). */
   excludeSubnets?: string[];
+  /**
+   * Layer2 only: `defaultGatewayIPs`, `infrastructureSubnets`, `reservedSubnets` as given; used
+   * only with the Inventory's enablePreconfiguredUDNAddresses (preconfigured.ts).
+   */
+  preconfigured?: PreconfiguredAddresses;
   /** From the `k8s.ovn.org/tunnel-keys` annotation (as written; alloc/cluster.ts checks it against the id and range). */
   pinnedTunnelKeys?: [number, number];
 }
@@ -110,7 +116,13 @@ export function parseNetworkSpec(
     pinnedId: pinnedId(r, doc.metadata.annotations[networkIdAnnotation]),
     ...pinnedTunnelKeys(r, doc.metadata.annotations[tunnelKeysAnnotation]),
     ...(topology === 'Localnet' ? localnetFields(r, config, at) : {}),
+    ...(topology === 'Layer2' ? layer2Fields(r, config, at) : {}),
   };
+}
+
+function layer2Fields(r: FieldReader, config: Record<string, Json>, at: string): Partial<Network> {
+  const preconfigured = parsePreconfigured(r, config, at);
+  return preconfigured ? { preconfigured } : {};
 }
 
 /** `physicalNetworkName`, `vlan.access.id` and `excludeSubnets` of a Localnet spec (the CRD checks their shapes). */

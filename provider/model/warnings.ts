@@ -5,6 +5,7 @@
  * no namespace (so nothing of it is created), or drops a network out of its connect.
  */
 import type { Cluster } from './clusterShape';
+import { givenFields } from './preconfigured';
 import { fieldPath } from './problem';
 import { type LabelSelector, matchesSelector } from './selector';
 
@@ -12,7 +13,9 @@ export type WarningReason =
   | 'NamespaceSelectorMatchesNothing'
   | 'NetworkSelectorMatchesNothing'
   /** A connect selecting fewer than two networks (provider/connect/validate.ts): upstream accepts it. */
-  | 'InsufficientNetworks';
+  | 'InsufficientNetworks'
+  /** Preconfigured Layer2 addresses without the Inventory's enablePreconfiguredUDNAddresses (model/preconfigured.ts). */
+  | 'PreconfiguredAddressesIgnored';
 
 export interface Warning {
   reason: WarningReason;
@@ -24,7 +27,33 @@ export interface Warning {
 }
 
 export function clusterWarnings(cluster: Cluster): Warning[] {
-  return [...networkWarnings(cluster), ...connectWarnings(cluster)];
+  return [...networkWarnings(cluster), ...preconfiguredWarnings(cluster), ...connectWarnings(cluster)];
+}
+
+/**
+ * Upstream without --enable-preconfigured-udn-addresses leaves these fields out of the NAD
+ * (net-attach-def-template.go), so the network gets the default .1 and .2 addresses: say so
+ * rather than drop them silently.
+ */
+const ignoredMeans = {
+  defaultGatewayIPs: "the gateway stays each subnet's first address",
+  infrastructureSubnets:
+    "the gateway and management addresses stay each subnet's first and second, and pods may get its addresses",
+  reservedSubnets: 'pods may get its addresses',
+} as const;
+
+function preconfiguredWarnings(cluster: Cluster): Warning[] {
+  if (cluster.inventory.enablePreconfiguredUDNAddresses) return [];
+  return cluster.networks.flatMap((n) =>
+    givenFields(n.preconfigured).map((field) =>
+      warning(
+        'PreconfiguredAddressesIgnored',
+        n.ref,
+        `${n.kind === 'ClusterUserDefinedNetwork' ? 'spec.network.' : 'spec.'}layer2.${field}`,
+        `is ignored without the Inventory's spec.enablePreconfiguredUDNAddresses (upstream's --enable-preconfigured-udn-addresses, off by default): ${ignoredMeans[field]}`,
+      ),
+    ),
+  );
 }
 
 export function warning(reason: WarningReason, object: string, field: string, message: string): Warning {

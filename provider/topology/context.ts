@@ -6,6 +6,7 @@
 import type { Cidr, Family } from '../model/cidr';
 import { parseInterface, parseIP, parseNetwork, transitSwitchIP, type Addr } from './addresses';
 import { TopologyInputError } from './errors';
+import { resolveInfrastructure, type Infrastructure } from './infrastructure';
 import type { ClusterInput, GatewayInput, NetworkRole, NetworkTopology, NodeInput, RenderInput } from './input';
 import type { Layout } from '../model/zones';
 import { networkPrefix } from './names';
@@ -56,6 +57,8 @@ export interface NetworkContext {
   /** Primary Layer2 only, one per network family. */
   transits: Cidr[];
   tunnelKeys?: { switch: number; transitRouter: number };
+  /** Primary Layer2 with preconfigured addresses: its gateway and management addresses (infrastructure.ts). */
+  infrastructure?: Infrastructure;
   /** `network_name` of the localnet ports: the network's own, else the cluster's, else `physnet` (Localnet: its name). */
   physicalNetworkName: string;
   /** Localnet only: `tag_request` of its localnet port; 0 means none. */
@@ -235,6 +238,7 @@ export function resolve(input: RenderInput): NetworkContext {
     masquerades: primary ? clusterWide(cluster.masqueradeSubnets, families, 'cluster.masqueradeSubnets') : [],
     transits: layer2Primary ? layer2Transits(input, subnets) : [],
     tunnelKeys: layer2Primary ? layer2Keys(input) : undefined,
+    infrastructure: layer2Primary ? resolveInfrastructure(net.preconfigured, subnets) : undefined,
     physicalNetworkName:
       net.physicalNetworkName ?? (net.topology === 'localnet' ? net.name : (cluster.physicalNetworkName ?? 'physnet')),
     vlan: vlanOf(net),

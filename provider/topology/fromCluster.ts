@@ -25,6 +25,8 @@ import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, Ren
 import { inventoryZones, type Zone } from '../model/zones';
 import { forNetwork } from './errors';
 import { assignPodIPs, podKey } from './pod-ips';
+import { infrastructureExclusions, infrastructureIPs } from './infrastructure';
+import { mustParseCidr, parseAddress } from '../model/cidr';
 import { assignPodTunnels, type PodTunnels } from './pod-tunnels';
 import { dict, own } from '../model/dict';
 
@@ -165,8 +167,25 @@ function networkInput(
     ...(services.length === 0 ? {} : { services }),
     ...transportOf(network),
     ...(isPodNetworkAdvertised(cluster, network) ? { podNetworkAdvertised: true } : {}),
+    ...preconfiguredOf(cluster, network),
   };
 }
+
+/**
+ * The preconfigured addresses upstream reads: with --enable-preconfigured-udn-addresses, of a
+ * primary Layer2 network (util/multi_network.go newLayer2NetConfInfo); otherwise none (warned of,
+ * model/warnings.ts).
+ */
+function preconfiguredOf(cluster: Cluster, network: Network): Pick<NetworkInput, 'preconfigured'> {
+  const given = network.preconfigured;
+  if (!given || !usesPreconfigured(cluster, network)) return {};
+  const { defaultGatewayIPs, infrastructureSubnets } = given;
+  if (!defaultGatewayIPs && !infrastructureSubnets) return {};
+  return { preconfigured: { defaultGatewayIPs, infrastructureSubnets } };
+}
+
+const usesPreconfigured = (cluster: Cluster, network: Network): boolean =>
+  cluster.inventory.enablePreconfiguredUDNAddresses && network.topology === 'Layer2' && network.role === 'Primary';
 
 const transportNames = { NoOverlay: 'no-overlay', EVPN: 'evpn' } as const;
 
@@ -253,11 +272,25 @@ export function podsOf(
  * secondary Layer2 or Localnet network, which has neither and whose allocator reserves nothing
  * but the network's own addresses and its excludeSubnets (upstream's newIPAllocatorForNetwork,
  * clustermanager/network_cluster_controller.go, adds the infrastructure addresses for primary
- * Layer2 networks only).
+ * Layer2 networks only). With preconfigured addresses, the infrastructure subnets (else the
+ * chosen gateway and management addresses) and the reserved subnets are kept out instead.
  */
-function poolOf(network: Network): { firstOffset: number; exclude: string[] } {
+function poolOf(cluster: Cluster, network: Network): { firstOffset: number; exclude: string[] } {
   const flat = network.role === 'Secondary' && network.topology !== 'Layer3';
-  return { firstOffset: flat ? 1 : 3, exclude: network.excludeSubnets ?? [] };
+  const exclude = network.excludeSubnets ?? [];
+  if (!usesPreconfigured(cluster, network)) return { firstOffset: flat ? 1 : 3, exclude };
+  // with preconfigured addresses the infrastructure addresses are wherever they were chosen
+  const given = network.preconfigured ?? {};
+  const infra = given.infrastructureSubnets ?? [];
+  const chosen = infrastructureIPs(
+    network.subnets.map((s) => mustParseCidr(s.cidr)),
+    infra.map(mustParseCidr),
+    (given.defaultGatewayIPs ?? []).flatMap((ip) => parseAddress(ip) ?? []),
+  );
+  return {
+    firstOffset: 1,
+    exclude: [...exclude, ...infrastructureExclusions(chosen, infra), ...(given.reservedSubnets ?? [])],
+  };
 }
 
 function assignNetworkPods(
@@ -271,7 +304,7 @@ function assignNetworkPods(
   const ips = dict<string[]>();
   if (network.topology !== 'Layer3') {
     const subnets = network.subnets.map((s) => s.cidr);
-    Object.assign(ips, assignPodIPs({ pods, subnets, ...poolOf(network) }, previous));
+    Object.assign(ips, assignPodIPs({ pods, subnets, ...poolOf(cluster, network) }, previous));
   } else {
     const hostSubnets = own(allocation.hostSubnets, network.name) ?? {};
     for (const node of new Set(pods.map((p) => p.node))) {

@@ -93,6 +93,11 @@ export interface NetworkInput {
    * selector, so on every node). NoOverlay and EVPN networks count as advertised without one.
    */
   podNetworkAdvertised?: boolean;
+  /**
+   * Primary Layer2 with the Inventory's enablePreconfiguredUDNAddresses only (upstream reads the
+   * fields only then): the gateway and management addresses follow them (infrastructure.ts).
+   */
+  preconfigured?: { defaultGatewayIPs?: string[]; infrastructureSubnets?: string[] };
 }
 
 export type Transport = 'no-overlay' | 'evpn';

@@ -20,11 +20,12 @@
  *   subnet does not say which node a pod is on.
  */
 import { formatCidr } from '../model/cidr';
-import { gatewayIP, managementIP, transitPair, type Addr } from './addresses';
+import { transitPair, type Addr } from './addresses';
 import { advertisedIsolation, advertisedPassAcl } from './advertised';
 import { gatewayChassis, routerPort, routerTypePort, staticRoute } from './builders';
 import { ofFamily, type NetworkContext, type NodeContext } from './context';
 import { gatewayJoinIPs, renderGatewayRouter } from './gateway';
+import { nodeGatewayIP, nodeManagementIP } from './infrastructure';
 import { switchLBGroups } from './groups';
 import { subnetConfig } from './layer3';
 import { hostAddressPolicies, managementAcls, managementPortRow, managementSnats } from './management';
@@ -56,7 +57,7 @@ function switchAttachment(ctx: NetworkContext, tr: RouterParts, sw: SwitchParts)
   const v6 = ctx.subnets.some((s) => s.family === 6);
   tr.ports.push(
     routerPort(trtos, {
-      networks: ctx.subnets.map(gatewayIP),
+      networks: ctx.subnets.map((s) => nodeGatewayIP(ctx.infrastructure, s)),
       options: { ...mtuOption(ctx, ctx.local), 'requested-tnl-key': '1' },
       gatewayChassis: gc.length > 0 ? gc.map((g) => g.columns.name as string) : undefined,
       ipv6RaConfigs: v6 ? raConfigs(ctx) : undefined,
@@ -79,7 +80,7 @@ function raConfigs(ctx: NetworkContext): Record<string, string> {
 function management(ctx: NetworkContext, tr: RouterParts, sw: SwitchParts): void {
   const owner = ctx.local[0];
   if (!owner) return;
-  sw.ports.push(managementPortRow(names.managementPort(ctx.p, owner.name), ctx.subnets));
+  sw.ports.push(managementPortRow(ctx, names.managementPort(ctx.p, owner.name), ctx.subnets));
   sw.acls.push(...managementAcls(ctx, names.layer2SwitchName(ctx.p), ctx.subnets));
   if (ctx.advertised) sw.acls.push(advertisedPassAcl(ctx));
   if (ctx.layout === 'per-node')
@@ -106,7 +107,8 @@ function localNode(ctx: NetworkContext, node: NodeContext, tr: RouterParts): Des
     }),
   );
   for (const s of ctx.subnets) {
-    const nexthop = ctx.cluster.gatewayMode === 'local' ? managementIP(s) : ofFamily(gateway, s.family);
+    const nexthop =
+      ctx.cluster.gatewayMode === 'local' ? nodeManagementIP(ctx.infrastructure, s) : ofFamily(gateway, s.family);
     if (nexthop)
       tr.routes.push(
         staticRoute(trName, { prefix: formatCidr(s), nexthop: nexthop.ip, srcIp: true, externalIds: ctx.e2 }),

@@ -81,7 +81,7 @@ function nodeSwitch(ctx: NetworkContext, node: NodeContext, cr: RouterParts, pod
   const link = nodeRouterLink(ctx, node, cr);
   const sw = new SwitchParts();
   sw.ports.push(link.switchPort);
-  sw.ports.push(managementPortRow(names.managementPort(ctx.p, node.name), node.hostSubnets), ...pods);
+  sw.ports.push(managementPortRow(ctx, names.managementPort(ctx.p, node.name), node.hostSubnets), ...pods);
   sw.acls.push(...managementAcls(ctx, name, node.hostSubnets));
   if (ctx.advertised) sw.acls.push(advertisedPassAcl(ctx));
   const columns = { name, other_config: subnetConfig(node.hostSubnets), external_ids: ctx.e3 };

@@ -5,9 +5,9 @@
  * the SNAT that gives traffic to the management port the network's management masquerade IP.
  */
 import { formatCidr, type Cidr } from '../model/cidr';
-import { managementIP } from './addresses';
 import { reroutePolicy, snat, switchPort } from './builders';
 import { ofFamily, type NetworkContext } from './context';
+import { nodeManagementIP } from './infrastructure';
 import { managementSnatScopes } from './egressSnat';
 import { networkMasqueradeIPs } from './gateway';
 import { macFromIPs } from './mac';
@@ -16,21 +16,26 @@ import { UPSTREAM_ID_KEY } from '../nb/ownership';
 import { row, type DesiredRow } from './rows';
 import { NAME_KEY, OWNER_CONTROLLER_KEY, OWNER_TYPE_KEY } from '../model/externalIds';
 
+/** The management addresses of these subnets (upstream's GetNodeManagementIP), bare. */
+function managementIPs(ctx: NetworkContext, subnets: readonly Cidr[]): string[] {
+  return subnets.map((s) => nodeManagementIP(ctx.infrastructure, s).ip);
+}
+
 /** `"<mac> <ip4> [<ip6>]"` of the management port of these subnets. */
-export function managementAddresses(subnets: readonly Cidr[]): string {
-  const ips = subnets.map((s) => managementIP(s).ip);
+export function managementAddresses(ctx: NetworkContext, subnets: readonly Cidr[]): string {
+  const ips = managementIPs(ctx, subnets);
   return [macFromIPs(ips), ...ips].join(' ');
 }
 
-export function managementPortRow(name: string, subnets: readonly Cidr[]): DesiredRow {
-  return switchPort(name, { addresses: [managementAddresses(subnets)] });
+export function managementPortRow(ctx: NetworkContext, name: string, subnets: readonly Cidr[]): DesiredRow {
+  return switchPort(name, { addresses: [managementAddresses(ctx, subnets)] });
 }
 
 /** Upstream's NetpolNode ACL: allow-related from the management IP, one per family. */
 export function managementAcls(ctx: NetworkContext, switchName: string, subnets: readonly Cidr[]): DesiredRow[] {
   const controller = networkControllerName(ctx.name);
   return subnets.map((s) => {
-    const ip = managementIP(s).ip;
+    const ip = nodeManagementIP(ctx.infrastructure, s).ip;
     return row('ACL', {
       priority: 1001,
       direction: 'to-lport',
@@ -62,7 +67,7 @@ export function hostAddressPolicies(
     const subnet = ofFamily(subnets, host.family);
     if (!subnet) return [];
     const match = `inport == "${inport}" && ip${host.family}.dst == ${host.ip} /* ${comment} */`;
-    return [reroutePolicy(router, 1004, match, managementIP(subnet).ip, ctx.e2)];
+    return [reroutePolicy(router, 1004, match, nodeManagementIP(ctx.infrastructure, subnet).ip, ctx.e2)];
   });
 }
 
@@ -79,7 +84,7 @@ export function managementSnats(
   subnets: readonly Cidr[],
   options: ManagementSnatOptions,
 ): DesiredRow[] {
-  const dstMac = `eth.dst == ${macFromIPs(subnets.map((s) => managementIP(s).ip))}`;
+  const dstMac = `eth.dst == ${macFromIPs(managementIPs(ctx, subnets))}`;
   return networkMasqueradeIPs(ctx).flatMap((masq) =>
     subnets
       .filter((s) => s.family === masq.management.family)
