@@ -1,6 +1,7 @@
 /**
  * Runtime failures as the contract's outcomes: unreachable or in doubt (exit 4), refused with
- * nothing sent or because of others' writes (exit 1), unusable endpoint or stored state (exit 3).
+ * nothing sent or because of others' writes (exit 1), unusable endpoint or stored state, or an
+ * optional package the command needs and that is not installed (exit 3).
  * Whole commands (fileTarget.ts) and single zones (zoneRuns.ts) map their failures here alike.
  */
 import {
@@ -8,6 +9,7 @@ import {
   EndpointError,
   ForeignRowClash,
   LedgerError,
+  MissingPackageError,
   NotCommittedError,
   OutcomeUnknownError,
   OwnerConflictError,
@@ -24,6 +26,8 @@ export function asCliError(error: unknown, file: string): unknown {
   if (outcome) return outcome;
   if (error instanceof TargetUnreachableError)
     return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint });
+  if (error instanceof MissingPackageError)
+    return new CliError(ExitCode.badInput, error.message, { package: error.packageName });
   if (error instanceof EndpointError)
     return new CliError(ExitCode.badInput, error.message, { path: error.field, endpoint: error.endpoint });
   if (error instanceof StateError || error instanceof LedgerError)

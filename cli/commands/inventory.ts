@@ -14,6 +14,7 @@ import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import { KubernetesReadError, readClusterInventory } from '../../provider/runtime';
 import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS, parseOutputFormat, runFormatted } from '../contract';
+import { asCliError } from './cliErrors';
 
 interface InventoryFlags {
   kubeconfig?: string;
@@ -35,7 +36,7 @@ async function readInventory(flags: InventoryFlags, quiet: boolean): Promise<Com
     if (!quiet) for (const note of read.notes) process.stderr.write(`ovnk inventory: note: ${note}\n`);
     return { document: read.inventory, text: stringify(read.inventory) };
   } catch (error) {
-    if (!(error instanceof KubernetesReadError)) throw error;
+    if (!(error instanceof KubernetesReadError)) throw asCliError(error, kubeconfig);
     const code = error.kind === 'input' ? ExitCode.badInput : ExitCode.unreachable;
     throw new CliError(code, error.message, error.kind === 'input' ? { file: kubeconfig } : {});
   }

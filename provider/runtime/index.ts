@@ -22,6 +22,7 @@ export * from './inventoryMerge';
 export * from './input';
 export * from './pulumi';
 export * from './kubernetes';
+export { MissingPackageError } from './optionalPackage';
 export * from './readable';
 export * from './refusals';
 export { dict, own } from '../model/dict';

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -126,6 +126,21 @@ describe('the packed library in a consumer project', () => {
         .map((p) => p.slice(root.length + 1))
         .sort(),
     ).toEqual(['components/kubernetes.js', 'stacks/index.js']);
+  });
+
+  it("installs none of the CLI-only packages; the consumer's ovnk draws DOT and names the package a picture needs", () => {
+    for (const name of ['@kubernetes/client-node', '@viz-js/viz', '@resvg/resvg-js'])
+      expect(existsSync(join(dir, 'node_modules', ...name.split('/'))), name).toBe(false);
+    const ovnk = join(dir, 'node_modules', 'ovnk-pulumi', 'dist', 'cli', 'main.js');
+    const colored = join(repoRoot, 'stacks', 'topologies', 'colored-enterprise.yaml');
+    const draw = (format: string) =>
+      spawnSync(process.execPath, [ovnk, 'diagram', '-f', colored, '-o', format], { cwd: dir, encoding: 'utf8' });
+    const dot = draw('dot');
+    expect(dot.status).toBe(0);
+    expect(dot.stdout.startsWith('digraph')).toBe(true);
+    const svg = draw('svg');
+    expect(svg.status).toBe(3);
+    expect(svg.stderr).toContain('needs the package @viz-js/viz, which is not installed: npm install @viz-js/viz');
   });
 
   it('every serialized shim is small, requires the runtime by package name and names no path of this machine', () => {

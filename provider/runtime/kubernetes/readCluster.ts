@@ -12,6 +12,7 @@ import type * as k8s from '@kubernetes/client-node';
 import type { ConfigMapData } from '../../model/clusterConfig';
 import { type ClusterInventory, inventoryFromCluster } from '../../model/clusterInventory';
 import type { KubeObject } from '../../model/nodeAnnotations';
+import { requireOptional } from '../optionalPackage';
 
 export interface ClusterSource {
   /** A kubeconfig file (the client's own loader reads it: contexts, certificates, tokens, exec plugins). */
@@ -79,10 +80,12 @@ export async function readClusterInventory(source: ClusterSource): Promise<Clust
   return { inventory: read.inventory, notes: [...notes, ...read.notes] };
 }
 
-/** The client library, loaded when a cluster is read (it is an ES module; Node >= 20.19 requires it). */
+/**
+ * The client library, loaded when a cluster is read (it is an ES module; Node >= 20.19 requires it);
+ * an optional peer dependency, as only `ovnk inventory` reads a cluster.
+ */
 function loadClient(): typeof k8s {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('@kubernetes/client-node') as typeof k8s;
+  return requireOptional<typeof k8s>('@kubernetes/client-node', 'ovnk inventory');
 }
 
 function kubeConfig(client: typeof k8s, source: ClusterSource): k8s.KubeConfig {
