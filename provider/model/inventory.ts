@@ -104,6 +104,8 @@ export interface Inventory {
   allocations: AdoptedAllocations;
   /** Upstream's --enable-preconfigured-udn-addresses (default off): Layer2 preconfigured addresses are read (preconfigured.ts). */
   enablePreconfiguredUDNAddresses: boolean;
+  /** Upstream's --enable-egress-ip (default off): the gateway bridges' priority-103 drop of un-SNATed pod traffic. */
+  enableEgressIP: boolean;
 }
 
 /**
@@ -159,6 +161,7 @@ export function parseInventory(doc: LoadedDocument, problems: Problem[]): Invent
       spec.enablePreconfiguredUDNAddresses,
       'spec.enablePreconfiguredUDNAddresses',
     ),
+    enableEgressIP: flag(r, spec.enableEgressIP, 'spec.enableEgressIP'),
   };
 }
 

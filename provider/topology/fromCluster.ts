@@ -196,7 +196,7 @@ function transportOf(network: Network): Pick<NetworkInput, 'transport' | 'outbou
 }
 
 /** A RouteAdvertisements advertises the CUDN's pod network (PodNetwork has no node selector: every node). */
-function isPodNetworkAdvertised(cluster: Cluster, network: Network): boolean {
+export function isPodNetworkAdvertised(cluster: Cluster, network: Network): boolean {
   return (
     network.kind === 'ClusterUserDefinedNetwork' &&
     (cluster.routeAdvertisements ?? []).some((ra) => advertisesCudnPodNetwork(ra, network.labels, {}))

@@ -6,8 +6,10 @@
  * (ct_mark = the network's mark) from the host's (ct_mark 0x2); frames to the shared MAC go to
  * every patch port and the host (ARP replies reach both); a network's packets leave SNATed from
  * its gateway router's masquerade address to the bridge's address (the UplinkState's on an Uplink
- * bridge, the node's on breth0). IPv4 only; upstream's service, egress-IP, no-overlay and
- * advertised-network flows are not rendered.
+ * bridge, the node's on breth0), IPv4 and IPv6. Beside them: commonFlows' NoOverlay, EgressIP and
+ * advertised-network flows (routedFlows.ts) and the service flows of tables 0, 2 and 3
+ * (serviceFlows.ts: uplinkHostServiceFlows on an Uplink bridge, flowsForDefaultBridge's UDN part
+ * on breth0).
  *
  * Several owners may have networks on one bridge (issue 25), so the flows come in two kinds: a
  * network's own flows (its patch port's, its ct mark's) carry its owner's cookie, and the flows of
@@ -16,77 +18,21 @@
  * 0xdeff105; ours all start with 0xa11 in the top 12 bits, so the runtime changes only flows of
  * ours, and of those only the owner's and the shared ones. Pure.
  */
-import { fnv1a64 } from '../model/hash';
+import { ownerCookie, sharedCookie } from './cookies';
+import {
+  type BridgeFlowInput,
+  type BridgeNetwork,
+  conntrackZone,
+  ctMarkHost,
+  type Family,
+  familiesOf,
+  nodeSnatPktMark,
+} from './flowInput';
+import { routedFlows } from './routedFlows';
+import { networkServiceFlows, sharedServiceFlows } from './serviceFlows';
 
-/** The top 12 bits of every cookie of ours (upstream's `DefaultOpenFlowCookie` is 0xdeff105). */
-const cookieTag = 0xa11n << 52n;
-const tagMask = 0xfffn << 52n;
-const ownerBits = (1n << 52n) - 1n;
-const hex = (n: bigint) => `0x${n.toString(16)}`;
-
-/** `nodetypes.DefaultOpenFlowCookie`: ovnkube-node's flows, as ovs-ofctl prints the cookie. */
-export const upstreamCookie = '0xdeff105';
-
-/** The cookie of the flows every network of a bridge needs, whoever owns it. */
-export const sharedCookie = hex(cookieTag);
-
-/** The cookie of `owner`'s flows: the tag, and 52 bits of the FNV-1a of its name (never 0, the shared one's). */
-export function ownerCookie(owner: string): string {
-  const bits = BigInt(fnv1a64(owner)) & ownerBits;
-  return hex(cookieTag | (bits === 0n ? 1n : bits));
-}
-
-/** `ovs-ofctl`'s match of every flow of ours, whoever's. */
-export const anyOfOursMatch = `cookie=${hex(cookieTag)}/${hex(tagMask)}`;
-
-/** Whether a flow's cookie (as ovs-ofctl prints it) is one of ours. */
-export const isOurCookie = (cookie: string): boolean => (BigInt(cookie) & tagMask) === cookieTag;
-
-/** `config.Default.ConntrackZone`. */
-export const conntrackZone = 64000;
-/** `nodetypes.CtMarkHost`. */
-export const ctMarkHost = '0x2';
-/** `nodetypes.OvnKubeNodeSNATMark`. */
-export const nodeSnatPktMark = '0x3f0';
-/** `ctMarkUDNBase` of gateway_udn.go: a UDN's ct mark is this plus its network id. */
-export const ctMarkUdnBase = 3;
-
-/** `masqCTMark := ctMarkUDNBase + uint(networkID)`, printed `0x%x` (gateway_udn.go, bridgeconfig.go). */
-export function masqCtMark(networkId: number): string {
-  return `0x${(ctMarkUdnBase + networkId).toString(16)}`;
-}
-
-export interface BridgeNetwork {
-  /** OVN network name (`cluster_udn_<cudn>`). */
-  network: string;
-  /** The ofport of ovn-controller's patch port of this network on the bridge. */
-  patchPort: string;
-  ctMark: string;
-  /** The network's gateway-router masquerade IPv4 address (its GR SNATs pods to it). */
-  gatewayRouterMasqIp?: string;
-  /** The same in IPv6, from the Inventory's IPv6 masquerade subnet. */
-  gatewayRouterMasqIp6?: string;
-}
-
-export interface BridgeFlowInput {
-  /** The ofport of the bridge's physical uplink. */
-  physicalPort: string;
-  /** The ofport (or `LOCAL`) of the host interface holding the MAC and address. */
-  hostPort: string;
-  /** The MAC the host interface and the gateway routers share. */
-  mac: string;
-  /** The bridge's IPv4 address: what egress is SNATed to (none: no IPv4 flows, as upstream without IPv4Mode). */
-  ip?: string;
-  /** The bridge's IPv6 address: what IPv6 egress is SNATed to (none: no IPv6 flows). */
-  ip6?: string;
-  networks: BridgeNetwork[];
-  /**
-   * The ofport of the default network's patch port (`patch-breth0_<node>-to-br-int`) when the
-   * bridge carries that network too; its own flows are ovnkube-node's, but the flows every network
-   * shares must name it.
-   */
-  defaultPatchPort?: string;
-}
+export * from './cookies';
+export * from './flowInput';
 
 /** Table 0: frames to the shared MAC reach every patch port and NORMAL (ARP to both sides). */
 export function sharedMacFlow(mac: string, patchPorts: readonly string[]): string {
@@ -100,20 +46,6 @@ function patchSourceFlows(cookie: string, b: BridgeFlowInput, n: BridgeNetwork):
     `${cookie}, priority=10, table=0, in_port=${n.patchPort}, dl_src=${b.mac}, actions=output:NORMAL`,
     `${cookie}, priority=9, table=0, in_port=${n.patchPort}, actions=drop`,
   ];
-}
-
-/** One address family of the bridge: upstream's protoPrefixV4/V6 and the physical address of that family. */
-interface Family {
-  proto: 'ip' | 'ipv6';
-  ip: string;
-  masqOf: (n: BridgeNetwork) => string | undefined;
-}
-
-/** The families the bridge has an address in, IPv4 first (commonFlows: `if config.IPv4Mode`, then IPv6Mode). */
-function familiesOf(b: Omit<BridgeFlowInput, 'networks'>): Family[] {
-  const v4: Family[] = b.ip === undefined ? [] : [{ proto: 'ip', ip: b.ip, masqOf: (n) => n.gatewayRouterMasqIp }];
-  const v6: Family[] = b.ip6 === undefined ? [] : [{ proto: 'ipv6', ip: b.ip6, masqOf: (n) => n.gatewayRouterMasqIp6 }];
-  return [...v4, ...v6];
 }
 
 /** Table 0: a network's egress, committed with its mark and SNATed to the bridge's address. */
@@ -143,6 +75,8 @@ export function networkFlows(owner: string, b: BridgeFlowInput): string[] {
     ...patchSourceFlows(cookie, b, n),
     ...families.flatMap((f) => egressFlows(cookie, b, n, f)),
     ...families.flatMap((f) => replyFlows(cookie, n, f)),
+    ...routedFlows(cookie, b, n),
+    ...networkServiceFlows(cookie, b, n),
   ]);
 }
 
@@ -216,6 +150,7 @@ export function bridgeSharedFlows(b: Omit<BridgeFlowInput, 'networks'>, patchPor
     `${cookie}, priority=10, table=1, dl_dst=${b.mac}, actions=output:${b.hostPort}`,
     ...(b.ip6 === undefined ? [] : icmp6FloodFlows(patchPorts)),
     `${cookie}, priority=0, table=1, actions=output:NORMAL`,
+    ...sharedServiceFlows(b),
   ];
 }
 

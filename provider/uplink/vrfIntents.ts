@@ -18,6 +18,8 @@ export interface UplinkVrfInput {
   routeAdvertisements: RouteAdvertisements[];
   /** Network ids by OVN network name (the allocation's). */
   networkIds: Readonly<Record<string, number>>;
+  /** Host subnets per network, then per node (the allocation's): a Layer3 network's node subnets in its advertised flows. */
+  hostSubnets?: Readonly<Record<string, Readonly<Record<string, string[]>>>>;
 }
 
 /** What the runtime found or did on a node: outcomes per CUDN (applied: the steps ran), or why not. */

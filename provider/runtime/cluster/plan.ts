@@ -110,6 +110,7 @@ export async function planCluster(input: ClusterInput, options: ClusterPlanOptio
   const vrf = {
     routeAdvertisements: cluster.routeAdvertisements ?? [],
     networkIds: topology.plan.allocation.networkIds,
+    hostSubnets: topology.plan.allocation.hostSubnets,
   };
   const replacements = uplinkReplacements(previous?.uplinks, cluster.networks);
   return { ok: true, plan: { ...input, topology: topology.plan, uplinks: { offline, hosts, vrf, replacements } } };

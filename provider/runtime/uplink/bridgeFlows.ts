@@ -73,6 +73,7 @@ function render(intent: BridgeIntent, ports: Map<string, string>): { input?: Bri
             ctMark: n.ctMark,
             ...(n.masqIp === undefined ? {} : { gatewayRouterMasqIp: n.masqIp }),
             ...(n.masqIp6 === undefined ? {} : { gatewayRouterMasqIp6: n.masqIp6 }),
+            ...n.facts,
           },
         ]
       : [],
@@ -87,6 +88,7 @@ function render(intent: BridgeIntent, ports: Map<string, string>): { input?: Bri
     ...(intent.ip6 === undefined ? {} : { ip6: intent.ip6 }),
     networks,
     ...(defaultPatchPort === undefined ? {} : { defaultPatchPort }),
+    ...intent.facts,
   };
   return { input, absent };
 }

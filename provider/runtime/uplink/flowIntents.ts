@@ -9,12 +9,12 @@
  * computes them; a network without an id yet gets no flows. Pure.
  */
 import type { Cluster } from '../../model/cluster';
-import { parseCidr } from '../../model/cidr';
 import { masqueradeIPs } from '../../topology/addresses';
 import { localnetPort, networkPrefix } from '../../topology/names';
 import { physicalUplinkOf } from '../../uplink/bridge';
 import { findCondition, type UplinkState } from '../../uplink/conditions';
-import { masqCtMark } from '../../uplink/flows';
+import { type BridgeFlowInput, type BridgeNetwork, masqCtMark } from '../../uplink/flows';
+import { masqueradeSubnet, networkFlowFacts, serviceFamilies } from './flowFacts';
 import { uplinksOf } from '../../model/cudn';
 import type { InventoryNode } from '../../model/inventory';
 import { isActiveOn } from '../../uplink/active';
@@ -28,6 +28,8 @@ export interface NetworkIntent {
   /** The gateway router's masquerade addresses, per family of the Inventory's masquerade subnets. */
   masqIp?: string;
   masqIp6?: string;
+  /** What its flows beyond egress need (flowFacts.ts). */
+  facts: Partial<BridgeNetwork>;
 }
 
 export interface BridgeIntent {
@@ -42,6 +44,8 @@ export interface BridgeIntent {
   networks: NetworkIntent[];
   /** The default network's patch port on the node's gateway bridge, where ovn-controller makes one. */
   defaultPatch?: string;
+  /** Which renderer, the service CIDRs, EgressIP and the gateway mode (flowFacts.ts). */
+  facts: Pick<BridgeFlowInput, 'kind' | 'services' | 'egressIP' | 'localGateway'>;
 }
 
 /**
@@ -55,10 +59,8 @@ export const patchPortOf = (bridge: string, network: string, node: string): stri
   `patch-${localnetPort(bridge, networkPrefix(network), node)}-to-br-int`;
 
 function gatewayRouterMasqIp(cluster: Cluster, networkId: number, family: 4 | 6): string | undefined {
-  const subnet = cluster.inventory.masqueradeSubnets
-    .map(parseCidr)
-    .find((c) => typeof c !== 'string' && c.family === family);
-  return subnet && typeof subnet !== 'string' ? masqueradeIPs(subnet, networkId).gatewayRouter.ip : undefined;
+  const subnet = masqueradeSubnet(cluster.inventory, family);
+  return subnet && masqueradeIPs(subnet.cidr, networkId).gatewayRouter.ip;
 }
 
 /** The first address of each family among `cidrs` (`a.b.c.d/len`, `x::y/len`), without its length. */
@@ -74,7 +76,8 @@ function networkIntent(
   network: string,
   bridge: string,
   node: string,
-) {
+  hostSubnets?: HostSubnets,
+): NetworkIntent | undefined {
   const id = ids[network];
   if (id === undefined) return undefined;
   const masqIp = gatewayRouterMasqIp(cluster, id, 4);
@@ -86,13 +89,28 @@ function networkIntent(
     ctMark: masqCtMark(id),
     ...(masqIp === undefined ? {} : { masqIp }),
     ...(masqIp6 === undefined ? {} : { masqIp6 }),
+    facts: networkFlowFacts(cluster, id, network, node, hostSubnets),
+  };
+}
+
+/** Host subnets per OVN network name, then per node (the allocation's). */
+export type HostSubnets = Readonly<Record<string, Readonly<Record<string, string[]>>>>;
+
+/** The bridge-wide facts of the flows: which of upstream's renderers, the services, EgressIP, the gateway mode. */
+function bridgeFacts(cluster: Cluster, kind: 'uplink' | 'gateway'): BridgeIntent['facts'] {
+  const { inventory } = cluster;
+  return {
+    kind,
+    services: serviceFamilies(inventory),
+    ...(inventory.enableEgressIP ? { egressIP: true } : {}),
+    ...(inventory.gatewayMode === 'local' ? { localGateway: true } : {}),
   };
 }
 
 function bridgeOfState(
   state: UplinkState,
   found: NodeDiscovery | undefined,
-): Omit<BridgeIntent, 'networks'> | undefined {
+): Omit<BridgeIntent, 'networks' | 'facts'> | undefined {
   const s = state.status;
   const addresses = addressesOf(s.ipAddresses ?? []);
   if (!found?.ok || !s.ovsBridge || !s.macAddress || !s.hostInterfaceName || Object.keys(addresses).length === 0)
@@ -116,6 +134,7 @@ function gatewayBridgeIntent(
   node: InventoryNode,
   found: NodeDiscovery | undefined,
   ids: Readonly<Record<string, number>>,
+  hostSubnets?: HostSubnets,
 ): BridgeIntent | undefined {
   const bridge = node.gatewayBridge;
   const addresses = addressesOf(node.nodeIPs);
@@ -124,7 +143,7 @@ function gatewayBridgeIntent(
   if (!physical.ok) return undefined;
   const networks = cluster.networks
     .filter((n) => n.role === 'Primary' && uplinksOf(n) === undefined && isActiveOn(node, n))
-    .flatMap((n) => networkIntent(cluster, ids, n.name, bridge, node.name) ?? []);
+    .flatMap((n) => networkIntent(cluster, ids, n.name, bridge, node.name, hostSubnets) ?? []);
   if (networks.length === 0) return undefined;
   const defaultPatch = defaultPatchPortOf(bridge, node.name);
   return {
@@ -135,6 +154,7 @@ function gatewayBridgeIntent(
     ...addresses,
     networks,
     defaultPatch,
+    facts: bridgeFacts(cluster, 'gateway'),
   };
 }
 
@@ -144,6 +164,7 @@ export function gatewayFlowIntents(
   cluster: Cluster,
   discovery: ReadonlyMap<string, NodeDiscovery>,
   networkIds: Readonly<Record<string, number>>,
+  hostSubnets?: HostSubnets,
 ): Map<string, BridgeIntent[]> {
   const out = new Map<string, BridgeIntent[]>();
   for (const step of plan.nodes) {
@@ -151,14 +172,14 @@ export function gatewayFlowIntents(
     for (const { network, bridge } of step.desired) {
       const state = plan.uplinkStates.find((s) => s.spec.nodeName === step.node && s.status.ovsBridge?.name === bridge);
       const base = state && bridgeOfState(state, discovery.get(step.node));
-      const intent = networkIntent(cluster, networkIds, network, bridge, step.node);
+      const intent = networkIntent(cluster, networkIds, network, bridge, step.node, hostSubnets);
       if (!base || !intent) continue;
-      const entry = bridges.get(bridge) ?? { ...base, networks: [] };
+      const entry = bridges.get(bridge) ?? { ...base, networks: [], facts: bridgeFacts(cluster, 'uplink') };
       entry.networks.push(intent);
       bridges.set(bridge, entry);
     }
     const node = cluster.inventory.nodes.find((n) => n.name === step.node);
-    const gateway = node && gatewayBridgeIntent(cluster, node, discovery.get(step.node), networkIds);
+    const gateway = node && gatewayBridgeIntent(cluster, node, discovery.get(step.node), networkIds, hostSubnets);
     if (gateway) bridges.set(gateway.bridge, gateway);
     if (bridges.size > 0) out.set(step.node, [...bridges.values()]);
   }

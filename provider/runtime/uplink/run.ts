@@ -151,7 +151,7 @@ async function flowsOnNodes(
   write: boolean,
 ): Promise<Map<string, NodeFlowResult>> {
   const { session, discovery } = hosts;
-  const intents = gatewayFlowIntents(plan, cluster, discovery, vrfInput.networkIds);
+  const intents = gatewayFlowIntents(plan, cluster, discovery, vrfInput.networkIds, vrfInput.hostSubnets);
   const nodes = [...discovery.entries()].flatMap(([node, found]) => (found.ok ? [{ node, facts: found.facts }] : []));
   const results = await Promise.all(
     nodes.map(({ node, facts }) => {
