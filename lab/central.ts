@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { exec, inRoot, ipBatch } from './exec';
-import type { LabLayout } from './layout';
+import { type LabLayout, UNDERLAY6_PREFIX, underlayGateway6 } from './layout';
 import {
   createNbCluster,
   isNbClustered,
@@ -23,7 +23,14 @@ export async function createFabric(layout: LabLayout): Promise<void> {
   const fabric = layout.fabricNamespace;
   await exec(['ip', 'netns', 'add', fabric]);
   await ipBatch(
-    ['link set lo up', 'link add br0 type bridge', `addr add ${layout.underlayGateway}/24 dev br0`, 'link set br0 up'],
+    [
+      'link set lo up',
+      'link add br0 type bridge',
+      `addr add ${layout.underlayGateway}/24 dev br0`,
+      // the IPv6 underlay: the fabric answers the nodes' IPv6 egress as it does their IPv4
+      `addr add ${underlayGateway6(layout)}/${UNDERLAY6_PREFIX} dev br0 nodad`,
+      'link set br0 up',
+    ],
     fabric,
   );
   await ipBatch([

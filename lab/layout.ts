@@ -97,6 +97,16 @@ export const zoneLayoutOf = (layout: LabLayout): ZoneLayout => layout.zones ?? '
 export const hasDataPlane = (layout: LabLayout): boolean => layout.dataPlane !== false;
 
 /** Upstream kind-style node names: ovn-worker, ovn-worker2, ovn-worker3, ... */
+/** The prefix of the IPv6 underlay (fd19:<index>::/64): breth0's IPv6 addresses and the fabric's. */
+export const UNDERLAY6_PREFIX = 64;
+
+/** The fabric's IPv6 address on the underlay: the nodes' IPv6 default gateway (computed, so older labs' states need nothing new). */
+export const underlayGateway6 = (layout: Pick<LabLayout, 'index'>): string => `fd19:${layout.index}::1`;
+
+/** A node's IPv6 address on breth0, beside its IPv4 encap address. */
+export const nodeIp6 = (layout: Pick<LabLayout, 'index'>, node: Pick<NodeLayout, 'id'>): string =>
+  `fd19:${layout.index}::${10 + node.id}`;
+
 export function nodeName(position: number): string {
   return position === 1 ? 'ovn-worker' : `ovn-worker${position}`;
 }

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { exec, inNamespace, inRoot, ipBatch, sleep } from './exec';
 import { failing } from './errors';
-import { type LabLayout, type NodeLayout, zoneLayoutOf } from './layout';
+import { type LabLayout, type NodeLayout, nodeIp6, UNDERLAY6_PREFIX, underlayGateway6, zoneLayoutOf } from './layout';
 import type { DaemonRecord } from './processes';
 import { prepareFakeRun, startSshd } from './sshd';
 import { zoneOf } from './zones';
@@ -130,8 +130,10 @@ async function configureGatewayBridge(layout: LabLayout, node: NodeLayout): Prom
   await ipBatch(
     [
       `addr add ${node.encapIp}/${GATEWAY_PREFIX} dev ${GATEWAY_BRIDGE}`,
+      `addr add ${nodeIp6(layout, node)}/${UNDERLAY6_PREFIX} dev ${GATEWAY_BRIDGE} nodad`,
       `link set ${GATEWAY_BRIDGE} up`,
       `route add default via ${layout.underlayGateway} dev ${GATEWAY_BRIDGE}`,
+      `route add default via ${underlayGateway6(layout)} dev ${GATEWAY_BRIDGE}`,
     ],
     node.namespace,
   );

@@ -6,7 +6,16 @@
  * upstream's l3-gateway-config has them). Pure: computed from the recorded state.
  */
 import { centralNbRemote, centralSocket } from './central';
-import { hasDataPlane, type LabLayout, type OvnFlavor, type ZoneLayout, zoneLayoutOf } from './layout';
+import {
+  hasDataPlane,
+  type LabLayout,
+  nodeIp6,
+  type OvnFlavor,
+  UNDERLAY6_PREFIX,
+  underlayGateway6,
+  type ZoneLayout,
+  zoneLayoutOf,
+} from './layout';
 import { isNbClustered, nbClusterRemotes } from './nbCluster';
 import { GATEWAY_BRIDGE, GATEWAY_PREFIX, nodeDbSocket } from './node';
 import type { LabState } from './state';
@@ -41,6 +50,13 @@ export interface LabNodeStatus {
   gatewayMac?: string;
   /** The next hop of the node's default route. */
   gatewayNextHops: string[];
+  /**
+   * The IPv6 underlay: breth0's IPv6 address with prefix and the next hop of the node's IPv6
+   * default route. Kept out of nodeIPs and gatewayNextHops, so the lab's Inventory stays IPv4
+   * unless a file gives them (a dual-stack file lists both).
+   */
+  nodeIPs6: string[];
+  gatewayNextHops6: string[];
   /** The node's network namespace on this machine. */
   namespace: string;
 }
@@ -123,6 +139,8 @@ export function statusOf(state: LabState, ovnRoot?: string): LabStatus {
       nodeIPs: [`${node.encapIp}/${GATEWAY_PREFIX}`],
       ...(state.gatewayMacs?.[node.name] ? { gatewayMac: state.gatewayMacs[node.name] } : {}),
       gatewayNextHops: [layout.underlayGateway],
+      nodeIPs6: [`${nodeIp6(layout, node)}/${UNDERLAY6_PREFIX}`],
+      gatewayNextHops6: [underlayGateway6(layout)],
       namespace: node.namespace,
     })),
   };
