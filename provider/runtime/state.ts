@@ -11,9 +11,10 @@ import type { PodAssignments } from '../topology/fromCluster';
 import type { PodTunnels } from '../topology/pod-tunnels';
 import { deeperThan, dict, plainData } from '../model/dict';
 import type { OtherOwners } from '../alloc/others';
+import { canonicalJson } from '../model/canonical';
 import { STATE_KEY_PREFIX } from '../model/externalIds';
 
-export { STATE_KEY_PREFIX };
+export { canonicalJson, STATE_KEY_PREFIX };
 
 export const runtimeStateVersion = 1;
 
@@ -35,16 +36,6 @@ export class StateError extends Error {
 }
 
 export const stateKey = (owner: string): string => `${STATE_KEY_PREFIX}${owner}`;
-
-/** JSON with object keys sorted at every level: equal states give equal text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    return Object.fromEntries(
-      Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-    );
-  });
-}
 
 export function serializeState(state: RuntimeState): string {
   return canonicalJson(state);

@@ -4,6 +4,7 @@
  * (the CRD's transition rules) as `replaceOnChanges`. Problems are every refusal the API server's
  * schema and CEL rules would make; the components throw them before registering anything.
  */
+import { sameJson } from '../../model/canonical';
 import { brokenRules, transitionPaths, transitionRules } from '../../model/crd';
 import {
   emittedKinds,
@@ -51,7 +52,7 @@ export function replacementsOf(old: Record<string, unknown>, now: Record<string,
   const byPath = new Map<string, string[]>();
   for (const rule of transitionRules(after.object.apiVersion, after.object.kind)) {
     const path = rule.path.split('[*]')[0]!;
-    if (same(valueAt(before.object, path), valueAt(after.object, path))) continue;
+    if (sameJson(valueAt(before.object, path), valueAt(after.object, path))) continue;
     const messages = byPath.get(path) ?? [];
     if (refused.has(rule.rule)) messages.push(rule.message);
     byPath.set(path, messages);
@@ -71,5 +72,3 @@ function valueAt(object: unknown, path: string): unknown {
       object,
     );
 }
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

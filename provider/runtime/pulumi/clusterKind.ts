@@ -13,7 +13,7 @@
 import { connectRouterName } from '../../connect/ids';
 import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
 import { renderSharedRows } from '../../topology/shared';
-import { driftCount, ownerFailure, same, zoneRowMethods } from './kind';
+import { driftCount, inputChanged, ownerFailure, zoneRowMethods } from './kind';
 import { keyPathFailures } from './keyPaths';
 import { sliceDigest } from './pack';
 import {
@@ -28,6 +28,7 @@ import {
 import { configureSettings, endpointOf } from './settings';
 import { clusterSlices, type ClusterSlices } from './slices';
 import { type Allocated, allocateFailures, allocateTopology, readTopology, stateOf } from './topologyInput';
+import { sameJson } from '../../model/canonical';
 import { dict, own } from '../../model/dict';
 
 /** What downstream code needs of each network, keyed by its object reference (`Kind/[ns/]name`). */
@@ -108,11 +109,10 @@ function sliceDigests(slices: unknown): unknown {
 }
 
 function diff(olds: Props, news: Props): DiffResult {
-  const differs = (key: string) =>
-    news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
+  const differs = (key: string) => inputChanged(olds, news, key);
   const replaces = differs('owner') ? ['owner'] : [];
   const inputs = ['inventory', 'networks', 'connects', 'routeAdvertisements', 'allocations', 'state'].some(differs);
-  const slices = containsUnknown(news.slices) || !same(sliceDigests(olds.slices), sliceDigests(news.slices));
+  const slices = containsUnknown(news.slices) || !sameJson(sliceDigests(olds.slices), sliceDigests(news.slices));
   const changes =
     replaces.length > 0 || inputs || slices || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
   return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };

@@ -13,6 +13,7 @@ import { applyRows, countRows, deleteRows, digestRows, driftOf } from './nbRows'
 import {
   checkFailure,
   type CheckFailure,
+  containsUnknown,
   jsonClean,
   PartialApplyError,
   type Props,
@@ -20,6 +21,7 @@ import {
   SCHEMA_VERSION,
   withoutProvider,
 } from './protocol';
+import { sameJson } from '../../model/canonical';
 import { dict } from '../../model/dict';
 
 export function ownerFailure(owner: unknown): CheckFailure[] {
@@ -44,7 +46,14 @@ export function stateVersion(props: Props): number {
   return version;
 }
 
-export const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Whether the program changed input `key`: its new value is unknown (a preview before its source
+ * exists) or differs from the stored one as a JSON value (key order ignored: model/canonical.ts).
+ * Absent in the program is no change (the engine fills it from the stored state).
+ */
+export function inputChanged(olds: Props, news: Props, key: string): boolean {
+  return news[key] !== undefined && (containsUnknown(news[key]) || !sameJson(olds[key], news[key]));
+}
 
 /** Outputs of a write: the inputs and what the rows came to (their digest and counts, not the rows). */
 export function outputsOf(inputs: Props, zones: string[], rows: DesiredRow[]): Props {

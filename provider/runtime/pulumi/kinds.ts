@@ -8,8 +8,9 @@
  * validates shapes, diff compares identities and the slice digest (no planning, no rendering);
  * create, update and read render the slice for the resource's zone.
  */
+import { sameJson } from '../../model/canonical';
 import type { DesiredRow } from '../../nb/desired';
-import { driftCount, ownerFailure, same, zoneRowMethods } from './kind';
+import { driftCount, inputChanged, ownerFailure, zoneRowMethods } from './kind';
 import { isPacked, sliceDigest, unpack } from './pack';
 import {
   checkFailure,
@@ -69,11 +70,10 @@ function check(spec: SliceKindSpec, news: Props): CheckResult<Props> {
 }
 
 function diff(spec: SliceKindSpec, olds: Props, news: Props): DiffResult {
-  const differs = (key: string) =>
-    news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
+  const differs = (key: string) => inputChanged(olds, news, key);
   const replaces = spec.replaceKeys.filter(differs);
   const slice = containsUnknown(news.slice) || sliceDigest(olds.slice) !== sliceDigest(news.slice);
-  const states = containsUnknown(news.uplinkStates) || !same(gatewaysOf(olds), gatewaysOf(news));
+  const states = containsUnknown(news.uplinkStates) || !sameJson(gatewaysOf(olds), gatewaysOf(news));
   const changes =
     replaces.length > 0 || slice || states || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
   return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };

@@ -6,6 +6,7 @@
  * zoneDatabase.ts: module-level pools, one per endpoint.
  */
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../model/canonical';
 import type { DesiredRow } from '../../nb/desired';
 import { observe, planApply } from '../../nb/apply';
 import { commit, type Committed } from '../commit';
@@ -35,9 +36,12 @@ export function countRows(rows: { table: string }[]): Record<string, number> {
   return counts;
 }
 
-/** sha256 of the rendered rows: equal rows, equal digest (renderers are deterministic). */
+/**
+ * sha256 of the rendered rows' canonical JSON: equal rows, equal digest, whatever order a
+ * renderer built a row's columns or external_ids in (renderers are deterministic).
+ */
 export function digestRows(rows: DesiredRow[]): string {
-  return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
+  return createHash('sha256').update(canonicalJson(rows)).digest('hex');
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import { canonicalJson } from '../state';
+import { canonicalJson } from '../../model/canonical';
 
 export interface PackedSlice {
   summary: Record<string, unknown>;

@@ -14,7 +14,7 @@ import { replacementsOf } from '../kubernetes/objects';
 import { allocationSummary } from './clusterKind';
 import { auditPrediction } from './predictionAudit';
 import { configureSettings } from './settings';
-import { ownerFailure, same } from './kind';
+import { inputChanged, ownerFailure } from './kind';
 import {
   type CheckResult,
   containsUnknown,
@@ -66,7 +66,7 @@ function replacements(olds: Props, networks: TopologyObject[], connects: Topolog
 
 function diff(olds: Props, news: Props): DiffResult {
   const keys = ['owner', 'inventory', 'networks', 'connects', 'allocations', 'annotations', 'state'];
-  const changes = keys.some((k) => news[k] !== undefined && (containsUnknown(news[k]) || !same(olds[k], news[k])));
+  const changes = keys.some((k) => inputChanged(olds, news, k));
   return { changes };
 }
 

@@ -10,7 +10,7 @@
  * membership released by hand is drift) and delete releases only what this owner made; VRF
  * conflicts and failures show as conditions and in `vrf`, never as a failed operation.
  */
-import { ownerFailure, driftCount, same, stateVersion } from './kind';
+import { ownerFailure, driftCount, inputChanged, stateVersion } from './kind';
 import {
   checkFailure,
   failureOf,
@@ -88,8 +88,7 @@ function check(news: Props): CheckResult<Props> {
 }
 
 function diff(olds: Props, news: Props): DiffResult {
-  const differs = (key: string) =>
-    news[key] !== undefined && (containsUnknown(news[key]) || !same(olds[key], news[key]));
+  const differs = (key: string) => inputChanged(olds, news, key);
   const replaces = ['owner', 'node'].filter(differs);
   const changes =
     replaces.length > 0 ||
