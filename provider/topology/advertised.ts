@@ -14,7 +14,8 @@ import { type Family, formatCidr } from '../model/cidr';
 import { NAME_KEY } from '../model/externalIds';
 import type { NetworkContext } from './context';
 import { ACL_LOGGING_METER, networkControllerName } from './names';
-import { addressSetFamily, addressSetRef, addressSetRow, objectIds } from './objectIds';
+import { objectIds } from '../model/dbObjectIds';
+import { addressSetFamily, addressSetRef, addressSetRow } from './objectIds';
 import { refs, row, type DesiredRow } from './rows';
 
 const DEFAULT_CONTROLLER = 'default-network-controller';

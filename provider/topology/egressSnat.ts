@@ -16,7 +16,8 @@ import { NAME_KEY } from '../model/externalIds';
 import { destinationMatch, nodeIPsIds, udnServicesIds } from './advertised';
 import type { NetworkContext, NodeContext } from './context';
 import { networkControllerName } from './names';
-import { addressSetFamily, addressSetRef, addressSetRow, objectIds } from './objectIds';
+import { objectIds } from '../model/dbObjectIds';
+import { addressSetFamily, addressSetRef, addressSetRow } from './objectIds';
 import type { DesiredRow } from './rows';
 
 const setName = (ids: Record<string, string>): string => addressSetRef(ids).slice(1);

@@ -19,7 +19,7 @@ import { endpointsOf, loadBalancerRows } from './services';
 import type { PodInput } from './input';
 import type { Service } from '../model/inventory';
 import { NAME_KEY } from '../model/externalIds';
-import { objectIds } from './objectIds';
+import { objectIds } from '../model/dbObjectIds';
 
 export const clusterLBGroupName = (p: string): string => `${p}clusterLBGroup`;
 export const clusterSwitchLBGroupName = (p: string): string => `${p}clusterSwitchLBGroup`;

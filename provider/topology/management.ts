@@ -12,9 +12,9 @@ import { managementSnatScopes } from './egressSnat';
 import { networkMasqueradeIPs } from './gateway';
 import { macFromIPs } from './mac';
 import { ACL_LOGGING_METER, networkControllerName } from './names';
-import { UPSTREAM_ID_KEY } from '../nb/ownership';
 import { row, type DesiredRow } from './rows';
-import { NAME_KEY, OWNER_CONTROLLER_KEY, OWNER_TYPE_KEY } from '../model/externalIds';
+import { objectIds } from '../model/dbObjectIds';
+import { NAME_KEY } from '../model/externalIds';
 
 /** The management addresses of these subnets (upstream's GetNodeManagementIP), bare. */
 function managementIPs(ctx: NetworkContext, subnets: readonly Cidr[]): string[] {
@@ -43,13 +43,10 @@ export function managementAcls(ctx: NetworkContext, switchName: string, subnets:
       match: `ip${s.family}.src==${ip}`,
       tier: 2,
       meter: ACL_LOGGING_METER,
-      external_ids: {
-        [OWNER_TYPE_KEY]: 'NetpolNode',
-        [OWNER_CONTROLLER_KEY]: controller,
-        [NAME_KEY]: switchName,
-        ip,
-        [UPSTREAM_ID_KEY]: `${controller}:NetpolNode:${switchName}:${ip}`,
-      },
+      external_ids: objectIds(controller, 'NetpolNode', [
+        [NAME_KEY, switchName],
+        ['ip', ip],
+      ]),
     });
   });
 }
