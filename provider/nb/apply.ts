@@ -123,6 +123,21 @@ const toRow =
   (table: string) =>
   (row: Row): ObservedRow => ({ table, uuid: (row._uuid as { uuid: string }).uuid, columns: row });
 
+/** A select of observe's transaction and the function that reads its reply into the observation. */
+interface Read {
+  op: Operation;
+  read: (rows: Row[]) => void;
+}
+
+/** Sends the reads' selects in one transaction, then gives each read its own reply, in their order. */
+async function runReads(db: OvsdbDatabase, database: string, reads: Read[]): Promise<void> {
+  const results = await db.transact(
+    database,
+    reads.map((r) => r.op),
+  );
+  reads.forEach((r, i) => r.read(results[i]?.rows ?? []));
+}
+
 /** One round trip (two when our rows have parents): see the header. */
 export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise<Observation> {
   const server = await db.getSchema(request.schema.name);
@@ -130,55 +145,62 @@ export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise
     .filter((t) => server.tables[t] !== undefined)
     .sort();
   const tables = known.filter((t) => server.tables[t]!.columns.external_ids !== undefined);
-  const ledgerTables = known.filter((t) => isLedgerTable(server, t));
-  const home = ledgerHome(server.name);
-  const lookups: { table: string; identity: string; op: Operation }[] = [];
-  for (const [table, identities] of foreignWanted(request)) {
-    for (const identity of identities)
-      for (const op of identitySelects(server, table, identity)) lookups.push({ table, identity, op });
-  }
   const managed = managedColumns(request, server);
-  // our rows, then the shared rows (shared.ts), which any owner may use
-  const ownedTables = [...tables, ...sharedTables(server.name).filter((t) => tables.includes(t))];
-  const ops = [
-    ...ownedTables.map((t, i) =>
-      ownedSelect(t, i < tables.length ? request.owner : SHARED_OWNER, selectedColumns(managed, server, t)),
-    ),
-    ...ledgerTables.map((table): Operation => ({ op: 'select', table, where: [] })),
-    ...lookups.map((l) => l.op),
-  ];
-  const results = await db.transact(
-    request.schema.name,
-    home && server.tables[home.table] ? [...ops, ledgerSelect(home)] : ops,
-  );
-  const owned = ownedTables.flatMap((table, i) => (results[i]!.rows ?? []).map(toRow(table)));
-  const ownedUuids = new Set(owned.map((r) => r.uuid));
+  const owned: ObservedRow[] = [];
+  const ownedUuids = new Set<string>();
   const foreign = new Map<string, ObservedRow>();
-  ledgerTables.forEach((table, i) =>
-    (results[ownedTables.length + i]!.rows ?? []).map(toRow(table)).forEach((row) => foreign.set(row.uuid, row)),
-  );
-  lookups.forEach((lookup, i) => {
-    for (const row of (results[ownedTables.length + ledgerTables.length + i]!.rows ?? []).map(toRow(lookup.table))) {
-      if (!ownedUuids.has(row.uuid) && rowIdentity(row.table, row.columns) === lookup.identity)
-        foreign.set(row.uuid, row);
-    }
+  const ownedRead = (table: string, owner: string): Read => ({
+    op: ownedSelect(table, owner, selectedColumns(managed, server, table)),
+    read: (rows) => {
+      for (const row of rows.map(toRow(table))) {
+        owned.push(row);
+        ownedUuids.add(row.uuid);
+      }
+    },
   });
+  const ledgerRead = (table: string): Read => ({
+    op: { op: 'select', table, where: [] },
+    read: (rows) => rows.map(toRow(table)).forEach((row) => foreign.set(row.uuid, row)),
+  });
+  // a foreign row found by one of the identity rules, unless it is ours (our rows are read first)
+  const lookupRead = (table: string, identity: string, op: Operation): Read => ({
+    op,
+    read: (rows) =>
+      rows
+        .map(toRow(table))
+        .filter((row) => !ownedUuids.has(row.uuid) && rowIdentity(row.table, row.columns) === identity)
+        .forEach((row) => foreign.set(row.uuid, row)),
+  });
+  const lookups = [...foreignWanted(request)].flatMap(([table, identities]) =>
+    [...identities].flatMap((identity) =>
+      identitySelects(server, table, identity).map((op) => lookupRead(table, identity, op)),
+    ),
+  );
+  const home = ledgerHome(server.name);
+  let homeRows: Row[] = [];
+  const homeReads: Read[] =
+    home && server.tables[home.table] ? [{ op: ledgerSelect(home), read: (rows) => (homeRows = rows) }] : [];
+  await runReads(db, request.schema.name, [
+    ...tables.map((t) => ownedRead(t, request.owner)),
+    // the shared rows (shared.ts), which any owner may use
+    ...sharedTables(server.name)
+      .filter((t) => tables.includes(t))
+      .map((t) => ownedRead(t, SHARED_OWNER)),
+    ...known.filter((t) => isLedgerTable(server, t)).map(ledgerRead),
+    ...lookups,
+    ...homeReads,
+  ]);
   for (const row of await holders(db, request, server, [...owned, ...foreign.values()]))
     if (!ownedUuids.has(row.uuid)) foreign.set(row.uuid, row);
   return {
     server,
     owned,
     foreign: [...foreign.values()],
-    ...(home && homeOf(results[ops.length], home, request.owner)),
+    ...(home && homeOf(homeRows[0], home, request.owner)),
   };
 }
 
-function homeOf(
-  result: { rows?: Row[] } | undefined,
-  home: { column: string },
-  owner: string,
-): Pick<Observation, 'ledger' | 'home'> {
-  const row = result?.rows?.[0];
+function homeOf(row: Row | undefined, home: { column: string }, owner: string): Pick<Observation, 'ledger' | 'home'> {
   const map = (row?.[home.column] ?? {}) as Record<string, string>;
   return {
     ledger: { homeExists: row !== undefined, text: map[ledgerKey(owner)] },
@@ -201,13 +223,17 @@ async function holders(
   const children = heldChildren(request, server, observed);
   if (children.size === 0) return [];
   const tables = [...new Set([...children.keys()].map((key) => key.split('\u0000')[0]!))].sort();
-  const results = await db.transact(
+  const holding: ObservedRow[] = [];
+  await runReads(
+    db,
     request.schema.name,
-    tables.map((table): Operation => ({ op: 'select', table, where: [] })),
+    tables.map((table) => ({
+      op: { op: 'select', table, where: [] },
+      read: (rows) =>
+        rows.filter((row) => holdsAny(table, row, children)).forEach((row) => holding.push(toRow(table)(row))),
+    })),
   );
-  return tables.flatMap((table, i) =>
-    (results[i]!.rows ?? []).filter((row) => holdsAny(table, row, children)).map(toRow(table)),
-  );
+  return holding;
 }
 
 /** `table\0column` of each declared parent column -> the uuids of our observed rows it should be searched for. */
