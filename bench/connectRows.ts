@@ -6,19 +6,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { planCluster } from '../provider/connect/plan';
 import { prepareZones, renderZone, type ZonePlan } from '../provider/connect/zones';
+import { allocateTopology } from '../provider/runtime/plan';
 import { type Benchmark, bestOf, figure, note, timed } from './harness';
 import { largeTopology, largeTopologyText } from './largeTopology';
 
 const { connects, perConnect, nodes } = largeTopology;
 
 function prepared(text: string): ZonePlan {
-  const outcome = planCluster(text);
+  const outcome = allocateTopology(text);
   if (!outcome.ok) throw new Error(`bench input unusable: ${outcome.inputProblems[0]!.message}`);
-  const refused = Object.entries(outcome.allocation.connects).find(([, c]) => !c.accepted);
+  const { cluster, allocation } = outcome.allocated;
+  const refused = Object.entries(allocation.connects).find(([, c]) => !c.accepted);
   if (refused) throw new Error(`bench connect ${refused[0]} refused: ${refused[1].problems[0]!.message}`);
-  return prepareZones(outcome.cluster, outcome.allocation);
+  return prepareZones(cluster, allocation);
 }
 
 function counts(rows: { table: string }[]): string {

@@ -7,9 +7,10 @@
  * throws.
  */
 import { validateObject } from './crd/validate';
+import { deeperThan, dict } from './dict';
 import { FieldReader, type Json } from './fields';
-import type { Problem } from './problem';
-import { parseYaml } from './yamlInput';
+import { problem, type Problem } from './problem';
+import { maxDepth, parseYaml, tooDeepText } from './yamlInput';
 
 export interface Metadata {
   name: string;
@@ -45,6 +46,35 @@ export function loadDocuments(text: string): Loaded {
     return loaded ? [loaded] : [];
   });
   return { documents, problems };
+}
+
+/**
+ * Objects already parsed (a Pulumi program's inputs: the objects a YAML file holds) -> documents,
+ * read as loadDocuments reads the elements of one JSON array (`document[0]`), with the same
+ * checks and problems and no text in between.
+ */
+export function loadObjects(objects: readonly unknown[]): Loaded {
+  const where = 'document[0]';
+  if (deeperThan(objects, maxDepth))
+    return { documents: [], problems: [problem('InvalidDocument', where, '', `${where} ${tooDeepText}`)] };
+  const problems: Problem[] = [];
+  const documents = objects.flatMap((object, index) => {
+    const loaded = readDocument(jsonData(object), index, where, problems);
+    return loaded ? [loaded] : [];
+  });
+  return { documents, problems };
+}
+
+/** `value` as JSON would carry it: objects without prototype and undefined members, undefined items null. */
+function jsonData(value: unknown): Json {
+  if (value === undefined) return null;
+  if (Array.isArray(value)) return value.map(jsonData);
+  if (typeof value !== 'object' || value === null) return value as Json;
+  return dict(
+    Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .map(([key, item]) => [key, jsonData(item)] as const),
+  ) as Json;
 }
 
 function readDocument(value: Json, index: number, where: string, problems: Problem[]): LoadedDocument | undefined {

@@ -76,7 +76,7 @@ function deepDocuments(text: string, lines: LineCounter): Problem[] {
   return problems;
 }
 
-const tooDeepText = `nests collections more than ${maxDepth} levels deep`;
+export const tooDeepText = `nests collections more than ${maxDepth} levels deep`;
 
 /** A field path's next part: `.key` of a mapping (`[key]` when not a plain name), `[i]` of a sequence. */
 function step(path: string, token: CST.Token, item: CST.CollectionItem, index: number): string {

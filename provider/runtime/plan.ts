@@ -1,9 +1,11 @@
 /**
- * planTopology: the pure pipeline behind `ovnk apply/diff/destroy` and the providers' check step.
- * Text or documents -> Cluster (shapes and network rules) -> connect validation -> allocation
- * (stable against the previous state) -> per zone the desired rows (networks, connects, shared
- * Copp/meters) and the pods to plug. Input problems stop before allocation; allocation and
- * connect problems are refusals (nothing may be applied).
+ * The one plan pipeline, pure: behind `ovnk plan/apply/diff/destroy`, the providers' check step
+ * (allocateTopology, which stops before rendering rows: each per-zone resource renders its own
+ * slice) and the benchmarks. Text, documents or objects -> Cluster (shapes and network rules) ->
+ * connect validation -> allocation (stable against the previous state) -> the renderers' inputs
+ * -> (planTopology) per zone the desired rows (networks, connects, shared Copp/meters) and the
+ * pods to plug. Input problems stop before allocation; allocation and connect problems are
+ * refusals (nothing may be applied).
  *
  * A zone's rows include the Static_MAC_Binding rows of its gateway routers' external ports
  * (rendered when the Inventory gives a node's gateway details). The table has no external_ids:
@@ -12,14 +14,14 @@
 import { allocateCluster, type ClusterAllocation } from '../alloc/cluster';
 import { type OtherOwners, takenByOthers } from '../alloc/others';
 import { buildCluster, type Cluster } from '../model/cluster';
-import { loadDocuments, type LoadedDocument } from '../model/load';
+import { loadDocuments, loadObjects, type LoadedDocument } from '../model/load';
 import { renderRefusals } from '../model/networkRules';
 import { masqueradeRefusals } from '../topology/masqueradeFit';
 import type { Problem } from '../model/problem';
 import { prepareZones, renderZone, uniqueRows } from '../connect/zones';
 import { validateConnects } from '../connect/validate';
 import { forNetwork, TopologyInputError } from '../topology/errors';
-import { topologyInputs, type ZoneRenderInputs } from '../topology/fromCluster';
+import { topologyInputs, type TopologyInputs, type ZoneRenderInputs } from '../topology/fromCluster';
 import { mergeSharedParts } from '../topology/merge';
 import { renderNetwork } from '../topology/render';
 import { networkEndpoints } from '../topology/services';
@@ -62,11 +64,22 @@ export interface PlanOptions {
   uplinkStates?: readonly UplinkState[];
 }
 
+/**
+ * What a plan starts from: YAML or JSON text (`ovnk plan -f`), loaded documents, the objects
+ * themselves (a Pulumi program's inputs, no text in between) or a Cluster already built.
+ */
+export type PlanSource = string | LoadedDocument[] | { objects: readonly unknown[] } | Cluster;
+
 /** Documents -> Cluster, or the problems that make the input unusable. */
 export function buildTopology(
-  source: string | LoadedDocument[],
+  source: string | LoadedDocument[] | { objects: readonly unknown[] },
 ): { ok: true; cluster: Cluster } | { ok: false; inputProblems: Problem[] } {
-  const loaded = typeof source === 'string' ? loadDocuments(source) : { documents: source, problems: [] };
+  const loaded =
+    typeof source === 'string'
+      ? loadDocuments(source)
+      : Array.isArray(source)
+        ? { documents: source, problems: [] }
+        : loadObjects(source.objects);
   if (loaded.problems.length > 0) return { ok: false, inputProblems: loaded.problems };
   const built = buildCluster(loaded.documents);
   return built.problems.length > 0
@@ -74,17 +87,28 @@ export function buildTopology(
     : { ok: true, cluster: built.cluster };
 }
 
-export function planTopology(
-  source: string | LoadedDocument[] | Cluster,
+/** A topology allocated, with the renderers' inputs: what planTopology renders and the Pulumi check cuts slices from. */
+export interface AllocatedTopology {
+  cluster: Cluster;
+  allocation: ClusterAllocation;
+  /** The allocation state and pod addresses to keep (planTopology adds the Uplink CUDNs' state). */
+  state: RuntimeState;
+  /** Refusals: allocation and connect problems. Nothing may be applied while there are any. */
+  problems: Problem[];
+  inputs: TopologyInputs;
+}
+
+export type AllocateResult = { ok: false; inputProblems: Problem[] } | { ok: true; allocated: AllocatedTopology };
+
+/** Model, connect validation, allocation stable against `previous`, and the renderers' inputs; no row rendered. */
+export function allocateTopology(
+  source: PlanSource,
   previous?: RuntimeState,
   options: PlanOptions = {},
-): PlanResult {
-  let cluster: Cluster;
-  if (typeof source === 'string' || Array.isArray(source)) {
-    const built = buildTopology(source);
-    if (!built.ok) return built;
-    cluster = built.cluster;
-  } else cluster = source;
+): AllocateResult {
+  const built = isCluster(source) ? { ok: true as const, cluster: source } : buildTopology(source);
+  if (!built.ok) return built;
+  const { cluster } = built;
   const taken = takenByOthers(options.others).networkIds;
   const connects = validateConnects(cluster, previous?.allocation?.networkIds, taken);
   const allocation = allocateCluster({ cluster, connects }, previous?.allocation, options.others);
@@ -94,7 +118,7 @@ export function planTopology(
     ...allocation.problems,
     ...Object.values(allocation.connects).flatMap((c) => c.problems),
   ];
-  try {
+  return refusingInputErrors(cluster, () => {
     const inputs = topologyInputs(
       cluster,
       allocation,
@@ -103,17 +127,37 @@ export function planTopology(
       previous?.podTunnels,
       routerGateways(options.uplinkStates ?? []),
     );
-    const connectPlan = prepareZones(cluster, allocation, networkEndpoints(inputs.zones[0]?.inputs ?? []));
-    const zones = inputs.zones.map((z) => zonePlan(z, connectPlan));
     const tunnels = Object.keys(inputs.tunnels).length > 0 ? { podTunnels: inputs.tunnels } : {};
     const state: RuntimeState = {
       version: runtimeStateVersion,
       allocation: allocation.state,
       pods: inputs.pods,
       ...tunnels,
-      uplinks: uplinksState(cluster.networks),
     };
+    return { ok: true, allocated: { cluster, allocation, state, problems, inputs } };
+  });
+}
+
+/** The whole plan: allocateTopology, then per zone the rows (networks, connects, shared rows) and the pods to plug. */
+export function planTopology(source: PlanSource, previous?: RuntimeState, options: PlanOptions = {}): PlanResult {
+  const result = allocateTopology(source, previous, options);
+  if (!result.ok) return result;
+  const { cluster, allocation, inputs, problems } = result.allocated;
+  return refusingInputErrors(cluster, () => {
+    const connectPlan = prepareZones(cluster, allocation, networkEndpoints(inputs.zones[0]?.inputs ?? []));
+    const zones = inputs.zones.map((z) => zonePlan(z, connectPlan));
+    const state: RuntimeState = { ...result.allocated.state, uplinks: uplinksState(cluster.networks) };
     return { ok: true, plan: { cluster, allocation, state, zones, problems, warnings: planWarnings(allocation) } };
+  });
+}
+
+const isCluster = (source: PlanSource): source is Cluster =>
+  typeof source !== 'string' && !Array.isArray(source) && !('objects' in source);
+
+/** `body`'s result, or the TopologyInputError it threw as an input problem naming the object. */
+function refusingInputErrors<T>(cluster: Cluster, body: () => T): T | { ok: false; inputProblems: Problem[] } {
+  try {
+    return body();
   } catch (error) {
     if (error instanceof TopologyInputError) return { ok: false, inputProblems: [renderProblem(error, cluster)] };
     throw error;

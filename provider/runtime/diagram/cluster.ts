@@ -20,6 +20,6 @@ export function clusterDiagramDot(objects: ClusterDiagramObjects, state: unknown
   const previous = state === undefined || state === null ? undefined : parseState(JSON.stringify(state), 'state');
   const { inventory, networks = [], connects = [], uplinks = [] } = objects;
   const documents = [inventory, ...networks, ...connects, ...uplinks];
-  const result = planTopology(JSON.stringify(documents), previous);
+  const result = planTopology({ objects: documents }, previous);
   return result.ok ? diagramDot(diagramOf(result.plan)) : undefined;
 }

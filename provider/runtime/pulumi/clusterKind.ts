@@ -27,7 +27,7 @@ import {
 } from './protocol';
 import { configureSettings, endpointOf } from './settings';
 import { clusterSlices, type ClusterSlices } from './slices';
-import { type Allocated, allocateFailures, allocateTopology, readTopology, stateOf } from './topologyInput';
+import { type Allocated, allocateFailures, allocateInputs, readTopology, stateOf } from './topologyInput';
 import { sameJson } from '../../model/canonical';
 import { dict, own } from '../../model/dict';
 
@@ -87,7 +87,7 @@ function check(olds: Props, news: Props): CheckResult<Props> {
   const props = [...ownerFailure(news.owner), ...keyPathFailures(news.inventory)];
   const read = readTopology(news);
   if (!read.topology) return { inputs: news, failures: [...props, ...read.failures] };
-  const result = allocateTopology(read.topology, stateOf(olds));
+  const result = allocateInputs(read.topology, stateOf(olds));
   const failures = [...props, ...allocateFailures(result, read.topology)];
   if (!result.ok || failures.length > 0) return { inputs: news, failures };
   const { allocated } = result;

@@ -49,7 +49,7 @@ export async function auditPrediction(props: Props): Promise<PredictionAudit | u
   const read = readTopology(props);
   if (!read.topology) return undefined;
   const { inventory, networks, connects } = read.topology;
-  const built = buildTopology(JSON.stringify([inventory, ...networks, ...connects]));
+  const built = buildTopology({ objects: [inventory, ...networks, ...connects] });
   if (!built.ok) return undefined;
   const names = zoneNames(built.cluster).filter((z) => endpointOf(z) !== undefined);
   if (names.length === 0) return undefined;

@@ -25,7 +25,7 @@ import {
 } from './protocol';
 import {
   allocateFailures,
-  allocateTopology,
+  allocateInputs,
   objectRef,
   readTopology,
   stateOf,
@@ -37,7 +37,7 @@ function check(olds: Props, news: Props): CheckResult<Props> {
   const read = readTopology(news);
   const owner = ownerFailure(news.owner);
   if (!read.topology) return { inputs: news, failures: [...owner, ...read.failures] };
-  const result = allocateTopology(read.topology, stateOf(olds));
+  const result = allocateInputs(read.topology, stateOf(olds));
   const failures = [...owner, ...allocateFailures(result, read.topology)];
   if (!result.ok || failures.length > 0) return { inputs: news, failures };
   const { allocated } = result;

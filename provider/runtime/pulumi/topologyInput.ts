@@ -5,18 +5,11 @@
  * allocated with the previous allocation state, and every problem turned into a Pulumi check
  * failure that names the input property and the OKEP reason.
  */
-import { type ClusterAllocation, allocateCluster } from '../../alloc/cluster';
-import { validateConnects } from '../../connect/validate';
+import type { ClusterAllocation } from '../../alloc/cluster';
 import { prepareZones } from '../../connect/zones';
-import type { Cluster } from '../../model/cluster';
-import { renderRefusals } from '../../model/networkRules';
-import { masqueradeRefusals } from '../../topology/masqueradeFit';
 import type { Problem } from '../../model/problem';
-import { TopologyInputError } from '../../topology/errors';
-import { renderProblem } from '../renderProblem';
-import { topologyInputs } from '../../topology/fromCluster';
-import { buildTopology } from '../plan';
-import { parseState, runtimeStateVersion, type RuntimeState } from '../state';
+import { allocateTopology } from '../plan';
+import { parseState, type RuntimeState } from '../state';
 import { type CheckFailure, checkFailure, type Props } from './protocol';
 import type { SliceSource } from './slices';
 
@@ -99,49 +92,24 @@ export interface Allocated extends SliceSource {
 export type AllocateResult = { ok: false; inputProblems: Problem[] } | { ok: true; allocated: Allocated };
 
 /**
- * runtime/plan.ts's planTopology without rendering any rows: model, validation, allocation
- * stable against `previous`, and the renderers' inputs the slices are cut from. Rendering is
- * left to the per-zone resources, each for its own slice.
+ * The check's plan: runtime/plan.ts's allocateTopology over the input objects (no row rendered;
+ * each per-zone resource renders its own slice), with the slices' sources.
  */
-export function allocateTopology(topology: TopologyInputs, previous?: RuntimeState): AllocateResult {
-  const built = buildTopology(
-    JSON.stringify([
-      topology.inventory,
-      ...topology.networks,
-      ...topology.connects,
-      ...(topology.routeAdvertisements ?? []),
-    ]),
-  );
-  if (!built.ok) return built;
-  const cluster: Cluster = built.cluster;
-  const allocation = allocateCluster(
-    { cluster, connects: validateConnects(cluster, previous?.allocation?.networkIds) },
-    previous?.allocation,
-  );
-  const problems = [
-    ...renderRefusals(cluster),
-    ...masqueradeRefusals(cluster, allocation),
-    ...allocation.problems,
-    ...Object.values(allocation.connects).flatMap((c) => c.problems),
+export function allocateInputs(topology: TopologyInputs, previous?: RuntimeState): AllocateResult {
+  const objects = [
+    topology.inventory,
+    ...topology.networks,
+    ...topology.connects,
+    ...(topology.routeAdvertisements ?? []),
   ];
-  try {
-    const inputs = topologyInputs(cluster, allocation, previous?.pods ?? {}, undefined, previous?.podTunnels);
-    const tunnels = Object.keys(inputs.tunnels).length > 0 ? { podTunnels: inputs.tunnels } : {};
-    const state: RuntimeState = {
-      version: runtimeStateVersion,
-      allocation: allocation.state,
-      pods: inputs.pods,
-      ...tunnels,
-    };
-    const renderInputs = inputs.zones[0]?.inputs ?? [];
-    return {
-      ok: true,
-      allocated: { cluster, allocation, state, problems, renderInputs, connects: prepareZones(cluster, allocation) },
-    };
-  } catch (error) {
-    if (error instanceof TopologyInputError) return { ok: false, inputProblems: [renderProblem(error, cluster)] };
-    throw error;
-  }
+  const result = allocateTopology({ objects }, previous);
+  if (!result.ok) return result;
+  const { cluster, allocation, state, problems, inputs } = result.allocated;
+  const renderInputs = inputs.zones[0]?.inputs ?? [];
+  return {
+    ok: true,
+    allocated: { cluster, allocation, state, problems, renderInputs, connects: prepareZones(cluster, allocation) },
+  };
 }
 
 /** The allocation state kept under `state` (the cluster's, as the runtime stores it), when readable. */

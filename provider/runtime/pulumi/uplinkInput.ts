@@ -27,7 +27,7 @@ export function uplinkCluster(objects: YamlObject[]): {
   cluster?: Cluster;
   problems: { property: string; reason: string }[];
 } {
-  const built = buildTopology(JSON.stringify(objects));
+  const built = buildTopology({ objects });
   if (built.ok) return { cluster: built.cluster, problems: [] };
   return { problems: built.inputProblems.map((p) => failureOf(p)) };
 }

@@ -3,16 +3,17 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AllocationState } from '../../../provider/alloc/state';
-import { planCluster } from '../../../provider/connect/plan';
+import { allocateTopology } from '../../../provider/runtime/plan';
+import { runtimeStateVersion } from '../../../provider/runtime/state';
 import { mustParseCidr, overlaps } from '../../../provider/model/cidr';
 import { cnc, cudn, inventory, yamlOf } from '../connect/world';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '..', '..', 'fixtures', name), 'utf8');
 
 function plan(text: string, previous?: AllocationState) {
-  const outcome = planCluster(text, previous);
+  const outcome = allocateTopology(text, previous && { version: runtimeStateVersion, allocation: previous, pods: {} });
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
-  return outcome.allocation;
+  return outcome.allocated.allocation;
 }
 
 describe('changed connectSubnets', () => {

@@ -17,7 +17,7 @@ import { parseAllDocuments } from 'yaml';
 import { plan } from '../../../cli/commands/plan';
 import { takeWarnings } from '../../../cli/warnings';
 import { pulumiKinds } from '../../../provider/runtime/pulumi';
-import { planCluster } from '../../../provider/connect/plan';
+import { allocateTopology } from '../../../provider/runtime/plan';
 import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from '../../../provider/model/cnc';
 import { rowsOf, zonesOf } from './rowsHelpers';
 import { cnc, inventory, layer3, namespaces, yamlOf } from './world';
@@ -27,9 +27,9 @@ const world = (networks: object[]) =>
   yamlOf([inventory({ namespaces: namespaces(2), inventory: chassis }), ...networks, cnc('c')]);
 
 function allocated(text: string) {
-  const outcome = planCluster(text);
+  const outcome = allocateTopology(text);
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
-  return outcome.allocation.connects.c!;
+  return outcome.allocated.allocation.connects.c!;
 }
 
 describe('a connect selecting fewer than two networks', () => {

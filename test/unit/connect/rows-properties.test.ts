@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planCluster } from '../../../provider/connect/plan';
+import { allocateTopology } from '../../../provider/runtime/plan';
 import { renderConnect } from '../../../provider/connect/render';
 import { prepareZones, type ZoneRows } from '../../../provider/connect/zones';
 import type { DesiredRow } from '../../../provider/nb/desired';
@@ -174,9 +174,9 @@ describe('connect rows, for any small cluster', () => {
   it('identities are unique per table within every zone, before any merging', () => {
     fc.assert(
       fc.property(worlds, fc.constantFrom('per-node' as const, 'central' as const), (w, layout) => {
-        const outcome = planCluster(worldText(w, layout));
+        const outcome = allocateTopology(worldText(w, layout));
         if (!outcome.ok) throw new Error('unusable world');
-        const prepared = prepareZones(outcome.cluster, outcome.allocation);
+        const prepared = prepareZones(outcome.allocated.cluster, outcome.allocated.allocation);
         for (const zone of prepared.zones) {
           const keys = prepared.connects.flatMap((c) =>
             renderConnect(c, prepared.nodes, zone).rows.map((r) => `${r.table}\u0000${identityOf(r)}`),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { planCluster } from '../../../provider/connect/plan';
+import { allocateTopology } from '../../../provider/runtime/plan';
 import { renderConnect } from '../../../provider/connect/render';
 import { prepareZones } from '../../../provider/connect/zones';
 import { byIdentity, externalIds, fixtureText, rowsOf, withChassis, zonesOf } from './rowsHelpers';
@@ -178,9 +178,9 @@ describe('the feature doc blue/green example in the per-node zone of ovn-worker 
   });
 
   it('says which remote ports it leaves out when a node comes without a chassis id', () => {
-    const outcome = planCluster(fixtureText('blue-green.yaml'));
+    const outcome = allocateTopology(fixtureText('blue-green.yaml'));
     if (!outcome.ok) throw new Error('fixture unusable');
-    const prepared = prepareZones(outcome.cluster, outcome.allocation);
+    const prepared = prepareZones(outcome.allocated.cluster, outcome.allocated.allocation);
     const nodes = prepared.nodes.map(({ chassisId: _c, ...n }) => n);
     const plain = renderConnect(
       prepared.connects[0]!,

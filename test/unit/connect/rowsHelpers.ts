@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import { planCluster } from '../../../provider/connect/plan';
+import { allocateTopology } from '../../../provider/runtime/plan';
 import { prepareZones, renderZone, type ZoneRows } from '../../../provider/connect/zones';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { identityOf } from '../../../provider/topology/rows';
@@ -25,11 +25,11 @@ export function withChassis(text: string): string {
 }
 
 export function zonesOf(text: string): Map<string, ZoneRows> {
-  const outcome = planCluster(text);
+  const outcome = allocateTopology(text);
   if (!outcome.ok) throw new Error(`fixture unusable: ${JSON.stringify(outcome.inputProblems)}`);
-  const problems = Object.values(outcome.allocation.connects).flatMap((c) => c.problems);
+  const problems = Object.values(outcome.allocated.allocation.connects).flatMap((c) => c.problems);
   if (problems.length > 0) throw new Error(`fixture refused: ${JSON.stringify(problems)}`);
-  const prepared = prepareZones(outcome.cluster, outcome.allocation);
+  const prepared = prepareZones(outcome.allocated.cluster, outcome.allocated.allocation);
   return new Map(prepared.zones.map((z) => [z.name, renderZone(prepared, z)]));
 }
 

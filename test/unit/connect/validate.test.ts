@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { planCluster } from '../../../provider/connect/plan';
+import { allocateTopology } from '../../../provider/runtime/plan';
 import { cnc, cudn, inventory, layer3, namespaces, yamlOf } from './world';
 
 /** The problems of connect `c` in a plan of two Layer3 networks plus `extra` objects. */
 function problemsOf(connect: object, extra: object[] = [], options: Parameters<typeof inventory>[0] = {}) {
-  const outcome = planCluster(
+  const outcome = allocateTopology(
     yamlOf([inventory({ namespaces: namespaces(4), ...options }), layer3(0), layer3(1), ...extra, connect]),
   );
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
-  return outcome.allocation.connects.c!.problems;
+  return outcome.allocated.allocation.connects.c!.problems;
 }
 
 describe('CRD and CEL rules of ClusterNetworkConnect', () => {
@@ -117,7 +117,7 @@ describe('CRD and CEL rules of ClusterNetworkConnect', () => {
       'connectivity cannot contain duplicate values',
     ],
   ])('refuses %s before anything is computed, in the API server words', (_name, spec, message) => {
-    const outcome = planCluster(
+    const outcome = allocateTopology(
       yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), cnc('c', spec)]),
     );
     expect(outcome.ok).toBe(false);
@@ -251,9 +251,9 @@ describe('OKEP reasons', () => {
       ],
     });
     expect(problemsOf(lonely)).toEqual([]);
-    const outcome = planCluster(yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), lonely]));
+    const outcome = allocateTopology(yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), lonely]));
     if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
-    expect(outcome.allocation.connects.c!.warnings).toEqual([
+    expect(outcome.allocated.allocation.connects.c!.warnings).toEqual([
       {
         reason: 'InsufficientNetworks',
         object: 'ClusterNetworkConnect/c',
@@ -272,11 +272,11 @@ describe('OKEP reasons', () => {
     (_n, extra) => {
       const subnets = 'topology' in extra ? ['10.3.0.0/16'] : [{ cidr: '10.3.0.0/16', hostSubnet: 24 }];
       const extraNetwork = cudn('net-2', 'ns-2', subnets, extra);
-      const outcome = planCluster(
+      const outcome = allocateTopology(
         yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), extraNetwork, cnc('c')]),
       );
       if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
-      const connect = outcome.allocation.connects.c!;
+      const connect = outcome.allocated.allocation.connects.c!;
       expect(connect.problems).toEqual([]);
       expect(Object.values(connect.networks).map((n) => n.network)).toEqual(['cluster_udn_net-0', 'cluster_udn_net-1']);
     },
@@ -301,7 +301,7 @@ describe('OKEP reasons', () => {
   });
 
   it('reports ConnectSubnetOverlap on both connects that share a network (no first writer wins)', () => {
-    const outcome = planCluster(
+    const outcome = allocateTopology(
       yamlOf([
         inventory({ namespaces: namespaces(2) }),
         layer3(0),
@@ -315,7 +315,7 @@ describe('OKEP reasons', () => {
       ['a', 'b'],
       ['b', 'a'],
     ]) {
-      expect(outcome.allocation.connects[self]!.problems).toEqual([
+      expect(outcome.allocated.allocation.connects[self]!.problems).toEqual([
         expect.objectContaining({
           reason: 'ConnectSubnetOverlap',
           message: `cross-validation failed for CNC ${self}: connectSubnets overlap detected between CNC ${self} and CNC ${other} which both select networks [layer3_1 layer3_2]`,
@@ -325,7 +325,7 @@ describe('OKEP reasons', () => {
   });
 
   it("reports ConnectSubnetExhausted with upstream's message and still allocates the networks that fit", () => {
-    const outcome = planCluster(
+    const outcome = allocateTopology(
       yamlOf([
         inventory({ namespaces: namespaces(3) }),
         layer3(0),
@@ -335,7 +335,7 @@ describe('OKEP reasons', () => {
       ]),
     );
     if (!outcome.ok) throw new Error('input');
-    const c = outcome.allocation.connects.c!;
+    const c = outcome.allocated.allocation.connects.c!;
     expect(c.accepted).toBe(false);
     expect(c.problems.map((p) => p.message)).toEqual([
       'failed to allocate subnets for CNC c: failed to allocate Layer3 subnet for network cluster_udn_net-2: Layer3 allocation failed for layer3_3: no subnets available',

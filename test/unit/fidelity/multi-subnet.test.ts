@@ -8,7 +8,7 @@
  * a subnet" (the 9001 match ORs the ranges).
  */
 import { describe, expect, it } from 'vitest';
-import { planCluster } from '../../../provider/connect/plan';
+import { allocateTopology } from '../../../provider/runtime/plan';
 import { connectLabelled, cudn, layer3, yamlOf } from '../../support/objects';
 import { planOf, rowOf, rowsIn, zoneRows } from './plan';
 
@@ -62,9 +62,9 @@ describe('a primary Layer3 network with several subnets of one family', () => {
     // the plan is refused (not unusable input) and renders nothing for the node left without a subnet
     const plan = planOf(twoRanges(9));
     expect(zoneRows(plan, 'n9').filter((r) => r.table === 'Logical_Router')).toEqual([]);
-    const outcome = planCluster(twoRanges(9));
+    const outcome = allocateTopology(twoRanges(9));
     if (!outcome.ok) throw new Error('input unusable');
-    expect(outcome.allocation.problems.map((p) => p.message)).toEqual([
+    expect(outcome.allocated.allocation.problems.map((p) => p.message)).toEqual([
       'no host subnet left for node n9 in network cluster_udn_wide: no subnets available',
     ]);
   });

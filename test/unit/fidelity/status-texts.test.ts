@@ -9,7 +9,7 @@
  *   transport": the NAD's transport name, `no-overlay`.
  */
 import { describe, expect, it } from 'vitest';
-import { planCluster } from '../../../provider/connect/plan';
+import { allocateTopology } from '../../../provider/runtime/plan';
 
 const udn = (namespace: string, id: number, subnet: string, hostSubnet: number, extra = '') => `---
 apiVersion: k8s.ovn.org/v1
@@ -43,9 +43,9 @@ spec:
 `;
 
 function messages(text: string, connect: string): string[] {
-  const outcome = planCluster(text);
+  const outcome = allocateTopology(text);
   if (!outcome.ok) throw new Error(`input unusable: ${JSON.stringify(outcome.inputProblems)}`);
-  return outcome.allocation.connects[connect]!.problems.map((p) => p.message);
+  return outcome.allocated.allocation.connects[connect]!.problems.map((p) => p.message);
 }
 
 describe("connect status texts as upstream's", () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashForOvn } from '../../../provider/model/hash';
 import { loadDocuments } from '../../../provider/model/load';
-import { allocateTopology } from '../../../provider/runtime/pulumi/topologyInput';
+import { allocateInputs } from '../../../provider/runtime/pulumi/topologyInput';
 import { renderNetwork } from '../../../provider/topology/render';
 import { identityOf } from '../../../provider/topology/rows';
 import { has, planOf, rowOf, rowsIn, zoneRows } from './plan';
@@ -215,7 +215,7 @@ describe('advertised pod networks', () => {
 
   it("are rendered on the Pulumi path too: the Cluster's RouteAdvertisements reach its allocations' render inputs", () => {
     const [inventory, network, ra] = loadDocuments(world({ extra: advertisement })).documents.map((d) => d.body);
-    const allocated = allocateTopology({
+    const allocated = allocateInputs({
       inventory: inventory!,
       networks: [network!],
       connects: [],

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { predictedAnnotations } from '../../../provider/alloc/annotations';
 import { inventoryFromCluster, type ClusterObjects } from '../../../provider/model/clusterInventory';
 import { validateObject } from '../../../provider/model/crd';
-import { allocateTopology } from '../../../provider/runtime/pulumi/topologyInput';
+import { allocateInputs } from '../../../provider/runtime/pulumi/topologyInput';
 
 // Reading a cluster into an Inventory, with objects built exactly as upstream's unit tests build
 // them, and planning from that Inventory to the allocations upstream recorded.
@@ -174,7 +174,7 @@ describe('a plan from an Inventory read from the cluster', () => {
       ...newnetwork,
       metadata: { ...newnetwork.metadata, annotations: { 'k8s.ovn.org/network-id': '3' } },
     };
-    const planned = allocateTopology({
+    const planned = allocateInputs({
       inventory,
       networks: [layer2('test', 'test1'), pinned],
       connects: [],
@@ -189,7 +189,7 @@ describe('a plan from an Inventory read from the cluster', () => {
   });
 
   it('without the cluster’s allocations the same plan would hand test1’s keys out again: the adoption is what keeps them', () => {
-    const planned = allocateTopology({
+    const planned = allocateInputs({
       inventory: {
         apiVersion: 'ovnk/v1alpha1',
         kind: 'Inventory',
@@ -226,7 +226,7 @@ describe('a plan from an Inventory read from the cluster', () => {
         },
       },
     };
-    const planned = allocateTopology({ inventory, networks: [blue], connects: [] });
+    const planned = allocateInputs({ inventory, networks: [blue], connects: [] });
     if (!planned.ok) throw new Error('refused');
     const predicted = predictedAnnotations(planned.allocated.allocation).nodes;
     expect(predicted).toEqual({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planCluster } from '../../../provider/connect/plan';
+import { allocateTopology } from '../../../provider/runtime/plan';
 import { planTopology } from '../../../provider/runtime/plan';
 import { parseState, serializeState } from '../../../provider/runtime/state';
 import { TopologyInputError } from '../../../provider/topology/errors';
@@ -47,9 +47,9 @@ const dualStack = {
 const networks = `---\n${yamlOf(networkFor('blue', dualStack), udn('green', 'net', layer2(['10.20.0.0/24'])))}`;
 
 function plan(zones: string) {
-  const outcome = planCluster(inventory(zones) + networks);
+  const outcome = allocateTopology(inventory(zones) + networks);
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
-  return outcome;
+  return outcome.allocated;
 }
 
 describe('topologyInputs', () => {
