@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { auditCluster, buildTopology, nbConnection, closeConnections } from '../provider/runtime';
+import { auditCluster, buildTopology, nbConnection, closeConnections } from '../provider/runtime/cli';
 import { startOvsdbServer, type OvsdbServer } from '../test/support/ovsdbServer';
 import { stripOurMarks } from '../test/support/upstreamLike';
 import { bestOf, figure, note, type Benchmark } from './harness';

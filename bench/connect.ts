@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { down, DEFAULT_OVN, type CentralLabStatus as LabStatus, nbctl, pingWithRetries, readState, up } from '../lab';
-import { applyZone, closeConnections, destroyZone, nbConnection, type TopologyPlan } from '../provider/runtime';
+import { applyZone, closeConnections, destroyZone, nbConnection, type TopologyPlan } from '../provider/runtime/cli';
 import type { OvsdbDatabase } from '../provider/ovsdb/client';
 import { syncLabPods } from '../cli/commands/labPods';
 import { bestOf, figure, note, timed, type Benchmark } from './harness';

@@ -6,7 +6,7 @@
  * the dump and under 1 s.
  */
 import { execFileSync } from 'node:child_process';
-import { applyZone, closeConnections, nbConnection } from '../provider/runtime';
+import { applyZone, closeConnections, nbConnection } from '../provider/runtime/cli';
 import { startOvsdbServer } from '../test/support/ovsdbServer';
 import { bestOf, figure, note, timed, type Benchmark } from './harness';
 import { diffUnchanged, planFrom, reapplyUnchanged } from './zoneRuns';

@@ -4,7 +4,7 @@
  * drift, fails the benchmark: it would be timing the wrong work.
  */
 import type { OvsdbDatabase } from '../provider/ovsdb/client';
-import { applyZone, diffZone, planTopology, readZoneState, type TopologyPlan } from '../provider/runtime';
+import { applyZone, diffZone, planTopology, readZoneState, type TopologyPlan } from '../provider/runtime/cli';
 
 export async function planFrom(db: OvsdbDatabase, text: string, owner: string): Promise<TopologyPlan> {
   const result = planTopology(text, await readZoneState(db, owner));

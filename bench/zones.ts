@@ -27,7 +27,7 @@ import {
   diffCluster,
   type Drift,
   type ZoneResult,
-} from '../provider/runtime';
+} from '../provider/runtime/cli';
 import { type Benchmark, figure, note, timed } from './harness';
 
 const SIZES = [3, 10, 20] as const;

@@ -16,7 +16,7 @@
  */
 
 import { stringify } from 'yaml';
-import { problemLine } from '../provider/runtime';
+import { problemLine } from '../provider/runtime/cli';
 import { writeJson } from './jsonStream';
 import { takeWarnings, warningLine } from './warnings';
 

@@ -4,7 +4,7 @@
  * `Warning: ...` on stderr, as kubectl does, and adds them to the JSON document as `warnings`.
  */
 import type { Cluster } from '../provider/model/cluster';
-import { clusterWarnings, type Warning } from '../provider/runtime';
+import { clusterWarnings, type Warning } from '../provider/runtime/cli';
 
 const pending = new Map<string, Warning>();
 

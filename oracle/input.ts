@@ -6,7 +6,7 @@
  * UDN objects go as they are: the harness renders their NADs with upstream's own template.
  */
 import type { LoadedDocument } from '../provider/model/load';
-import { advertisesCudnPodNetwork, predictedAnnotations, type TopologyPlan } from '../provider/runtime';
+import { advertisesCudnPodNetwork, predictedAnnotations, type TopologyPlan } from '../provider/runtime/cli';
 
 type Json = Record<string, unknown>;
 

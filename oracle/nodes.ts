@@ -5,7 +5,7 @@
  * upstream's gateway routers get their external side as ours do. A file's own node fields win.
  */
 import type { LoadedDocument } from '../provider/model/load';
-import { fillInventory } from '../provider/runtime';
+import { fillInventory } from '../provider/runtime/cli';
 
 const LAB_WORKERS = ['ovn-worker', 'ovn-worker2', 'ovn-worker3'];
 

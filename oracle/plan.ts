@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { LoadedDocument } from '../provider/model/load';
-import { loadDocuments, planTopology, type TopologyPlan } from '../provider/runtime';
+import { loadDocuments, planTopology, type TopologyPlan } from '../provider/runtime/cli';
 import { withLabLikeNodes } from './nodes';
 
 export interface OraclePlan {

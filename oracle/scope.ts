@@ -9,7 +9,7 @@
 import type { ObservedRow } from '../provider/nb/desired';
 import { nbSchema } from '../provider/nb/generated/nb';
 import { referencedTable } from '../provider/nb/references';
-import { networkPrefix } from '../provider/runtime';
+import { networkPrefix } from '../provider/runtime/cli';
 
 const CONNECT_CONTROLLER = 'ovnkube-network-connect-controller';
 const CONNECT_NAMES = /^(connect_router_|crtor-|rtocr-|cnc_svc_)/;

@@ -18,7 +18,7 @@ import {
   refusals,
   type UplinkSection,
   type ZoneResult,
-} from '../../provider/runtime';
+} from '../../provider/runtime/cli';
 import { CliError, type CommandResult, ExitCode } from '../contract';
 import type { LabStatus } from '../../lab';
 import {

@@ -17,7 +17,7 @@ import {
   type RowDifference,
   type RowOutline,
   type ZoneAudit,
-} from '../../provider/runtime';
+} from '../../provider/runtime/cli';
 import { type CommandResult, ExitCode } from '../contract';
 import { type FileOptions, fileTarget, runFileCommand, withFileOptions } from './fileTarget';
 import { inputError } from './input';

@@ -8,7 +8,7 @@
  * itself is refused (the forecast then covers what was accepted), 3 for unusable input.
  */
 import type { Command } from 'commander';
-import { capacityOf, type CapacityForecast, type Growth, type Limit } from '../../provider/runtime';
+import { capacityOf, type CapacityForecast, type Growth, type Limit } from '../../provider/runtime/cli';
 import { type CommandResult, ExitCode, OUTPUT_FORMATS } from '../contract';
 import { table } from '../table';
 import { runFileCommand } from './fileTarget';

@@ -17,7 +17,7 @@ import {
   StateError,
   suggestsLostLedger,
   TargetUnreachableError,
-} from '../../provider/runtime';
+} from '../../provider/runtime/cli';
 import { CliError, ExitCode } from '../contract';
 
 /** Runtime failures as the contract's outcomes (exported for the unit test of the mapping). */

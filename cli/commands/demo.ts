@@ -25,7 +25,7 @@ import {
   readState,
   up,
 } from '../../lab';
-import { closeConnections } from '../../provider/runtime';
+import { closeConnections } from '../../provider/runtime/cli';
 import { type CommandResult, ExitCode, OUTPUT_FORMATS, parseOutputFormat, progress, runCommand } from '../contract';
 import { type ApplyReport, runApply, sentText } from './apply';
 import { fileTarget, planFor } from './fileTarget';

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { type LabStatus, nbctl, pingWithRetries, readState } from '../../lab';
-import type { UplinkSection } from '../../provider/runtime';
+import type { UplinkSection } from '../../provider/runtime/cli';
 import { progress } from '../contract';
 import { runApply } from './apply';
 import { runDestroy } from './destroy';

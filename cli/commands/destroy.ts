@@ -8,7 +8,7 @@
  * typed report; `destroy` renders it.
  */
 import type { Command } from 'commander';
-import { destroyCluster, dict, type UplinkSection, type ZoneResult } from '../../provider/runtime';
+import { destroyCluster, dict, type UplinkSection, type ZoneResult } from '../../provider/runtime/cli';
 import type { CommandResult } from '../contract';
 import { zonesResultWithUplinks } from './uplinksText';
 import { type FileOptions, type FileTarget, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';

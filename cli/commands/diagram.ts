@@ -16,7 +16,7 @@ import {
   dotToSvg,
   svgToPng,
   type UplinkSection,
-} from '../../provider/runtime';
+} from '../../provider/runtime/cli';
 import { CliError, type CommandResult, emit, ExitCode, progress, runCommand } from '../contract';
 import { asCliError } from './fileTarget';
 import { fileOption, inputLabel } from './input';

@@ -6,7 +6,7 @@
  * Nothing is written. `runDiff` returns the typed report (the demo reads it); `diff` renders it.
  */
 import type { Command } from 'commander';
-import { closeCluster, dict, diffCluster, type Drift, isDrift, type UplinkSection } from '../../provider/runtime';
+import { closeCluster, dict, diffCluster, type Drift, isDrift, type UplinkSection } from '../../provider/runtime/cli';
 import { type CommandResult, ExitCode } from '../contract';
 import { zonesResultWithUplinks } from './uplinksText';
 import { clusterPlanFor, type FileOptions, fileTarget, runFileCommand, withFileOptions } from './fileTarget';

@@ -19,7 +19,7 @@ import {
   planTopology,
   type TopologyPlan,
   zoneNames,
-} from '../../provider/runtime';
+} from '../../provider/runtime/cli';
 import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS, parseOutputFormat, runFormatted } from '../contract';
 import { notePlanWarnings, noteWarnings } from '../warnings';
 import { asCliError } from './cliErrors';

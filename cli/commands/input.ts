@@ -14,7 +14,7 @@ import {
   problemLine,
   problemSummary,
   readInputs,
-} from '../../provider/runtime';
+} from '../../provider/runtime/cli';
 import { CliError, ExitCode } from '../contract';
 
 /** `-f` as given: one or more arguments (the demo passes one path). */

@@ -12,7 +12,7 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
-import { KubernetesReadError, readClusterInventory } from '../../provider/runtime';
+import { KubernetesReadError, readClusterInventory } from '../../provider/runtime/cli';
 import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS, parseOutputFormat, runFormatted } from '../contract';
 import { asCliError } from './cliErrors';
 

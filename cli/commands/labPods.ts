@@ -3,7 +3,7 @@
  * plug new or changed ones, unplug the ones no longer wanted (lab/pods.ts does the plumbing).
  */
 import { addPod, type LabStatus, readState as readLab, removePod } from '../../lab';
-import type { RuntimeState, ZonePlan } from '../../provider/runtime';
+import type { RuntimeState, ZonePlan } from '../../provider/runtime/cli';
 import { CliError, ExitCode } from '../contract';
 
 export interface PodChanges {

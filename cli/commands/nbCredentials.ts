@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { NbOptions } from '../../provider/runtime';
+import type { NbOptions } from '../../provider/runtime/cli';
 import { CliError, ExitCode } from '../contract';
 
 export interface CredentialOptions {

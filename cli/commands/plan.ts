@@ -4,7 +4,7 @@
  * exactly as apply does, so the plan is what apply would do). Reads the objects, validates,
  * allocates (stable against --previous, else the stored state) and prints the plan document:
  * connects (accepted, problems, upstream annotations), allocations, zones (each zone's NB rows by
- * table as provider/runtime's planTopology renders them for apply: networks, connects, services;
+ * table as provider/runtime/cli's planTopology renders them for apply: networks, connects, services;
  * children written into the parents among them (nb/parents.ts); plus notes on what was left out)
  * and state. With Uplinks, the runtime's cluster plan adds the Uplink section (uplinksText.ts):
  * offline the selection, UplinkState names and the conditions that need no node; with --lab (or
@@ -35,7 +35,7 @@ import {
   withAllocation,
   type ZonePlan,
   zoneNames,
-} from '../../provider/runtime';
+} from '../../provider/runtime/cli';
 import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS, progress } from '../contract';
 import { fileTarget, runFileCommand } from './fileTarget';
 import { type FileArgs, fileOption, inputError, inputOf } from './input';

@@ -4,7 +4,7 @@
  * header as kubectl prints its tables, then every problem.
  */
 import type { Cluster } from '../../provider/model/cluster';
-import type { ClusterAllocation, DesiredRow } from '../../provider/runtime';
+import type { ClusterAllocation, DesiredRow } from '../../provider/runtime/cli';
 import type { Problem } from '../../provider/model/problem';
 import { naturalCompare, table } from '../table';
 

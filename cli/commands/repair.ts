@@ -7,7 +7,7 @@
  * anyway; the next apply then changes the rows that differ). One transaction per zone.
  */
 import type { Command } from 'commander';
-import { diffZone, inspectZone, repairZone, type RuntimeState, type ZoneBookkeeping } from '../../provider/runtime';
+import { diffZone, inspectZone, repairZone, type RuntimeState, type ZoneBookkeeping } from '../../provider/runtime/cli';
 import { CliError, type CommandResult, ExitCode } from '../contract';
 import { type FileOptions, fileTarget, type FileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
 

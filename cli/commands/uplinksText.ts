@@ -14,7 +14,7 @@ import {
   type UplinkSection,
   upstreamUplink,
   upstreamUplinkState,
-} from '../../provider/runtime';
+} from '../../provider/runtime/cli';
 import { type CommandResult, ExitCode } from '../contract';
 import { type NodeFailure, type ZoneFailure, zonesResult } from './zoneRuns';
 

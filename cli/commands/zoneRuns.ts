@@ -19,7 +19,7 @@ import {
   StateError,
   type ZoneOutcome,
   type ZoneTargets,
-} from '../../provider/runtime';
+} from '../../provider/runtime/cli';
 import { CliError, type CommandResult, ExitCode, progress as stderrLine } from '../contract';
 import { progressFor } from '../progress';
 import { asCliError } from './cliErrors';

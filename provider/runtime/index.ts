@@ -1,46 +1,8 @@
 /**
- * provider/runtime: what the CLI and the Pulumi providers run. Plain async functions over plain
- * data and pooled Northbound connections: plan (pure), then per zone apply, diff or destroy.
+ * `ovnk-pulumi/runtime`: the dynamic providers' entry. Each resource's serialized shim
+ * (provider/shim.ts) `require`s this module by package name when the engine calls it, and takes
+ * its kind from `pulumiKinds`; stacks created by every earlier version store that text, so this
+ * name and `pulumiKinds` stay. Nothing else lives here: programs use the components
+ * (`ovnk-pulumi`), tests `ovnk-pulumi/testing`; the CLI imports its own module (cli.ts).
  */
-export * from './commit';
-export { ForeignRowClash } from '../nb/clash';
-export { LedgerError } from '../nb/ledger';
-export * from './compat';
-export * from './connections';
-export * from './eachZone';
-export { parseSshEndpoint, type SshCredentials, type SshEndpoint } from './tunnel';
-export * from './owners';
-export * from './plan';
-export * from './warnings';
-export * from './capacity';
-export * from './diagram';
-export * from './repair';
-export * from './pods';
-export * from './state';
-export * from './zone';
-export * from './inventoryMerge';
-export * from './input';
-export * from './pulumi';
-export * from './kubernetes';
-export { MissingPackageError } from './optionalPackage';
-export * from './readable';
-export * from './refusals';
-export { dict, own } from '../model/dict';
-// for the oracle (oracle/), which reaches the pure layers only through the runtime
-export { networkPrefix } from '../topology/names';
-export { advertisesCudnPodNetwork } from '../model/routeAdvertisements';
-export { clusterWarnings, type Warning } from '../model/warnings';
-export * from './cluster';
-export * from './audit';
-export { findingLine, isDrift, isFailure, type UplinkFinding } from './uplink/findings';
-export type { UplinkSection } from './uplink/section';
-export { upstreamUplink, upstreamUplinkState } from '../uplink/upstreamShape';
-export type { NodeVrfReport } from './vrf/nodes';
-
-// Shapes and checks of the layers below that the runtime's callers (the CLI) handle as they are.
-export type { ClusterAllocation } from '../alloc/cluster';
-export type { AllocationState } from '../alloc/state';
-export type { OtherOwners } from '../alloc/others';
-export type { DesiredRow } from '../nb/desired';
-export { checkOwner } from '../nb/ownership';
-export type { OvsdbDatabase } from '../ovsdb/client';
+export { pulumiKinds, type PulumiKindName, SCHEMA_VERSION } from './pulumi';

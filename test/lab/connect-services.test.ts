@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { closeConnections } from '../../provider/runtime';
+import { closeConnections } from '../../provider/runtime/cli';
 import { readState } from '../../lab';
 import '../setup/lab';
 import { startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { readState } from '../../lab';
-import { destroyZone, nbConnection } from '../../provider/runtime';
+import { destroyZone, nbConnection } from '../../provider/runtime/cli';
 import { macFromIP } from '../../provider/topology/mac';
 import '../setup/lab';
 import {

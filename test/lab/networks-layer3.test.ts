@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { nbConnection, destroyZone } from '../../provider/runtime';
+import { nbConnection, destroyZone } from '../../provider/runtime/cli';
 import { readState } from '../../lab';
 import '../setup/lab';
 import {

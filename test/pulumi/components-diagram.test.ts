@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { diagramDot, diagramOf, planTopology } from '../../provider/runtime';
+import { diagramDot, diagramOf, planTopology } from '../../provider/runtime/cli';
 import { repoRoot } from '../support/dist';
 import { topologyArgs } from './fixtures';
 import { installMocks, isKnown, valueOf } from './mocks';

@@ -224,7 +224,7 @@ describe('refusals in Kubernetes mode', () => {
 
 describe('@pulumi/kubernetes as an optional peer dependency', () => {
   it('says how to install it when Kubernetes mode cannot load it', async () => {
-    const { loadKubernetes } = await import('../../components');
+    const { loadKubernetes } = await import('../../components/internal');
     const missing = () => {
       throw Object.assign(new Error("Cannot find module '@pulumi/kubernetes'"), { code: 'MODULE_NOT_FOUND' });
     };

@@ -59,10 +59,13 @@ describe('component names and examples under mocks', () => {
   let registered: Registered[] = [];
   let aliases: Map<string, string[]>;
   let components: typeof import('../../components');
+  // the component classes as values: not exported by `ovnk-pulumi` (a program cannot make them)
+  let internal: typeof import('../../components/internal');
   beforeAll(async () => {
     registered = installMocks(false);
     aliases = recordAliases();
     components = await import('../../components');
+    internal = await import('../../components/internal');
   });
   const named = (prefix: string) => registered.filter((r) => r.name.startsWith(prefix));
 
@@ -136,17 +139,8 @@ describe('component names and examples under mocks', () => {
     for (const code of examples) {
       const js = ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
       const exports: Record<string, unknown> = {};
-      const { Cluster, Layer2Network, Layer3Network, LocalnetNetwork, NetworkConnect, Uplink } = components;
-      new Function(
-        'exports',
-        'Cluster',
-        'Layer2Network',
-        'Layer3Network',
-        'LocalnetNetwork',
-        'NetworkConnect',
-        'Uplink',
-        js,
-      )(exports, Cluster, Layer2Network, Layer3Network, LocalnetNetwork, NetworkConnect, Uplink);
+      // the examples use the component classes as types only (`ovnk-pulumi` exports them as types)
+      new Function('exports', 'Cluster', js)(exports, components.Cluster);
       for (const [name, value] of Object.entries(exports))
         values[name] = pulumi.Output.isInstance(value) ? await valueOf(value) : value;
     }
@@ -188,13 +182,13 @@ describe('component names and examples under mocks', () => {
     const cluster = new components.Cluster('n5', { ...args, networks: args.networks.slice(0, 1), connects: [] });
     const blue = args.networks[0]!;
     const yellow = args.networks.find((n) => n.metadata.name === 'yellow-network')!;
-    expect(() => new components.Layer2Network('y', { cluster, network: yellow })).toThrow(
+    expect(() => new internal.Layer2Network('y', { cluster, network: yellow })).toThrow(
       'ovnk:network:Layer2Network: UserDefinedNetwork/yellow/yellow-network is not among the Cluster\'s objects; a ovnk:network:Layer2Network cannot be made on its own: give the object to new Cluster(name, { ... }) and use cluster.networks["yellow/yellow-network"]',
     );
-    expect(() => new components.Layer3Network('b', { cluster, network: blue })).toThrow(
+    expect(() => new internal.Layer3Network('b', { cluster, network: blue })).toThrow(
       'the Cluster already made the component of ClusterUserDefinedNetwork/blue-network; a ovnk:network:Layer3Network cannot be made on its own: use cluster.networks["blue-network"]',
     );
-    expect(() => new components.NetworkConnect('c', { cluster, connect: args.connects[0]! })).toThrow(
+    expect(() => new internal.NetworkConnect('c', { cluster, connect: args.connects[0]! })).toThrow(
       'ClusterNetworkConnect/colored-enterprise is not among the Cluster\'s objects; a ovnk:connect:NetworkConnect cannot be made on its own: give the object to new Cluster(name, { ... }) and use cluster.connects["colored-enterprise"]',
     );
     await valueOf(cluster.allocations);
@@ -209,12 +203,12 @@ describe('component names and examples under mocks', () => {
     };
     const args = topologyArgs('colored-enterprise', 'central');
     const bare = new components.Cluster('n8', { ...args, connects: [] });
-    expect(() => new components.Uplink('r', { cluster: bare, uplink: red })).toThrow(
+    expect(() => new internal.Uplink('r', { cluster: bare, uplink: red })).toThrow(
       'ovnk:uplink:Uplink: Uplink/red is not among the Cluster\'s objects; a ovnk:uplink:Uplink cannot be made on its own: give the object to new Cluster(name, { ... }) and use cluster.uplinks["red"]',
     );
     const withRed = new components.Cluster('n9', { ...args, connects: [], uplinks: [red] });
     expect(withRed.uplinks.red!.nodes.length).toBeGreaterThan(0);
-    expect(() => new components.Uplink('r2', { cluster: withRed, uplink: red })).toThrow(
+    expect(() => new internal.Uplink('r2', { cluster: withRed, uplink: red })).toThrow(
       'ovnk:uplink:Uplink: the Cluster already made the component of Uplink/red; a ovnk:uplink:Uplink cannot be made on its own: use cluster.uplinks["red"]',
     );
     await Promise.all([valueOf(bare.allocations), valueOf(withRed.allocations)]);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { repoRoot, topologyArgs } from './fixtures';
 import { installMocks, type Registered, settle, valueOf } from './mocks';
+import type { ClusterAllocations } from '../../components/internal';
 
 describe('components under mocks', () => {
   let registered: Registered[] = [];
@@ -75,9 +76,7 @@ describe('components under mocks', () => {
     expect(rows.inputs.owner).toBe('ovnk-pulumi.test/network/ClusterUserDefinedNetwork/blue-network');
     expect(rows.inputs.zone).toBe('central');
     expect(rows.inputs.network).toBe('ClusterUserDefinedNetwork/blue-network');
-    const slices = await valueOf(
-      (cluster.allocationsResource as InstanceType<typeof components.ClusterAllocations>).slices,
-    );
+    const slices = await valueOf((cluster.allocationsResource as ClusterAllocations).slices);
     expect(rows.inputs.slice).toEqual(slices.networks['ClusterUserDefinedNetwork/blue-network']);
     expect((rows.inputs.slice as { summary: { networkName: string } }).summary.networkName).toBe(
       'cluster_udn_blue-network',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
-import { applyZone, destroyZone, planTopology, readZoneStates } from '../../provider/runtime';
+import { applyZone, destroyZone, planTopology, readZoneStates } from '../../provider/runtime/cli';
 import { startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
 import { useTestHost } from '../support/hostFixture';
 import { dynamicUrn } from '../support/pulumiHost';

@@ -1,19 +1,14 @@
 /**
- * `ovnk-pulumi/testing` as a consumer uses it: a temporary project that links this checkout as
- * `ovnk-pulumi` (its package.json exports, its dist/) beside the checkout's @pulumi/pulumi and
- * @pulumi/kubernetes (one SDK copy, as Pulumi requires), a strict TypeScript program type-checked
- * against the shipped declarations, then run under `ovnkMocks` wrapped around the program's own
+ * `ovnk-pulumi/testing` as a consumer uses it (test/support/consumerProject.ts): a strict
+ * TypeScript program type-checked against the shipped declarations, then run under `ovnkMocks` wrapped around the program's own
  * mocks, in both modes (Northbound: ClusterAllocations; Kubernetes: ClusterPrediction), with
  * preview true and false. Linked, not packed and installed: packaging.test.ts proves the packed
  * install; this stays fast.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, requireFreshDist } from '../support/pulumiHost';
+import { type ConsumerProject, consumerProject } from '../support/consumerProject';
 import { topologyArgs } from './fixtures';
 
 const program = `
@@ -53,49 +48,25 @@ pulumi.all([cluster.allocations, answered]).apply(([allocations, by]) => {
 });
 `;
 
-let dir: string;
-
-/** Type errors of the consumer's program under strict settings, resolving packages as Node 16+ does (exports). */
-function typeErrors(file: string): string[] {
-  const compiled = ts.createProgram([file], {
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.Node16,
-    moduleResolution: ts.ModuleResolutionKind.Node16,
-    esModuleInterop: true,
-    skipLibCheck: true,
-    outDir: join(dir, 'out'),
-  });
-  const errors = ts.getPreEmitDiagnostics(compiled).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-  if (errors.length === 0) compiled.emit();
-  return errors;
-}
+let project: ConsumerProject;
 
 beforeAll(() => {
-  requireFreshDist();
-  dir = mkdtempSync(join(tmpdir(), 'ovnk-testing-'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'commonjs' }));
-  mkdirSync(join(dir, 'node_modules', '@pulumi'), { recursive: true });
-  symlinkSync(repoRoot, join(dir, 'node_modules', 'ovnk-pulumi'));
-  for (const sdk of ['pulumi', 'kubernetes'])
-    symlinkSync(join(repoRoot, 'node_modules', '@pulumi', sdk), join(dir, 'node_modules', '@pulumi', sdk));
-  symlinkSync(join(repoRoot, 'node_modules', '@types'), join(dir, 'node_modules', '@types'));
-  writeFileSync(join(dir, 'topology.json'), JSON.stringify(topologyArgs('colored-enterprise', 'central')));
-  writeFileSync(join(dir, 'index.ts'), program);
+  project = consumerProject('ovnk-testing-');
+  project.write('topology.json', JSON.stringify(topologyArgs('colored-enterprise', 'central')));
+  project.write('index.ts', program);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => project.remove());
 
 describe('ovnk-pulumi/testing from a consumer project', () => {
   it('type-checks a strict program that wraps its own mocks with ovnkMocks', () => {
-    expect(typeErrors(join(dir, 'index.ts'))).toEqual([]);
+    expect(project.typeErrors([join(project.dir, 'index.ts')])).toEqual([]);
   });
 
   for (const mode of ['northbound', 'kubernetes'])
     for (const preview of [true, false])
       it(`gives the allocations in ${mode} mode with preview ${preview}, and the program's own mocks answer the rest`, () => {
-        const out = execFileSync(process.execPath, [join(dir, 'out', 'index.js'), mode, String(preview)], {
-          cwd: dir,
+        const out = execFileSync(process.execPath, [join(project.dir, 'out', 'index.js'), mode, String(preview)], {
+          cwd: project.dir,
           encoding: 'utf8',
           timeout: 60_000,
         });

@@ -13,7 +13,7 @@ import { repoRoot, requireFreshDist } from './dist';
 
 export const repo = repoRoot;
 const mainJs = join(repo, 'dist', 'cli', 'main.js');
-const runtimeJs = join(repo, 'dist', 'provider', 'runtime', 'index.js');
+const runtimeJs = join(repo, 'dist', 'provider', 'runtime', 'cli.js');
 
 /** The child runs dist/: refuse a dist older than its sources (npm test builds first). */
 export function ensureBuilt(): void {

@@ -16,7 +16,7 @@ import { DUMPS } from '../../../oracle/paths';
 import { oraclePlan } from '../../../oracle/plan';
 import { oracleDifferences, type OracleDifference } from '../../../oracle/compare';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
-import { auditCluster, buildTopology, type ZoneAudit } from '../../../provider/runtime';
+import { auditCluster, buildTopology, type ZoneAudit } from '../../../provider/runtime/cli';
 import { loadOracleDump } from '../../support/oracleDump';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 

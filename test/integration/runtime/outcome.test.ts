@@ -12,7 +12,7 @@ import {
   OutcomeUnknownError,
   planTopology,
   type TopologyPlan,
-} from '../../../provider/runtime';
+} from '../../../provider/runtime/cli';
 import { nbctl as nbctlAt } from '../../support/ovsdbServer';
 import { blueLayer3, chassisNode, useNorthbound } from '../../support/worlds';
 import { recording, writes } from '../../support/recordingDatabase';

@@ -9,7 +9,7 @@ import {
   type OtherOwners,
   planTopology,
   type TopologyPlan,
-} from '../../../provider/runtime';
+} from '../../../provider/runtime/cli';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 import { recording } from '../../support/recordingDatabase';
 import { oneLayer3 } from '../../support/worlds';

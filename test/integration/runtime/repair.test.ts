@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyZone, destroyZone, planTopology, repairZone } from '../../../provider/runtime';
+import { applyZone, destroyZone, planTopology, repairZone } from '../../../provider/runtime/cli';
 import { blueLayer3, gatewayNode, useNorthbound } from '../../support/worlds';
 import { recording, writes } from '../../support/recordingDatabase';
 

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { OvsdbDatabase } from '../../../provider/ovsdb/client';
-import { applyZone, diffZone, planTopology } from '../../../provider/runtime';
+import { applyZone, diffZone, planTopology } from '../../../provider/runtime/cli';
 import { blueLayer3, chassisNode, useNorthbound } from '../../support/worlds';
 
 // A RAFT leader killed after it committed, before its answer arrived, makes the cluster client

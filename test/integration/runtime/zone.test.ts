@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../../provider/ovsdb/notation';
-import { applyZone, destroyZone, diffZone, planTopology, type TopologyPlan } from '../../../provider/runtime';
+import { applyZone, destroyZone, diffZone, planTopology, type TopologyPlan } from '../../../provider/runtime/cli';
 import { blueLayer3, gatewayNode, useNorthbound } from '../../support/worlds';
 
 const NB = 'OVN_Northbound';

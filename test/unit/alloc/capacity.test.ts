@@ -5,7 +5,13 @@
  * exactly how many more fit and which reasons and objects the refusal names.
  */
 import { describe, expect, it } from 'vitest';
-import { capacityOf, type Growth, planTopology, type RuntimeState, type TopologyPlan } from '../../../provider/runtime';
+import {
+  capacityOf,
+  type Growth,
+  planTopology,
+  type RuntimeState,
+  type TopologyPlan,
+} from '../../../provider/runtime/cli';
 import { cnc, cudn } from '../connect/world';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { conflictsWithOthers, freePins, takenByOthers } from '../../../provider/alloc/others';
-import { planTopology, type TopologyPlan } from '../../../provider/runtime';
-import type { OtherOwners } from '../../../provider/runtime';
+import { planTopology, type TopologyPlan } from '../../../provider/runtime/cli';
+import type { OtherOwners } from '../../../provider/runtime/cli';
 import { chassisNode, layer3AndLayer2 } from '../../support/worlds';
 
 type Pins = Record<string, string>;

@@ -6,7 +6,7 @@ import {
   ForeignRowClash,
   NotCommittedError,
   OutcomeUnknownError,
-} from '../../../provider/runtime';
+} from '../../../provider/runtime/cli';
 
 const outcome = (error: Error) => errorDocument(asCliError(error, 'f.yaml'));
 

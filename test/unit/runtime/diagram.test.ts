@@ -17,7 +17,7 @@ import {
   planTopology,
   svgToPng,
   type TopologyPlan,
-} from '../../../provider/runtime';
+} from '../../../provider/runtime/cli';
 import { cnc, cudn } from '../connect/world';
 
 type Doc = Record<string, any>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planTopology } from '../../../provider/runtime';
+import { planTopology } from '../../../provider/runtime/cli';
 
 // Issue 15 point 9: a refusal of the renderer (a subnet too small for its pods, a join subnet
 // missing a family) named the path `render: pods`, which points at nothing the user wrote. It

@@ -14,7 +14,7 @@ import {
   serializeState,
   StateError,
   stateWrite,
-} from '../../../provider/runtime';
+} from '../../../provider/runtime/cli';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { COPP_PROTOCOLS, meterName, renderSharedRows } from '../../../provider/topology/shared';
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planTopology } from '../../../provider/runtime';
+import { planTopology } from '../../../provider/runtime/cli';
 import { rowIdentity } from '../../../provider/nb/desired';
 
 // The lab's secondary fixture with its nodes listed, so it plans offline in the per-node layout.
