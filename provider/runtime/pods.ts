@@ -4,10 +4,11 @@
  * (the `.1` of the node's host subnet for Layer3, of the network subnet for Layer2: OKEP-5094's
  * node-independent gateway); a secondary network's pods get routes instead (secondaryRoutes). Whoever plugs pods (the lab, a host step) takes these as they are.
  */
-import { parseCidr, type Cidr, containsAddress, parseAddress, formatAddress } from '../model/cidr';
+import { parseCidr, type Cidr, containsAddress, parseAddress } from '../model/cidr';
 import type { RenderInput } from '../topology/input';
 import { macFromIPs } from '../topology/mac';
 import { podPort } from '../topology/names';
+import { nodeGatewayIP, resolveInfrastructure } from '../topology/infrastructure';
 
 export interface PodPlug {
   namespace: string;
@@ -45,6 +46,8 @@ export function podPlugs(input: RenderInput): PodPlug[] {
     .filter((p) => local.has(p.node))
     .map((pod) => {
       const subnets = subnetsFor(input, pod.node);
+      // a primary Layer2 network's gateway may be preconfigured (upstream's GetNodeGatewayIP)
+      const infrastructure = resolveInfrastructure(input.network.preconfigured, subnets);
       const addresses: string[] = [];
       const gateways: string[] = [];
       for (const ip of pod.ips) {
@@ -52,7 +55,7 @@ export function podPlugs(input: RenderInput): PodPlug[] {
         const subnet = subnets.find((s) => containsAddress(s, parsed.family, parsed.value));
         if (!subnet) continue;
         addresses.push(`${ip}/${subnet.prefix}`);
-        gateways.push(formatAddress(subnet.family, subnet.base + 1n));
+        gateways.push(nodeGatewayIP(infrastructure, subnet).ip);
       }
       const secondary = input.network.role === 'secondary';
       return {

@@ -158,6 +158,15 @@ describe('with enablePreconfiguredUDNAddresses a primary Layer2 network uses its
     expect(pods).toEqual({ 'a/p1': ['10.0.0.1', 'fd00:10::1'], 'a/p2': ['10.0.0.4', 'fd00:10::4'] });
   });
 
+  it("gives the network's pods the default gateway IPs as their gateways", () => {
+    // allocator/pod/pod_annotation.go: the pod annotation's gateway is GetNodeGatewayIP(subnet)
+    const plugs = got.plan.zones.find((z) => z.name === 'n1')!.pods.filter((p) => p.network === 'a_l2');
+    expect(plugs.map((p) => p.gateways)).toEqual([
+      ['10.0.0.5', 'fd00:10::5'],
+      ['10.0.0.5', 'fd00:10::5'],
+    ]);
+  });
+
   it('says nothing about the fields', () => {
     expect(clusterWarnings(got.plan.cluster)).toEqual([]);
   });
@@ -172,6 +181,11 @@ describe('without enablePreconfiguredUDNAddresses the fields are ignored, as ups
     expect(got.trtos.networks).toEqual(['10.0.0.1/24', 'fd00:10::1/64']);
     expect(got.mgmt.addresses).toEqual(['0a:58:0a:00:00:02 10.0.0.2 fd00:10::2']);
     expect(got.pods).toEqual({ 'a/p1': ['10.0.0.3', 'fd00:10::3'], 'a/p2': ['10.0.0.4', 'fd00:10::4'] });
+    const plugs = got.plan.zones.find((z) => z.name === 'n1')!.pods.filter((p) => p.network === 'a_l2');
+    expect(plugs.map((p) => p.gateways)).toEqual([
+      ['10.0.0.1', 'fd00:10::1'],
+      ['10.0.0.1', 'fd00:10::1'],
+    ]);
   });
 
   it('warns once per given field, naming its path', () => {
