@@ -121,12 +121,15 @@ describe('two owners with networks on one Uplink bridge', () => {
       await egressWorks(first);
       await egressWorks(second);
       const keptFlows = await ourFlows(worker(), 'br-blue', `cookie=${ownerCookie(kept)}/-1`);
-      expect(keptFlows).toHaveLength(6);
+      // commonFlows' 6 of an IPv4 network, and uplinkHostServiceFlows' 4 for the one service CIDR
+      // (host entry with the packet mark, reply to table 3, drop, table 2 dispatch)
+      expect(keptFlows).toHaveLength(10);
 
       run('destroy', leaving);
       expect(await ourFlows(worker(), 'br-blue', `cookie=${ownerCookie(leaving)}/-1`)).toEqual([]);
       expect(await ourFlows(worker(), 'br-blue', `cookie=${ownerCookie(kept)}/-1`)).toEqual(keptFlows);
-      expect(await ourFlows(worker(), 'br-blue', `cookie=${sharedCookie}/-1`)).toHaveLength(5);
+      // commonFlows' 5 shared ones and uplinkHostServiceFlows' table 3
+      expect(await ourFlows(worker(), 'br-blue', `cookie=${sharedCookie}/-1`)).toHaveLength(6);
       await egressWorks(kept);
       diffClean(kept);
 
