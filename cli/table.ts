@@ -14,7 +14,5 @@ export function table(header: string[], rows: string[][]): string[] {
   return [line(header.map((h) => h.toUpperCase())), ...rows.map(line)];
 }
 
-const collator = new Intl.Collator('en', { numeric: true });
-
 /** Natural order: digit runs compare as numbers, so node-2 comes before node-10. */
-export const naturalCompare = (a: string, b: string): number => collator.compare(a, b);
+export { naturalCompare } from '../provider/runtime/cli';

@@ -13,6 +13,7 @@ import { uplinksOf } from '../../model/cudn';
 import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
 import type { TopologyPlan } from '../topologyPlan';
 import { NAME_KEY, NETWORK_KEY, OWNER_TYPE_KEY } from '../../model/externalIds';
+import { naturalCompare } from '../../model/naturalOrder';
 
 export type DiagramNodeKind = 'network' | 'router' | 'gateways' | 'connect' | 'uplink';
 
@@ -39,6 +40,8 @@ export interface DiagramGroup {
   id: string;
   label: string;
   nodes: string[];
+  /** The network's own router (Layer3: cluster, Layer2: transit), drawn beside the network. */
+  hub?: string;
 }
 
 export interface Diagram {
@@ -117,13 +120,20 @@ export function diagramOf(plan: TopologyPlan, options: DiagramOptions = {}): Dia
   ];
   return {
     title: cluster.inventory.name,
-    connected: groups.filter((g) => joined.has(g.network)).map(({ id, label, nodes }) => ({ id, label, nodes })),
-    unconnected: groups.filter((g) => !joined.has(g.network)).map(({ id, label, nodes }) => ({ id, label, nodes })),
+    connected: groups.filter((g) => joined.has(g.network)).map(drawnGroup),
+    unconnected: groups.filter((g) => !joined.has(g.network)).map(drawnGroup),
     nodes,
     groupNodes,
     edges,
   };
 }
+
+const drawnGroup = ({ id, label, nodes, hub }: DiagramGroup): DiagramGroup => ({
+  id,
+  label,
+  nodes,
+  ...(hub ? { hub } : {}),
+});
 
 function networkLines(n: Network): string[] {
   const subnets = n.subnets.map((s) => (s.hostSubnet ? `${s.cidr} /${s.hostSubnet} per node` : s.cidr));
@@ -142,7 +152,10 @@ function networkGroup(
   add({ id, kind: 'network', lines: networkLines(network) });
   const own = routers.filter((r) => r.network === network.name && !r.connect);
   const main = own.filter((r) => !r.gateway);
-  const gateways = own.filter((r) => r.gateway);
+  // node-1 .. node-10, not node-1 .. node-9: gateways in their nodes' natural order
+  const gateways = own
+    .filter((r) => r.gateway)
+    .sort((a, b) => naturalCompare(nodeOf(a.name, network), nodeOf(b.name, network)));
   const role = network.topology === 'Layer2' ? 'transit router' : 'cluster router';
   for (const r of main) {
     add({ id: `router:${r.name}`, kind: 'router', lines: [r.name, role] });
@@ -169,7 +182,8 @@ function networkGroup(
   const gatewayIds =
     gateways.length > collapseAbove ? [`gateways:${network.name}`] : gateways.map((g) => `router:${g.name}`);
   const nodes = [id, ...main.map((r) => `router:${r.name}`), ...gatewayIds];
-  return { id, label: network.ref, nodes, network: network.name, gateways: gatewayIds };
+  const group = { id, label: network.ref, nodes, network: network.name, gateways: gatewayIds };
+  return hub ? { ...group, hub: `router:${hub.name}` } : group;
 }
 
 /** A connect router (refused: the connect object), linked to each joined network's router with its slices. */

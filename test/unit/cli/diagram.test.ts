@@ -5,7 +5,7 @@
  * test/unit/runtime/diagram.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
@@ -93,4 +93,73 @@ describe('ovnk diagram', () => {
     expect(zone.stdout).toContain('GR_cluster_udn_blue.network_ovn-worker"');
     expect(zone.stdout).not.toContain('GR_cluster_udn_blue.network_ovn-worker2"');
   });
+
+  // Where it is looked at: a pull request or a README shows the picture about 1000 px wide.
+  // Before, colored-enterprise was one row 4066x854 px and its 11-point text 5.4 px tall there.
+  for (const [name, file] of [
+    ['colored-enterprise', () => colored],
+    ['a six-network, ten-node plan', () => sixNetworks()],
+  ] as const)
+    it(`draws ${name} in rows, readable at 1000 px wide: text of 8 px and more, no wider than twice its height`, () => {
+      const svg = ovnk(['diagram', '-f', file(), '-o', 'svg']);
+      expect(svg.code).toBe(0);
+      const width = Number(/<svg width="([\d.]+)pt" height="([\d.]+)pt"/.exec(svg.stdout)![1]);
+      const sizes = [...svg.stdout.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
+      expect(Math.min(...sizes) * (1000 / width)).toBeGreaterThanOrEqual(8);
+      const png = PNG.sync.read(bytesOf(['diagram', '-f', file(), '-o', 'png']).stdout);
+      expect(png.width).toBeLessThanOrEqual(2 * png.height);
+      expect(png.width).toBeLessThanOrEqual(2400);
+    });
 });
+
+/** Six primary networks (four Layer3, two Layer2) on ten nodes, two connects of three networks each. */
+function sixNetworks(): string {
+  const cudn = (i: number) => ({
+    apiVersion: 'k8s.ovn.org/v1',
+    kind: 'ClusterUserDefinedNetwork',
+    metadata: { name: `net-${i}`, labels: { group: i % 2 ? 'a' : 'b' } },
+    spec: {
+      namespaceSelector: { matchLabels: { tenant: `t${i}` } },
+      network:
+        i <= 4
+          ? {
+              topology: 'Layer3',
+              layer3: { role: 'Primary', subnets: [{ cidr: `10.${100 + i}.0.0/16`, hostSubnet: 24 }] },
+            }
+          : { topology: 'Layer2', layer2: { role: 'Primary', subnets: [`10.${100 + i}.0.0/16`] } },
+    },
+  });
+  const connect = (group: string, cidr: string) => ({
+    apiVersion: 'k8s.ovn.org/v1',
+    kind: 'ClusterNetworkConnect',
+    metadata: { name: `connect-${group}` },
+    spec: {
+      networkSelectors: [
+        {
+          networkSelectionType: 'ClusterUserDefinedNetworks',
+          clusterUserDefinedNetworkSelector: { networkSelector: { matchLabels: { group } } },
+        },
+      ],
+      connectSubnets: [{ cidr, networkPrefix: 24 }],
+      connectivity: ['PodNetwork'],
+    },
+  });
+  const six = [1, 2, 3, 4, 5, 6];
+  const documents = [
+    {
+      apiVersion: 'ovnk/v1alpha1',
+      kind: 'Inventory',
+      metadata: { name: 'six' },
+      spec: {
+        namespaces: six.map((i) => ({ name: `t${i}`, labels: { tenant: `t${i}` } })),
+        nodes: Array.from({ length: 10 }, (_, i) => ({ name: `node-${i + 1}` })),
+      },
+    },
+    ...six.map(cudn),
+    connect('a', '192.168.0.0/16'),
+    connect('b', '192.169.0.0/16'),
+  ];
+  const file = join(dir, 'six.json');
+  writeFileSync(file, JSON.stringify(documents));
+  return file;
+}

@@ -2,8 +2,9 @@
  * The diagram of a plan, as Graphviz lays it out: the SVG parses as XML, draws every router of
  * the plan (its Logical_Router rows, in every zone) and every network in use exactly once, and
  * draws two networks as connected exactly when a connect joins both (connects are not
- * transitive). Gateway routers beyond three per network collapse into one node that lists them.
- * The PNG decodes and has a sensible size.
+ * transitive). Gateway routers beyond three per network collapse into one node that lists them,
+ * labelled first .. last in natural order. A legend names each kind drawn. The PNG decodes and
+ * has a sensible size (its readability at a pull request's width: test/unit/cli/diagram.test.ts).
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { PNG } from 'pngjs';
@@ -187,6 +188,49 @@ describe('the diagram of a plan', () => {
         .map((r) => r.name)
         .sort(),
     );
+  });
+
+  it('labels collapsed gateway routers with their first and last node in natural order (node-0 .. node-10)', () => {
+    const diagram = diagramOf(planOf(chain(11)));
+    const collapsed = diagram.groupNodes.filter((n) => n.kind === 'gateways');
+    expect(collapsed).toHaveLength(4);
+    for (const node of collapsed) {
+      expect(node.lines).toEqual(['11 gateway routers', 'GR node-0 .. node-10']);
+      expect(node.members!.map((m) => m.slice(m.lastIndexOf('_') + 1))).toEqual(
+        Array.from({ length: 11 }, (_, i) => `node-${i}`),
+      );
+    }
+  });
+
+  it('draws a legend of each kind of node and line the picture holds, and of no other', async () => {
+    const legendOf = (d: Drawn) =>
+      [...d.nodes]
+        .filter(([, n]) => n.kind === 'legend')
+        .map(([id]) => id)
+        .sort();
+    const connected = planOf(chain(6));
+    expect(legendOf(await drawn(connected))).toEqual([
+      'legend:connect-router',
+      'legend:gateways',
+      'legend:lines',
+      'legend:network',
+      'legend:router',
+    ]);
+    const dot = diagramDot(diagramOf(connected));
+    expect(dot).toContain("connect link, labelled with the network's slices");
+    expect(dot).not.toContain('Uplink');
+    const uplink = {
+      apiVersion: 'k8s.ovn.org/v1alpha1',
+      kind: 'Uplink',
+      metadata: { name: 'br-blue' },
+      spec: { nodeConfigs: [{ type: 'OVSBridge', nodeSelector: {}, hostInterfaceName: 'blue0' }] },
+    };
+    const blue = l2('blue', 2, {});
+    blue.spec.uplinks = ['br-blue'];
+    const alone = planOf([inventory(2, 'central', ['blue']), blue, uplink]);
+    expect(legendOf(await drawn(alone))).toEqual(['legend:lines', 'legend:network', 'legend:router', 'legend:uplink']);
+    expect(diagramDot(diagramOf(alone))).toContain("Uplink of the network's gateway routers");
+    expect(diagramDot(diagramOf(alone))).not.toContain('connect link');
   });
 
   it('with a connect named, draws only that connect and the networks it joins', async () => {
