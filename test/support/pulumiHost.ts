@@ -29,6 +29,8 @@ export interface DiffReply {
   changes: number;
   replaces: string[];
   deleteBeforeReplace: boolean;
+  /** DiffResponse.detailedDiff by key, with its PropertyDiff kind (0 add .. 5 updateReplace); absent without hasDetailedDiff. */
+  detailedDiff?: Record<string, number>;
 }
 
 /** The `__provider` text of a compiled shim (dist/provider/shim.js), as dynamic.Resource makes it. */
@@ -49,6 +51,13 @@ export function linkedConsumer(): { dir: string; remove: () => void } {
 }
 
 const struct = (value: Props) => Struct.fromJavaScript(JSON.parse(JSON.stringify(value)));
+
+function detailedDiffOf(reply: any): Record<string, number> | undefined {
+  if (!reply.getHasdetaileddiff()) return undefined;
+  const out: Record<string, number> = {};
+  reply.getDetaileddiffMap().forEach((v: any, k: string) => (out[k] = v.getKind()));
+  return out;
+}
 
 export class PulumiHost {
   private constructor(
@@ -123,6 +132,7 @@ export class PulumiHost {
       changes: reply.getChanges(),
       replaces: reply.getReplacesList(),
       deleteBeforeReplace: reply.getDeletebeforereplace(),
+      detailedDiff: detailedDiffOf(reply),
     };
   }
 

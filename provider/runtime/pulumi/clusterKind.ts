@@ -13,6 +13,7 @@
 import { connectRouterName } from '../../connect/ids';
 import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
 import { renderSharedRows } from '../../topology/shared';
+import { asReplacement, fieldDiff, topologyDiff, upkeepDiff } from './detailedDiff';
 import { driftCount, inputChanged, ownerFailure, zoneRowMethods } from './kind';
 import { keyPathFailures } from './keyPaths';
 import { sliceDigest } from './pack';
@@ -115,7 +116,16 @@ function diff(olds: Props, news: Props): DiffResult {
   const slices = containsUnknown(news.slices) || !sameJson(sliceDigests(olds.slices), sliceDigests(news.slices));
   const changes =
     replaces.length > 0 || inputs || slices || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
-  return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };
+  if (!changes) return { changes, replaces, deleteBeforeReplace: false };
+  const words = { ...topologyDiff(olds, news), ...upkeepDiff(olds, driftCount(olds), SCHEMA_VERSION) };
+  // allocations and slices follow from the objects; said on their own only when no object says why
+  const detailedDiff = Object.keys(words).length > 0 ? words : fieldDiff(olds, news, 'slices');
+  return {
+    changes,
+    replaces,
+    deleteBeforeReplace: replaces.length > 0,
+    detailedDiff: asReplacement(detailedDiff, replaces.length > 0),
+  };
 }
 
 /** The shared rows in every zone of the cluster whose Northbound the stack configures. */

@@ -10,6 +10,7 @@
  */
 import { sameJson } from '../../model/canonical';
 import type { DesiredRow } from '../../nb/desired';
+import { asReplacement, fieldDiff, sliceDiff, sliceParts, upkeepDiff } from './detailedDiff';
 import { driftCount, inputChanged, ownerFailure, zoneRowMethods } from './kind';
 import { isPacked, sliceDigest, unpack } from './pack';
 import {
@@ -35,6 +36,8 @@ interface SliceKindSpec {
   replaceKeys: string[];
   /** Why a resource of this kind can have no slice (an InvalidSpec check failure's message). */
   noSlice(news: Props): string;
+  /** The named parts of its slice, for the diff in words (detailedDiff.ts). */
+  parts: (slice: Record<string, unknown>) => Record<string, Record<string, unknown>>;
   /** The rows of the slice in `zone`; `uplinkStates` are the resource's UplinkStates input (Uplink CUDNs' gateways). */
   render(slice: unknown, zone: string, uplinkStates: UplinkState[]): DesiredRow[];
 }
@@ -76,7 +79,15 @@ function diff(spec: SliceKindSpec, olds: Props, news: Props): DiffResult {
   const states = containsUnknown(news.uplinkStates) || !sameJson(gatewaysOf(olds), gatewaysOf(news));
   const changes =
     replaces.length > 0 || slice || states || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
-  return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };
+  if (!changes) return { changes, replaces, deleteBeforeReplace: false };
+  const words = {
+    ...Object.assign({}, ...spec.replaceKeys.map((k) => fieldDiff(olds, news, k, true))),
+    ...(slice ? sliceDiff(olds, news, 'slice', spec.parts) : {}),
+    ...(states ? fieldDiff(olds, news, 'uplinkStates') : {}),
+    ...upkeepDiff(olds, driftCount(olds), SCHEMA_VERSION),
+  };
+  const detailedDiff = asReplacement(words, replaces.length > 0);
+  return { changes, replaces, deleteBeforeReplace: replaces.length > 0, detailedDiff };
 }
 
 /** The resource's rows by zone, from its slice; an unusable slice or zone is an error naming it. */
@@ -104,6 +115,7 @@ export const NetworkRows: ResourceKind = makeSliceKind({
   replaceKeys: ['owner', 'zone', 'network'],
   noSlice: (news) =>
     `network ${news.network} renders no rows: it serves no namespace of the inventory, is not a primary Layer3/Layer2 network, or is not among the cluster's networks`,
+  parts: sliceParts.network,
   render: (slice, zone, states) => networkSliceRows(slice as NetworkSlice, zone, states),
 });
 
@@ -111,6 +123,7 @@ export const ConnectRouter: ResourceKind = makeSliceKind({
   name: 'ConnectRouter',
   replaceKeys: ['owner', 'zone', 'connect', 'connectSubnets'],
   noSlice: (news) => `connect ${news.connect} is not an accepted ClusterNetworkConnect of the cluster`,
+  parts: sliceParts.connect,
   render: (slice, zone) => connectSliceRows(slice as ConnectSlice, zone),
 });
 
@@ -118,5 +131,6 @@ export const ZoneRows: ResourceKind = makeSliceKind({
   name: 'ZoneRows',
   replaceKeys: ['owner', 'zone'],
   noSlice: () => 'the cluster has no zone catalog (ClusterAllocations outputs slices.zone)',
+  parts: sliceParts.zone,
   render: (slice, zone, states) => zoneSliceRows(slice as ZoneSlice, zone, states),
 });

@@ -14,6 +14,7 @@ import { replacementsOf } from '../kubernetes/objects';
 import { allocationSummary } from './clusterKind';
 import { auditPrediction } from './predictionAudit';
 import { configureSettings } from './settings';
+import { topologyDiff } from './detailedDiff';
 import { inputChanged, ownerFailure } from './kind';
 import {
   type CheckResult,
@@ -67,7 +68,7 @@ function replacements(olds: Props, networks: TopologyObject[], connects: Topolog
 function diff(olds: Props, news: Props): DiffResult {
   const keys = ['owner', 'inventory', 'networks', 'connects', 'allocations', 'annotations', 'state'];
   const changes = keys.some((k) => inputChanged(olds, news, k));
-  return { changes };
+  return changes ? { changes, detailedDiff: topologyDiff(olds, news) } : { changes };
 }
 
 export const ClusterPrediction: ResourceKind = {

@@ -42,10 +42,22 @@ export interface CheckResult<T> {
   failures?: CheckFailure[];
 }
 
+export type PropertyDiffKind = 'add' | 'addReplace' | 'delete' | 'deleteReplace' | 'update' | 'updateReplace';
+
+/** One entry of a detailed diff, as the provider protocol has it (PropertyDiff). */
+export interface PropertyDiff {
+  kind: PropertyDiffKind;
+  inputDiff: boolean;
+}
+
+/** Which network, connect, node or zone changes, in words (detailedDiff.ts): `networks[blue-network]`. */
+export type DetailedDiff = Record<string, PropertyDiff>;
+
 export interface DiffResult {
   changes: boolean;
   replaces?: string[];
   deleteBeforeReplace?: boolean;
+  detailedDiff?: DetailedDiff;
 }
 
 /** The config object the host hands to configure(): keys as `<namespace>:<key>`. */
