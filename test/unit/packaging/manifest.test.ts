@@ -97,12 +97,14 @@ describe('the packed package', () => {
     expect(manifest.scripts.prepack).toBe('npm run build');
   });
 
-  it('holds the built library, the CLI and the README only: no sources, tests or benchmarks', () => {
+  it('holds the built library, the CLI and the README only: no sources, source maps, tests or benchmarks', () => {
     const outside = packed.filter(
       (f) => !['README.md', 'package.json'].includes(f) && !/^dist\/(provider|components|cli|lab|stacks)\//.test(f),
     );
     expect(outside).toEqual([]);
     expect(packed.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    // source maps point at sources the package does not ship
+    expect(packed.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(packed).toContain('dist/components/index.js');
     expect(packed).toContain('dist/cli/main.js');
   });
