@@ -240,6 +240,6 @@ function readPrevious(file: string): AllocationState {
     });
   }
   const read = readPreviousAllocation(value);
-  if (!read.ok) throw new CliError(ExitCode.badInput, `${file} ${read.reason}`, { file, path: '--previous' });
-  return read.allocation;
+  if (!read.ok) throw new CliError(ExitCode.badInput, `${file} ${read.why}`, { file, path: '--previous' });
+  return read.value;
 }

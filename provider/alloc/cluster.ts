@@ -23,7 +23,7 @@ import { TunnelKeyAllocator, transitSwitchKey } from './datapathKeys';
 import { allocateHostSubnets } from './hostSubnets';
 import { assignNetworkIds, assignNodeIds } from './ids';
 import { type OtherOwners, takenByOthers } from './others';
-import { failure } from './outcome';
+import { failure } from '../model/outcome';
 import { type AllocationState, type ConnectState, emptyState, stateVersion } from './state';
 import { dict, own } from '../model/dict';
 

@@ -9,7 +9,7 @@
  * Releasing a Layer2 network gives its block back to the layer3 pool once the block is empty.
  */
 import { type Cidr, type Family, addressBits, formatCidr, mask } from '../model/cidr';
-import { failure, type Outcome, type Refusal, refusal, success } from './outcome';
+import { failure, type Outcome, type Refusal, refusal, success } from '../model/outcome';
 import { type AllocatorState, type MarkFailure, SubnetAllocator } from './subnetAllocator';
 
 export interface ConnectSubnet {

@@ -8,7 +8,7 @@
  * annotation are dropped and every network gets a fresh slice of the new subnets (cursor 0).
  */
 import { type Cidr, type Family, familyName, formatCidr, mustParseCidr, parseCidr } from '../model/cidr';
-import { failure, type Outcome, success } from './outcome';
+import { failure, type Outcome, success } from '../model/outcome';
 import { connectSubnetAnnotation } from '../model/cnc';
 import { type Problem, problem } from '../model/problem';
 import type { Warning } from '../model/warnings';
@@ -190,9 +190,9 @@ function parseAnnotation(text: string): Outcome<[string, Cidr[]][]> {
     const cidrs = ['ipv4', 'ipv6'].flatMap((f) =>
       typeof families?.[f] === 'string' ? [parseCidr(families[f] as string)] : [],
     );
-    const bad = cidrs.find((c) => typeof c === 'string');
-    if (bad !== undefined) return failure(`has an invalid subnet for ${owner}: ${bad}`);
-    entries.push([owner, cidrs as Cidr[]]);
+    const bad = cidrs.find((c) => !c.ok);
+    if (bad !== undefined && !bad.ok) return failure(`has an invalid subnet for ${owner}: ${bad.why}`);
+    entries.push([owner, cidrs.flatMap((c) => (c.ok ? [c.value] : []))]);
   }
   return success(entries);
 }

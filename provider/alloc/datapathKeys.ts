@@ -5,7 +5,7 @@
  * switches and Layer2 switches use the fixed key 16711683 + network id instead.
  */
 import { dict } from '../model/dict';
-import { type Outcome, type Refusal, refusal, success } from './outcome';
+import { type Outcome, type Refusal, refusal, success } from '../model/outcome';
 
 export const baseTransitSwitchTunnelKey = 16711683;
 export const dynamicKeyStart = baseTransitSwitchTunnelKey + 4096;

@@ -7,7 +7,7 @@
  */
 import { type Cidr, addressBits, containsAddress, formatAddress, formatCidr, mask } from '../model/cidr';
 import type { ConnectSubnet } from './connectSubnets';
-import { failure, type Outcome, success } from './outcome';
+import { failure, type Outcome, success } from '../model/outcome';
 
 /** Upstream caps the per-network key window at 5000 (the node-id maximum). */
 export const maxNodesCap = 5000n;

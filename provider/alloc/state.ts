@@ -5,7 +5,7 @@
  * NB_Global.external_ids or a `--previous` file.
  */
 import type { KeyState } from './datapathKeys';
-import { failure, type Outcome, success } from './outcome';
+import { failure, type Outcome, success } from '../model/outcome';
 import type { ConnectAllocatorState } from './connectSubnets';
 import type { AllocatorState } from './subnetAllocator';
 import { deeperThan, dict, plainData } from '../model/dict';

@@ -6,7 +6,7 @@
  * included, which is what keeps plans stable.
  */
 import { type Cidr, type Family, formatCidr, mustParseCidr } from '../model/cidr';
-import { failure, type Outcome, type Refusal, refusal, success } from './outcome';
+import { failure, type Outcome, type Refusal, refusal, success } from '../model/outcome';
 import { SubnetRange } from './subnetRange';
 import { dict } from '../model/dict';
 

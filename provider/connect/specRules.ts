@@ -3,6 +3,7 @@
  * with the apiserver's and the CEL rules' message texts. Each broken rule is an InvalidSpec
  * problem at its field path.
  */
+import { failure } from '../model/outcome';
 import { type Cidr, addressBits, parseCidr } from '../model/cidr';
 import type { ClusterNetworkConnect, ConnectSubnetSpec, NetworkSelectorSpec } from '../model/cnc';
 import { type Problem, problem } from '../model/problem';
@@ -125,9 +126,9 @@ function checkConnectSubnet(s: ConnectSubnetSpec, at: string, report: Report): V
     return (report(`${at}.networkPrefix`, `${at}.networkPrefix in body should be greater than or equal to 1`), []);
   if (s.networkPrefix > 127)
     return (report(`${at}.networkPrefix`, `${at}.networkPrefix in body should be less than or equal to 127`), []);
-  const parsed = s.cidr.length > 43 ? 'is longer than 43 characters' : parseCidr(s.cidr);
-  if (typeof parsed === 'string')
-    return (report(`${at}.cidr`, `CIDR must be a valid network address ("${s.cidr}" ${parsed})`), []);
+  const cidr = s.cidr.length > 43 ? failure('is longer than 43 characters') : parseCidr(s.cidr);
+  if (!cidr.ok) return (report(`${at}.cidr`, `CIDR must be a valid network address ("${s.cidr}" ${cidr.why})`), []);
+  const parsed = cidr.value;
   if (s.networkPrefix <= parsed.prefix)
     return (
       report(

@@ -4,6 +4,7 @@
  * text forms. Addresses are bigints so IPv4 and IPv6 share one arithmetic.
  */
 import ipaddr from 'ipaddr.js';
+import { failure, type Outcome, success } from './outcome';
 
 export type Family = 4 | 6;
 
@@ -32,36 +33,36 @@ export function parseAddress(text: string): { family: Family; value: bigint } | 
 }
 
 /**
- * Parse `addr/len`. Returns the masked CIDR and whether the text was already the network
- * address, or a string saying why the text is not a CIDR at all.
+ * Parse `addr/len`: the masked CIDR and whether the text was already the network address, or
+ * why the text is not a CIDR at all.
  */
-export function parseCidrLoose(text: string): { cidr: Cidr; isNetwork: boolean } | string {
+export function parseCidrLoose(text: string): Outcome<{ cidr: Cidr; isNetwork: boolean }> {
   const slash = text.indexOf('/');
-  if (slash < 0) return 'is not in CIDR notation (address/prefix)';
+  if (slash < 0) return failure('is not in CIDR notation (address/prefix)');
   const address = parseAddress(text.slice(0, slash));
-  if (!address) return 'does not start with a valid IP address';
+  if (!address) return failure('does not start with a valid IP address');
   const lengthText = text.slice(slash + 1);
   const prefix = Number(lengthText);
   if (!/^\d{1,3}$/.test(lengthText) || prefix > addressBits(address.family)) {
-    return `has an invalid prefix length "${lengthText}"`;
+    return failure(`has an invalid prefix length "${lengthText}"`);
   }
   const base = mask(address.value, address.family, prefix);
-  return { cidr: { family: address.family, base, prefix }, isNetwork: base === address.value };
+  return success({ cidr: { family: address.family, base, prefix }, isNetwork: base === address.value });
 }
 
-/** Parse a CIDR that must be a network address; a string says why it is not. */
-export function parseCidr(text: string): Cidr | string {
+/** Parse a CIDR that must be a network address, or say why it is not. */
+export function parseCidr(text: string): Outcome<Cidr> {
   const parsed = parseCidrLoose(text);
-  if (typeof parsed === 'string') return parsed;
-  if (!parsed.isNetwork) return `is not a network address (the network address is ${formatCidr(parsed.cidr)})`;
-  return parsed.cidr;
+  if (!parsed.ok) return parsed;
+  const { cidr, isNetwork } = parsed.value;
+  return isNetwork ? success(cidr) : failure(`is not a network address (the network address is ${formatCidr(cidr)})`);
 }
 
 /** Parse a CIDR known to be valid (from our own state or output); throws otherwise. */
 export function mustParseCidr(text: string): Cidr {
   const parsed = parseCidr(text);
-  if (typeof parsed === 'string') throw new Error(`internal: "${text}" ${parsed}`);
-  return parsed;
+  if (!parsed.ok) throw new Error(`internal: "${text}" ${parsed.why}`);
+  return parsed.value;
 }
 
 export function mask(value: bigint, family: Family, prefix: number): bigint {

@@ -4,6 +4,7 @@
  * sorted by name so nothing depends on document order. Every problem is collected; nothing
  * throws. These problems mean the input is unusable (the CLI's exit 3).
  */
+import { success } from './outcome';
 import {
   connectSubnetAnnotation,
   connectTunnelKeyAnnotation,
@@ -192,12 +193,12 @@ function completeNetwork(network: Network, inventory: Inventory, problems: Probl
           ...inventory.masqueradeSubnets,
           ...inventory.serviceCIDRs,
         ])
-      : [];
-  if (typeof transitSubnets === 'string')
+      : success([]);
+  if (!transitSubnets.ok)
     problems.push(
-      problem('InvalidField', network.ref, `${configPath(network)}subnets`, `transit subnet: ${transitSubnets}`),
+      problem('InvalidField', network.ref, `${configPath(network)}subnets`, `transit subnet: ${transitSubnets.why}`),
     );
-  return { ...network, namespaces, transitSubnets: typeof transitSubnets === 'string' ? [] : transitSubnets };
+  return { ...network, namespaces, transitSubnets: transitSubnets.ok ? transitSubnets.value : [] };
 }
 
 /** A network is in use when it serves a namespace of the inventory (upstream needs a NAD). */

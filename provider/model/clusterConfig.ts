@@ -51,7 +51,7 @@ function cidrs(text: string | undefined): string[] {
   return (text ?? '')
     .split(',')
     .map((part) => part.trim().split('/').slice(0, 2).join('/'))
-    .filter((cidr) => cidr !== '' && typeof parseCidr(cidr) !== 'string');
+    .filter((cidr) => cidr !== '' && parseCidr(cidr).ok);
 }
 
 /** gcfg (git-config style) as upstream's config.go reads it: `[section]`, `key = value`, `;`/`#` comments. */

@@ -171,8 +171,8 @@ export function cidrList(r: FieldReader, value: Json, field: string, fallback: r
   if (!texts) return [...fallback];
   return texts.filter((text, i) => {
     const parsed = parseCidr(text);
-    if (typeof parsed !== 'string') return true;
-    r.problems.push(problem('InvalidField', r.object, `${field}[${i}]`, `${field}[${i}] "${text}" ${parsed}`));
+    if (parsed.ok) return true;
+    r.problems.push(problem('InvalidField', r.object, `${field}[${i}]`, `${field}[${i}] "${text}" ${parsed.why}`));
     return false;
   });
 }
@@ -290,8 +290,8 @@ function optionalRange(r: FieldReader, value: Json, field: string): { ephemeralP
 function interfaceAddresses(r: FieldReader, value: Json, field: string): string[] {
   return (r.strings(value, field) ?? []).filter((text, i) => {
     const parsed = parseCidrLoose(text);
-    if (typeof parsed !== 'string') return true;
-    r.problems.push(problem('InvalidField', r.object, `${field}[${i}]`, `${field}[${i}] "${text}" ${parsed}`));
+    if (parsed.ok) return true;
+    r.problems.push(problem('InvalidField', r.object, `${field}[${i}]`, `${field}[${i}] "${text}" ${parsed.why}`));
     return false;
   });
 }

@@ -4,6 +4,7 @@
  * subnets, MTU and transport, parsed from the upstream `network` spec shape
  * (topology + layer3 / layer2 / localnet). cudn.ts and udn.ts say where that shape lives.
  */
+import { failure, type Outcome, success } from './outcome';
 import { type Family, firstClearBlock, mustParseCidr, formatCidr, parseCidr } from './cidr';
 import type { FieldReader, Json } from './fields';
 import { cidrList } from './inventory';
@@ -162,11 +163,12 @@ function parseSubnets(r: FieldReader, value: Json, field: string, topology: Topo
     const map = r.record(item, at);
     const text = map && (r.string(map.cidr, `${at}.cidr`) ?? r.missing(`${at}.cidr`));
     if (!map || text === undefined) return [];
-    const cidr = parseCidr(text);
-    if (typeof cidr === 'string') {
-      r.problems.push(problem('InvalidField', r.object, `${at}.cidr`, `${at}.cidr "${text}" ${cidr}`));
+    const parsed = parseCidr(text);
+    if (!parsed.ok) {
+      r.problems.push(problem('InvalidField', r.object, `${at}.cidr`, `${at}.cidr "${text}" ${parsed.why}`));
       return [];
     }
+    const cidr = parsed.value;
     const hostSubnet = r.integer(map.hostSubnet, `${at}.hostSubnet`) ?? (cidr.family === 4 ? 24 : 64);
     if (hostSubnet <= cidr.prefix || hostSubnet > (cidr.family === 4 ? 32 : 128)) {
       return r.wrong(`${at}.hostSubnet`, hostSubnet, `a prefix length longer than the subnet's /${cidr.prefix}`) ?? [];
@@ -212,13 +214,13 @@ export function networkFamilies(network: Network): Family[] {
  * moved to the next block of the same size while it overlaps any of `avoid`. A string names the
  * family whose address space ends before a free block.
  */
-export function transitSubnetsFor(families: Family[], avoid: string[]): string[] | string {
+export function transitSubnetsFor(families: Family[], avoid: string[]): Outcome<string[]> {
   const taken = avoid.map(mustParseCidr);
   const found: string[] = [];
   for (const start of defaultTransitSubnets.map(mustParseCidr).filter((c) => families.includes(c.family))) {
     const block = firstClearBlock(start, taken);
-    if (!block) return `no /${start.prefix} after ${formatCidr(start)} is free of the network's subnets`;
+    if (!block) return failure(`no /${start.prefix} after ${formatCidr(start)} is free of the network's subnets`);
     found.push(formatCidr(block));
   }
-  return found;
+  return success(found);
 }

@@ -8,6 +8,7 @@
  * the node addresses when no gateway config lists them). An annotation that cannot be read is a
  * note and is left out; the plan then allocates that value itself. Pure.
  */
+import { failure, type Outcome, success } from './outcome';
 import { parseCidr } from './cidr';
 import { dict } from './dict';
 
@@ -47,8 +48,8 @@ export function inventoryNode(object: KubeObject): { node: Node; notes: string[]
   else note(nodeAnnotationKeys.id, id === undefined ? 'is not written yet' : `"${id}" is not a node id (2..5000)`);
   if (annotations[nodeAnnotationKeys.chassisId]) node.chassisId = annotations[nodeAnnotationKeys.chassisId];
   const subnets = hostSubnets(annotations[nodeAnnotationKeys.subnets]);
-  if (typeof subnets === 'string') note(nodeAnnotationKeys.subnets, subnets);
-  else if (Object.keys(subnets).length > 0) node.hostSubnets = subnets;
+  if (!subnets.ok) note(nodeAnnotationKeys.subnets, subnets.why);
+  else if (Object.keys(subnets.value).length > 0) node.hostSubnets = subnets.value;
   Object.assign(
     node,
     gatewayFields(annotations, (why) => notes.push(`Node/${name}: ${why}`)),
@@ -57,18 +58,18 @@ export function inventoryNode(object: KubeObject): { node: Node; notes: string[]
 }
 
 /** `k8s.ovn.org/node-subnets` without `default`, every value a list; a string says why not. */
-export function hostSubnets(text: string | undefined): Record<string, string[]> | string {
-  if (text === undefined) return {};
+export function hostSubnets(text: string | undefined): Outcome<Record<string, string[]>> {
+  if (text === undefined) return success({});
   const parsed = parseJson(text);
-  if (!isRecord(parsed)) return `is not a JSON object: ${JSON.stringify(text)}`;
+  if (!isRecord(parsed)) return failure(`is not a JSON object: ${JSON.stringify(text)}`);
   const out = dict<string[]>();
   for (const [network, value] of Object.entries(parsed)) {
     const list = typeof value === 'string' ? [value] : value;
-    if (!Array.isArray(list) || list.some((c) => typeof c !== 'string' || typeof parseCidr(c) === 'string'))
-      return `has an entry for ${network} that is not a CIDR or a list of CIDRs: ${JSON.stringify(value)}`;
+    if (!Array.isArray(list) || list.some((c) => typeof c !== 'string' || !parseCidr(c).ok))
+      return failure(`has an entry for ${network} that is not a CIDR or a list of CIDRs: ${JSON.stringify(value)}`);
     if (network !== 'default') out[network] = list as string[];
   }
-  return out;
+  return success(out);
 }
 
 function gatewayFields(annotations: Record<string, string>, note: (why: string) => void): Node {

@@ -13,6 +13,7 @@
  */
 import { CST, type Document, isAlias, isCollection, isPair, Lexer, LineCounter, parseAllDocuments, Parser } from 'yaml';
 import { plainData } from './dict';
+import { failure, type Outcome, success } from './outcome';
 import { fieldPath, type Problem, problem } from './problem';
 
 /** Kubernetes objects nest about ten levels; far below what exhausts a stack. */
@@ -33,14 +34,17 @@ export function parseYaml(text: string): { values: ParsedValue[]; problems: Prob
   if (tooDeep.length > 0) return { values: [], problems: tooDeep };
   const values: ParsedValue[] = [];
   const problems: Problem[] = [];
-  parseAllDocuments(text).forEach((doc, i) => {
+  for (const [i, doc] of parseAllDocuments(text).entries()) {
     const where = `document[${i}]`;
     const refused = 'errors' in doc && doc.errors.length > 0 ? syntaxError(doc) : aliasProblem(doc, lines);
-    if (refused !== undefined) return problems.push(invalid(where, refused));
+    if (refused !== undefined) {
+      problems.push(invalid(where, refused));
+      continue;
+    }
     const converted = toPlain(doc);
-    if (typeof converted === 'string') return problems.push(invalid(where, converted));
-    if (converted.value !== null && converted.value !== undefined) values.push({ value: converted.value, where });
-  });
+    if (!converted.ok) problems.push(invalid(where, converted.why));
+    else if (converted.value !== null && converted.value !== undefined) values.push({ value: converted.value, where });
+  }
   return { values, problems };
 }
 
@@ -52,11 +56,11 @@ function syntaxError(doc: Document): string {
   return `is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`;
 }
 
-function toPlain(doc: Document): { value: unknown } | string {
+function toPlain(doc: Document): Outcome<unknown> {
   try {
-    return { value: plainData(doc.toJS({ maxAliasCount })) };
+    return success(plainData(doc.toJS({ maxAliasCount })));
   } catch (error) {
-    return `cannot be read: ${(error as Error).message}`;
+    return failure(`cannot be read: ${(error as Error).message}`);
   }
 }
 

@@ -3,6 +3,7 @@
  * row that exists) or `{ namedUuid }` (a row inserted in the same transaction), and the reference
  * columns of a schema. Pure.
  */
+import type { Outcome } from '../model/outcome';
 import { normalizeColumnType, type ColumnType, type DatabaseSchema, type TableSchema } from '../ovsdb/schema';
 import { describeRow, type ObservedRow } from './desired';
 
@@ -69,9 +70,9 @@ export interface ReferenceScope {
 }
 
 /** A reference resolved, or why it cannot be. */
-export type Resolved = { ok: true; target: DesiredTarget } | { ok: false; why: string };
+export type Resolved = Outcome<DesiredTarget>;
 
-const found = (target: DesiredTarget): Resolved => ({ ok: true, target });
+const found = (value: DesiredTarget): Resolved => ({ ok: true, value });
 const notFound = (why: string): Resolved => ({ ok: false, why });
 
 /** One reference: an identity string (or an already resolved `{ uuid }`) -> a plain uuid atom. */
@@ -105,7 +106,7 @@ export function resolveColumn(
   if (refTable === undefined || value === undefined) return value;
   const resolveOne = (ref: unknown): unknown => {
     const resolved = resolveReference(scope, refTable, ref);
-    if (resolved.ok) return resolved.target;
+    if (resolved.ok) return resolved.value;
     problem(`reference ${JSON.stringify(ref)}: ${resolved.why}`);
     return undefined;
   };

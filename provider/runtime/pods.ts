@@ -35,7 +35,7 @@ function subnetsFor(input: RenderInput, node: string): Cidr[] {
       : (input.nodes.find((n) => n.name === node)?.hostSubnets?.[input.network.name] ?? []);
   return texts.flatMap((t) => {
     const c = parseCidr(t);
-    return typeof c === 'string' ? [] : [c];
+    return c.ok ? [c.value] : [];
   });
 }
 
@@ -82,8 +82,7 @@ function secondaryRoutes(input: RenderInput, gateways: string[]): string[] {
   if (input.network.topology !== 'layer3') return [];
   return input.network.subnets.flatMap((s) => {
     const subnet = parseCidr(s.cidr);
-    const via =
-      typeof subnet === 'string' ? undefined : gateways.find((g) => parseAddress(g)?.family === subnet.family);
+    const via = subnet.ok ? gateways.find((g) => parseAddress(g)?.family === subnet.value.family) : undefined;
     return via ? [`${s.cidr} via ${via}`] : [];
   });
 }

@@ -12,6 +12,7 @@ import type { PodTunnels } from '../topology/pod-tunnels';
 import { deeperThan, dict, plainData } from '../model/dict';
 import type { OtherOwners } from '../alloc/others';
 import { canonicalJson } from '../model/canonical';
+import type { Outcome } from '../model/outcome';
 import { STATE_KEY_PREFIX } from '../model/externalIds';
 
 export { canonicalJson, STATE_KEY_PREFIX };
@@ -68,11 +69,8 @@ export function parseState(text: string, where: string): RuntimeState {
 }
 
 /** An allocation given by hand (`ovnk plan --previous`: a plan document or its state), or why it is not one. */
-export function readPreviousAllocation(
-  value: unknown,
-): { ok: true; allocation: AllocationState } | { ok: false; reason: string } {
-  const read = readAllocation(value);
-  return read.ok ? { ok: true, allocation: read.value } : { ok: false, reason: read.why };
+export function readPreviousAllocation(value: unknown): Outcome<AllocationState> {
+  return readAllocation(value);
 }
 
 /** The stored state, or an empty one, with `allocation` in place of its own: what `--previous` plans against. */

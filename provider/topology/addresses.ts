@@ -4,6 +4,7 @@
  * Layer3 transit-switch IP (base + node id), the Layer2 transit pair (base + 2 x node id, /31 or
  * /127) and the per-network masquerade IPs. Pure arithmetic over model/cidr.
  */
+import { failure } from '../model/outcome';
 import { addressBits, formatAddress, parseAddress, parseCidr, type Cidr, type Family } from '../model/cidr';
 import { TopologyInputError } from './errors';
 
@@ -25,9 +26,9 @@ export function hostCidr(addr: Addr): string {
 
 /** Parse a network CIDR from input; the error names the field. */
 export function parseNetwork(text: string, field: string): Cidr {
-  const parsed = typeof text === 'string' ? parseCidr(text) : 'is not a string';
-  if (typeof parsed === 'string') throw new TopologyInputError(field, text, parsed);
-  return parsed;
+  const parsed = typeof text === 'string' ? parseCidr(text) : failure('is not a string');
+  if (!parsed.ok) throw new TopologyInputError(field, text, parsed.why);
+  return parsed.value;
 }
 
 /** Parse `ip/len` where ip is a host address of the network (a node IP, for one). */

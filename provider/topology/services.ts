@@ -14,7 +14,7 @@ import { networkPrefix } from './names';
 import type { DesiredRow } from './rows';
 import { KIND_KEY, NETWORK_KEY, ROLE_KEY, SERVICE_OWNER_KEY } from '../model/externalIds';
 import { dict, own } from '../model/dict';
-import { parseCidr } from '../model/cidr';
+import { mustParseCidr, parseCidr } from '../model/cidr';
 import { nth } from './addresses';
 
 /** Upstream's default masquerade subnets (config.go), for a family the cluster names none of. */
@@ -29,11 +29,11 @@ const DEFAULT_MASQUERADE = { 4: '169.254.169.0/29', 6: 'fd69::/125' } as const;
 export function hairpinSnatIp(masqueradeSubnets: readonly string[]): string {
   return ([4, 6] as const)
     .map((family) => {
-      const own = masqueradeSubnets.map((m) => parseCidr(m)).find((c) => typeof c !== 'string' && c.family === family);
-      const cidr =
-        own && typeof own !== 'string'
-          ? own
-          : (parseCidr(DEFAULT_MASQUERADE[family]) as Exclude<ReturnType<typeof parseCidr>, string>);
+      const own = masqueradeSubnets.flatMap((m) => {
+        const c = parseCidr(m);
+        return c.ok && c.value.family === family ? [c.value] : [];
+      })[0];
+      const cidr = own ?? mustParseCidr(DEFAULT_MASQUERADE[family]);
       return nth(cidr, 5).ip;
     })
     .join(' ');

@@ -91,7 +91,7 @@ function discover(input: ResolveInput, status: UplinkStateStatus): void {
 function resolveBridge(input: ResolveInput, name: string, link: HostLink, status: UplinkStateStatus): void {
   const { ovs } = input.facts;
   const bridge = bridgeOf(ovs, name);
-  if (!bridge.ok) throw new Failure('BridgeNotFound', bridge.message);
+  if (!bridge.ok) throw new Failure('BridgeNotFound', bridge.why);
   status.ovsBridge = { name: bridge.value };
   const tag = vlanTagOf(ovs, name);
   if (tag !== undefined) status.vlanTag = tag;
@@ -103,7 +103,7 @@ function resolveBridge(input: ResolveInput, name: string, link: HostLink, status
       `default shared gateway bridge ${bridge.value} cannot be used as an Uplink bridge`,
     );
   const uplinkPort = physicalUplinkOf(ovs, bridge.value);
-  if (!uplinkPort.ok) throw new Failure('BridgeUplinkNotFound', uplinkPort.message);
+  if (!uplinkPort.ok) throw new Failure('BridgeUplinkNotFound', uplinkPort.why);
   if (uplinkPort.value === name)
     throw new Failure(
       'InvalidHostInterface',

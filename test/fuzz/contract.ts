@@ -98,9 +98,9 @@ function duplicate(what: string, ids: Record<string, number>): string | undefine
 function overlapping(what: string, texts: string[]): string | undefined {
   const cidrs = texts.map((t) => ({ text: t, cidr: parseCidr(t) }));
   for (const [i, a] of cidrs.entries()) {
-    if (typeof a.cidr === 'string') return `${what}: "${a.text}" ${a.cidr}`;
+    if (!a.cidr.ok) return `${what}: "${a.text}" ${a.cidr.why}`;
     for (const b of cidrs.slice(i + 1))
-      if (typeof b.cidr !== 'string' && overlaps(a.cidr, b.cidr)) return `${what}: ${a.text} overlaps ${b.text}`;
+      if (b.cidr.ok && overlaps(a.cidr.value, b.cidr.value)) return `${what}: ${a.text} overlaps ${b.text}`;
   }
   return undefined;
 }

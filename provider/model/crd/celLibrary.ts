@@ -5,6 +5,7 @@
  * parsing rules (no zones, no IPv4-mapped IPv6, no leading zeros). The strings extension the API
  * server also includes (`split`, `join`, `lowerAscii`, ...) is built into cel-js.
  */
+import { failure, type Outcome, success } from '../outcome';
 import type { Environment } from '@marcbachmann/cel-js';
 import { type Family, addressBits, containsAddress, contains, formatAddress, mask, parseAddress } from '../cidr';
 
@@ -30,32 +31,32 @@ export class CelCIDR {
   }
 }
 
-/** The API server's IP parsing: a reason when `text` is refused. */
-export function parseIP(text: string): CelIP | string {
-  if (text.includes('%')) return 'IP Address with zone value is not allowed';
+/** The API server's IP parsing: the reason (its words) when `text` is refused. */
+export function parseIP(text: string): Outcome<CelIP> {
+  if (text.includes('%')) return failure('IP Address with zone value is not allowed');
   const address = parseAddress(text);
-  if (!address) return `IP Address '${text}' parse error during conversion from string`;
-  if (address.family === 6 && address.value >> 32n === 0xffffn) return 'IPv4-mapped IPv6 address is not allowed';
-  return new CelIP(address.family, address.value);
+  if (!address) return failure(`IP Address '${text}' parse error during conversion from string`);
+  if (address.family === 6 && address.value >> 32n === 0xffffn)
+    return failure('IPv4-mapped IPv6 address is not allowed');
+  return success(new CelIP(address.family, address.value));
 }
 
-export function parseCIDR(text: string): CelCIDR | string {
-  if (text.includes('%')) return 'CIDR with zone value is not allowed';
+export function parseCIDR(text: string): Outcome<CelCIDR> {
+  if (text.includes('%')) return failure('CIDR with zone value is not allowed');
   const slash = text.indexOf('/');
   const ip = slash < 0 ? undefined : parseIP(text.slice(0, slash));
   const length = text.slice(slash + 1);
-  if (ip === undefined || typeof ip === 'string' || !/^(0|[1-9]\d{0,2})$/.test(length))
-    return typeof ip === 'string' && ip.startsWith('IPv4-mapped')
-      ? ip
-      : 'network address parse error during conversion from string';
+  const parseError = failure('network address parse error during conversion from string');
+  if (ip === undefined || !ip.ok || !/^(0|[1-9]\d{0,2})$/.test(length))
+    return ip !== undefined && !ip.ok && ip.why.startsWith('IPv4-mapped') ? ip : parseError;
   const prefix = Number(length);
-  if (prefix > addressBits(ip.family)) return 'network address parse error during conversion from string';
-  return new CelCIDR(ip, prefix);
+  if (prefix > addressBits(ip.value.family)) return parseError;
+  return success(new CelCIDR(ip.value, prefix));
 }
 
-function must<T>(parsed: T | string): T {
-  if (typeof parsed === 'string') throw new Error(parsed);
-  return parsed;
+function must<T>(parsed: Outcome<T>): T {
+  if (!parsed.ok) throw new Error(parsed.why);
+  return parsed.value;
 }
 
 const network = (c: CelCIDR) => ({
@@ -71,7 +72,7 @@ const isMulticast = (ip: CelIP) => (ip.family === 4 ? ip.value >> 28n === 0xen :
 function registerIP(env: Environment): void {
   env
     .registerType('net.IP', CelIP)
-    .registerFunction('isIP(string): bool', (s: string) => typeof parseIP(s) !== 'string')
+    .registerFunction('isIP(string): bool', (s: string) => parseIP(s).ok)
     .registerFunction('ip(string): net.IP', (s: string) => must(parseIP(s)))
     .registerFunction('string(net.IP): string', (ip: CelIP) => ip.toString())
     .registerFunction('net.IP.family(): int', (ip: CelIP) => BigInt(ip.family))
@@ -94,7 +95,7 @@ function registerIP(env: Environment): void {
 function registerCIDR(env: Environment): void {
   env
     .registerType('net.CIDR', CelCIDR)
-    .registerFunction('isCIDR(string): bool', (s: string) => typeof parseCIDR(s) !== 'string')
+    .registerFunction('isCIDR(string): bool', (s: string) => parseCIDR(s).ok)
     .registerFunction('cidr(string): net.CIDR', (s: string) => must(parseCIDR(s)))
     .registerFunction('string(net.CIDR): string', (c: CelCIDR) => c.toString())
     .registerFunction('net.CIDR.ip(): net.IP', (c: CelCIDR) => c.ip)

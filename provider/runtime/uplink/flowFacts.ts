@@ -18,7 +18,7 @@ import { type BridgeNetwork, type ServiceFamily, udnPktMark } from '../../uplink
 export const masqueradeSubnet = (inventory: Inventory, family: 4 | 6): { text: string; cidr: Cidr } | undefined => {
   for (const text of inventory.masqueradeSubnets) {
     const cidr = parseCidr(text);
-    if (typeof cidr !== 'string' && cidr.family === family) return { text, cidr };
+    if (cidr.ok && cidr.value.family === family) return { text, cidr: cidr.value };
   }
   return undefined;
 };

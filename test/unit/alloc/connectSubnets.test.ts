@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConnectSubnetAllocator } from '../../../provider/alloc/connectSubnets';
 import { layer2PortKey, layer3PortKey, p2pPair } from '../../../provider/alloc/p2p';
 import { checkPorts } from '../../../provider/alloc/portChecks';
-import { failure, type Outcome } from '../../../provider/alloc/outcome';
+import { failure, type Outcome } from '../../../provider/model/outcome';
 import { type Cidr, formatCidr, mustParseCidr } from '../../../provider/model/cidr';
 
 const v4 = (cidr: string, networkPrefix: number) => ({ cidr: mustParseCidr(cidr), networkPrefix });

@@ -14,9 +14,12 @@ import { matchesSelector } from '../../../provider/model/selector';
 
 describe('CIDR helpers', () => {
   it('refuses a CIDR that is not its own network address, naming the network address', () => {
-    expect(parseCidr('192.168.0.1/16')).toBe('is not a network address (the network address is 192.168.0.0/16)');
-    expect(parseCidr('not-a-cidr')).toBe('is not in CIDR notation (address/prefix)');
-    expect(parseCidr('10.0.0.0/33')).toMatch(/invalid prefix length/);
+    expect(parseCidr('192.168.0.1/16')).toEqual({
+      ok: false,
+      why: 'is not a network address (the network address is 192.168.0.0/16)',
+    });
+    expect(parseCidr('not-a-cidr')).toEqual({ ok: false, why: 'is not in CIDR notation (address/prefix)' });
+    expect(parseCidr('10.0.0.0/33')).toMatchObject({ ok: false, why: expect.stringMatching(/invalid prefix length/) });
   });
 
   it('prints IPv6 in its compressed form and checks containment and overlap', () => {

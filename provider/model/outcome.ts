@@ -1,9 +1,10 @@
 /**
- * Outcome: what an allocator or reader returns instead of `X | string`: the value, or why there is
- * none (upstream's error text where upstream has one). A failure callers must tell apart carries a
- * typed `reason` beside its words (`MarkFailure`, `ReserveFailure`), so they branch on the reason,
- * never on the text. Callers turn a failure into a Problem with the reason and path only they
- * know (a host subnet, a connect subnet, a stored state).
+ * Outcome: what a function that can say no returns (a parser, an allocator, a reader), instead of
+ * `X | string` or a field of its own naming: the value, or `why` there is none (upstream's error
+ * text where upstream has one). In the model because every layer may import it. A failure callers
+ * must tell apart carries a typed `reason` beside its words (`MarkFailure`, `ReserveFailure`), so
+ * they branch on the reason, never on the text. Callers turn a failure into a Problem with the
+ * reason and path only they know (a host subnet, a connect subnet, a stored state).
  */
 export type Outcome<T, F extends Failure = Failure> = Success<T> | F;
 export interface Success<T> {
