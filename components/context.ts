@@ -36,7 +36,6 @@ export interface ClusterContext {
  * an object it was given would write the same rows or mappings twice). Throws, naming the object and saying what to do instead.
  */
 export function requireClusterChild(
-  cluster: ClusterContext,
   component: string,
   ref: string,
   given: boolean,

@@ -46,7 +46,7 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
     const ref = objectRef(args.network);
     const key = networkKey(args.network);
     const given = args.cluster.networkObjects.some((n) => objectRef(n) === ref);
-    requireClusterChild(args.cluster, type, ref, given, args.cluster.networks[key], `cluster.networks["${key}"]`);
+    requireClusterChild(type, ref, given, args.cluster.networks[key], `cluster.networks["${key}"]`);
     const mine = allocationOf(args.cluster, ref, (a) => a.networks?.[ref]);
     this.uplinkStates = pulumi.all((args.uplinks ?? []).map((u) => u.uplinkStates)).apply((all) => all.flat());
     // an Uplink CUDN's gateway routers take their external side from its UplinkStates

@@ -61,14 +61,7 @@ export class NetworkConnect extends pulumi.ComponentResource {
     const ref = objectRef(args.connect);
     const given = args.cluster.connectObjects.some((c) => c.metadata.name === connectName);
     const access = `cluster.connects["${connectName}"]`;
-    requireClusterChild(
-      args.cluster,
-      'ovnk:connect:NetworkConnect',
-      ref,
-      given,
-      args.cluster.connects[connectName],
-      access,
-    );
+    requireClusterChild('ovnk:connect:NetworkConnect', ref, given, args.cluster.connects[connectName], access);
     const mine = allocationOf(args.cluster, ref, (a) => a.connects?.[connectName]);
     const dependsOn = [args.cluster.allocationsResource, ...(args.dependsOn ?? [])];
     const target = args.cluster.target;

@@ -57,7 +57,6 @@ export class Uplink extends pulumi.ComponentResource {
     const key = args.uplink.metadata.name;
     const given = args.cluster.uplinkObjects.some((u) => u.metadata.name === key);
     requireClusterChild(
-      args.cluster,
       'ovnk:uplink:Uplink',
       `Uplink/${key}`,
       given,

@@ -83,7 +83,7 @@ function refList(value: unknown): Ref[] {
 export function planRow(context: RowPlanContext, entry: Entry, plan: PlannedRow): void {
   if (entry.observed === undefined) planInsert(context, entry, plan);
   else planUpdate(context, entry, entry.observed, plan);
-  for (const parent of entry.parentRows) planAttach(context, entry, parent, plan);
+  for (const parent of entry.parentRows) planAttach(entry, parent, plan);
   for (const holder of entry.detachFrom) planDetach(entry, holder, plan);
 }
 
@@ -208,7 +208,7 @@ function guardColumns(table: TableSchema): string[] {
 }
 
 /** A child of a parent another owner made: referenced through a mutate, guarded by the parent existing. */
-function planAttach(context: RowPlanContext, entry: Entry, { row: parent, column }: Holder, plan: PlannedRow): void {
+function planAttach(entry: Entry, { row: parent, column }: Holder, plan: PlannedRow): void {
   if (
     entry.observed !== undefined &&
     refList(parent.columns[column]).some((ref) => refId(ref) === entry.observed!.uuid)
