@@ -10,7 +10,7 @@
  * writes none for a file without Uplinks).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -122,6 +122,7 @@ beforeAll(() => {
 
 afterAll(async () => {
   ovnk('destroy', '-f', file, '--lab', lab.name);
+  rmSync(file, { force: true });
   await closeNodes();
 });
 

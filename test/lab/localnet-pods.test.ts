@@ -8,7 +8,7 @@
  * the fabric, from pod to pod.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -109,6 +109,7 @@ beforeAll(() => {
 
 afterAll(() => {
   ovnk('destroy', '-f', file, '--lab', lab.name);
+  rmSync(file, { force: true });
 });
 
 describe('a Localnet network between two pods on two nodes', () => {

@@ -6,7 +6,7 @@
  * skip the infrastructure and reserved subnets (newIPAllocatorForNetwork), and the subnet's first
  * address, the default gateway without the flag, answers nobody.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -54,6 +54,7 @@ beforeAll(() => {
 
 afterAll(() => {
   ovnk('destroy', '-f', file, '--lab', lab.name);
+  rmSync(file, { force: true });
 });
 
 describe('a primary Layer2 network with preconfigured addresses', () => {
