@@ -55,7 +55,10 @@ const PING_SIZES: [number, number][] = [
 /** How long one size may take from the start of its apply to the first reply. */
 const SETTLE_BUDGET_MS = 90_000;
 
-/** Seconds from `since` until pod a answers pod b's ping across the connect; undefined when none came within the budget. */
+/**
+ * Seconds from `since` until pod a answers pod b's ping across the connect; undefined when none
+ * came within the budget.
+ */
 async function firstPing(plan: TopologyPlan, lab: LabStatus, since: bigint): Promise<number | undefined> {
   const [from, to] = plan.zones[0]!.pods;
   const netns = readState(lab.name)!.pods.find((p) => p.namespace === from!.namespace && p.name === from!.name)!.netns;

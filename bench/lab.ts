@@ -47,7 +47,8 @@ async function labRound(name: string, ovn: OvnFlavor, zones: ZoneLayout): Promis
 async function bestRounds(name: string, ovn: OvnFlavor, zones: ZoneLayout): Promise<{ up: number; down: number }> {
   let best = { up: Infinity, down: Infinity };
   try {
-    await up({ name, nodes: 3, ovn, zones }).then(() => down(name)); // warm-up: builds the trixie root once, fills caches
+    // warm-up: builds the trixie root once, fills caches
+    await up({ name, nodes: 3, ovn, zones }).then(() => down(name));
     for (let i = 0; i < RUNS; i++) {
       const round = await labRound(name, ovn, zones);
       best = { up: Math.min(best.up, round.up), down: Math.min(best.down, round.down) };

@@ -40,7 +40,10 @@ async function interleaved(batches: (() => Promise<void>)[], runs = 8): Promise<
   return best.map((s) => (s / ROUNDS) * 1000);
 }
 
-/** A ConnectRouter's props as the NetworkConnect component gives them: owner, zone, connect, connectSubnets, its slice. */
+/**
+ * A ConnectRouter's props as the NetworkConnect component gives them: owner, zone, connect,
+ * connectSubnets, its slice.
+ */
 async function connectProps(spec: { networks: number; connects: number; nodes: number }) {
   const topology = scaleTopology(spec, 'central');
   const cluster = await pulumiKinds.ClusterAllocations.check({}, { owner: 'bench/cluster', ...topology });

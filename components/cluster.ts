@@ -44,11 +44,17 @@ export interface ClusterArgs {
   readonly connects?: ClusterNetworkConnectObject[];
   /** Uplink objects (OKEP-6019); one child component each, with an UplinkState per selected node. */
   readonly uplinks?: UplinkObject[];
-  /** RouteAdvertisements objects: a CUDN they select with `targetVRF: auto` gets its Uplink host interface into its VRF. */
+  /**
+   * RouteAdvertisements objects: a CUDN they select with `targetVRF: auto` gets its Uplink host
+   * interface into its VRF.
+   */
   readonly routeAdvertisements?: RouteAdvertisementsObject[];
   /** The `ovnk.io/owner` base of every row. @default `<project>.<stack>` */
   readonly owner?: string;
-  /** Northbound (the default: our rows, over OVSDB and SSH) or Kubernetes (upstream's objects through @pulumi/kubernetes: kubernetesTarget()). */
+  /**
+   * Northbound (the default: our rows, over OVSDB and SSH) or Kubernetes (upstream's objects
+   * through @pulumi/kubernetes: kubernetesTarget()).
+   */
   readonly target?: ClusterTarget;
 }
 
@@ -58,11 +64,13 @@ export interface ClusterArgs {
  *
  * @example
  * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
- *   spec: { zones: "central", namespaces: [{ name: "blue", labels: { tenant: "blue" } }], nodes: [{ name: "node-1" }] } };
+ *   spec: { zones: "central", namespaces: [{ name: "blue", labels: { tenant: "blue" } }], nodes: [{
+ * name: "node-1" }] } };
  * const cluster = new Cluster("lab", { inventory, networks: [{
  *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: "blue-network" },
  *   spec: { namespaceSelector: { matchLabels: { tenant: "blue" } },
- *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr: "103.103.0.0/16", hostSubnet: 24 }] } } } }] });
+ *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr:
+ * "103.103.0.0/16", hostSubnet: 24 }] } } } }] });
  * export const ids = cluster.allocations.apply((a) => a.networkIds);
  */
 export class Cluster extends pulumi.ComponentResource implements ClusterContext {
@@ -159,7 +167,10 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     }
   }
 
-  /** Every Uplink's UplinkStates: Uplink CUDNs' gateway routers take their external side from them (none without Uplinks). */
+  /**
+   * Every Uplink's UplinkStates: Uplink CUDNs' gateway routers take their external side from them
+   * (none without Uplinks).
+   */
   private uplinkStatesProp() {
     const uplinks = Object.values(this.uplinks);
     if (uplinks.length === 0) return {};

@@ -28,7 +28,10 @@ export interface ClusterObjects {
 }
 
 export interface KubernetesCluster {
-  /** Per node: `k8s.ovn.org/node-id` and our networks' `k8s.ovn.org/node-subnets`, as cluster-manager will write them. */
+  /**
+   * Per node: `k8s.ovn.org/node-id` and our networks' `k8s.ovn.org/node-subnets`, as
+   * cluster-manager will write them.
+   */
   nodeAnnotations: pulumi.Output<Record<string, Record<string, string>>>;
   /** What this run deletes and creates again, and why (upstream refuses those updates). */
   replacements: pulumi.Output<string[]>;

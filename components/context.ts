@@ -33,7 +33,8 @@ export interface ClusterContext {
  * Network, connect and Uplink components exist only as a Cluster's children: the Cluster's
  * ClusterAllocations is planned from the objects given to it, so a component for an object it
  * was not given would have no allocation and no network would wait for it (and a second one for
- * an object it was given would write the same rows or mappings twice). Throws, naming the object and saying what to do instead.
+ * an object it was given would write the same rows or mappings twice). Throws, naming the object
+ * and saying what to do instead.
  */
 export function requireClusterChild(
   component: string,
@@ -52,7 +53,10 @@ export function requireClusterChild(
     );
 }
 
-/** The props of a per-zone resource of this cluster: owner, zone and the slice `pick` takes from the cluster's slices. */
+/**
+ * The props of a per-zone resource of this cluster: owner, zone and the slice `pick` takes from the
+ * cluster's slices.
+ */
 export function zoneProps(
   cluster: ClusterContext,
   owner: string,

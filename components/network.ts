@@ -26,9 +26,15 @@ export interface NetworkArgs {
 abstract class NetworkComponent extends pulumi.ComponentResource {
   /** OVN network name (`cluster_udn_blue-network`, `yellow_yellow-network`). */
   readonly networkName: pulumi.Output<string>;
-  /** Network id (1..4095), stable across changes; null while the network serves no namespace of the inventory (upstream allocates none then). */
+  /**
+   * Network id (1..4095), stable across changes; null while the network serves no namespace of the
+   * inventory (upstream allocates none then).
+   */
   readonly networkId: pulumi.Output<number | null>;
-  /** The network's cluster router (Layer3) or transit router (primary Layer2); "" when it has none (secondary Layer2, Localnet). */
+  /**
+   * The network's cluster router (Layer3) or transit router (primary Layer2); "" when it has none
+   * (secondary Layer2, Localnet).
+   */
   readonly routerName: pulumi.Output<string>;
   /** Node -> host subnets (Layer3). */
   readonly hostSubnets: pulumi.Output<Record<string, string[]>>;
@@ -36,7 +42,10 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
   readonly rowCounts: pulumi.Output<Record<string, number> | undefined>;
   /** The UplinkStates of the Uplinks this network names (every node of each); Northbound mode only. */
   readonly uplinkStates: pulumi.Output<UplinkStateObject[]>;
-  /** Kubernetes mode: the annotations cluster-manager will put on each of the network's NADs (`k8s.ovn.org/network-id`, ...). */
+  /**
+   * Kubernetes mode: the annotations cluster-manager will put on each of the network's NADs
+   * (`k8s.ovn.org/network-id`, ...).
+   */
   readonly annotations?: pulumi.Output<Record<string, string>>;
   /** Kubernetes mode: the CUDN/UDN custom resource, what it says once read back, and its divergence. */
   readonly kubernetes?: KubernetesChild;
@@ -110,11 +119,13 @@ function childAliases(opts: pulumi.ComponentResourceOptions | undefined, suffix:
  *
  * @example
  * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
- *   spec: { zones: "central", namespaces: [{ name: "blue", labels: { tenant: "blue" } }], nodes: [{ name: "node-1" }] } };
+ *   spec: { zones: "central", namespaces: [{ name: "blue", labels: { tenant: "blue" } }], nodes: [{
+ * name: "node-1" }] } };
  * const cluster = new Cluster("lab", { inventory, networks: [{
  *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: "blue-network" },
  *   spec: { namespaceSelector: { matchLabels: { tenant: "blue" } },
- *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr: "103.103.0.0/16", hostSubnet: 24 }] } } } }] });
+ *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr:
+ * "103.103.0.0/16", hostSubnet: 24 }] } } } }] });
  * const blue = cluster.networks["blue-network"] as Layer3Network;
  * export const blueId = blue.networkId;
  */
@@ -132,7 +143,8 @@ export class Layer3Network extends NetworkComponent {
  * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
  *   spec: { zones: "central", namespaces: [{ name: "yellow" }], nodes: [{ name: "node-1" }] } };
  * const cluster = new Cluster("lab", { inventory, networks: [{
- *   apiVersion: "k8s.ovn.org/v1", kind: "UserDefinedNetwork", metadata: { name: "yellow-network", namespace: "yellow" },
+ *   apiVersion: "k8s.ovn.org/v1", kind: "UserDefinedNetwork", metadata: { name: "yellow-network",
+ * namespace: "yellow" },
  *   spec: { topology: "Layer2", layer2: { role: "Primary", subnets: ["105.105.0.0/16"] } } }] });
  * const yellow = cluster.networks["yellow/yellow-network"] as Layer2Network;
  * export const yellowRouter = yellow.routerName;
@@ -149,7 +161,8 @@ export class Layer2Network extends NetworkComponent {
  *
  * @example
  * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
- *   spec: { zones: "central", namespaces: [{ name: "tenant", labels: { tenant: "blue" } }], nodes: [{ name: "node-1" }] } };
+ *   spec: { zones: "central", namespaces: [{ name: "tenant", labels: { tenant: "blue" } }], nodes:
+ * [{ name: "node-1" }] } };
  * const cluster = new Cluster("lab", { inventory, networks: [{
  *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: "physical-blue" },
  *   spec: { namespaceSelector: { matchLabels: { tenant: "blue" } },

@@ -27,9 +27,11 @@ export interface NetworkConnectArgs {
  * @example
  * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
  *   spec: { zones: "central", nodes: [{ name: "node-1" }],
- *           namespaces: [{ name: "blue", labels: { tenant: "blue" } }, { name: "green", labels: { tenant: "green" } }] } };
+ *           namespaces: [{ name: "blue", labels: { tenant: "blue" } }, { name: "green", labels: {
+ * tenant: "green" } }] } };
  * const network = (color: string, cidr: string): NetworkObject => ({
- *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: `${color}-network`, labels: { enterprise: "colored" } },
+ *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name:
+ * `${color}-network`, labels: { enterprise: "colored" } },
  *   spec: { namespaceSelector: { matchLabels: { tenant: color } },
  *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr, hostSubnet: 24 }] } } } });
  * const cluster = new Cluster("lab", { inventory,
@@ -52,7 +54,10 @@ export class NetworkConnect extends pulumi.ComponentResource {
   /** Upstream's annotations as they would be written (subnets per network, tunnel key). */
   readonly annotations: pulumi.Output<Record<string, string>>;
   readonly rowCounts: pulumi.Output<Record<string, number> | undefined>;
-  /** Kubernetes mode: the CNC custom resource (replaced, deleting first, when connectSubnets change), what it says once read back, and its divergence. */
+  /**
+   * Kubernetes mode: the CNC custom resource (replaced, deleting first, when connectSubnets
+   * change), what it says once read back, and its divergence.
+   */
   readonly kubernetes?: KubernetesChild;
 
   constructor(name: string, args: NetworkConnectArgs, opts?: pulumi.ComponentResourceOptions) {

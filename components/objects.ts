@@ -1,7 +1,8 @@
 /**
  * The argument shapes of the components: the same Kubernetes-style objects a YAML user gives
  * `ovnk plan` (Inventory ovnk/v1alpha1; ClusterUserDefinedNetwork, UserDefinedNetwork and
- * ClusterNetworkConnect k8s.ovn.org/v1; Uplink k8s.ovn.org/v1alpha1). Fields are checked by the providers' check step, which
+ * ClusterNetworkConnect k8s.ovn.org/v1; Uplink k8s.ovn.org/v1alpha1). Fields are checked by the
+ * providers' check step, which
  * names the offending property and the reason; these types only help the editor.
  */
 import type {
@@ -37,7 +38,8 @@ export interface InventoryObject {
 type Rendered = { topology: 'Layer3' | 'Layer2' | 'Localnet' };
 
 /**
- * A ClusterUserDefinedNetwork (`spec.network.topology` Layer3, Layer2 or Localnet; role Primary or Secondary); its spec typed from
+ * A ClusterUserDefinedNetwork (`spec.network.topology` Layer3, Layer2 or Localnet; role Primary or
+ * Secondary); its spec typed from
  * upstream's CRD, with its descriptions (provider/model/crd/generated/specTypes.ts).
  */
 export interface ClusterUserDefinedNetworkObject {
@@ -59,7 +61,10 @@ export interface UserDefinedNetworkObject {
 
 export type NetworkObject = ClusterUserDefinedNetworkObject | UserDefinedNetworkObject;
 
-/** A ClusterNetworkConnect: network selectors, connectSubnets (immutable upstream: a change replaces the connect), connectivity. */
+/**
+ * A ClusterNetworkConnect: network selectors, connectSubnets (immutable upstream: a change replaces
+ * the connect), connectivity.
+ */
 export interface ClusterNetworkConnectObject {
   apiVersion: 'k8s.ovn.org/v1';
   kind: 'ClusterNetworkConnect';

@@ -96,7 +96,10 @@ export interface ZoneProps {
   owner: pulumi.Input<string>;
   zone: pulumi.Input<string>;
   slice: pulumi.Input<PackedSlice | undefined>;
-  /** The UplinkStates of the Uplinks of the resource's CUDNs: their gateway routers' external side (absent without Uplinks). */
+  /**
+   * The UplinkStates of the Uplinks of the resource's CUDNs: their gateway routers' external side
+   * (absent without Uplinks).
+   */
   uplinkStates?: pulumi.Input<UplinkStateObject[]>;
 }
 

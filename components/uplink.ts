@@ -30,13 +30,15 @@ export type { RouteAdvertisementsObject };
  *
  * @example
  * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
- *   spec: { zones: "central", namespaces: [{ name: "red", labels: { tenant: "red" } }], nodes: [{ name: "node-1" }, { name: "node-2" }] } };
+ *   spec: { zones: "central", namespaces: [{ name: "red", labels: { tenant: "red" } }], nodes: [{
+ * name: "node-1" }, { name: "node-2" }] } };
  * const cluster = new Cluster("lab", { inventory,
  *   uplinks: [{ apiVersion: "k8s.ovn.org/v1alpha1", kind: "Uplink", metadata: { name: "red" },
  *     spec: { nodeConfigs: [{ type: "OVSBridge", nodeSelector: {}, hostInterfaceName: "red0" }] } }],
  *   networks: [{ apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: "tenant-red" },
  *     spec: { namespaceSelector: { matchLabels: { tenant: "red" } }, uplinks: ["red"],
- *             network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr: "10.210.0.0/16" }] } } } }] });
+ *             network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr:
+ * "10.210.0.0/16" }] } } } }] });
  * const red = cluster.uplinks["red"] as Uplink;
  * export const redNodes = red.nodes; // the nodes with an UplinkState; their states come from create
  */
@@ -49,7 +51,10 @@ export class Uplink extends pulumi.ComponentResource {
   readonly uplinkStates: pulumi.Output<UplinkStateObject[]>;
   /** The UplinkState names ovnkube-node uses, by node (`<uplink>.<node>`, hashed past 253 characters). */
   readonly uplinkStateNames: Record<string, string>;
-  /** Kubernetes mode: the Uplink custom resource (ovnkube-node writes the UplinkStates), what it says once read back, and its divergence. */
+  /**
+   * Kubernetes mode: the Uplink custom resource (ovnkube-node writes the UplinkStates), what it
+   * says once read back, and its divergence.
+   */
   readonly kubernetes?: KubernetesChild;
 
   constructor(name: string, args: UplinkArgs, opts?: pulumi.ComponentResourceOptions) {

@@ -115,7 +115,10 @@ async function runNorthd(layout: LabLayout, root: string | undefined): Promise<v
   );
 }
 
-/** NB and SB servers, `init` of NB_Global (on the leader of a cluster), then northd. `root` runs them from another root (trixie). */
+/**
+ * NB and SB servers, `init` of NB_Global (on the leader of a cluster), then northd. `root` runs
+ * them from another root (trixie).
+ */
 export async function startCentral(layout: LabLayout, root: string | undefined): Promise<void> {
   mkdirSync(layout.centralDir, { recursive: true });
   await Promise.all([

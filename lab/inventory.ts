@@ -1,8 +1,10 @@
 /**
  * The running lab as an Inventory object (ovnk/v1alpha1, kind Inventory): the lab's zone layout
- * (per-node: one zone per node; or central), the nodes with their ids, chassis ids, gateway bridges and gateway details (nodeIPs, gatewayMac,
+ * (per-node: one zone per node; or central), the nodes with their ids, chassis ids, gateway bridges
+ * and gateway details (nodeIPs, gatewayMac,
  * gatewayNextHops: what renders the gateway routers' external side), and `spec.targets` mapping
- * each zone to its Northbound and Southbound endpoints and each node (of a lab with a data plane) to its SSH settings and host-key pin. Only
+ * each zone to its Northbound and Southbound endpoints and each node (of a lab with a data plane)
+ * to its SSH settings and host-key pin. Only
  * the client key's path appears, never key material. Pure.
  */
 import type { ZoneLayout } from './layout';

@@ -100,7 +100,10 @@ export const hasDataPlane = (layout: LabLayout): boolean => layout.dataPlane !==
 /** The prefix of the IPv6 underlay (fd19:<index>::/64): breth0's IPv6 addresses and the fabric's. */
 export const UNDERLAY6_PREFIX = 64;
 
-/** The fabric's IPv6 address on the underlay: the nodes' IPv6 default gateway (computed, so older labs' states need nothing new). */
+/**
+ * The fabric's IPv6 address on the underlay: the nodes' IPv6 default gateway (computed, so older
+ * labs' states need nothing new).
+ */
 export const underlayGateway6 = (layout: Pick<LabLayout, 'index'>): string => `fd19:${layout.index}::1`;
 
 /** A node's IPv6 address on breth0, beside its IPv4 encap address. */

@@ -1,7 +1,8 @@
 /**
  * The lab as other code sees it (`ovnk lab status -o json`, the tests' `inject('lab')`): its zone
  * layout, the OVSDB endpoints of each zone's databases (one zone per node in the per-node
- * layout, the zone `central` otherwise, whose endpoints also stand at the top level) and, per node, its ids, SSH settings, Open_vSwitch socket,
+ * layout, the zone `central` otherwise, whose endpoints also stand at the top level) and, per node,
+ * its ids, SSH settings, Open_vSwitch socket,
  * encap IP, gateway bridge and gateway details (breth0's address, MAC and default next hop, as
  * upstream's l3-gateway-config has them). Pure: computed from the recorded state.
  */

@@ -3,7 +3,8 @@
  * `k8s.ovn.org/network` external id, their controller as owner, or a name carrying the network's
  * prefix), the rows of the
  * network-connect controller, and every row those reference (Copp, meters, gateway chassis...),
- * the meters their Copp names, plus the static MAC bindings of their router ports. The default network's node switch, which
+ * the meters their Copp names, plus the static MAC bindings of their router ports. The default
+ * network's node switch, which
  * the harness makes (as upstream's tests do), is outside.
  */
 import type { ObservedRow } from '../provider/nb/desired';

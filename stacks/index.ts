@@ -77,7 +77,10 @@ export const connects = Object.fromEntries(
   Object.entries(cluster.connects).map(([name, c]) => [name, { router: c.routerName, tunnelKey: c.tunnelKey }]),
 );
 
-/** Kubernetes mode: what this run replaces and why, the predicted node annotations, and the divergence a pipeline fails on. */
+/**
+ * Kubernetes mode: what this run replaces and why, the predicted node annotations, and the
+ * divergence a pipeline fails on.
+ */
 export const kubernetes = cluster.kubernetes && {
   replacements: cluster.kubernetes.replacements,
   nodeAnnotations: cluster.kubernetes.nodeAnnotations,

@@ -79,7 +79,10 @@ function networkLines({ networks }: CapacityForecast): string[] {
   return table(['network', 'topology', 'subnet', 'per node', 'used', 'free', 'more nodes'], rows);
 }
 
-/** Per connect: its slices, its Layer2 blocks, then one row of what it takes (the limits are said once, under growth). */
+/**
+ * Per connect: its slices, its Layer2 blocks, then one row of what it takes (the limits are said
+ * once, under growth).
+ */
 function connectLines({ connects }: CapacityForecast): string[][] {
   if (connects.length === 0) return [];
   const slices = connects.flatMap((c) =>

@@ -191,7 +191,10 @@ export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[], p
   };
 }
 
-/** Offline, pods on nodes the Inventory does not list cannot be planned (no node ids, no rows): exit 3, suggesting --lab. */
+/**
+ * Offline, pods on nodes the Inventory does not list cannot be planned (no node ids, no rows): exit
+ * 3, suggesting --lab.
+ */
 function checkPodNodes({ cluster, label, documents }: PlanSource): void {
   const listed = new Set(cluster.inventory.nodes.map((n) => n.name));
   const at = cluster.inventory.pods.findIndex((p) => !listed.has(p.node));

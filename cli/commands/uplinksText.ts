@@ -90,7 +90,10 @@ function vrfLine(node: string, report: NodeVrfReport): string {
   return `  node ${node}: VRF ${outcomes.join(', ') || 'no Uplink CUDN'}; ${done}`;
 }
 
-/** `ovnk diff`'s drift lines of the section (what is not discovered or left to ovnkube-node is said, but is no drift). */
+/**
+ * `ovnk diff`'s drift lines of the section (what is not discovered or left to ovnkube-node is said,
+ * but is no drift).
+ */
 export function uplinkDrift(section: Section): string[] {
   return section.findings
     .filter((f) => isDrift(f) || f.kind === 'notDiscovered' || f.kind === 'flowsLeft')

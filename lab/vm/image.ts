@@ -13,7 +13,10 @@ import { exec, sleep } from '../exec';
 
 export const KERNEL_VERSION = '6.1.0-56-amd64';
 const MIRROR = 'http://deb.debian.org/debian';
-/** openvswitch-switch: ovsdb-server, ovs-vsctl and the vswitch schema, so the guest serves an Open_vSwitch db (no vswitchd runs). */
+/**
+ * openvswitch-switch: ovsdb-server, ovs-vsctl and the vswitch schema, so the guest serves an
+ * Open_vSwitch db (no vswitchd runs).
+ */
 const PACKAGES = 'openssh-server,iproute2,kmod,iputils-ping,openvswitch-switch';
 /** Versioned: a cache built for an older package list is rebuilt. */
 const COMPLETE = '.ovnk-vm-complete-2';

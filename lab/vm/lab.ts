@@ -165,7 +165,10 @@ export function vmStatus(name = 'vm'): VmLabStatus | undefined {
   return state && vmStatusOf(state);
 }
 
-/** Stop the recorded guests (by pid, only while it still runs qemu), delete the recorded links and the lab's directory. */
+/**
+ * Stop the recorded guests (by pid, only while it still runs qemu), delete the recorded links and
+ * the lab's directory.
+ */
 export async function vmDown(name = 'vm'): Promise<{ stopped: number }> {
   const state = readVmState(checkVmLabName(name));
   if (!state) return { stopped: 0 };

@@ -96,7 +96,10 @@ export interface ConnectCapacity {
   /** A Layer3 slice holds node ids below this: its /31 (/127) pairs, the fewest of its families. */
   nodeIdsPerSlice: number;
   highestPortKey?: { key: number; network: string; node?: string; limit: number };
-  /** How many more nodes this connect's Layer3 slices take (pairs and port keys); absent when only node ids bound them. */
+  /**
+   * How many more nodes this connect's Layer3 slices take (pairs and port keys); absent when only
+   * node ids bound them.
+   */
   moreNodes?: Limit;
   moreLayer3Networks: Limit;
   moreLayer2Networks: Limit;

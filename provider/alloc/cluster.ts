@@ -140,7 +140,10 @@ export function allocateCluster(
   return { networkIds, nodeIds, hostSubnets, datapathKeys, connects: results, problems, state };
 }
 
-/** The network ids of the networks in use, as allocateCluster assigns them (connect validation names owner keys with them). */
+/**
+ * The network ids of the networks in use, as allocateCluster assigns them (connect validation names
+ * owner keys with them).
+ */
 export function networkIdsOf(
   cluster: Cluster,
   previous: Record<string, number> = {},

@@ -1,6 +1,7 @@
 /**
  * ServiceNetwork without PodNetwork (upstream §3.6): tier-0 ACLs on each locally active
- * network's pod switches (none where a network is inactive, Dynamic UDN) that pass traffic to services (500) and within the network (475) and
+ * network's pod switches (none where a network is inactive, Dynamic UDN) that pass traffic to
+ * services (500) and within the network (475) and
  * drop new connections to the other connected networks (450, with `ct.new` because of
  * FDP-3124), plus the per-family address sets of all connected networks' subnets, named `a` +
  * FNV-1a-64 of upstream's id. The pass-service and drop ACLs are shared by every switch.

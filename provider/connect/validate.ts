@@ -1,7 +1,8 @@
 /**
  * Validation of every ClusterNetworkConnect before allocation, all problems at once (upstream
  * stops at the first): the CRD rules (specRules.ts), selection (select.ts), then
- * InsufficientNetworks (a warning only, as upstream accepts it), ConnectSubnetConflict, OverlappingNetworkSubnets, IPFamilyMismatch and,
+ * InsufficientNetworks (a warning only, as upstream accepts it), ConnectSubnetConflict,
+ * OverlappingNetworkSubnets, IPFamilyMismatch and,
  * across connects, ConnectSubnetOverlap (reported on both connects: no first writer wins).
  * Message texts are upstream's where upstream has one. The result is alloc's ConnectRequest.
  */

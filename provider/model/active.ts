@@ -28,7 +28,10 @@ export function activeNodeNames(inventory: Inventory, network: Network): string[
   return inventory.nodes.filter((n) => isActiveOn(n, network)).map((n) => n.name);
 }
 
-/** Names in `spec.nodes[].networks` that are no network of the file, and pods on nodes their network is not active on. */
+/**
+ * Names in `spec.nodes[].networks` that are no network of the file, and pods on nodes their network
+ * is not active on.
+ */
 export function activeNetworkRules(cluster: Cluster): Problem[] {
   const { inventory } = cluster;
   const ref = `Inventory/${inventory.name}`;

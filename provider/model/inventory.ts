@@ -64,7 +64,10 @@ export interface InventoryPod {
   node: string;
   /** The pod's UID: its ports' `iface-id-ver`. */
   uid?: string;
-  /** NADs of secondary networks, as upstream's `k8s.v1.cni.cncf.io/networks` names them: `<name>` or `<namespace>/<name>`. */
+  /**
+   * NADs of secondary networks, as upstream's `k8s.v1.cni.cncf.io/networks` names them: `<name>` or
+   * `<namespace>/<name>`.
+   */
   networks?: string[];
 }
 
@@ -102,7 +105,10 @@ export interface Inventory {
   targets?: Targets;
   /** What upstream already allocated (`spec.allocations`): plans take it as previous state. */
   allocations: AdoptedAllocations;
-  /** Upstream's --enable-preconfigured-udn-addresses (default off): Layer2 preconfigured addresses are read (preconfigured.ts). */
+  /**
+   * Upstream's --enable-preconfigured-udn-addresses (default off): Layer2 preconfigured addresses
+   * are read (preconfigured.ts).
+   */
   enablePreconfiguredUDNAddresses: boolean;
   /** Upstream's --enable-egress-ip (default off): the gateway bridges' priority-103 drop of un-SNATed pod traffic. */
   enableEgressIP: boolean;

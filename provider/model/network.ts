@@ -21,7 +21,10 @@ export type Transport = 'Geneve' | 'NoOverlay' | 'EVPN';
 export interface NoOverlay {
   /** SNAT of pod traffic leaving the cluster (upstream's NoOverlaySNATEnabled / Disabled). */
   outboundSNAT: 'Enabled' | 'Disabled';
-  /** Whether ovn-kubernetes (Managed) or the user (Unmanaged) advertises the pod routes: no Northbound row depends on it. */
+  /**
+   * Whether ovn-kubernetes (Managed) or the user (Unmanaged) advertises the pod routes: no
+   * Northbound row depends on it.
+   */
   routing: 'Managed' | 'Unmanaged';
 }
 
@@ -72,7 +75,10 @@ export interface Network {
    * only with the Inventory's enablePreconfiguredUDNAddresses (preconfigured.ts).
    */
   preconfigured?: PreconfiguredAddresses;
-  /** From the `k8s.ovn.org/tunnel-keys` annotation (as written; alloc/cluster.ts checks it against the id and range). */
+  /**
+   * From the `k8s.ovn.org/tunnel-keys` annotation (as written; alloc/cluster.ts checks it against
+   * the id and range).
+   */
   pinnedTunnelKeys?: [number, number];
 }
 

@@ -14,7 +14,10 @@ export type WarningReason =
   | 'NetworkSelectorMatchesNothing'
   /** A connect selecting fewer than two networks (provider/connect/validate.ts): upstream accepts it. */
   | 'InsufficientNetworks'
-  /** Preconfigured Layer2 addresses without the Inventory's enablePreconfiguredUDNAddresses (model/preconfigured.ts). */
+  /**
+   * Preconfigured Layer2 addresses without the Inventory's enablePreconfiguredUDNAddresses
+   * (model/preconfigured.ts).
+   */
   | 'PreconfiguredAddressesIgnored';
 
 export interface Warning {

@@ -35,7 +35,10 @@ export interface LedgerState {
   homeExists: boolean;
   /** The stored JSON text, if the owner has a ledger. */
   text?: string;
-  /** A ledger rebuilt from the owner's rows (ledgerRecovery.ts), used instead of `text` (which still guards its rewrite). */
+  /**
+   * A ledger rebuilt from the owner's rows (ledgerRecovery.ts), used instead of `text` (which still
+   * guards its rewrite).
+   */
   recovered?: Ledger;
 }
 

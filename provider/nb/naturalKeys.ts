@@ -18,7 +18,10 @@ export interface NaturalRow {
   table: string;
   /** Upstream's identity of the row (see the header). */
   key: string;
-  /** A looser identity (NAT, route, policy: without the part a hand edit most often changes), to pair a missing row with its changed self. */
+  /**
+   * A looser identity (NAT, route, policy: without the part a hand edit most often changes), to
+   * pair a missing row with its changed self.
+   */
   loose?: string;
   /** Columns by name, references replaced by natural keys (sets sorted), defaults dropped, `ovnk.io/` keys removed. */
   columns: Record<string, unknown>;

@@ -23,7 +23,10 @@ export function storedLedger(input: ReconcileInput): Ledger {
 }
 
 export interface Split {
-  /** Our rows and every shared row, by identity; of several with one identity the lowest uuid is kept, the rest of ours go stale. */
+  /**
+   * Our rows and every shared row, by identity; of several with one identity the lowest uuid is
+   * kept, the rest of ours go stale.
+   */
   owned: RowIndex<ObservedRow>;
   foreign: RowIndex<ObservedRow>;
   mine: ObservedRow[];

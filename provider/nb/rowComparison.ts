@@ -37,7 +37,10 @@ export interface Comparison {
 }
 
 export interface CompareOptions {
-  /** `expected`: only the columns each expected row names (a plan manages those); `all`: every column either side holds. */
+  /**
+   * `expected`: only the columns each expected row names (a plan manages those); `all`: every
+   * column either side holds.
+   */
   columns: 'expected' | 'all';
 }
 
@@ -67,7 +70,10 @@ export function compareRows(
   return { missing: missing.map(outline), differing, unexpected: unexpected.map(outline) };
 }
 
-/** Pairs by natural key (several found with one key: the first pairs, the others are unexpected), then by loose key where exactly one of each is left. */
+/**
+ * Pairs by natural key (several found with one key: the first pairs, the others are unexpected),
+ * then by loose key where exactly one of each is left.
+ */
 function matchRows(expected: readonly NaturalRow[], found: readonly NaturalRow[]) {
   const byKey = new Map<string, NaturalRow[]>();
   for (const row of found) {

@@ -141,7 +141,10 @@ export class OvsdbClusterClient implements OvsdbDatabase {
     this.current = undefined;
   }
 
-  /** `body` on the leader, again on the next one after a transport failure (with `resend` false, only after "not leader"). */
+  /**
+   * `body` on the leader, again on the next one after a transport failure (with `resend` false,
+   * only after "not leader").
+   */
   private async withLeader<T>(body: (client: OvsdbClient) => Promise<T>, resend = true): Promise<T> {
     const deadline = Date.now() + (this.options.failoverTimeoutMs ?? 30_000);
     for (;;) {

@@ -13,7 +13,10 @@ import { JsonSplitter } from './framing';
 export interface RpcOptions {
   /** Default time a request may wait for its reply. */
   requestTimeoutMs?: number;
-  /** Quiet time after which we send an echo; no answer within as long again drops the connection, unless another request is still within its timeout. 0 disables. */
+  /**
+   * Quiet time after which we send an echo; no answer within as long again drops the connection,
+   * unless another request is still within its timeout. 0 disables.
+   */
   inactivityProbeMs?: number;
 }
 
@@ -156,7 +159,10 @@ export class RpcConnection {
     );
   }
 
-  /** Whether another request still waits within its own timeout (the server is busy, not gone); the timed-out echo has left `pending`. */
+  /**
+   * Whether another request still waits within its own timeout (the server is busy, not gone); the
+   * timed-out echo has left `pending`.
+   */
   private awaitingOtherReply(): boolean {
     const now = Date.now();
     return [...this.pending.values()].some((p) => p.deadline > now);

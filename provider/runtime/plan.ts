@@ -87,7 +87,10 @@ export function buildTopology(
     : { ok: true, cluster: built.cluster };
 }
 
-/** A topology allocated, with the renderers' inputs: what planTopology renders and the Pulumi check cuts slices from. */
+/**
+ * A topology allocated, with the renderers' inputs: what planTopology renders and the Pulumi check
+ * cuts slices from.
+ */
 export interface AllocatedTopology {
   cluster: Cluster;
   allocation: ClusterAllocation;

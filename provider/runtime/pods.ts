@@ -2,7 +2,8 @@
  * The pods a zone plugs in (pure): for each rendered pod, the logical switch port it binds to,
  * its MAC, its addresses with the prefix of the subnet they came from, and its default gateways
  * (the `.1` of the node's host subnet for Layer3, of the network subnet for Layer2: OKEP-5094's
- * node-independent gateway); a secondary network's pods get routes instead (secondaryRoutes). Whoever plugs pods (the lab, a host step) takes these as they are.
+ * node-independent gateway); a secondary network's pods get routes instead (secondaryRoutes).
+ * Whoever plugs pods (the lab, a host step) takes these as they are.
  */
 import { parseCidr, type Cidr, containsAddress, parseAddress } from '../model/cidr';
 import type { RenderInput } from '../topology/input';

@@ -67,7 +67,10 @@ export function advertisedAddressSets(ctx: NetworkContext): DesiredRow[] {
   ]);
 }
 
-/** `ip4.dst == $<set>` terms of these sets for one family, `(a || b)` when several (getClusterNodesDestinationBasedSNATMatch). */
+/**
+ * `ip4.dst == $<set>` terms of these sets for one family, `(a || b)` when several
+ * (getClusterNodesDestinationBasedSNATMatch).
+ */
 export function destinationMatch(family: Family, sets: Record<string, string>[]): string {
   const terms = sets.map((ids) => `ip${family}.dst == ${addressSetRef(ids)}`);
   return terms.length === 1 ? terms[0]! : `(${terms.join(' || ')})`;

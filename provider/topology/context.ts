@@ -59,7 +59,10 @@ export interface NetworkContext {
   tunnelKeys?: { switch: number; transitRouter: number };
   /** Primary Layer2 with preconfigured addresses: its gateway and management addresses (infrastructure.ts). */
   infrastructure?: Infrastructure;
-  /** `network_name` of the localnet ports: the network's own, else the cluster's, else `physnet` (Localnet: its name). */
+  /**
+   * `network_name` of the localnet ports: the network's own, else the cluster's, else `physnet`
+   * (Localnet: its name).
+   */
   physicalNetworkName: string;
   /** Localnet only: `tag_request` of its localnet port; 0 means none. */
   vlan: number;
@@ -122,7 +125,10 @@ function gatewayContext(gw: GatewayInput, field: string): GatewayContext {
   };
 }
 
-/** The node's gateway for this network: an Uplink CUDN's from its UplinkState (never the node's own), else the node's. */
+/**
+ * The node's gateway for this network: an Uplink CUDN's from its UplinkState (never the node's
+ * own), else the node's.
+ */
 function gatewayOf(node: NodeInput, net: RenderInput['network'], field: string): GatewayContext | undefined {
   if (!net.uplink) return node.gateway ? gatewayContext(node.gateway, `${field}.gateway`) : undefined;
   const gateway = own(net.uplink.gateways, node.name);

@@ -21,7 +21,10 @@ function merged(first: DesiredRow, next: DesiredRow, column: string | undefined)
   return { ...first, columns: { ...first.columns, [column]: [...values].sort() } };
 }
 
-/** The rows with each shared row once, its parts joined, in first-seen order (other shared rows must repeat exactly). */
+/**
+ * The rows with each shared row once, its parts joined, in first-seen order (other shared rows must
+ * repeat exactly).
+ */
 export function mergeSharedParts(rows: readonly DesiredRow[]): DesiredRow[] {
   const out: DesiredRow[] = [];
   const at = new Map<string, number>();

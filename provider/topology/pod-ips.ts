@@ -1,7 +1,8 @@
 /**
  * Pod address assignment: from the node's host subnet(s) (Layer3) or the network subnet(s)
  * (Layer2, Localnet), skipping the network address, the gateway (.1) and the management address
- * (.2) where the network has them, excluded subnets, and the IPv4 broadcast address. Deterministic (pods taken in namespace/name order) and stable:
+ * (.2) where the network has them, excluded subnets, and the IPv4 broadcast address. Deterministic
+ * (pods taken in namespace/name order) and stable:
  * a previous assignment that is still valid is kept, so the runtime keeps assignments in state.
  */
 import { cidrSize, containsAddress, formatAddress, parseAddress, type Cidr } from '../model/cidr';

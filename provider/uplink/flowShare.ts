@@ -34,7 +34,10 @@ function difference(want: string[], have: string[]): { missing: number; unexpect
   return { missing: want.filter((f) => !h.has(f)).length, unexpected: have.filter((f) => !w.has(f)).length };
 }
 
-/** A shared flow of ours with `ports`' outputs taken out of its actions (the text is ovs-ofctl's, without the cookie). */
+/**
+ * A shared flow of ours with `ports`' outputs taken out of its actions (the text is ovs-ofctl's,
+ * without the cookie).
+ */
 function withoutOutputs(flow: string, ports: readonly string[]): string {
   const [match, actions] = flow.split(' actions=') as [string, string];
   const kept = actions.split(',').filter((a) => !ports.some((p) => a === `output:${p}`));
@@ -62,7 +65,10 @@ function wantedShared(
   return { flows, whole: false, canonical: canonicalFlows(stripped.map((f) => f.now)) };
 }
 
-/** What `owner` must change on a bridge whose flows of ours are `dumped`, to carry `input`'s networks (none: leave it). */
+/**
+ * What `owner` must change on a bridge whose flows of ours are `dumped`, to carry `input`'s
+ * networks (none: leave it).
+ */
 export function bridgeChange(owner: string, input: BridgeFlowInput | undefined, dumped: DumpedFlow[]): BridgeChange {
   const cookie = ownerCookie(owner);
   const haveMine = dumped.filter((f) => f.cookie === cookie);

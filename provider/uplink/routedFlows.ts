@@ -13,7 +13,10 @@ import { type BridgeFlowInput, type BridgeNetwork, conntrackZone, familiesOf } f
 /** `getIPv`: `ip` or `ipv6` for a CIDR. */
 const ipv = (cidr: string): 'ip' | 'ipv6' => (cidr.includes(':') ? 'ipv6' : 'ip');
 
-/** Table 0 priority 99, per family: a NoOverlay network's traffic already SNATed to the node address (shared gateway only). */
+/**
+ * Table 0 priority 99, per family: a NoOverlay network's traffic already SNATed to the node address
+ * (shared gateway only).
+ */
 function noOverlayFlows(cookie: string, b: BridgeFlowInput, n: BridgeNetwork): string[] {
   if (!n.noOverlay || b.localGateway) return [];
   return familiesOf(b).map((f) => {

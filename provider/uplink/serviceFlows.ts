@@ -35,7 +35,10 @@ function dispatchFlow(cookie: string, b: BridgeFlowInput, n: BridgeNetwork, p: '
   return `${cookie}, priority=250, table=2, ${p}, pkt_mark=${n.pktMark}, actions=set_field:${b.mac}->eth_dst,output:${n.patchPort}`;
 }
 
-/** uplinkHostServiceFlows, one network: host traffic marked with its packet mark, SNATed to the host masquerade address. */
+/**
+ * uplinkHostServiceFlows, one network: host traffic marked with its packet mark, SNATed to the host
+ * masquerade address.
+ */
 function uplinkNetworkFlows(cookie: string, b: BridgeFlowInput, n: BridgeNetwork): string[] {
   if (n.pktMark === undefined) return [];
   const entry = (s: ServiceFamily) => {
@@ -82,7 +85,10 @@ export function networkServiceFlows(cookie: string, b: BridgeFlowInput, n: Bridg
   return [];
 }
 
-/** The service flows every network of the bridge shares: table 3, and on breth0 the masquerade subnet's entry to table 2. */
+/**
+ * The service flows every network of the bridge shares: table 3, and on breth0 the masquerade
+ * subnet's entry to table 2.
+ */
 export function sharedServiceFlows(b: Omit<BridgeFlowInput, 'networks'>): string[] {
   if (b.kind === undefined) return [];
   const cookie = `cookie=${sharedCookie}`;

@@ -31,7 +31,10 @@ export interface RouteFact {
 }
 
 export const MAIN_TABLE = 254;
-/** Protocols upstream never moves: OVN-K 85, RTPROT_OVN 84, kernel 2, zebra 11, BGP 186, OSPF 188, ISIS 187, RIP 189, EIGRP 192, Babel 42. */
+/**
+ * Protocols upstream never moves: OVN-K 85, RTPROT_OVN 84, kernel 2, zebra 11, BGP 186, OSPF 188,
+ * ISIS 187, RIP 189, EIGRP 192, Babel 42.
+ */
 export const UNMOVED_PROTOCOLS = new Set([85, 84, 2, 11, 186, 188, 187, 189, 192, 42]);
 /** Upstream's protocol number for routes ovnkube-node installs. */
 export const OVNK_PROTOCOL = 85;

@@ -18,7 +18,10 @@ export interface UplinkVrfInput {
   routeAdvertisements: RouteAdvertisements[];
   /** Network ids by OVN network name (the allocation's). */
   networkIds: Readonly<Record<string, number>>;
-  /** Host subnets per network, then per node (the allocation's): a Layer3 network's node subnets in its advertised flows. */
+  /**
+   * Host subnets per network, then per node (the allocation's): a Layer3 network's node subnets in
+   * its advertised flows.
+   */
   hostSubnets?: Readonly<Record<string, Readonly<Record<string, string[]>>>>;
 }
 

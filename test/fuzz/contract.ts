@@ -68,7 +68,10 @@ export function plannerBreach(outcome: PlannerOutcome): string | undefined {
   return firstOf(result.problems, unnamed) ?? (result.stage === 'planned' ? collision(result.allocation) : undefined);
 }
 
-/** Two networks or nodes with one id, two nodes with overlapping host subnets, two networks of a connect overlapping. */
+/**
+ * Two networks or nodes with one id, two nodes with overlapping host subnets, two networks of a
+ * connect overlapping.
+ */
 function collision(allocation: PlannedAllocation): string | undefined {
   return (
     duplicate('network id', allocation.networkIds) ??

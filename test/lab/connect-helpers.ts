@@ -51,7 +51,10 @@ function run(argv: string[]): Promise<{ status: number; stdout: string }> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** How long one probe may take in all; attempts repeat until it is decided (a loaded machine delays, it does not lose). */
+/**
+ * How long one probe may take in all; attempts repeat until it is decided (a loaded machine delays,
+ * it does not lose).
+ */
 const PROBE_BUDGET_MS = 20_000;
 /** Probes running at once: enough to be quick, few enough that two cores are not swamped by ping processes. */
 const PROBES_AT_ONCE = 12;
@@ -79,7 +82,10 @@ export async function blockedFrom(
   return false;
 }
 
-/** Waits until northd saw the ports of these `ns/pod`s up (ovn-controller claimed them), then for every chassis's flows. */
+/**
+ * Waits until northd saw the ports of these `ns/pod`s up (ovn-controller claimed them), then for
+ * every chassis's flows.
+ */
 export function ready(lab: LabStatus, pods: string[]): void {
   const wanted = new Set(pods);
   const ports = (readState(lab.name)?.pods ?? [])

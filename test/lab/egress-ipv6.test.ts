@@ -66,7 +66,10 @@ spec:
 `;
 }
 
-/** Prints `source destination` of every ICMPv6 echo request the link sees (ethertype 0x86dd, next header 58, type 128). */
+/**
+ * Prints `source destination` of every ICMPv6 echo request the link sees (ethertype 0x86dd, next
+ * header 58, type 128).
+ */
 const capture6 = `
 import socket, sys, time
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.ntohs(0x86dd))

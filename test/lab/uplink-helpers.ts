@@ -20,7 +20,10 @@ export function labCluster(lab: LabStatus, text = readFileSync(fixture, 'utf8'))
   return built.cluster;
 }
 
-/** The lab's Inventory without its node targets' key files, as a Pulumi program gives it (keys come from stack config). */
+/**
+ * The lab's Inventory without its node targets' key files, as a Pulumi program gives it (keys come
+ * from stack config).
+ */
 export function withoutKeyPaths(inventory: object): { spec: Record<string, unknown> } {
   const copy = structuredClone(inventory) as { spec: { targets?: { nodes?: Record<string, { keyPath?: string }> } } };
   for (const target of Object.values(copy.spec.targets?.nodes ?? {})) delete target.keyPath;

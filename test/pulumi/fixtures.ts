@@ -33,7 +33,10 @@ export function renamedTopology(name: string, zones: 'central' | 'per-node', suf
   return args;
 }
 
-/** A topology file of stacks/ (nodes from --lab there: the nodes its pods name stand in), every network and connect renamed `<name><suffix>`. */
+/**
+ * A topology file of stacks/ (nodes from --lab there: the nodes its pods name stand in), every
+ * network and connect renamed `<name><suffix>`.
+ */
 export function stackTopology(file: string, zones: 'central' | 'per-node', suffix: string) {
   const objects = parseAllDocuments(readFileSync(join(repoRoot, 'stacks', file), 'utf8')).map(
     (d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> },

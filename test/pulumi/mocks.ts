@@ -8,7 +8,10 @@ export interface Registered {
   inputs: Record<string, unknown>;
 }
 
-/** The URN an alias of a registration names, as the engine collapses it (name, type and parent defaulting to the resource's). */
+/**
+ * The URN an alias of a registration names, as the engine collapses it (name, type and parent
+ * defaulting to the resource's).
+ */
 function aliasUrn(req: any, alias: any): string {
   if (alias.getUrn()) return alias.getUrn();
   const spec = alias.getSpec();
@@ -59,7 +62,10 @@ export function recordOptions(): Map<string, SentOptions> {
   return sent;
 }
 
-/** What the kubernetes provider reads back for a custom resource (upstream's annotations and status), merged into its state. */
+/**
+ * What the kubernetes provider reads back for a custom resource (upstream's annotations and
+ * status), merged into its state.
+ */
 export type LiveState = (args: { type: string; name: string; inputs: Record<string, any> }) => Record<string, unknown>;
 
 const allocationKinds = ['ClusterAllocations', 'ClusterPrediction'] as const;
@@ -68,7 +74,10 @@ const allocationKinds = ['ClusterAllocations', 'ClusterPrediction'] as const;
 export const refusedQuietly = new Set<string>();
 export const refusals: { name: string; message: string }[] = [];
 
-/** Strict mocks: records every registration; ClusterAllocations and ClusterPrediction answer as their real check does at preview. */
+/**
+ * Strict mocks: records every registration; ClusterAllocations and ClusterPrediction answer as
+ * their real check does at preview.
+ */
 export function installMocks(
   preview: boolean,
   allocate: (name: string) => boolean = () => true,

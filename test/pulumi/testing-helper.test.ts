@@ -1,6 +1,7 @@
 /**
  * `ovnk-pulumi/testing` as a consumer uses it (test/support/consumerProject.ts): a strict
- * TypeScript program type-checked against the shipped declarations, then run under `ovnkMocks` wrapped around the program's own
+ * TypeScript program type-checked against the shipped declarations, then run under `ovnkMocks`
+ * wrapped around the program's own
  * mocks, in both modes (Northbound: ClusterAllocations; Kubernetes: ClusterPrediction), with
  * preview true and false. Linked, not packed and installed: packaging.test.ts proves the packed
  * install; this stays fast.

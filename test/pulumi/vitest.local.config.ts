@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// The Pulumi tests that need no lab (mocks, packaging) and Kubernetes mode's (a fake API server), without the global lab setup:
+// The Pulumi tests that need no lab (mocks, packaging) and Kubernetes mode's (a fake API server),
+// without the global lab setup:
 // `npx vitest run --config test/pulumi/vitest.local.config.ts`. `npm test` runs them too.
 export default defineConfig({
   test: {

@@ -29,7 +29,10 @@ export interface DiffReply {
   changes: number;
   replaces: string[];
   deleteBeforeReplace: boolean;
-  /** DiffResponse.detailedDiff by key, with its PropertyDiff kind (0 add .. 5 updateReplace); absent without hasDetailedDiff. */
+  /**
+   * DiffResponse.detailedDiff by key, with its PropertyDiff kind (0 add .. 5 updateReplace); absent
+   * without hasDetailedDiff.
+   */
   detailedDiff?: Record<string, number>;
 }
 

@@ -66,7 +66,8 @@ const network = (c: CelCIDR) => ({
 });
 const asIP = (v: CelIP | string) => (typeof v === 'string' ? must(parseIP(v)) : v);
 const asCIDR = (v: CelCIDR | string) => (typeof v === 'string' ? must(parseCIDR(v)) : v);
-const isLinkLocalUnicast = (ip: CelIP) => (ip.family === 4 ? ip.value >> 16n === 0xa9fen : ip.value >> 118n === 0x3fan); // 169.254/16, fe80::/10
+// 169.254/16, fe80::/10
+const isLinkLocalUnicast = (ip: CelIP) => (ip.family === 4 ? ip.value >> 16n === 0xa9fen : ip.value >> 118n === 0x3fan);
 const isMulticast = (ip: CelIP) => (ip.family === 4 ? ip.value >> 28n === 0xen : ip.value >> 120n === 0xffn);
 
 function registerIP(env: Environment): void {

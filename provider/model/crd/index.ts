@@ -1,4 +1,7 @@
-/** provider/model/crd: validation of objects against upstream's CRD schemas (CEL rules included) and our Inventory's. */
+/**
+ * provider/model/crd: validation of objects against upstream's CRD schemas (CEL rules included) and
+ * our Inventory's.
+ */
 export { brokenRules, validateObject, type ValidateOptions } from './validate';
 export { knownKinds, type KnownKind } from './kinds';
 export { crdSourceCommit } from './generated';

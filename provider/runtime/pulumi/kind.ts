@@ -115,7 +115,10 @@ export async function readZones(props: Props, rows: Record<string, DesiredRow[]>
   return jsonClean({ ...props, drift: { lines: lines.slice(0, 20), count }, liveRows });
 }
 
-/** Every zone's rows of this owner removed, every zone at once; zones that fail are named (delete is idempotent: retry). */
+/**
+ * Every zone's rows of this owner removed, every zone at once; zones that fail are named (delete is
+ * idempotent: retry).
+ */
 export async function removeZones(props: Props): Promise<void> {
   const zones = Array.isArray(props.zones) ? (props.zones as string[]) : [];
   const outcomes = await onEveryZone(zones, (zone) => deleteRows(zone, String(props.owner)));

@@ -121,7 +121,10 @@ export async function driftOf(zone: string, owner: string, rows: DesiredRow[]): 
   };
 }
 
-/** Deletes every row carrying this owner's marker in the zone (Meters with their bands), and its state key; idempotent. */
+/**
+ * Deletes every row carrying this owner's marker in the zone (Meters with their bands), and its
+ * state key; idempotent.
+ */
 export async function deleteRows(zone: string, owner: string): Promise<void> {
   await commitRows(zone, owner, [], undefined, true);
 }

@@ -27,7 +27,8 @@ export class SliceError extends Error {
 
 const digestOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
-// Quality 5: about half gzip's size on slices (CIDR lists) in about a millisecond; 11 takes 200 times longer for 15% less.
+// Quality 5: about half gzip's size on slices (CIDR lists) in about a millisecond; 11 takes 200
+// times longer for 15% less.
 const compress = (text: string) => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
 
 export function pack(slice: unknown, summary: Record<string, unknown>): PackedSlice {

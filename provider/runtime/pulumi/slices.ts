@@ -25,7 +25,10 @@ export interface NetworkPart {
   pods: PodInput[];
 }
 
-/** A pod as a load-balancer backend: its addresses back its namespace's services on its network (topology/services.ts). */
+/**
+ * A pod as a load-balancer backend: its addresses back its namespace's services on its network
+ * (topology/services.ts).
+ */
 export type Backend = Pick<PodPlug, 'namespace' | 'network' | 'addresses'>;
 
 /** Services of the namespaces a ServiceNetwork connect serves, each network's namespaces, their pods. */

@@ -122,7 +122,10 @@ export function stateOf(props: Props): RuntimeState | undefined {
   }
 }
 
-/** A problem as a check failure: property `connects[0].spec.connectSubnets[0].cidr`, reason `<OKEP reason>: <message>`. */
+/**
+ * A problem as a check failure: property `connects[0].spec.connectSubnets[0].cidr`, reason `<OKEP
+ * reason>: <message>`.
+ */
 export function toFailure(problem: Problem, topology: TopologyInputs): CheckFailure {
   // the allocators name the one Inventory by its kind alone (alloc/hostSubnets.ts, node ids)
   const prefixes = new Map<string, string>([

@@ -98,7 +98,10 @@ function diff(olds: Props, news: Props): DiffResult {
   return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };
 }
 
-/** The run options: the node's SSH key from stack config or the agent, and VRF input when the resource was given RouteAdvertisements. */
+/**
+ * The run options: the node's SSH key from stack config or the agent, and VRF input when the
+ * resource was given RouteAdvertisements.
+ */
 function runOptions(props: Props, cluster: Cluster) {
   const vrf = uplinkVrfOf(props, cluster);
   if (vrf && !vrf.ok)
@@ -109,7 +112,10 @@ function runOptions(props: Props, cluster: Cluster) {
   return vrf ? { ssh, vrf: vrf.vrf } : { ssh };
 }
 
-/** This node's VRF report (null without RouteAdvertisements): outcomes per CUDN and the steps planned or run, or why not. */
+/**
+ * This node's VRF report (null without RouteAdvertisements): outcomes per CUDN and the steps
+ * planned or run, or why not.
+ */
 const vrfOf = (result: UplinkRunResult, props: Props) => result.vrf[String(props.node)] ?? null;
 
 async function write(inputs: Props): Promise<Props> {

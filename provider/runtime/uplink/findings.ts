@@ -14,7 +14,10 @@ import type { UplinkRunResult } from './run';
 export type UplinkFinding =
   /** Discovery of the node failed (unreachable, host key, ...): nothing is known of it. */
   | { kind: 'notDiscovered'; node: string; reason: string; message: string }
-  /** `ovn-bridge-mappings` lacks `network:bridge` (present false) or still maps `network`, which no CUDN of this owner uses. */
+  /**
+   * `ovn-bridge-mappings` lacks `network:bridge` (present false) or still maps `network`, which no
+   * CUDN of this owner uses.
+   */
   | { kind: 'mapping'; node: string; network: string; bridge?: string; present: boolean }
   /** VRF membership differs: the step that would make it right. */
   | { kind: 'vrf'; node: string; step: string }

@@ -2,7 +2,8 @@
  * The Uplink section of one cluster command (OKEP-6019), typed: upstream-shaped Uplink and
  * UplinkState objects, the CUDNs' UplinksReady, each node's step, the problems that refuse the
  * command, the replacements (a CUDN whose `spec.uplinks` changed since the stored state), what
- * was written, the VRF report and the gateway bridge flows, and the findings (findings.ts). `mode` says how far it went:
+ * was written, the VRF report and the gateway bridge flows, and the findings (findings.ts). `mode`
+ * says how far it went:
  * `offline` (selection and naming only; conditions that need no node), `observed` (discovered,
  * nothing written) or `written`. Pure: the runtime's cluster entry fills it.
  */

@@ -51,7 +51,10 @@ describe('ovnk apply beside rows of others', () => {
   });
 });
 
-/** Owner `owner` in per-node zones with a Layer3 and a primary Layer2 network, and gateway details (masquerade SNAT). */
+/**
+ * Owner `owner` in per-node zones with a Layer3 and a primary Layer2 network, and gateway details
+ * (masquerade SNAT).
+ */
 const twoNetworks = (owner: string, l3: string, l2: string, l3Pins?: Record<string, string>) =>
   layer3AndLayer2(owner, [l3, l2], [gatewayNode(1), gatewayNode(2)], [l3Pins]);
 

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, ovnk } from '../../support/cli';
 
 // `ovnk inventory` through the real @kubernetes/client-node against a FAKE API server: a local
-// HTTPS server (127.0.0.1, a certificate made here and pinned as the kubeconfig's CA) that answers the list and get endpoints the command uses with recorded
+// HTTPS server (127.0.0.1, a certificate made here and pinned as the kubeconfig's CA) that answers
+// the list and get endpoints the command uses with recorded
 // objects, pages the node list, and checks the kubeconfig's bearer token. It is not a Kubernetes
 // API server; no real cluster was read.
 const TOKEN = 'fake-token-of-the-test';

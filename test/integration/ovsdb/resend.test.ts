@@ -20,7 +20,10 @@ let dir: string;
 let relay: net.Server;
 let armed = false;
 
-/** Forwards everything, but once armed, the first request naming `"insert"` reaches the server and its connection is cut. */
+/**
+ * Forwards everything, but once armed, the first request naming `"insert"` reaches the server and
+ * its connection is cut.
+ */
 function startRelay(path: string): Promise<net.Server> {
   const relayServer = net.createServer((client) => {
     const member = net.connect({ path: server.socketPath });

@@ -72,7 +72,10 @@ const refusals = (plan: TopologyPlan) => new Set(plan.problems.map((p) => `${p.r
 const named = (growth: Growth, newObject: string) =>
   new Set(growth.limits.map((l) => `${l.reason} ${l.ref ?? newObject}`));
 
-/** Walk a few steps one at a time, then (for long runs) jump to the forecast's count: all accepted; one more is refused. */
+/**
+ * Walk a few steps one at a time, then (for long runs) jump to the forecast's count: all accepted;
+ * one more is refused.
+ */
 function grow(
   topology: Topology,
   step: (n: number) => { nodes: number; networks: Doc[] },

@@ -145,7 +145,8 @@ describe('ServiceNetwork without PodNetwork (colored-enterprise, zone ovn-worker
       name: names[0],
       protocol: 'tcp',
       vips: { '10.96.10.10:80': '', '[fd00:10:96::a]:80': '' },
-      // controller/services/loadbalancer.go buildLB: the 5th address of the masquerade subnets (169.254.0.0/17 by default)
+      // controller/services/loadbalancer.go buildLB: the 5th address of the masquerade subnets
+      // (169.254.0.0/17 by default)
       options: {
         event: 'false',
         hairpin_snat_ip: '169.254.0.5 fd69::5',

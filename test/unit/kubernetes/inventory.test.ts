@@ -8,7 +8,10 @@ import { allocateInputs } from '../../../provider/runtime/pulumi/topologyInput';
 // Reading a cluster into an Inventory, with objects built exactly as upstream's unit tests build
 // them, and planning from that Inventory to the allocations upstream recorded.
 
-/** chassisIDForNode of upstream's go-controller/pkg/ovn/pods_test.go: a UUIDv5 of the node name in the OID namespace. */
+/**
+ * chassisIDForNode of upstream's go-controller/pkg/ovn/pods_test.go: a UUIDv5 of the node name in
+ * the OID namespace.
+ */
 function chassisIDForNode(name: string): string {
   const oid = Buffer.from('6ba7b8129dad11d180b400c04fd430c8', 'hex');
   const hash = createHash('sha1')
@@ -168,7 +171,8 @@ describe('a plan from an Inventory read from the cluster', () => {
       nads: [test1Nad],
       connects: [{ metadata: { name: 'cnc1', annotations: { 'k8s.ovn.org/connect-router-tunnel-key': '16715780' } } }],
     });
-    // test1 is in the plan, cnc1 is not (its key stays taken); newnetwork is new, with network id 3 as upstream's test gives it
+    // test1 is in the plan, cnc1 is not (its key stays taken); newnetwork is new, with network id 3
+    // as upstream's test gives it
     const newnetwork = layer2('test', 'newnetwork');
     const pinned = {
       ...newnetwork,

@@ -200,4 +200,8 @@ describe('the ESLint rules the layer check relies on', () => {
       [],
     );
   });
+  it('refuses a comment line past 120 characters, which Prettier does not wrap, and accepts a long string', async () => {
+    expect(await lint(`// ${'word '.repeat(25)}\nexport const n = 1;\n`)).toEqual(['max-len']);
+    expect(await lint(`export const message =\n  '${'word '.repeat(25)}';\n`)).toEqual([]);
+  });
 });

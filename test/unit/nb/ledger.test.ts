@@ -21,7 +21,10 @@ const ledgerText = JSON.stringify({
 const plan = (rows: DesiredRow[], foreign: ObservedRow[] = [], text?: string) =>
   reconcile({ owner, schema: nbSchema, desired: rows, observed: [], foreign, ledger: { homeExists: true, text } });
 
-/** The server after `rows` were written: ledger rows carry no marker, so observe reports them as rows of ledger tables. */
+/**
+ * The server after `rows` were written: ledger rows carry no marker, so observe reports them as
+ * rows of ledger tables.
+ */
 const written = (rows: DesiredRow[]) => materialize(rows).observed;
 
 describe('the ledger of rows without external_ids', () => {

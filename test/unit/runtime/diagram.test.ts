@@ -148,7 +148,8 @@ describe('the diagram of a plan', () => {
       const plan = planOf(chain(3, zones));
       const d = await drawn(plan);
       const routers = plannedRouters(plan).map((r) => r.name);
-      expect(routers.length).toBe(3 * 4 + 4 + 2); // Layer3: cluster router and 3 GRs; Layer2: transit router and 3 GRs; 2 connects
+      // Layer3: cluster router and 3 GRs; Layer2: transit router and 3 GRs; 2 connects
+      expect(routers.length).toBe(3 * 4 + 4 + 2);
       expect(routersDrawn(d).sort()).toEqual([...routers].sort());
       const networks = [...d.nodes.keys()].filter((id) => id.startsWith('network:')).sort();
       expect(networks).toEqual(plan.cluster.networks.map((n) => `network:${n.name}`).sort());

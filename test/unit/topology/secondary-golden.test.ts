@@ -5,7 +5,10 @@ import { exampleA, exampleB, has, rowOf, rowsOf } from './fixtures';
 const CHASSIS = 'cb9ec8fa-b409-4ef3-9f42-d9283c47aac6';
 const tables = (rows: ReturnType<typeof renderNetwork>) => [...new Set(rows.map((r) => r.table))].sort();
 
-/** Example A as a secondary network: upstream's layer3 test Entry "pod on a user defined secondary network on an IC cluster". */
+/**
+ * Example A as a secondary network: upstream's layer3 test Entry "pod on a user defined secondary
+ * network on an IC cluster".
+ */
 function secondaryLayer3(): RenderInput {
   const input = exampleA();
   return { ...input, network: { ...input.network, role: 'secondary', joinSubnets: [] } };
@@ -13,7 +16,8 @@ function secondaryLayer3(): RenderInput {
 
 // Expectations: layer3_user_defined_network_controller_test.go DescribeTable "reconciles a new", Entry "pod on a user
 // defined secondary network on an IC cluster", whose NB data comes from multihoming_test.go
-// expectedLogicalSwitchesAndPortsWithLspEnabled and expectedLayer3EgressEntities (the IsPrimaryNetwork branches skipped).
+// expectedLogicalSwitchesAndPortsWithLspEnabled and expectedLayer3EgressEntities (the
+// IsPrimaryNetwork branches skipped).
 describe('a secondary Layer3 network (upstream test data, IC zone of test-node)', () => {
   const rows = renderNetwork(secondaryLayer3());
 
@@ -138,7 +142,10 @@ describe('a secondary Layer3 network (upstream test data, IC zone of test-node)'
   });
 });
 
-/** Example B as a secondary network: upstream's layer2 test Entry "pod on a user defined secondary network on an IC cluster". */
+/**
+ * Example B as a secondary network: upstream's layer2 test Entry "pod on a user defined secondary
+ * network on an IC cluster".
+ */
 function secondaryLayer2(): RenderInput {
   const input = exampleB();
   const { transitSubnets: _t, tunnelKeys: _k, ...network } = input.network;
@@ -167,7 +174,8 @@ function secondaryLayer2(): RenderInput {
 }
 
 // Expectations: layer2_user_defined_network_controller_test.go DescribeTable "reconciles a new", Entry "pod on a user
-// defined secondary network on an IC cluster" (multihoming_test.go expectedLogicalSwitchesAndPortsWithLspEnabled, Layer2
+// defined secondary network on an IC cluster" (multihoming_test.go
+// expectedLogicalSwitchesAndPortsWithLspEnabled, Layer2
 // branch without the primary-only management and stotr ports), base_secondary_layer2_network_controller.go
 // initializeLogicalSwitch and zone_ic_handler.go AddTransitSwitchConfig / AddTransitPortConfig.
 describe('a secondary Layer2 network (upstream test data, IC zone of test-node)', () => {
