@@ -27,22 +27,36 @@ import {
   type TopologyProps,
   ZoneRows,
 } from './resources';
-import { clusterKubernetes, type KubernetesCluster, refuseForKubernetes } from './clusterKubernetes';
-import { refuseUnresolved } from './plainArgs';
+import {
+  clusterKubernetes,
+  type ClusterObjects,
+  type KubernetesCluster,
+  refuseForKubernetes,
+} from './clusterKubernetes';
+import { plainCopy, refuseUnresolved, unresolvedPath } from './plainArgs';
+import type { ClusterNetworkConnectArgs, NetworkArgsObject } from './inputs';
 import { type ClusterTarget, northbound } from './target';
 
 export interface ClusterArgs {
   /**
-   * The Inventory object. Plain values only (an Output or Promise anywhere in these args is refused,
-   * naming its path): its zones and nodes decide the children. Its node targets name no `keyPath`
-   * (SSH keys come from stack config or an agent).
+   * The Inventory object. Its open fields take `pulumi.Input`s (a node's labels or addresses from
+   * another stack); `spec.zones`, the node list and each node's `name` must be plain: they decide
+   * the zone resources (an Output there is refused, naming its path). Its node targets name no
+   * `keyPath` (SSH keys come from stack config or an agent).
    */
   readonly inventory: InventoryObject;
-  /** ClusterUserDefinedNetwork / UserDefinedNetwork objects; one child component each. */
-  readonly networks?: NetworkObject[];
-  /** ClusterNetworkConnect objects; one child component each. */
-  readonly connects?: ClusterNetworkConnectObject[];
-  /** Uplink objects (OKEP-6019); one child component each, with an UplinkState per selected node. */
+  /**
+   * ClusterUserDefinedNetwork / UserDefinedNetwork objects; one child component each. Spec fields
+   * take `pulumi.Input`s; kind, name, namespace, topology and `spec.uplinks` stay plain.
+   */
+  readonly networks?: NetworkArgsObject[];
+  /** ClusterNetworkConnect objects; one child component each. Spec fields take `pulumi.Input`s (a CIDR from an IPAM resource); the name stays plain. */
+  readonly connects?: ClusterNetworkConnectArgs[];
+  /**
+   * Uplink objects (OKEP-6019); one child component each, with an UplinkState per selected node.
+   * Plain, as is everything else in these args when Uplinks are given: they select their nodes
+   * from the Inventory and the networks while the program runs.
+   */
   readonly uplinks?: UplinkObject[];
   /**
    * RouteAdvertisements objects: a CUDN they select with `targetVRF: auto` gets its Uplink host
@@ -102,49 +116,57 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     // Before anything is registered: an Output where a plain value decides the children, and an
     // object the API server would refuse, stop the program here.
     refuseUnresolved(`Cluster ${name}`, given);
-    if (given.target?.kind === 'kubernetes') refuseForKubernetes(name, given);
+    // plain in Kubernetes mode (refuseUnresolved said so otherwise)
+    if (given.target?.kind === 'kubernetes') refuseForKubernetes(name, given as ClusterObjects);
     super('ovnk:cluster:Cluster', name, {}, opts);
-    // Plain JSON data from here on: the SDK stringifies inputs while registering, which objects
-    // without a prototype (a hardened YAML loader's) do not survive.
+    // Fresh plain objects from here on (the SDK stringifies inputs while registering, which objects
+    // without a prototype, a hardened YAML loader's, do not survive), the Inputs kept as they are.
     // The target stays as given: a kubernetes Provider is a resource, not data.
-    const args = JSON.parse(JSON.stringify({ ...given, target: undefined })) as ClusterArgs;
-    const keyPaths = keyPathProblems(args.inventory);
+    const args = plainCopy({ ...given, target: undefined }) as ClusterArgs;
+    // the objects with their Inputs resolved, for what runs in the program (the diagram)
+    const resolved = pulumi.output(args) as unknown as pulumi.Output<ClusterObjects & { inventory: InventoryObject }>;
+    // with Inputs in the targets, the allocation resource's check refuses a keyPath (keyPathFailures)
+    const keyPaths = unresolvedPath(args.inventory.spec.targets, '') ? [] : keyPathProblems(args.inventory);
     if (keyPaths.length > 0) throw new Error(`Cluster ${name}: ${keyPaths.map((p) => p.message).join('; ')}`);
     this.owner = args.owner ?? `${pulumi.getProject()}.${pulumi.getStack()}`;
     this.target = given.target ?? northbound;
     this.layout = args.inventory.spec.zones ?? DEFAULT_LAYOUT;
     this.inventory = args.inventory;
-    this.networkObjects = args.networks ?? [];
-    this.connectObjects = args.connects ?? [];
+    // plain where the children read them (names, kinds, topologies: plainArgs.ts)
+    this.networkObjects = (args.networks ?? []) as NetworkObject[];
+    this.connectObjects = (args.connects ?? []) as ClusterNetworkConnectObject[];
     this.uplinkObjects = args.uplinks ?? [];
     this.topology = {
       owner: `${this.owner}/cluster`,
       inventory: args.inventory,
-      networks: args.networks ?? [],
-      connects: args.connects ?? [],
+      networks: this.networkObjects,
+      connects: this.connectObjects,
       // advertised networks render their SNATs and isolation rows (provider/topology/advertised.ts)
       ...(args.routeAdvertisements?.length ? { routeAdvertisements: args.routeAdvertisements } : {}),
     };
     const Allocations = this.target.kind === 'kubernetes' ? ClusterPrediction : ClusterAllocations;
     this.allocationsResource = new Allocations(`${name}-allocations`, this.topology, { parent: this });
     this.allocations = this.allocationsResource.allocations;
-    this.diagram = this.allocationsResource.state.apply((state) => clusterDiagramDot(args, state));
+    this.diagram = pulumi
+      .all([resolved, this.allocationsResource.state])
+      .apply(([objects, state]) => clusterDiagramDot(objects, state));
     for (const uplink of args.uplinks ?? [])
       this.uplinks[uplink.metadata.name] = new Uplink(
         `${name}-uplink-${uplink.metadata.name}`,
         { cluster: this, uplink, routeAdvertisements: args.routeAdvertisements },
         { parent: this },
       );
-    this.createNetworks(name, args.networks ?? []);
+    this.createNetworks(name, this.networkObjects);
     const networks = Object.values(this.networks);
-    for (const connect of args.connects ?? []) {
+    for (const connect of this.connectObjects) {
       this.connects[connect.metadata.name] = new NetworkConnect(
         `${name}-${connect.metadata.name}`,
         { cluster: this, connect, dependsOn: networks },
         { parent: this },
       );
     }
-    if (this.target.kind === 'kubernetes') this.kubernetes = clusterKubernetes(this, name, args, this.target);
+    if (this.target.kind === 'kubernetes')
+      this.kubernetes = clusterKubernetes(this, name, args as ClusterObjects, this.target);
     else if (this.layout === 'per-node') this.createZones(name, args.inventory);
     this.registerOutputs({
       allocations: this.allocations,

@@ -25,6 +25,14 @@ export type {
   UplinkVrfReport,
 } from './resources';
 export { Cluster, type ClusterArgs } from './cluster';
+export type {
+  ClusterNetworkConnectArgs,
+  ClusterUserDefinedNetworkArgs,
+  DeepInput,
+  InputFields,
+  NetworkArgsObject,
+  UserDefinedNetworkArgs,
+} from './inputs';
 export type { Layer2Network, Layer3Network, LocalnetNetwork } from './network';
 export type { NetworkConnect } from './networkConnect';
 export type { Uplink } from './uplink';

@@ -1,43 +1,93 @@
 /**
- * ClusterArgs are plain values: every child resource is decided from them while the program runs
- * (the node list decides the zone resources of the per-node layout, names and kinds decide the
- * network, connect and Uplink components), and validation and allocation run at preview from
- * them. A `pulumi.Output` or a Promise anywhere in them is refused here, naming its path, before
- * anything is registered: serialized as it was, an Output became a warning string and, as
- * `inventory.spec.nodes`, registered one resource per character named `...-zone-undefined`.
+ * Where ClusterArgs must be plain. Every child resource is decided while the program runs: the
+ * node list decides the zone resources of the per-node layout, names and kinds the network,
+ * connect and Uplink components, a network's topology its component class and `spec.uplinks` the
+ * Uplinks it waits for. An Output or a Promise at such a path (or above one) is refused here,
+ * naming the path, before anything is registered: serialized as it was, an Output as
+ * `inventory.spec.nodes` registered one resource per character named `...-zone-undefined`.
+ * Elsewhere Inputs are fine (inputs.ts). With Uplinks, or in Kubernetes mode, every value is
+ * plain: the Uplinks select their nodes from the whole Inventory and networks, and Kubernetes
+ * mode validates every object as the API server would before registering it.
  */
 import * as pulumi from '@pulumi/pulumi';
 
-/** Why a value at `path` must be plain, in the words the error gives. */
-function why(path: string): string {
-  if (path.startsWith('inventory.spec.nodes'))
-    return 'the node list decides which resources exist (one ZoneRows per node in the per-node layout)';
-  if (/(^|\.)metadata\.(name|namespace)$|(^|\.)kind$|\.spec\.network\.topology$/.test(path))
-    return 'names, kinds and topologies decide which child components exist';
-  return 'the components validate and allocate from plain values at preview';
+/** The paths that decide children, with `[*]` for any index; their ancestors decide too. */
+const DECIDING = [
+  'owner',
+  'inventory.spec.zones',
+  'inventory.spec.nodes[*].name',
+  'networks[*].kind',
+  'networks[*].metadata.name',
+  'networks[*].metadata.namespace',
+  'networks[*].spec.topology',
+  'networks[*].spec.network.topology',
+  'networks[*].spec.uplinks',
+  'connects[*].metadata.name',
+  'uplinks',
+  'routeAdvertisements',
+];
+
+const general = (path: string) => path.replace(/\[\d+\]/g, '[*]');
+
+/** Whether an unresolved value at `path` hides a value that decides children. */
+function decides(path: string): boolean {
+  const at = general(path);
+  return DECIDING.some((d) => d === at || d.startsWith(`${at}.`) || d.startsWith(`${at}[`));
 }
 
-/** The path of the first Output or Promise inside `value` (`inventory.spec.nodes[2].name`), if any. */
-export function unresolvedPath(value: unknown, path: string): string | undefined {
-  if (pulumi.Output.isInstance(value) || value instanceof Promise) return path;
-  if (value === null || typeof value !== 'object' || pulumi.Resource.isInstance(value)) return undefined;
+/** Why a value at `path` must be plain, in the words the error gives. */
+function why(path: string, everything: string | undefined): string {
+  if (everything) return everything;
+  if (path.startsWith('inventory.spec.nodes'))
+    return 'the node list decides which resources exist (one ZoneRows per node in the per-node layout)';
+  if (path.startsWith('inventory')) return "the Inventory's zones decide the layout, and so which resources exist";
+  if (/(^|\.)metadata\.(name|namespace)$|(^|\.)kind$|\.topology$/.test(path))
+    return 'names, kinds and topologies decide which child components exist';
+  return 'it decides which child components exist';
+}
+
+/** Each Output or Promise inside `value` with its path (`inventory.spec.nodes[2].name`); not below one. */
+export function unresolvedPaths(value: unknown, path: string): string[] {
+  if (pulumi.Output.isInstance(value) || value instanceof Promise) return [path];
+  if (value === null || typeof value !== 'object' || pulumi.Resource.isInstance(value)) return [];
   const entries = Array.isArray(value)
     ? value.map((v, i) => [`${path}[${i}]`, v] as const)
     : Object.entries(value).map(([k, v]) => [path ? `${path}.${k}` : k, v] as const);
-  for (const [at, v] of entries) {
-    const found = unresolvedPath(v, at);
-    if (found !== undefined) return found;
-  }
-  return undefined;
+  return entries.flatMap(([at, v]) => unresolvedPaths(v, at));
 }
 
-/** Throw, naming the path and the reason, when the args hold an Output or a Promise. */
+/** The first unresolved path, if any. */
+export const unresolvedPath = (value: unknown, path: string): string | undefined => unresolvedPaths(value, path)[0];
+
+/**
+ * Throw, naming the path and the reason, when the args hold an Output or a Promise where a plain
+ * value decides the children (anywhere, with Uplinks or in Kubernetes mode).
+ */
 export function refuseUnresolved(component: string, args: object): void {
-  const { target: _target, ...data } = args as { target?: unknown };
-  const path = unresolvedPath(data, '');
+  const { target, ...data } = args as { target?: { kind?: string }; uplinks?: unknown[] };
+  const everything =
+    target?.kind === 'kubernetes'
+      ? 'Kubernetes mode validates every object as the API server would before registering it'
+      : (data.uplinks?.length ?? 0) > 0
+        ? 'with Uplinks, the Inventory and the networks decide which nodes get an UplinkState'
+        : undefined;
+  const path = unresolvedPaths(data, '').find((p) => everything !== undefined || decides(p));
   if (path === undefined) return;
   throw new Error(
-    `${component}: ${path} is a pulumi Output or Promise, but ClusterArgs take plain values: ${why(path)}. ` +
+    `${component}: ${path} is a pulumi Output or Promise, but it must be a plain value: ${why(path, everything)}. ` +
       'Resolve it before constructing the Cluster (for another stack\'s output: `(await ref.getOutputDetails("nodes")).value` in an async program).',
   );
+}
+
+/**
+ * A copy of plain data with fresh objects (a hardened YAML loader's objects have no prototype,
+ * which the SDK's serialization does not survive), keeping Outputs, Promises and resources as they are.
+ */
+export function plainCopy<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (pulumi.Output.isInstance(value) || value instanceof Promise || pulumi.Resource.isInstance(value)) return value;
+  if (Array.isArray(value)) return value.map(plainCopy) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) copy[k] = plainCopy(v);
+  return copy as T;
 }

@@ -14,8 +14,8 @@
  *   call: () => ({}),
  * }), "project", "stack", true);
  */
-import type * as pulumi from '@pulumi/pulumi';
-import { pulumiKinds } from '../provider/runtime/pulumi';
+import * as pulumi from '@pulumi/pulumi';
+import { pulumiKinds, UNKNOWN } from '../provider/runtime/pulumi';
 
 type Mocks = pulumi.runtime.Mocks;
 type NewResource = Parameters<Mocks['newResource']>[0];
@@ -28,6 +28,14 @@ const answered = {
 
 const echo = (args: NewResource) => ({ id: `${args.name}-id`, state: args.inputs });
 
+/** The inputs as the engine sends them: a value unknown at preview (an Input not yet known) as its sentinel. */
+function engineForm(value: unknown): unknown {
+  if (pulumi.isUnknown(value)) return UNKNOWN;
+  if (Array.isArray(value)) return value.map(engineForm);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, engineForm(v)]));
+}
+
 /**
  * The user's mocks (default: every resource echoes its inputs, every call returns `{}`) with the
  * ovnk allocation resources answered as the engine would: a topology the planner refuses fails
@@ -38,7 +46,7 @@ export function ovnkMocks(mocks: Partial<Mocks> = {}): Mocks {
     newResource: async (args) => {
       const kind = (answered as Record<string, (typeof answered)[keyof typeof answered]>)[args.type];
       if (!kind) return (mocks.newResource ?? echo)(args);
-      const checked = await kind.check({}, args.inputs);
+      const checked = await kind.check({}, engineForm(args.inputs) as typeof args.inputs);
       if (checked.failures?.length)
         throw new Error(`${args.name}: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join('; ')}`);
       return { id: `${args.name}-id`, state: checked.inputs };

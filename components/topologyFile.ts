@@ -6,13 +6,17 @@
  */
 import { type InputDocument, loadTopologySync } from '../provider/runtime/input';
 export { type InputProblem, UnusableInputError } from '../provider/runtime/input';
-import type { ClusterArgs } from './cluster';
 import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject, UplinkObject } from './objects';
 import type { RouteAdvertisementsObject } from './uplink';
 
-export type TopologyArgs = Required<
-  Pick<ClusterArgs, 'inventory' | 'networks' | 'connects' | 'uplinks' | 'routeAdvertisements'>
->;
+/** The objects of topology files: plain values, as YAML gives them (assignable to ClusterArgs). */
+export interface TopologyArgs {
+  inventory: InventoryObject;
+  networks: NetworkObject[];
+  connects: ClusterNetworkConnectObject[];
+  uplinks: UplinkObject[];
+  routeAdvertisements: RouteAdvertisementsObject[];
+}
 
 /** Inventory spec fields that replace the file's (a stack's config: zones, nodes, targets). */
 export type InventoryOverrides = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * ClusterNetworkConnects each selecting every network, `nodes` nodes. Pure; the objects are the
  * YAML shapes the components take.
  */
-import type { ClusterArgs, ClusterNetworkConnectObject, Layout, NetworkObject } from '../components';
+import type { ClusterNetworkConnectObject, Layout, NetworkObject, TopologyArgs } from '../components';
 
 export interface ScaleSpec {
   networks: number;
@@ -14,7 +14,7 @@ export interface ScaleSpec {
 export function scaleTopology(
   spec: ScaleSpec,
   zones: Layout,
-): Required<Pick<ClusterArgs, 'inventory' | 'networks' | 'connects'>> {
+): Pick<TopologyArgs, 'inventory' | 'networks' | 'connects'> {
   const indexes = (n: number) => Array.from({ length: n }, (_, i) => i);
   const networks: NetworkObject[] = indexes(spec.networks).map((i) => ({
     apiVersion: 'k8s.ovn.org/v1',

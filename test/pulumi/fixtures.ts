@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { ClusterArgs, ClusterNetworkConnectObject, InventoryObject, NetworkObject } from '../../components';
+import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject } from '../../components';
 
 export const repoRoot = join(__dirname, '..', '..');
 
@@ -10,7 +10,7 @@ export const repoRoot = join(__dirname, '..', '..');
 export function topologyArgs(
   name: string,
   zones: 'central' | 'per-node',
-): Required<Pick<ClusterArgs, 'inventory' | 'networks' | 'connects'>> {
+): { inventory: InventoryObject; networks: NetworkObject[]; connects: ClusterNetworkConnectObject[] } {
   const text = readFileSync(join(repoRoot, 'test', 'fixtures', `${name}.yaml`), 'utf8');
   const objects = parseAllDocuments(text).map((d) => d.toJS() as { kind: string; spec: Record<string, unknown> });
   const inventory = objects.find((o) => o.kind === 'Inventory') as unknown as InventoryObject;
