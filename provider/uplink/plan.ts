@@ -15,80 +15,16 @@ import type { Uplink } from '../model/uplink';
 import { activeNodesOf, isActiveOn } from './active';
 import { uplinkReady, uplinksReady } from './aggregate';
 import { type Condition, condition, findCondition, type UplinkState } from './conditions';
-import type { NodeFacts } from './facts';
-import { flowPhase, type NodeFlowResult } from './flowPhase';
-import { type GatewayPhase, gatewayReady } from './gateway';
-import {
-  type BridgeMapping,
-  bridgeMappingsKey,
-  type MappingChange,
-  ownedMappingsKey,
-  parseMappings,
-  planMappings,
-} from './mappings';
+import { bridgeMappingsKey, ownedMappingsKey, parseMappings, planMappings } from './mappings';
 import { physicalNetworkOf } from './names';
 import type { UplinkProblem } from './problems';
+import { withGateway } from './planGateway';
+import type { NodeStep, UplinkObjectStatus, UplinkPlan, UplinkPlanInput } from './planTypes';
 import { overlappingState, stateObject, resolveUplinkState } from './resolve';
 import { selectNodes, type UplinkSelection } from './select';
 import { validateNetworkUplinks, validateUplink } from './validate';
-import {
-  conflictsOf,
-  type NodeVrfResult,
-  nodeVrfIntents,
-  type ResolvedUse,
-  type UplinkVrfInput,
-  vrfPhase,
-} from './vrfIntents';
-import type { VrfIntent } from './vrfPlan';
+import { conflictsOf, nodeVrfIntents, type ResolvedUse } from './vrfIntents';
 import { dict } from '../model/dict';
-
-export type NodeDiscovery = { ok: true; facts: NodeFacts } | { ok: false; reason: string; message: string };
-
-export interface UplinkPlanInput {
-  cluster: Cluster;
-  owner: string;
-  /** Per node; absent = offline (selection and naming only). */
-  discovery?: ReadonlyMap<string, NodeDiscovery>;
-  /** Nodes whose mapping write failed in this apply, with the error text. */
-  mappingFailures?: ReadonlyMap<string, string>;
-  /** RouteAdvertisements and network ids: plan VRF membership too (absent: mappings only). */
-  vrf?: UplinkVrfInput;
-  /** Per node, what the runtime's VRF observation or apply gave. */
-  vrfResults?: ReadonlyMap<string, NodeVrfResult>;
-  /** Per node, what the runtime found or made of its gateway bridge flows (absent: flows not looked at). */
-  flowResults?: ReadonlyMap<string, NodeFlowResult>;
-}
-
-export interface NodeStep {
-  node: string;
-  /** The mappings this owner wants on the node. */
-  desired: BridgeMapping[];
-  /** What to write (undefined: up to date, or offline, or unreachable). */
-  change?: MappingChange;
-  /** Why the node could not be discovered. */
-  error?: { reason: string; message: string };
-  /** VRF membership wanted here (when the plan had `vrf`), one per active resolved CUDN. */
-  vrf?: VrfIntent[];
-  /** CUDN name -> the bridge conflict it is in on this node. */
-  conflicts?: Record<string, string>;
-}
-
-export interface UplinkObjectStatus {
-  apiVersion: 'k8s.ovn.org/v1alpha1';
-  kind: 'Uplink';
-  metadata: { name: string };
-  spec: { nodeConfigs: Uplink['nodeConfigs'] };
-  status: { conditions: Condition[]; selectedNodes: string[]; overlappingNodes: string[] };
-}
-
-export interface UplinkPlan {
-  problems: UplinkProblem[];
-  uplinks: UplinkObjectStatus[];
-  uplinkStates: UplinkState[];
-  /** OVN network name -> the CUDN's uplink conditions. */
-  networks: Record<string, { uplinks: string[]; conditions: Condition[] }>;
-  nodes: NodeStep[];
-}
 
 const activeNodes = (cluster: Cluster) => cluster.inventory.nodes;
 
@@ -259,56 +195,6 @@ function nodeStep(input: UplinkPlanInput, node: InventoryNode, uses: ResolvedUse
   return { node: node.name, desired, ...vrf, ...(change ? { change } : {}) };
 }
 
-/** GatewayReady of each discovered state: every CUDN on its Uplink is active on every node. */
-function withGateway(
-  input: UplinkPlanInput,
-  states: UplinkState[],
-  users: { network: Network; uplink: string }[],
-  steps: NodeStep[],
-): UplinkState[] {
-  if (!input.discovery) return states;
-  return states.map((state) => {
-    const { uplinkName, nodeName } = state.spec;
-    const step = steps.find((s) => s.node === nodeName);
-    const node = activeNodes(input.cluster).find((n) => n.name === nodeName)!;
-    const phases = new Map<string, GatewayPhase>();
-    for (const { network } of users.filter((u) => u.uplink === uplinkName && isActiveOn(node, u.network)))
-      phases.set(network.name, gatewayPhase(input, state, step, network));
-    return { ...state, status: { ...state.status, conditions: [...state.status.conditions, gatewayReady(phases)] } };
-  });
-}
-
-function gatewayPhase(
-  input: UplinkPlanInput,
-  state: UplinkState,
-  step: NodeStep | undefined,
-  cudn: Network,
-): GatewayPhase {
-  const network = cudn.name;
-  const { uplinkName, nodeName } = state.spec;
-  if (findCondition(state.status.conditions, 'Resolved')?.status !== 'True') {
-    return {
-      phase: 'failed',
-      reason: 'UplinkGatewayProgrammingFailed',
-      message: `uplink "${uplinkName}" on node "${nodeName}" is not resolved`,
-    };
-  }
-  const conflict = step?.conflicts?.[cudn.objectName];
-  if (conflict !== undefined) return { phase: 'failed', reason: 'UplinkConfigurationConflict', message: conflict };
-  const failure = input.mappingFailures?.get(nodeName);
-  if (failure !== undefined) return { phase: 'failed', reason: 'UplinkBridgeMappingFailed', message: failure };
-  const intent = step?.vrf?.find((i) => i.cudn === cudn.objectName);
-  const vrf = vrfPhase(input.vrfResults?.get(nodeName), cudn.objectName, intent?.domain.kind === 'vrf');
-  if (vrf?.phase === 'failed') return vrf;
-  const found = input.discovery?.get(nodeName);
-  const live = found?.ok ? parseMappings(found.facts.ovs.externalIds[bridgeMappingsKey]).get(network) : undefined;
-  const pendingChange = step?.change?.set.some((m) => m.network === network);
-  if (live !== state.status.ovsBridge?.name || pendingChange) return { phase: 'pending' };
-  const flows = flowPhase(input.flowResults?.get(nodeName), network);
-  if (flows && flows.phase !== 'ready') return flows;
-  return vrf ?? { phase: 'ready' };
-}
-
 function uplinkObject(
   uplink: Uplink,
   selection: UplinkSelection | undefined,
@@ -359,3 +245,4 @@ function networkConditions(
 }
 
 export { physicalNetworkOf };
+export type { NodeDiscovery, NodeStep, UplinkObjectStatus, UplinkPlan, UplinkPlanInput } from './planTypes';
