@@ -50,7 +50,10 @@ export interface ClusterArgs {
    * take `pulumi.Input`s; kind, name, namespace, topology and `spec.uplinks` stay plain.
    */
   readonly networks?: NetworkArgsObject[];
-  /** ClusterNetworkConnect objects; one child component each. Spec fields take `pulumi.Input`s (a CIDR from an IPAM resource); the name stays plain. */
+  /**
+   * ClusterNetworkConnect objects; one child component each. Spec fields take `pulumi.Input`s (a
+   * CIDR from an IPAM resource); the name stays plain.
+   */
   readonly connects?: ClusterNetworkConnectArgs[];
   /**
    * Uplink objects (OKEP-6019); one child component each, with an UplinkState per selected node.
