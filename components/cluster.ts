@@ -81,13 +81,11 @@ export interface ClusterArgs {
  *
  * @example
  * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
- *   spec: { zones: "central", namespaces: [{ name: "blue", labels: { tenant: "blue" } }], nodes: [{
- * name: "node-1" }] } };
+ *   spec: { zones: "central", namespaces: [{ name: "blue", labels: { tenant: "blue" } }], nodes: [{ name: "node-1" }] } };
  * const cluster = new Cluster("lab", { inventory, networks: [{
  *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: "blue-network" },
  *   spec: { namespaceSelector: { matchLabels: { tenant: "blue" } },
- *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr:
- * "103.103.0.0/16", hostSubnet: 24 }] } } } }] });
+ *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr: "103.103.0.0/16", hostSubnet: 24 }] } } } }] });
  * export const ids = cluster.allocations.apply((a) => a.networkIds);
  */
 export class Cluster extends pulumi.ComponentResource implements ClusterContext {

@@ -119,13 +119,11 @@ function childAliases(opts: pulumi.ComponentResourceOptions | undefined, suffix:
  *
  * @example
  * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
- *   spec: { zones: "central", namespaces: [{ name: "blue", labels: { tenant: "blue" } }], nodes: [{
- * name: "node-1" }] } };
+ *   spec: { zones: "central", namespaces: [{ name: "blue", labels: { tenant: "blue" } }], nodes: [{ name: "node-1" }] } };
  * const cluster = new Cluster("lab", { inventory, networks: [{
  *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: "blue-network" },
  *   spec: { namespaceSelector: { matchLabels: { tenant: "blue" } },
- *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr:
- * "103.103.0.0/16", hostSubnet: 24 }] } } } }] });
+ *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr: "103.103.0.0/16", hostSubnet: 24 }] } } } }] });
  * const blue = cluster.networks["blue-network"] as Layer3Network;
  * export const blueId = blue.networkId;
  */
@@ -143,8 +141,7 @@ export class Layer3Network extends NetworkComponent {
  * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
  *   spec: { zones: "central", namespaces: [{ name: "yellow" }], nodes: [{ name: "node-1" }] } };
  * const cluster = new Cluster("lab", { inventory, networks: [{
- *   apiVersion: "k8s.ovn.org/v1", kind: "UserDefinedNetwork", metadata: { name: "yellow-network",
- * namespace: "yellow" },
+ *   apiVersion: "k8s.ovn.org/v1", kind: "UserDefinedNetwork", metadata: { name: "yellow-network", namespace: "yellow" },
  *   spec: { topology: "Layer2", layer2: { role: "Primary", subnets: ["105.105.0.0/16"] } } }] });
  * const yellow = cluster.networks["yellow/yellow-network"] as Layer2Network;
  * export const yellowRouter = yellow.routerName;
@@ -161,8 +158,7 @@ export class Layer2Network extends NetworkComponent {
  *
  * @example
  * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
- *   spec: { zones: "central", namespaces: [{ name: "tenant", labels: { tenant: "blue" } }], nodes:
- * [{ name: "node-1" }] } };
+ *   spec: { zones: "central", namespaces: [{ name: "tenant", labels: { tenant: "blue" } }], nodes: [{ name: "node-1" }] } };
  * const cluster = new Cluster("lab", { inventory, networks: [{
  *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: "physical-blue" },
  *   spec: { namespaceSelector: { matchLabels: { tenant: "blue" } },

@@ -27,11 +27,9 @@ export interface NetworkConnectArgs {
  * @example
  * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
  *   spec: { zones: "central", nodes: [{ name: "node-1" }],
- *           namespaces: [{ name: "blue", labels: { tenant: "blue" } }, { name: "green", labels: {
- * tenant: "green" } }] } };
+ *           namespaces: [{ name: "blue", labels: { tenant: "blue" } }, { name: "green", labels: { tenant: "green" } }] } };
  * const network = (color: string, cidr: string): NetworkObject => ({
- *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name:
- * `${color}-network`, labels: { enterprise: "colored" } },
+ *   apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: `${color}-network`, labels: { enterprise: "colored" } },
  *   spec: { namespaceSelector: { matchLabels: { tenant: color } },
  *           network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr, hostSubnet: 24 }] } } } });
  * const cluster = new Cluster("lab", { inventory,

@@ -30,15 +30,13 @@ export type { RouteAdvertisementsObject };
  *
  * @example
  * const inventory: InventoryObject = { apiVersion: "ovnk/v1alpha1", kind: "Inventory", metadata: { name: "lab" },
- *   spec: { zones: "central", namespaces: [{ name: "red", labels: { tenant: "red" } }], nodes: [{
- * name: "node-1" }, { name: "node-2" }] } };
+ *   spec: { zones: "central", namespaces: [{ name: "red", labels: { tenant: "red" } }], nodes: [{ name: "node-1" }, { name: "node-2" }] } };
  * const cluster = new Cluster("lab", { inventory,
  *   uplinks: [{ apiVersion: "k8s.ovn.org/v1alpha1", kind: "Uplink", metadata: { name: "red" },
  *     spec: { nodeConfigs: [{ type: "OVSBridge", nodeSelector: {}, hostInterfaceName: "red0" }] } }],
  *   networks: [{ apiVersion: "k8s.ovn.org/v1", kind: "ClusterUserDefinedNetwork", metadata: { name: "tenant-red" },
  *     spec: { namespaceSelector: { matchLabels: { tenant: "red" } }, uplinks: ["red"],
- *             network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr:
- * "10.210.0.0/16" }] } } } }] });
+ *             network: { topology: "Layer3", layer3: { role: "Primary", subnets: [{ cidr: "10.210.0.0/16" }] } } } }] });
  * const red = cluster.uplinks["red"] as Uplink;
  * export const redNodes = red.nodes; // the nodes with an UplinkState; their states come from create
  */

@@ -203,5 +203,7 @@ describe('the ESLint rules the layer check relies on', () => {
   it('refuses a comment line past 120 characters, which Prettier does not wrap, and accepts a long string', async () => {
     expect(await lint(`// ${'word '.repeat(25)}\nexport const n = 1;\n`)).toEqual(['max-len']);
     expect(await lint(`export const message =\n  '${'word '.repeat(25)}';\n`)).toEqual([]);
+    // an @example's code lines are indented past ` * ` and kept whole
+    expect(await lint(`/**\n * @example\n *   ${'call(x); '.repeat(15)}\n */\nexport const n = 1;\n`)).toEqual([]);
   });
 });
