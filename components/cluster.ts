@@ -17,7 +17,7 @@ import {
   topologyOf,
   type UplinkObject,
 } from './objects';
-import { DEFAULT_LAYOUT, keyPathProblems, type Layout } from '../provider/runtime/pulumi';
+import { DEFAULT_LAYOUT, keyPathProblems, type Layout, type NorthboundInput } from '../provider/runtime/pulumi';
 import { clusterDiagramDot } from '../provider/runtime/diagram/cluster';
 import { type RouteAdvertisementsObject, Uplink } from './uplink';
 import {
@@ -36,6 +36,16 @@ import {
 import { plainCopy, refuseUnresolved, unresolvedPath } from './plainArgs';
 import type { ClusterNetworkConnectArgs, NetworkArgsObject } from './inputs';
 import { type ClusterTarget, northbound } from './target';
+
+/** ClusterArgs.northbound. */
+export interface NorthboundArgs {
+  /** The Northbound of every zone (`ssl:HOST:PORT`, `ssh://user@host/unix:/path`, ...). */
+  readonly nb?: pulumi.Input<string>;
+  /** Zone -> endpoint, over `nb` (the per-node layout: one Northbound per node). */
+  readonly zoneEndpoints?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** The stack-config namespace of this cluster's keys (e.g. `east` for `east:tlsPrivateKey`). */
+  readonly config?: string;
+}
 
 export interface ClusterArgs {
   /**
@@ -66,6 +76,15 @@ export interface ClusterArgs {
    * interface into its VRF.
    */
   readonly routeAdvertisements?: RouteAdvertisementsObject[];
+  /**
+   * This cluster's own Northbound, so one program can manage two deployments: endpoints (not
+   * secrets: they are resource inputs) and `config`, the stack-config namespace whose keys
+   * (`<config>:nb`, `<config>:zoneEndpoints`, `<config>:tlsPrivateKey`, `<config>:sshPrivateKey`,
+   * ...) hold its endpoints and credentials in place of `ovnk:`. Keys and certificates stay in the
+   * stack's config (set them with `pulumi config set --secret`); only the namespace's name is state.
+   * @default the stack config's `ovnk:` keys
+   */
+  readonly northbound?: NorthboundArgs;
   /** The `ovnk.io/owner` base of every row. @default `<project>.<stack>` */
   readonly owner?: string;
   /**
@@ -92,6 +111,8 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
   readonly owner: string;
   readonly layout: Layout;
   readonly target: ClusterTarget;
+  /** ClusterArgs.northbound resolved, as each resource of the cluster carries it. */
+  readonly northbound?: pulumi.Output<NorthboundInput>;
   readonly topology: TopologyProps;
   /** ClusterAllocations in Northbound mode, ClusterPrediction in Kubernetes mode. */
   readonly allocationsResource: ClusterAllocations | ClusterPrediction;
@@ -131,6 +152,7 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     if (keyPaths.length > 0) throw new Error(`Cluster ${name}: ${keyPaths.map((p) => p.message).join('; ')}`);
     this.owner = args.owner ?? `${pulumi.getProject()}.${pulumi.getStack()}`;
     this.target = given.target ?? northbound;
+    this.northbound = args.northbound && (pulumi.output(args.northbound) as pulumi.Output<NorthboundInput>);
     this.layout = args.inventory.spec.zones ?? DEFAULT_LAYOUT;
     this.inventory = args.inventory;
     // plain where the children read them (names, kinds, topologies: plainArgs.ts)
@@ -142,6 +164,7 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
       inventory: args.inventory,
       networks: this.networkObjects,
       connects: this.connectObjects,
+      ...(this.northbound ? { northbound: this.northbound } : {}),
       // advertised networks render their SNATs and isolation rows (provider/topology/advertised.ts)
       ...(args.routeAdvertisements?.length ? { routeAdvertisements: args.routeAdvertisements } : {}),
     };

@@ -4,7 +4,7 @@
  * each per-zone resource renders from.
  */
 import type * as pulumi from '@pulumi/pulumi';
-import type { ClusterSlices, Layout, PackedSlice } from '../provider/runtime/pulumi';
+import type { ClusterSlices, Layout, NorthboundInput, PackedSlice } from '../provider/runtime/pulumi';
 import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject, UplinkObject } from './objects';
 import { type AllocationsOutput, ClusterAllocations, type ClusterPrediction, type TopologyProps } from './resources';
 import type { ClusterTarget } from './target';
@@ -15,6 +15,8 @@ export interface ClusterContext {
   readonly layout: Layout;
   /** Northbound (our rows) or Kubernetes (upstream's objects). */
   readonly target: ClusterTarget;
+  /** The cluster's own Northbound (ClusterArgs.northbound), carried by each of its resources. */
+  readonly northbound?: pulumi.Input<NorthboundInput>;
   readonly topology: TopologyProps;
   /** ClusterAllocations (Northbound mode) or ClusterPrediction (Kubernetes mode): every number, at preview. */
   readonly allocationsResource: ClusterAllocations | ClusterPrediction;
@@ -66,7 +68,8 @@ export function zoneProps(
   const source = cluster.allocationsResource;
   if (!(source instanceof ClusterAllocations)) throw new Error(`${owner}: zone rows exist in Northbound mode only`);
   const slice: pulumi.Output<PackedSlice | undefined> = source.slices.apply((s) => (s ? pick(s) : undefined));
-  return { owner: `${cluster.owner}/${owner}`, zone, slice };
+  const northbound = cluster.northbound ? { northbound: cluster.northbound } : {};
+  return { owner: `${cluster.owner}/${owner}`, zone, slice, ...northbound };
 }
 
 /**

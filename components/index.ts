@@ -24,7 +24,7 @@ export type {
   UplinkStateObject,
   UplinkVrfReport,
 } from './resources';
-export { Cluster, type ClusterArgs } from './cluster';
+export { Cluster, type ClusterArgs, type NorthboundArgs } from './cluster';
 export type {
   ClusterNetworkConnectArgs,
   ClusterUserDefinedNetworkArgs,

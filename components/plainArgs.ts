@@ -64,7 +64,16 @@ export const unresolvedPath = (value: unknown, path: string): string | undefined
  * value decides the children (anywhere, with Uplinks or in Kubernetes mode).
  */
 export function refuseUnresolved(component: string, args: object): void {
-  const { target, ...data } = args as { target?: { kind?: string }; uplinks?: unknown[] };
+  // the Northbound's endpoints decide nothing, in any mode (they reach the resources as inputs)
+  const {
+    target,
+    northbound: _endpoints,
+    ...data
+  } = args as {
+    target?: { kind?: string };
+    northbound?: unknown;
+    uplinks?: unknown[];
+  };
   const everything =
     target?.kind === 'kubernetes'
       ? 'Kubernetes mode validates every object as the API server would before registering it'

@@ -5,7 +5,7 @@
  * take only their slice of the cluster, so their state stays small and their diff cheap.
  */
 import * as pulumi from '@pulumi/pulumi';
-import type { ClusterSlices, PackedSlice, PredictionAudit } from '../provider/runtime/pulumi';
+import type { ClusterSlices, NorthboundInput, PackedSlice, PredictionAudit } from '../provider/runtime/pulumi';
 import { shims } from '../provider/shim';
 import type {
   ClusterNetworkConnectObject,
@@ -23,6 +23,8 @@ export interface TopologyProps {
   connects: pulumi.Input<ClusterNetworkConnectObject[]>;
   /** Given only when the program has some (a stack without keeps its inputs as they were). */
   routeAdvertisements?: pulumi.Input<RouteAdvertisementsObject[]>;
+  /** The cluster's own Northbound (ClusterArgs.northbound); absent: the stack config's. */
+  northbound?: pulumi.Input<NorthboundInput>;
 }
 
 /** A bounded drift summary: what the next update would change, in words, and how many changes. */
@@ -163,6 +165,8 @@ export interface UplinkStateProps {
   routeAdvertisements?: pulumi.Input<Record<string, unknown>[]>;
   /** Network ids by OVN network name (ClusterAllocations' `networkIds`): name the CUDNs' VRFs. */
   networkIds?: pulumi.Input<Record<string, number>>;
+  /** The cluster's SSH settings (ClusterArgs.northbound.config); absent: the stack config's. */
+  northbound?: pulumi.Input<NorthboundInput>;
 }
 
 /** One node's VRF report: per CUDN its outcome, and the steps planned (read) or run (create/update); or why not. */

@@ -99,6 +99,7 @@ export class Uplink extends pulumi.ComponentResource {
         uplink: args.uplink,
         networks: input.networks as unknown as NetworkObject[],
         ...vrf,
+        ...(args.cluster.northbound ? { northbound: args.cluster.northbound } : {}),
       };
       this.states[node] = new UplinkState(`${name}-${node}`, props, { parent: this });
     }

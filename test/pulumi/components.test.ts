@@ -1,3 +1,4 @@
+import * as pulumi from '@pulumi/pulumi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,6 +67,18 @@ describe('components under mocks', () => {
     expect(await valueOf(connect.routerName)).toBe('connect_router_colored-enterprise');
     expect(await valueOf(connect.tunnelKey)).toBeGreaterThan(0);
     expect(await valueOf(connect.accepted)).toBe(true);
+  });
+
+  it("a Cluster's own Northbound reaches each of its resources as their northbound input", async () => {
+    const cluster = new components.Cluster('c9', {
+      ...topologyArgs('colored-enterprise', 'central'),
+      northbound: { config: 'east', nb: pulumi.output('ssl:10.0.0.10:6641') },
+    });
+    await valueOf(cluster.allocations);
+    await settle(() => named('c9').length, 10);
+    const dynamic = registered.filter((r) => r.name.startsWith('c9') && r.type.startsWith('pulumi-nodejs'));
+    expect(dynamic.length).toBeGreaterThan(3);
+    for (const r of dynamic) expect(r.inputs.northbound).toEqual({ config: 'east', nb: 'ssl:10.0.0.10:6641' });
   });
 
   it('the per-network resources get the owner, the zone, the network reference, their own slice and the shim, not the topology', async () => {

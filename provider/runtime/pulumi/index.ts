@@ -3,8 +3,13 @@ import { ClusterAllocations } from './clusterKind';
 import { ConnectRouter, NetworkRows, ZoneRows } from './kinds';
 import { ClusterPrediction } from './predictionKind';
 import { UplinkState } from './uplinkKind';
+import { scopedKind } from './northboundScope';
 
-export const pulumiKinds = { ClusterAllocations, NetworkRows, ConnectRouter, ZoneRows, UplinkState, ClusterPrediction };
+const kinds = { ClusterAllocations, NetworkRows, ConnectRouter, ZoneRows, UplinkState, ClusterPrediction };
+/** Each kind with its resources' own Northbound, when they name one (northboundScope.ts). */
+export const pulumiKinds = Object.fromEntries(
+  Object.entries(kinds).map(([name, kind]) => [name, scopedKind(kind)]),
+) as typeof kinds;
 export type PulumiKindName = keyof typeof pulumiKinds;
 export { SCHEMA_VERSION, UNKNOWN, PartialApplyError, type ResourceKind } from './protocol';
 export { SliceError, type PackedSlice } from './pack';
@@ -18,5 +23,6 @@ export {
   type UplinkStateInputs,
   type YamlObject,
 } from './uplinkInput';
+export type { NorthboundInput } from './settings';
 export { keyPathFailures, keyPathProblems } from './keyPaths';
 export { DEFAULT_LAYOUT, type Layout } from '../../model/zones';

@@ -11,6 +11,7 @@
  * key and no key path ever lands there. Module-level, so every resource kind served by one host
  * process sees them. Errors name a secret key, never its value.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { HostKeyPin } from '../../host/hostkey';
 import type { TlsMaterial } from '../../ovsdb/transport';
 import type { SshCredentials } from '../tunnel';
@@ -46,7 +47,11 @@ export interface Settings {
   ssh: SshSettings;
 }
 
-let settings: Settings = { zones: {}, ssh: {} };
+let configured: Settings = { zones: {}, ssh: {} };
+let stackConfig: ConfigReader = { get: () => undefined };
+/** The settings of the resource whose method is running (its `northbound` input), when it names its own. */
+const scoped = new AsyncLocalStorage<Settings>();
+const current = (): Settings => scoped.getStore() ?? configured;
 
 /** A configuration value that cannot be used, naming the key (and the value unless it is a secret) and why. */
 export class ConfigError extends Error {
@@ -108,11 +113,13 @@ export function readSettings(config: ConfigReader): Settings {
 }
 
 export function configureSettings(config: ConfigReader): void {
-  settings = readSettings(config);
+  configured = readSettings(config);
+  stackConfig = config;
 }
 
 /** The endpoint of a zone, or undefined when the stack configures none. */
 export function endpointOf(zone: string): string | undefined {
+  const settings = current();
   return own(settings.zones, zone) ?? settings.nb;
 }
 
@@ -126,12 +133,12 @@ export function requireEndpoint(zone: string): string {
 }
 
 export function tlsMaterial(): TlsMaterial | undefined {
-  return settings.tls;
+  return current().tls;
 }
 
 /** The credentials of a tunnelled Northbound: a key and a pin, or an error naming the keys to set. */
 export function requireSsh(endpoint: string): SshCredentials {
-  const { privateKey, keyPath, agent, hostKey } = settings.ssh;
+  const { privateKey, keyPath, agent, hostKey } = current().ssh;
   if (!privateKey && !keyPath && !agent)
     throw new ConfigError(`${endpoint} is tunnelled through SSH: set ${SSH_KEY_SOURCES}`);
   if (!hostKey)
@@ -143,5 +150,60 @@ export function requireSsh(endpoint: string): SshCredentials {
 
 /** The SSH key settings for Uplink nodes (their pins come from the Inventory, else the configured one). */
 export function sshSettings(): SshSettings {
-  return settings.ssh;
+  return current().ssh;
+}
+
+/**
+ * A Cluster's own Northbound (ClusterArgs.northbound), as its resources carry it in their
+ * `northbound` input: endpoints (not secret) and the stack-config namespace whose keys hold its
+ * credentials, so a secret stays in the stack's config and only the namespace's name is state.
+ */
+export interface NorthboundInput {
+  nb?: string;
+  zoneEndpoints?: Record<string, string>;
+  /** `<config>:nb`, `<config>:tlsPrivateKey`, ... in place of `ovnk:...`. */
+  config?: string;
+}
+
+/** The config with `<namespace>:` read in place of `ovnk:`. */
+const namespaced = (config: ConfigReader, namespace: string): ConfigReader => ({
+  get: (key) => config.get(key.replace(/^ovnk:/, `${namespace}:`)),
+});
+
+/** The settings `northbound` names: its namespace's keys (else the configured ones), its endpoints over them. */
+export function settingsOf(northbound: NorthboundInput): Settings {
+  const base = northbound.config ? readSettings(namespaced(stackConfig, northbound.config)) : configured;
+  return {
+    ...base,
+    nb: northbound.nb ?? base.nb,
+    zones: { ...base.zones, ...(northbound.zoneEndpoints ?? {}) },
+  };
+}
+
+/** Why a `northbound` input cannot be used (property path and message), or none. */
+export function northboundProblems(value: unknown): { property: string; message: string }[] {
+  if (value === undefined) return [];
+  const n = value as Record<string, unknown>;
+  if (n === null || typeof n !== 'object' || Array.isArray(n))
+    return [{ property: 'northbound', message: `northbound must be an object, not ${JSON.stringify(value)}` }];
+  const problems: { property: string; message: string }[] = [];
+  if (n.nb !== undefined && typeof n.nb !== 'string')
+    problems.push({ property: 'northbound.nb', message: `must be an endpoint string, not ${JSON.stringify(n.nb)}` });
+  const zones = n.zoneEndpoints as Record<string, unknown> | undefined;
+  const zonesOk = zones === undefined || (typeof zones === 'object' && zones !== null && !Array.isArray(zones));
+  if (!zonesOk || Object.values(zones ?? {}).some((v) => typeof v !== 'string'))
+    problems.push({ property: 'northbound.zoneEndpoints', message: 'must map each zone to an endpoint string' });
+  if (n.config !== undefined && (typeof n.config !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(n.config)))
+    problems.push({
+      property: 'northbound.config',
+      message: `must name a stack-config namespace (letters, digits, . _ -), not ${JSON.stringify(n.config)}`,
+    });
+  return problems;
+}
+
+/** Run `work` with the settings of the resource whose props are `props` (its `northbound`, when it has one). */
+export function withNorthbound<T>(props: unknown, work: () => Promise<T>): Promise<T> {
+  const northbound = (props as { northbound?: unknown } | undefined)?.northbound;
+  if (northbound === undefined || northboundProblems(northbound).length > 0) return work();
+  return scoped.run(settingsOf(northbound as NorthboundInput), work);
 }
