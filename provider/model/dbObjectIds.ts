@@ -30,8 +30,9 @@ export function objectIds(
   idSuffix?: string,
 ): Record<string, string> {
   const ids = ownerIds(controller, ownerType, keys);
-  let id = `${controller}:${ownerType}`;
-  for (const [, value] of keys) id += `:${value}`;
-  ids[UPSTREAM_ID_KEY] = idSuffix === undefined ? id : `${id}:${idSuffix}`;
+  // join gives one flat string; `+=` would keep a rope of its parts alive in every row (twice the heap)
+  const parts = [controller, ownerType, ...keys.map(([, value]) => value)];
+  if (idSuffix !== undefined) parts.push(idSuffix);
+  ids[UPSTREAM_ID_KEY] = parts.join(':');
   return ids;
 }
