@@ -133,25 +133,37 @@ export function failedDocument(exitCode: ExitCode, document: unknown): unknown {
 export async function runCommand(format: OutputFormat, body: () => Promise<CommandResult>): Promise<ExitCode> {
   let exitCode: ExitCode;
   let document: unknown;
-  let text: string | undefined;
+  // read only for `-o text` (a result may make it when read: a large plan's text renders every zone)
+  let text: () => string | undefined;
   let failed = false;
   try {
     const result = await body();
     exitCode = result.exitCode ?? ExitCode.ok;
     document = result.document;
-    text = result.text;
+    text = () => result.text;
   } catch (error) {
     ({ exitCode, document } = errorDocument(error));
-    text = errorText(document as { error: string });
+    const said = errorText(document as { error: string });
+    text = () => said;
     failed = true;
   }
   const warnings = takeWarnings();
   for (const w of warnings) await emit(process.stderr, `${warningLine(w)}\n`);
-  if (warnings.length > 0 && document !== null && typeof document === 'object') document = { ...document, warnings };
-  document = failedDocument(exitCode, document);
-  if (format === 'json') await writeJson(process.stdout, document);
-  else if (format === 'yaml') await emit(process.stdout, documentText(format, document));
-  else if (text) await emit(failed ? process.stderr : process.stdout, line(text));
+  try {
+    if (warnings.length > 0 && document !== null && typeof document === 'object') document = { ...document, warnings };
+    document = failedDocument(exitCode, document);
+    if (format === 'json') await writeJson(process.stdout, document);
+    else if (format === 'yaml') await emit(process.stdout, documentText(format, document));
+    else {
+      const said = text();
+      if (said) await emit(failed ? process.stderr : process.stdout, line(said));
+    }
+  } catch (error) {
+    // the result failed while being written (a document made when read): said on stderr, never exit 0
+    const failure = errorDocument(error);
+    await emit(process.stderr, line(errorText(failure.document as { error: string })));
+    return failure.exitCode;
+  }
   return exitCode;
 }
 

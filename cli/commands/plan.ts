@@ -111,12 +111,13 @@ export interface PlanReport {
 }
 
 /** The plan is the runtime's cluster plan: exactly the rows, pods, state and Uplink steps apply would use. */
-export async function runPlan(options: PlanOptions): Promise<PlanReport> {
+export async function runPlan(options: PlanOptions, reach = { targets: false }): Promise<PlanReport> {
   const source = await sourceOf(options);
   if (!withLab(options)) checkPodNodes(source);
   checkZone(source.cluster, options.zone);
   const { cluster, previous } = source;
   const discover = withLab(options) || hasNodeTargets(cluster);
+  reach.targets = discover;
   const result = await planCluster(
     { cluster, owner: cluster.inventory.name, previous },
     { zone: options.zone, discover },
@@ -134,8 +135,16 @@ export function renderPlan({ topology, uplinks }: PlanReport): CommandResult {
   const { cluster, allocation, zones, problems } = topology;
   const document = planDocument(allocation, zones, problems);
   const exitCode = problems.length === 0 ? ExitCode.ok : ExitCode.refused;
-  const text = planText(cluster, allocation, zones, problems);
-  if (!uplinks) return { exitCode, document, text };
+  // made when read: `-o json` never renders the text (each renders every zone's rows)
+  const text = () => planText(cluster, allocation, zones, problems);
+  if (!uplinks)
+    return {
+      exitCode,
+      document,
+      get text() {
+        return text();
+      },
+    };
   const refused =
     uplinks.problems.length > 0 ? { ok: false, problems: [...document.problems, ...uplinks.problems] } : {};
   const failed = nodeFailures(uplinks);
@@ -146,12 +155,20 @@ export function renderPlan({ topology, uplinks }: PlanReport): CommandResult {
   return {
     exitCode: code,
     document: { ...document, ...refused, ...failure, ...uplinkFields(uplinks, 'plan') },
-    text: [text, ...uplinkLines(uplinks, 'plan'), ...(error ? [`failed: ${error}`] : [])].join('\n'),
+    text: [text(), ...uplinkLines(uplinks, 'plan'), ...(error ? [`failed: ${error}`] : [])].join('\n'),
   };
 }
 
 export async function plan(options: PlanOptions): Promise<CommandResult> {
-  return renderPlan(await runPlan(options));
+  const reach = { targets: withLab(options) };
+  try {
+    return renderPlan(await runPlan(options, reach));
+  } catch (error) {
+    // nothing reached: a plan that cannot be built is this process's failure (exit 1), never 4
+    if (error instanceof CliError || reach.targets) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CliError(ExitCode.refused, `the plan could not be built: ${message}`);
+  }
 }
 
 /**
@@ -183,12 +200,24 @@ export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[], p
     problems: problems.map(brief),
     allocations: { networkIds, nodeIds, hostSubnets, datapathKeys },
     // Children listed in their parents' columns, as a person reads a Northbound.
-    zones: dict(zones.map((z) => [z.name, readableTables(z.rows)])),
-    zoneNotes: zones.flatMap((z) => z.notes),
+    zones: lazyZoneTables(zones),
+    get zoneNotes() {
+      return zones.flatMap((z) => z.notes);
+    },
     // connects whose connectSubnets changed: apply replaces them only when given --replace
     replacements: connectReplacements(allocation),
     state: allocation.state,
   };
+}
+
+/**
+ * Each zone's tables made when read (a getter), so the document of a per-node plan, whose zones
+ * together hold N² rows (issue 25.4), is written zone by zone (cli/jsonStream.ts), not held whole.
+ */
+function lazyZoneTables(zones: ZonePlan[]): Record<string, ReturnType<typeof readableTables>> {
+  const tables = dict<ReturnType<typeof readableTables>>();
+  for (const z of zones) Object.defineProperty(tables, z.name, { enumerable: true, get: () => readableTables(z.rows) });
+  return tables;
 }
 
 /**

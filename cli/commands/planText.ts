@@ -8,10 +8,12 @@ import type { ClusterAllocation, DesiredRow } from '../../provider/runtime/cli';
 import type { Problem } from '../../provider/model/problem';
 import { naturalCompare, table } from '../table';
 
-/** A zone as the text shows it: its name, its rows and the notes on rows left out. */
+/** A zone as the text shows it: its name, its rows (or their count per table) and the notes on rows left out. */
 export interface ZoneSummary {
   zone: { name: string };
   rows: DesiredRow[];
+  /** The rows per table, when known without reading `rows` (a large plan's zones render rows when read). */
+  tableCounts?: ReadonlyMap<string, number>;
   notes: string[];
 }
 
@@ -86,16 +88,22 @@ function zoneLines(zones: ZoneSummary[]): string[] {
   const rows = [...zones]
     .sort((a, b) => naturalCompare(a.zone.name, b.zone.name))
     .map((z) => {
-      const counts = new Map<string, number>();
-      for (const row of z.rows) counts.set(row.table, (counts.get(row.table) ?? 0) + 1);
+      const counts = z.tableCounts ?? tableCounts(z.rows);
       const tables = [...counts.keys()].sort().map((t) => `${t} ${counts.get(t)}`);
-      return { cells: [z.zone.name, String(z.rows.length), tables.join(', ')], notes: z.notes };
+      const total = [...counts.values()].reduce((a, b) => a + b, 0);
+      return { cells: [z.zone.name, String(total), tables.join(', ')], notes: z.notes };
     });
   const [header, ...lines] = table(
     ['zone', 'nb rows', 'per table'],
     rows.map((r) => r.cells),
   );
   return [header!, ...lines.flatMap((l, i) => [l, ...rows[i]!.notes.map((n) => `  note: ${n}`)])];
+}
+
+function tableCounts(rows: readonly DesiredRow[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.table, (counts.get(row.table) ?? 0) + 1);
+  return counts;
 }
 
 /** `accepted`, `REFUSED`, or accepted with the reasons of its warnings (`accepted, InsufficientNetworks`). */

@@ -13,6 +13,7 @@
 import type { DesiredRow } from '../nb/desired';
 import { DEFAULT_COPP } from '../topology/names';
 import { RouterParts } from '../topology/parts';
+import { SharedRows } from '../topology/remoteRows';
 import type { Columns } from '../topology/rows';
 import { partialIsolation } from './acls';
 import { connectRouterName, routerIds } from './ids';
@@ -47,10 +48,18 @@ export function renderConnect(input: ConnectInput, nodes: ConnectNode[], zone: Z
   const networks = [...input.networks].sort((a, b) => a.id - b.id);
   const sorted = { ...input, networks };
   const parts: Parts = { router: new RouterParts(), attached: [], unbound: new Set() };
+  const remote = zone.layout === 'per-node' ? remoteLinks(input, sorted, byId) : undefined;
+  if (remote) {
+    parts.router.remote.ports = remote.zoneIds('ports', local);
+    parts.router.remote.routes = remote.zoneIds('routes', local);
+  }
   for (const network of networks) {
     if (network.topology === 'layer3') {
-      for (const node of byId.filter((n) => isActiveOn(network, n.name)))
-        addLayer3Node(sorted, network, node, local.has(node.name), zone, parts);
+      for (const node of byId.filter((n) => isActiveOn(network, n.name))) {
+        const shared = local.has(node.name) ? undefined : remote?.rowsOf(network.name, node.name);
+        if (shared) parts.router.addShared(shared);
+        else addLayer3Node(sorted, network, node, local.has(node.name), zone, parts);
+      }
     } else if (zone.localNodes.some((n) => isActiveOn(network, n))) {
       addLink(sorted, linkOf(sorted, network), parts, undefined);
     }
@@ -85,6 +94,29 @@ function addLayer3Node(
   }
   parts.router.ports.push(remotePortRow(input.name, link, node.chassisId));
   parts.router.routes.push(...routeRows(input.name, link));
+}
+
+/**
+ * Every node's remote Layer3 links of the connect (per-node layout), built once for all zones:
+ * each zone holds every other node's `crtor-` port and routes (remoteRows.ts).
+ */
+const remoteByConnect = new WeakMap<ConnectInput, { nodes: ConnectNode[]; block: SharedRows }>();
+
+function remoteLinks(input: ConnectInput, sorted: ConnectInput, byId: ConnectNode[]): SharedRows {
+  const known = remoteByConnect.get(input);
+  if (known && known.nodes.length === byId.length && known.nodes.every((n, i) => n === byId[i])) return known.block;
+  const block = new SharedRows();
+  for (const network of sorted.networks.filter((n) => n.topology === 'layer3')) {
+    for (const node of byId.filter((n) => isActiveOn(network, n.name) && n.chassisId !== undefined)) {
+      const link = linkOf(sorted, network, node);
+      block.add(network.name, node.name, [
+        { column: 'ports', row: remotePortRow(input.name, link, node.chassisId!) },
+        ...routeRows(input.name, link).map((row) => ({ column: 'routes', row })),
+      ]);
+    }
+  }
+  remoteByConnect.set(input, { nodes: byId, block });
+  return block;
 }
 
 /** A local link: both ports, its routes, and the source network's policies from it. */

@@ -17,6 +17,8 @@ export interface ZonePlan {
   zone: Zone;
   /** Every row of this owner in the zone's Northbound, sorted by the renderers. */
   rows: DesiredRow[];
+  /** The rows per NB table (counted when the zone was first rendered, so reading it renders nothing). */
+  tableCounts?: ReadonlyMap<string, number>;
   pods: PodPlug[];
   /** What the connect renderer left out of this zone, in words (e.g. remote ports without a chassis). */
   notes: string[];

@@ -15,6 +15,7 @@ import { DEFAULT_TRANSIT_SWITCH_SUBNETS } from './transit';
 import { DEFAULT_EPHEMERAL_PORT_RANGE, isValidPortRange } from '../model/portRange';
 import { own } from '../model/dict';
 import { NETWORK_KEY, ROLE_KEY, TOPOLOGY_KEY } from '../model/externalIds';
+import type { RemoteBlock } from './remoteRows';
 
 export interface GatewayContext {
   bridge: string;
@@ -68,6 +69,12 @@ export interface NetworkContext {
   vlan: number;
   local: NodeContext[];
   remote: NodeContext[];
+  /** Every node the network is active on, sorted by id (the same objects in every zone's context). */
+  all: NodeContext[];
+  /** Per network, shared by every zone's context: what renderers build once for all zones (remoteRows.ts). */
+  memo: Map<string, unknown>;
+  /** This zone's remote rows taken from a shared block (remoteRows.ts), merged into the zone's rows by render.ts. */
+  remoteBlocks: RemoteBlock[];
   /** East/west traffic over the interconnect; not for NoOverlay and EVPN (upstream's hasInterconnectTransport). */
   interconnect: boolean;
   /** NoOverlay: the gateway router routes only its node's host subnets to the cluster router. */
@@ -175,18 +182,17 @@ function portRangeOf(node: NodeInput, cluster: ClusterInput, field: string): str
   return range === '' ? undefined : range;
 }
 
-function checkUnique(input: RenderInput): void {
-  const names = new Set<string>();
+/** The input's nodes by name (index in the input); a repeated name or id is an error. */
+function checkUnique(input: RenderInput): Map<string, number> {
+  const names = new Map<string, number>();
   const ids = new Set<number>();
   input.nodes.forEach((n, i) => {
     if (names.has(n.name)) throw new TopologyInputError(`nodes[${i}].name`, n.name, 'is listed twice');
     if (ids.has(n.id)) throw new TopologyInputError(`nodes[${i}].id`, n.id, 'is used by another node');
-    names.add(n.name);
+    names.set(n.name, i);
     ids.add(n.id);
   });
-  input.zone.localNodes.forEach((name, i) => {
-    if (!names.has(name)) throw new TopologyInputError(`zone.localNodes[${i}]`, name, 'is not a node of the input');
-  });
+  return names;
 }
 
 function layoutOf(input: RenderInput): Layout {
@@ -201,12 +207,51 @@ function layoutOf(input: RenderInput): Layout {
   return layout;
 }
 
+/**
+ * What resolve gives for one network whatever the zone: built once per network, input nodes and
+ * cluster (memoised), since a per-node cluster resolves each network once per zone and every
+ * zone's remote nodes are the same rows (remoteRows.ts).
+ */
+type NetworkBase = Omit<NetworkContext, 'layout' | 'local' | 'remote' | 'remoteBlocks'>;
+
+interface Known {
+  nodes: unknown;
+  cluster: unknown;
+  base: NetworkBase;
+  byName: ReadonlyMap<string, number>;
+}
+
+const bases = new WeakMap<RenderInput['network'], Known>();
+
+function baseOf(input: RenderInput): Known {
+  const known = bases.get(input.network);
+  if (known && known.nodes === input.nodes && known.cluster === input.cluster) return known;
+  const byName = checkUnique(input);
+  const fresh = { nodes: input.nodes, cluster: input.cluster, base: resolveBase(input), byName };
+  bases.set(input.network, fresh);
+  return fresh;
+}
+
 /** Parse and check the input; every error names the field, the value and the reason. */
 export function resolve(input: RenderInput): NetworkContext {
+  const { base, byName } = baseOf(input);
+  input.zone.localNodes.forEach((name, i) => {
+    if (!byName.has(name)) throw new TopologyInputError(`zone.localNodes[${i}]`, name, 'is not a node of the input');
+  });
+  const layout = layoutOf(input);
+  const local = new Set(input.zone.localNodes);
+  return {
+    ...base,
+    layout,
+    local: base.all.filter((n) => local.has(n.name)),
+    remote: layout === 'per-node' ? base.all.filter((n) => !local.has(n.name)) : [],
+    remoteBlocks: [],
+  };
+}
+
+function resolveBase(input: RenderInput): NetworkBase {
   const { cluster, network: net } = input;
   const families = clusterFamilies(cluster);
-  checkUnique(input);
-  const layout = layoutOf(input);
   const role = roleOf(net);
   const primary = role === 'primary';
   const subnets = parseList(
@@ -225,7 +270,6 @@ export function resolve(input: RenderInput): NetworkContext {
     .filter(({ n }) => active === undefined || active.has(n.name))
     .map(({ n, i }) => nodeContext(n, i, cluster, net, transitSwitches, families, net.topology === 'layer3'))
     .sort((a, b) => a.id - b.id);
-  const local = new Set(input.zone.localNodes);
   const e2 = { [NETWORK_KEY]: net.name, [TOPOLOGY_KEY]: net.topology };
   const noOverlay = net.transport === 'no-overlay';
   const layer2Primary = primary && net.topology === 'layer2';
@@ -237,7 +281,6 @@ export function resolve(input: RenderInput): NetworkContext {
     id: net.id,
     mtu: net.mtu,
     clusterMtu: cluster.mtu ?? DEFAULT_CLUSTER_MTU,
-    layout,
     cluster,
     subnets,
     joins: primary ? clusterWide(net.joinSubnets, families, 'network.joinSubnets') : [],
@@ -248,8 +291,8 @@ export function resolve(input: RenderInput): NetworkContext {
     physicalNetworkName:
       net.physicalNetworkName ?? (net.topology === 'localnet' ? net.name : (cluster.physicalNetworkName ?? 'physnet')),
     vlan: vlanOf(net),
-    local: nodes.filter((n) => local.has(n.name)),
-    remote: layout === 'per-node' ? nodes.filter((n) => !local.has(n.name)) : [],
+    all: nodes,
+    memo: new Map(),
     interconnect: net.transport === undefined,
     noOverlay,
     advertised: net.transport !== undefined || net.podNetworkAdvertised === true,

@@ -33,6 +33,7 @@ import { macFromIPs } from './mac';
 import * as names from './names';
 import { RouterParts, SwitchParts } from './parts';
 import type { DesiredRow } from './rows';
+import { remoteBlock, type RemoteRow } from './remoteRows';
 import { NODE_KEY } from '../model/externalIds';
 
 /** First tunnel key of the transit router's ports towards gateway routers (`10 + node id`). */
@@ -162,19 +163,18 @@ function joinRoutes(
 }
 
 /** A remote node in the per-node layout: its `trtor-` port bound to its chassis, its join route. */
-function remoteNode(ctx: NetworkContext, node: NodeContext, tr: RouterParts): void {
+function remoteNode(ctx: NetworkContext, node: NodeContext): RemoteRow[] {
   const externalIds = { ...ctx.e2, [NODE_KEY]: node.name };
-  tr.ports.push(
-    routerPort(names.transitRouterToGatewayPort(ctx.p, node.name), {
-      networks: pairs(ctx, node).router,
-      options: {
-        'requested-tnl-key': String(TRANSIT_ROUTER_PORT_FIRST_KEY + node.id),
-        'requested-chassis': node.chassisId,
-      },
-      externalIds,
-    }),
-  );
-  tr.routes.push(...joinRoutes(ctx, node, names.transitRouterName(ctx.p), { [NODE_KEY]: node.name, ...ctx.e2 }));
+  const port = routerPort(names.transitRouterToGatewayPort(ctx.p, node.name), {
+    networks: pairs(ctx, node).router,
+    options: {
+      'requested-tnl-key': String(TRANSIT_ROUTER_PORT_FIRST_KEY + node.id),
+      'requested-chassis': node.chassisId,
+    },
+    externalIds,
+  });
+  const routes = joinRoutes(ctx, node, names.transitRouterName(ctx.p), { [NODE_KEY]: node.name, ...ctx.e2 });
+  return [{ column: 'ports', row: port }, ...routes.map((row) => ({ column: 'routes', row }))];
 }
 
 function switchConfig(ctx: NetworkContext): Record<string, string> {
@@ -206,7 +206,12 @@ export function renderLayer2(ctx: NetworkContext, podPorts: DesiredRow[]): Desir
   management(ctx, tr, sw);
   sw.ports.push(...podPorts);
   for (const node of ctx.local) rows.push(...localNode(ctx, node, tr));
-  for (const node of ctx.remote) remoteNode(ctx, node, tr);
+  if (ctx.remote.length > 0) {
+    // the same rows in every zone: built once per network (remoteRows.ts)
+    const { block, local } = remoteBlock(ctx, 'layer2-remote', (node) => remoteNode(ctx, node));
+    tr.remote.ports = block.zoneIds('ports', local);
+    tr.remote.routes = block.zoneIds('routes', local);
+  }
   rows.push(
     ...tr.build({
       name: names.transitRouterName(ctx.p),

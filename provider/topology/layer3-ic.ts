@@ -4,7 +4,8 @@
  * the other nodes, the `<P>rtots-<node>` port on the cluster router, and the `ic-node` routes to
  * the other nodes' host subnets and gateway-router join IPs through their transit-switch IPs.
  * Upstream renders the transit switch in every zone (it is the only layout upstream has); ovn-ic
- * joins the zones' copies. The central layout renders none of this.
+ * joins the zones' copies. The central layout renders none of this. The other nodes' rows are
+ * the same in every zone: built once per network (remoteRows.ts).
  */
 import { formatCidr } from '../model/cidr';
 import { cidrText, hostCidr } from './addresses';
@@ -16,6 +17,7 @@ import * as names from './names';
 import type { RouterParts } from './parts';
 import { SwitchParts } from './parts';
 import type { DesiredRow } from './rows';
+import { remoteBlock } from './remoteRows';
 import { NETWORK_KEY } from '../model/externalIds';
 
 /** Datapath keys of Layer3 transit switches start here (`BaseTransitSwitchTunnelKey`). */
@@ -59,9 +61,13 @@ export function renderLayer3Interconnect(ctx: NetworkContext, cr: RouterParts): 
       ),
     );
   }
-  for (const node of ctx.remote) {
-    ts.ports.push(remoteTransitPort(ctx, node));
-    cr.routes.push(...remoteRoutes(ctx, node, crName));
+  if (ctx.remote.length > 0) {
+    const { block, local } = remoteBlock(ctx, 'layer3-interconnect', (node) => [
+      { column: 'ports', row: remoteTransitPort(ctx, node) },
+      ...remoteRoutes(ctx, node, crName).map((row) => ({ column: 'routes', row })),
+    ]);
+    ts.remote.ports = block.zoneIds('ports', local);
+    cr.remote.routes = block.zoneIds('routes', local);
   }
   const name = names.transitSwitchName(ctx.p);
   return ts.build({

@@ -3,19 +3,30 @@
  * its reference columns. Renderer files add children per node; the parent is built once.
  */
 import { refs, row, type Columns, type DesiredRow } from './rows';
+import { isShared, type RemoteRow } from './remoteRows';
+
+/** The identities of the children the renderer built itself (shared ones come from `remote`). */
+const own = (rows: readonly DesiredRow[]): string[] => refs(rows.filter((r) => !isShared(r)));
 
 export class RouterParts {
   readonly ports: DesiredRow[] = [];
   readonly routes: DesiredRow[] = [];
   readonly policies: DesiredRow[] = [];
   readonly nats: DesiredRow[] = [];
+  /** Identities of children the zone takes from a shared block (remoteRows.ts), sorted; not among the rows built. */
+  readonly remote: { ports: string[]; routes: string[] } = { ports: [], routes: [] };
+
+  /** Shared remote rows (remoteRows.ts SharedRows) placed among the children; their ids are in `remote`. */
+  addShared(rows: readonly RemoteRow[]): void {
+    for (const { column, row } of rows) (column === 'ports' ? this.ports : this.routes).push(row);
+  }
 
   /** The router row plus every child, children deduplicated by identity. */
   build(columns: Columns): DesiredRow[] {
     const router = row('Logical_Router', {
       ...columns,
-      ports: unique(refs(this.ports)),
-      static_routes: unique(refs(this.routes)),
+      ports: unique(own(this.ports), this.remote.ports),
+      static_routes: unique(own(this.routes), this.remote.routes),
       policies: unique(refs(this.policies)),
       nat: unique(refs(this.nats)),
     });
@@ -26,13 +37,32 @@ export class RouterParts {
 export class SwitchParts {
   readonly ports: DesiredRow[] = [];
   readonly acls: DesiredRow[] = [];
+  /** As RouterParts' `remote`. */
+  readonly remote: { ports: string[] } = { ports: [] };
 
   build(columns: Columns): DesiredRow[] {
-    const sw = row('Logical_Switch', { ...columns, ports: unique(refs(this.ports)), acls: unique(refs(this.acls)) });
+    const ports = unique(own(this.ports), this.remote.ports);
+    const sw = row('Logical_Switch', { ...columns, ports, acls: unique(refs(this.acls)) });
     return [sw, ...this.ports, ...this.acls];
   }
 }
 
-function unique(ids: string[]): string[] {
-  return [...new Set(ids)].sort();
+/** `ids` once each, sorted, merged with `sorted` (already sorted and unique). */
+function unique(ids: string[], sorted: readonly string[] = []): string[] {
+  const mine = [...new Set(ids)].sort();
+  if (sorted.length === 0) return mine;
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < mine.length || j < sorted.length) {
+    const a = mine[i];
+    const b = sorted[j];
+    if (b === undefined || (a !== undefined && a < b)) out.push(mine[i++]!);
+    else if (a === undefined || b < a) out.push(sorted[j++]!);
+    else {
+      out.push(mine[i++]!);
+      j++;
+    }
+  }
+  return out;
 }
