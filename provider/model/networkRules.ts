@@ -12,7 +12,7 @@
 import { activeNetworkRules } from './active';
 import { type Cidr, type Family, mustParseCidr, overlaps } from './cidr';
 import type { Cluster } from './clusterShape';
-import type { Network } from './network';
+import { defaultTransitSubnets, type Network } from './network';
 import { podAttachments } from './podNetworks';
 import { type Problem, problem } from './problem';
 
@@ -134,21 +134,26 @@ function familyRules(n: Network, cluster: Cluster, at: string): Problem[] {
     );
 }
 
-/** Upstream's internal subnets a network's subnets and join subnets must not overlap. */
-function internalSubnets(cluster: Cluster): { label: string; cidr: Cidr; text: string }[] {
+/**
+ * Upstream's internal subnets a network's subnets and join subnets must not overlap
+ * (util/multi_network.go SubnetOverlapCheck): a Layer3 network's also the transit switch subnets.
+ */
+function internalSubnets(cluster: Cluster, n: Network): { label: string; cidr: Cidr; text: string }[] {
   const inv = cluster.inventory;
-  const tag = (label: string, list: string[]) => list.map((text) => ({ label, text, cidr: mustParseCidr(text) }));
+  const tag = (label: string, list: readonly string[]) =>
+    list.map((text) => ({ label, text, cidr: mustParseCidr(text) }));
   return [
     ...tag('cluster subnet', inv.clusterSubnets),
     ...tag('service subnet', inv.serviceCIDRs),
     ...tag('built-in join subnet', inv.defaultJoinSubnets),
     ...tag('masquerade subnet', inv.masqueradeSubnets),
+    ...(n.topology === 'Layer3' ? tag('transit switch subnet', defaultTransitSubnets) : []),
   ];
 }
 
 function overlapRules(n: Network, cluster: Cluster, at: string): Problem[] {
   const out: Problem[] = [];
-  const internal = internalSubnets(cluster);
+  const internal = internalSubnets(cluster, n);
   const check = (kind: string, field: string, text: string, others: { label: string; cidr: Cidr; text: string }[]) => {
     const hit = others.find((o) => overlaps(o.cidr, mustParseCidr(text)));
     if (hit)

@@ -29,7 +29,9 @@ export type AllocationReason =
   /** A pinned value another owner of the same Northbound holds (alloc/others.ts). */
   | 'OwnerConflict'
   /** A network's masquerade addresses outside the Inventory's masquerade subnets (topology/masqueradeFit.ts). */
-  | 'MasqueradeSubnetTooSmall';
+  | 'MasqueradeSubnetTooSmall'
+  /** A primary network's join subnet without an address for some node's id (topology/joinFit.ts). */
+  | 'JoinSubnetTooSmall';
 
 export type Reason = ConnectReason | InputReason | AllocationReason;
 

@@ -16,6 +16,7 @@ import { type OtherOwners, takenByOthers } from '../alloc/others';
 import { buildCluster, type Cluster } from '../model/cluster';
 import { loadDocuments, loadObjects, type LoadedDocument } from '../model/load';
 import { renderRefusals } from '../model/networkRules';
+import { joinSubnetRefusals } from '../topology/joinFit';
 import { masqueradeRefusals } from '../topology/masqueradeFit';
 import type { Problem } from '../model/problem';
 import { prepareZones, renderZone, uniqueRows, type ZonePlan as ConnectZones } from '../connect/zones';
@@ -124,6 +125,7 @@ export function allocateTopology(
   const problems = [
     ...renderRefusals(cluster),
     ...masqueradeRefusals(cluster, allocation),
+    ...joinSubnetRefusals(cluster, allocation),
     ...allocation.problems,
     ...Object.values(allocation.connects).flatMap((c) => c.problems),
   ];

@@ -136,6 +136,13 @@ describe('network rules', () => {
       'overlaps masquerade subnet "169.254.0.0/17"',
     ],
     [
+      // upstream: util/multi_network.go SubnetOverlapCheck appends the transit subnets for Layer3
+      'a Layer3 subnet overlapping the transit switch subnet',
+      l3('[{cidr: 100.88.0.0/16}]'),
+      'spec.network.layer3.subnets[0]',
+      'illegal network configuration: user defined subnet "100.88.0.0/16" overlaps transit switch subnet "100.88.0.0/16"',
+    ],
+    [
       "a join subnet overlapping the default network's",
       l3('[{cidr: 10.1.0.0/16}]', ', joinSubnets: [100.64.0.0/24]'),
       'spec.network.layer3.joinSubnets[0]',
