@@ -6,6 +6,7 @@
 import { nbSchema } from '../provider/nb/generated/nb';
 import type { ObservedRow } from '../provider/nb/desired';
 import { naturalRows } from '../provider/nb/naturalKeys';
+import type { ClusterAnnotations } from './clusterManager';
 import type { HarnessSettings } from './input';
 import { upstreamScope } from './scope';
 
@@ -15,6 +16,8 @@ export interface HarnessOutput {
   errors: string[];
   controllerErrors?: string[];
   millis: number;
+  /** Mode `clustermanager`: the annotations upstream's cluster manager wrote (clusterManager.ts). */
+  annotations?: ClusterAnnotations;
 }
 
 /** A dump row: its natural key and its columns (references as `Table:key`). */

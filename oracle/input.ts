@@ -6,7 +6,7 @@
  * UDN objects go as they are: the harness renders their NADs with upstream's own template.
  */
 import type { LoadedDocument } from '../provider/model/load';
-import { advertisesCudnPodNetwork, predictedAnnotations, type TopologyPlan } from '../provider/runtime/cli';
+import { advertisesCudnPodNetwork, isActiveOn, predictedAnnotations, type TopologyPlan } from '../provider/runtime/cli';
 
 type Json = Record<string, unknown>;
 
@@ -25,6 +25,8 @@ export interface HarnessSettings {
 }
 
 export interface HarnessInput {
+  /** `clustermanager`: upstream's cluster manager instead of the zone's controllers (clusterManager.ts). */
+  mode?: string;
   zone: string;
   settings: HarnessSettings;
   nodes: Json[];
@@ -47,6 +49,7 @@ export interface HarnessInput {
 export function harnessSettings(plan: TopologyPlan): HarnessSettings {
   const inv = plan.cluster.inventory;
   const hostLength = (cidr: string) => (cidr.includes(':') ? 64 : 24);
+  const transports = new Set(plan.cluster.networks.map((n) => n.transport));
   return {
     gatewayMode: inv.gatewayMode,
     ipv4: inv.ipFamilies.includes(4),
@@ -58,7 +61,13 @@ export function harnessSettings(plan: TopologyPlan): HarnessSettings {
     mtu: inv.mtu,
     features: {
       ...((plan.cluster.uplinks ?? []).length > 0 ? { EnableUplink: true } : {}),
-      ...((plan.cluster.routeAdvertisements ?? []).length > 0 ? { EnableRouteAdvertisements: true } : {}),
+      ...((plan.cluster.routeAdvertisements ?? []).length > 0 || transports.has('EVPN')
+        ? { EnableRouteAdvertisements: true }
+        : {}),
+      ...(transports.has('EVPN') ? { EnableEVPN: true } : {}),
+      // the Inventory narrows where networks are active (model/active.ts): upstream's Dynamic UDN
+      ...(inv.nodes.some((n) => n.networks !== undefined) ? { EnableDynamicUDNAllocation: true } : {}),
+      ...(inv.enablePreconfiguredUDNAddresses ? { EnablePreconfiguredUDNAddresses: true } : {}),
     },
     quietMillis: 3000,
     timeoutMillis: 30000,
@@ -137,19 +146,40 @@ function namespaceObjects(plan: TopologyPlan): Json[] {
   }));
 }
 
-/** Pods; a Layer2 network's pods carry the addresses and tunnel id the cluster manager annotates. */
+/**
+ * A pod's networks as the cluster manager leaves them: a primary Layer2 network's, and each
+ * secondary Layer2 or Localnet network's the pod names, carry the addresses, MAC and tunnel id
+ * the cluster manager annotates (base_network_controller_pods.go allocatesPodAnnotation: the zone
+ * controller allocates only Layer3's); the secondary ones are also named in
+ * `k8s.v1.cni.cncf.io/networks`, as the pod's author writes them.
+ */
 function podObjects(plan: TopologyPlan): Json[] {
+  const plugs = plan.zones.flatMap((z) => z.pods);
   return plan.cluster.inventory.pods.map((pod) => {
     const key = `${pod.namespace}/${pod.name}`;
     const networks: Json = {};
-    for (const network of plan.cluster.networks) {
-      if (network.topology !== 'Layer2' || !network.namespaces.includes(pod.namespace)) continue;
+    const joined = plan.cluster.networks.flatMap((network) => {
+      if (network.role === 'Primary')
+        return network.namespaces.includes(pod.namespace)
+          ? [{ network, nadKey: `${pod.namespace}/${network.objectName}` }]
+          : [];
+      return (pod.networks ?? [])
+        .map((ref) => (ref.includes('/') ? ref : `${pod.namespace}/${ref}`))
+        .filter((nadKey) => {
+          const [namespace, name] = nadKey.split('/') as [string, string];
+          return (
+            network.objectName === name &&
+            network.namespaces.includes(namespace) &&
+            (network.kind === 'ClusterUserDefinedNetwork' || network.namespace === namespace)
+          );
+        })
+        .map((nadKey) => ({ network, nadKey }));
+    });
+    for (const { network, nadKey } of joined) {
+      if (network.topology === 'Layer3') continue;
       const ips = plan.state.pods[network.name]?.[key];
       if (!ips) continue;
-      const plug = plan.zones
-        .flatMap((z) => z.pods)
-        .find((p) => p.network === network.name && `${p.namespace}/${p.name}` === key);
-      const nadKey = `${pod.namespace}/${network.objectName}`;
+      const plug = plugs.find((p) => p.network === network.name && `${p.namespace}/${p.name}` === key);
       networks[nadKey] = {
         ip_addresses: plug?.addresses ?? ips,
         mac_address: plug?.mac,
@@ -160,8 +190,13 @@ function podObjects(plan: TopologyPlan): Json[] {
         role: network.role.toLowerCase(),
       };
     }
-    const annotations =
-      Object.keys(networks).length > 0 ? { 'k8s.ovn.org/pod-networks': JSON.stringify(networks) } : {};
+    const selections = joined
+      .filter((j) => j.network.role !== 'Primary')
+      .map((j) => ({ namespace: j.nadKey.split('/')[0], name: j.nadKey.split('/')[1] }));
+    const annotations: Record<string, string> = {
+      ...(Object.keys(networks).length > 0 ? { 'k8s.ovn.org/pod-networks': JSON.stringify(networks) } : {}),
+      ...(selections.length > 0 ? { 'k8s.v1.cni.cncf.io/networks': JSON.stringify(selections) } : {}),
+    };
     return {
       metadata: { name: pod.name, namespace: pod.namespace, ...(pod.uid ? { uid: pod.uid } : {}), annotations },
       spec: { nodeName: pod.node, containers: [{ name: 'c', image: 'i' }] },
@@ -170,10 +205,16 @@ function podObjects(plan: TopologyPlan): Json[] {
   });
 }
 
-function networkObjects(plan: TopologyPlan, documents: LoadedDocument[]): HarnessInput['networks'] {
+/**
+ * The networks whose controllers the zone runs: with Dynamic UDN, upstream's network manager
+ * starts a network's controller only on the nodes it is active on (networkmanager/
+ * nad_controller.go NodeHasNetwork), so a network inactive on the zone's node is left out.
+ */
+function networkObjects(plan: TopologyPlan, documents: LoadedDocument[], zone: string): HarnessInput['networks'] {
   const annotations = predictedAnnotations(plan.allocation).networks;
+  const node = plan.cluster.inventory.nodes.find((n) => n.name === zone);
   return plan.cluster.networks
-    .filter((n) => annotations[n.name] !== undefined)
+    .filter((n) => annotations[n.name] !== undefined && (!node || isActiveOn(node, n)))
     .map((network) => {
       const doc = documents.find(
         (d) =>
@@ -294,7 +335,7 @@ export function harnessInput(plan: TopologyPlan, documents: LoadedDocument[], zo
     pods: podObjects(plan),
     services: serviceObjects(plan),
     endpointSlices: endpointSlices(plan),
-    networks: networkObjects(plan, documents),
+    networks: networkObjects(plan, documents, zone),
     connects: connectObjects(plan, documents),
     uplinks: documents.filter((d) => d.kind === 'Uplink').map((d) => d.body),
     uplinkStates: [],

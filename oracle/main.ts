@@ -3,15 +3,18 @@
  * own controllers (oracle/harness), upstream's rows written under test/oracle/<file>/<zone>.json.
  * With no files: every file of stacks/ and test/fixtures/ (and test/oracle/cases/). Files our
  * planner refuses are reported and skipped. Runs by hand (it needs root and Go); the comparison of
- * the committed dumps is test/unit/oracle/dumps.test.ts. `--random N --seed S` fuzzes instead (fuzz.ts).
+ * the committed dumps is test/unit/oracle/dumps.test.ts. After a file's zones, upstream's cluster
+ * manager runs on it (clusterManager.ts; `--cluster-manager`: only that). `--random N --seed S`
+ * fuzzes instead (fuzz.ts).
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { dumpText, oracleDump } from './dump';
 import { harnessInput } from './input';
-import { oraclePlan } from './plan';
+import { oraclePlan, type OraclePlan } from './plan';
+import { clusterManagerInput, ourAnnotations, type ClusterManagerDump } from './clusterManager';
 import { ensureBinary, HARNESS, runHarness, upstreamCommit } from './upstream';
-import { dumpDirectory } from './paths';
+import { CLUSTER_MANAGER_DUMPS, clusterManagerDumpFile, dumpDirectory } from './paths';
 import { fuzz } from './fuzz';
 
 const UPSTREAM_REPOSITORY = 'https://github.com/ovn-kubernetes/ovn-kubernetes';
@@ -22,14 +25,17 @@ interface Args {
   files: string[];
   random?: number;
   seed: number;
+  /** Only the cluster manager's annotations, not the zones' Northbounds. */
+  clusterManagerOnly: boolean;
 }
 
 function args(argv: string[]): Args {
-  const out: Args = { upstream: '', files: [], seed: Date.now() % 2 ** 31 };
+  const out: Args = { upstream: '', files: [], seed: Date.now() % 2 ** 31, clusterManagerOnly: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--upstream') out.upstream = argv[++i] ?? '';
     else if (argv[i] === '--random') out.random = Number(argv[++i]);
     else if (argv[i] === '--seed') out.seed = Number(argv[++i]);
+    else if (argv[i] === '--cluster-manager') out.clusterManagerOnly = true;
     else if (argv[i] !== '--') out.files.push(argv[i]!);
   }
   if (!out.upstream) throw new Error('--upstream DIR: an ovn-kubernetes work tree is required');
@@ -49,12 +55,13 @@ function defaultFiles(): string[] {
   }).sort();
 }
 
-function oracleFile(file: string, upstream: string, commit: string): void {
+function oracleFile(file: string, upstream: string, commit: string, clusterManagerOnly: boolean): void {
   const planned = oraclePlan(readFileSync(file, 'utf8'));
   if (typeof planned === 'string') {
     console.log(`${file}: skipped, our planner refuses it: ${planned.slice(0, 300)}`);
     return;
   }
+  if (clusterManagerOnly) return clusterManagerFile(file, planned, upstream, commit);
   const dir = dumpDirectory(file);
   mkdirSync(dir, { recursive: true });
   const networks = planned.plan.cluster.networks.map((n) => n.name);
@@ -75,10 +82,32 @@ function oracleFile(file: string, upstream: string, commit: string): void {
     const errors = dump.errors.length > 0 ? `, errors: ${dump.errors.join(' | ').slice(0, 300)}` : '';
     console.log(`${file} ${zone.name}: ${rows} rows in ${output.millis} ms${errors}`);
   }
+  clusterManagerFile(file, planned, upstream, commit);
+}
+
+/** Upstream's cluster manager on the file's objects: its annotations under test/oracle/cluster-manager/. */
+function clusterManagerFile(file: string, planned: OraclePlan, upstream: string, commit: string): void {
+  const input = clusterManagerInput(planned.plan, planned.documents);
+  const output = runHarness(upstream, input);
+  if (typeof output === 'string' || !output.annotations) {
+    console.log(`${file} cluster manager: ${typeof output === 'string' ? output : output.errors.join(' | ')}`);
+    return;
+  }
+  const dump: ClusterManagerDump = {
+    source: file,
+    upstream: { repository: UPSTREAM_REPOSITORY, commit, harness: HARNESS },
+    settings: input.settings,
+    errors: output.errors,
+    controllerErrors: (output.controllerErrors ?? []).map((e) => e.slice(0, 500)),
+    annotations: ourAnnotations(planned.plan, output.annotations),
+  };
+  mkdirSync(CLUSTER_MANAGER_DUMPS, { recursive: true });
+  writeFileSync(clusterManagerDumpFile(file), `${JSON.stringify(dump, null, 1)}\n`);
+  console.log(`${file} cluster manager: ${Object.keys(dump.annotations.nodes).length} nodes in ${output.millis} ms`);
 }
 
 function main(): void {
-  const { upstream, files, random, seed } = args(process.argv.slice(2));
+  const { upstream, files, random, seed, clusterManagerOnly } = args(process.argv.slice(2));
   ensureBinary(upstream, console.log);
   const commit = upstreamCommit(upstream);
   if (random !== undefined) {
@@ -86,7 +115,7 @@ function main(): void {
     console.log(`seed ${seed}: ${JSON.stringify(tally)}`);
     return;
   }
-  for (const file of files.length > 0 ? files : defaultFiles()) oracleFile(file, upstream, commit);
+  for (const file of files.length > 0 ? files : defaultFiles()) oracleFile(file, upstream, commit, clusterManagerOnly);
 }
 
 main();

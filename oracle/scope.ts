@@ -3,8 +3,8 @@
  * `k8s.ovn.org/network` external id, their controller as owner, or a name carrying the network's
  * prefix), the rows of the
  * network-connect controller, and every row those reference (Copp, meters, gateway chassis...),
- * the meters their Copp names, plus the static MAC bindings of their router ports. The default
- * network's node switch, which
+ * the meters their Copp names, plus the static MAC bindings of their router ports and the address
+ * sets their matches name. The default network's node switch, which
  * the harness makes (as upstream's tests do), is outside.
  */
 import type { ObservedRow } from '../provider/nb/desired';
@@ -59,5 +59,14 @@ export function upstreamScope(rows: readonly ObservedRow[], networks: string[], 
       .map((r) => r.columns.name),
   );
   for (const row of of('Static_MAC_Binding')) if (ports.has(row.columns.logical_port)) inScope.add(row.uuid);
+  // address sets named in matches (`$a123...`, not references): the cluster's node IPs and
+  // UDN-enabled services sets an advertised network's SNATs name
+  const named = new Set(
+    rows
+      .filter((r) => inScope.has(r.uuid) && typeof r.columns.match === 'string')
+      .flatMap((r) => (r.columns.match as string).match(/\$[A-Za-z0-9_.]+/g) ?? [])
+      .map((token) => token.slice(1)),
+  );
+  for (const row of of('Address_Set')) if (named.has(String(row.columns.name))) inScope.add(row.uuid);
   return inScope;
 }

@@ -59,7 +59,9 @@ import (
 	udnclientfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/userdefinednetwork/v1/apis/clientset/versioned/fake"
 	vtepfake "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/crd/vtep/v1/apis/clientset/versioned/fake"
 	"github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/nbdb"
+	addressset "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/ovn/address_set"
 	"github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/ovn/controller/networkconnect"
+	"github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/ovn/controller/udnenabledsvc"
 	ovntest "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/testing"
 	libovsdbtest "github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/testing/libovsdb"
 	"github.com/ovn-kubernetes/ovn-kubernetes/go-controller/pkg/util"
@@ -94,6 +96,9 @@ type ovnkOracleNetwork struct {
 }
 
 type ovnkOracleInput struct {
+	// Mode "clustermanager" runs upstream's cluster manager (ovnk_oracle_clustermanager_test.go)
+	// instead of the zone's controllers.
+	Mode           string                                   `json:"mode"`
 	Zone           string                                   `json:"zone"`
 	Settings       ovnkOracleSettings                       `json:"settings"`
 	Nodes          []corev1.Node                            `json:"nodes"`
@@ -115,6 +120,8 @@ type ovnkOracleOutput struct {
 	// included): what explains rows upstream did not write.
 	ControllerErrors []string `json:"controllerErrors"`
 	Millis           int64    `json:"millis"`
+	// Annotations the cluster manager wrote (mode "clustermanager").
+	Annotations *ovnkOracleAnnotations `json:"annotations,omitempty"`
 }
 
 // ovnkOracleErrorLog keeps the distinct error-level log messages, without klog's header.
@@ -178,6 +185,14 @@ func TestOvnkOracle(t *testing.T) {
 		t.Fatalf("reading %s: %v", inputPath, err)
 	}
 	out.Zone = input.Zone
+	if input.Mode == "clustermanager" {
+		annotations, err := ovnkOracleClusterManager(&input, errorLog)
+		if err != nil {
+			out.Errors = append(out.Errors, err.Error())
+		}
+		out.Annotations = annotations
+		ovnkOracleWrite(t, outputPath, &out, errorLog, started)
+	}
 	fakeOvn, runErr := ovnkOracleRun(&input, &out)
 	if runErr != nil {
 		out.Errors = append(out.Errors, runErr.Error())
@@ -186,13 +201,18 @@ func TestOvnkOracle(t *testing.T) {
 		ovnkOracleQuiet(fakeOvn, input.Settings)
 		out.Tables = ovnkOracleDump(fakeOvn)
 	}
+	ovnkOracleWrite(t, outputPath, &out, errorLog, started)
+}
+
+// ovnkOracleWrite writes the output and exits: FakeOVN.shutdown() can hang after the dump is
+// complete, and the dump is the result.
+func ovnkOracleWrite(t *testing.T, outputPath string, out *ovnkOracleOutput, errorLog *ovnkOracleErrorLog, started time.Time) {
 	out.ControllerErrors = errorLog.messages()
 	out.Millis = time.Since(started).Milliseconds()
 	written, _ := json.MarshalIndent(out, "", " ")
 	if err := os.WriteFile(outputPath, written, 0o644); err != nil {
 		t.Fatalf("writing %s: %v", outputPath, err)
 	}
-	// FakeOVN.shutdown() can hang after the dump is complete: the dump is the result.
 	os.Exit(0)
 }
 
@@ -200,10 +220,13 @@ func ovnkOracleConfigure(s ovnkOracleSettings) error {
 	if err := config.PrepareTestConfig(); err != nil {
 		return err
 	}
-	config.OVNKubernetesFeature = config.OVNKubernetesFeatureConfig{
-		EnableNetworkSegmentation: true,
-		EnableMultiNetwork:        true,
-		EnableNetworkConnect:      true,
+	// PrepareTestConfig leaves the defaults of config.go (AdvertisedUDNIsolationMode strict, among
+	// others): switch on what user-defined networks need, keep the rest.
+	config.OVNKubernetesFeature.EnableNetworkSegmentation = true
+	config.OVNKubernetesFeature.EnableMultiNetwork = true
+	config.OVNKubernetesFeature.EnableNetworkConnect = true
+	if config.OVNKubernetesFeature.AdvertisedUDNIsolationMode == "" {
+		config.OVNKubernetesFeature.AdvertisedUDNIsolationMode = config.AdvertisedUDNIsolationModeStrict
 	}
 	features := reflect.ValueOf(&config.OVNKubernetesFeature).Elem()
 	for name, on := range s.Features {
@@ -412,7 +435,22 @@ func ovnkOracleRun(input *ovnkOracleInput, out *ovnkOracleOutput) (fakeOvn *Fake
 		}
 	}
 
-	// What the controller manager sets up before the networks start (controller_manager.go).
+	// What the controller manager sets up before the networks start (controllermanager/
+	// controller_manager.go): the UDN-enabled services address set, and the advertised-network
+	// isolation rows.
+	if util.IsNetworkSegmentationSupportEnabled() {
+		svc := udnenabledsvc.NewController(fakeOvn.nbClient, addressset.NewOvnAddressSetFactory(fakeOvn.nbClient, config.IPv4Mode, config.IPv6Mode),
+			fakeOvn.watcher.ServiceCoreInformer(), config.Default.UDNAllowedDefaultServices)
+		go func() {
+			if err := svc.Run(fakeOvn.stopChan); err != nil {
+				out.Errors = append(out.Errors, fmt.Sprintf("UDN enabled service controller: %v", err))
+			}
+		}()
+		deadline := time.Now().Add(10 * time.Second)
+		for !svc.IsAddressSetAvailable() && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
 	if util.IsRouteAdvertisementsEnabled() {
 		if err := ConfigureAdvertisedNetworkIsolation(fakeOvn.nbClient); err != nil {
 			out.Errors = append(out.Errors, fmt.Sprintf("advertised network isolation: %v", err))
@@ -426,6 +464,11 @@ func ovnkOracleRun(input *ovnkOracleInput, out *ovnkOracleOutput) (fakeOvn *Fake
 			}
 		}
 		if c, ok := fakeOvn.fullL2UDNControllers[name]; ok {
+			if err := c.Start(ctx); err != nil {
+				out.Errors = append(out.Errors, fmt.Sprintf("network %s: Start: %v", name, err))
+			}
+		}
+		if c, ok := fakeOvn.fullLocalnetUDNControllers[name]; ok {
 			if err := c.Start(ctx); err != nil {
 				out.Errors = append(out.Errors, fmt.Sprintf("network %s: Start: %v", name, err))
 			}

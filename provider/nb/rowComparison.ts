@@ -71,8 +71,8 @@ export function compareRows(
 }
 
 /**
- * Pairs by natural key (several found with one key: the first pairs, the others are unexpected),
- * then by loose key where exactly one of each is left.
+ * Pairs by natural key (several found with one key: an equal one pairs, else the first; the others
+ * are unexpected), then by loose key where exactly one of each is left.
  */
 function matchRows(expected: readonly NaturalRow[], found: readonly NaturalRow[]) {
   const byKey = new Map<string, NaturalRow[]>();
@@ -83,8 +83,10 @@ function matchRows(expected: readonly NaturalRow[], found: readonly NaturalRow[]
   const pairs: [NaturalRow, NaturalRow][] = [];
   const missing: NaturalRow[] = [];
   for (const row of expected) {
-    const candidates = byKey.get(keyOf(row.table, row.key));
-    const match = candidates?.shift();
+    const candidates = byKey.get(keyOf(row.table, row.key)) ?? [];
+    // rows sharing a key (a NAT per allowed_ext_ips set): an equal one pairs first
+    const equal = candidates.findIndex((c) => canonicalText(c.columns) === canonicalText(row.columns));
+    const match = candidates.splice(Math.max(equal, 0), 1)[0];
     if (match) pairs.push([row, match]);
     else missing.push(row);
   }

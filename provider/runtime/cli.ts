@@ -32,6 +32,7 @@ export { naturalCompare } from '../model/naturalOrder';
 // for the oracle (oracle/), which reaches the pure layers only through the runtime
 export { networkPrefix } from '../topology/names';
 export { advertisesCudnPodNetwork } from '../model/routeAdvertisements';
+export { isActiveOn } from '../model/active';
 export { clusterWarnings, type Warning } from '../model/warnings';
 export * from './cluster';
 export * from './audit';

@@ -2,6 +2,6 @@
 export * from './objects';
 export * from './divergence';
 export * from './readCluster';
-export { predictedAnnotations, type PredictedAnnotations } from '../../alloc/annotations';
+export { goJson, predictedAnnotations, type PredictedAnnotations } from '../../alloc/annotations';
 export type { ClusterInventory } from '../../model/clusterInventory';
 export { uplinkStateName } from '../../uplink/names';

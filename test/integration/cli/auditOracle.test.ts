@@ -6,13 +6,13 @@
  * upstream: oracle/plan.ts). The audit must agree, except for what test/oracle/accepted.yaml
  * lists for that source (the oracle's own accepted differences, matched the same way).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trixieRoot } from '../../../lab/trixie';
 import { explains, readAccepted } from '../../../oracle/accepted';
 import type { OracleDump } from '../../../oracle/dump';
-import { DUMPS } from '../../../oracle/paths';
+import { DUMPS, zoneDumpFiles } from '../../../oracle/paths';
 import { oraclePlan } from '../../../oracle/plan';
 import { oracleDifferences, type OracleDifference } from '../../../oracle/compare';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
@@ -24,14 +24,7 @@ import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 // into trixie's OVN_Northbound 7.11.0, whose root exists once a `--ovn trixie` lab was built here.
 const schema = join(trixieRoot(), 'usr', 'share', 'ovn', 'ovn-nb.ovsschema');
 
-const dumps: string[] = readdirSync(DUMPS, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && d.name !== 'cases')
-  .flatMap((d) =>
-    readdirSync(join(DUMPS, d.name))
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => join(DUMPS, d.name, f)),
-  )
-  .sort();
+const dumps = zoneDumpFiles();
 
 const accepted = readAccepted();
 const readDump = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as OracleDump;

@@ -5,7 +5,7 @@
  * rowComparison.ts, the comparison `ovnk audit` uses);
  * the only differences allowed are those test/oracle/accepted.yaml lists with a reason.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { explains, readAccepted } from '../../../oracle/accepted';
@@ -18,18 +18,9 @@ import {
 } from '../../../oracle/compare';
 import type { OracleDump } from '../../../oracle/dump';
 import { oraclePlan } from '../../../oracle/plan';
-import { DUMPS } from '../../../oracle/paths';
+import { zoneDumpFiles } from '../../../oracle/paths';
 
-const dumps: string[] = existsSync(DUMPS)
-  ? readdirSync(DUMPS, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && d.name !== 'cases')
-      .flatMap((d) =>
-        readdirSync(path.join(DUMPS, d.name))
-          .filter((f) => f.endsWith('.json'))
-          .map((f) => path.join(DUMPS, d.name, f)),
-      )
-      .sort()
-  : [];
+const dumps = zoneDumpFiles();
 
 const accepted = readAccepted();
 const used = new Set<number>();
