@@ -241,11 +241,33 @@ function podRules(cluster: Cluster): Problem[] {
   });
 }
 
+/**
+ * A Layer3 network's subnet at the unspecified address (0.0.0.0/N, ::/N): upstream gives its pods
+ * a route to each network subnet and refuses a route to the unspecified address as a default
+ * route, so no pod of it starts (util/pod_annotation.go: "bad podNetwork data: default route ...
+ * should be specified as gateway"; measured by the oracle's fuzz, seed 24 case 156).
+ */
+function unspecifiedSubnetRules(n: Network, at: string): Problem[] {
+  if (n.topology !== 'Layer3') return [];
+  return n.subnets.flatMap((s, i) =>
+    mustParseCidr(s.cidr).base === 0n
+      ? [
+          problem(
+            'InvalidSpec',
+            n.ref,
+            `${at}subnets[${i}]`,
+            `subnet "${s.cidr}" of network ${n.name} starts at the unspecified address: upstream routes pods to it and refuses that route as a default route (bad podNetwork data), so no pod of the network would start`,
+          ),
+        ]
+      : [],
+  );
+}
+
 /** Every network rule; empty when the networks can be planned. */
 export function networkRules(cluster: Cluster): Problem[] {
   const perNetwork = cluster.networks.flatMap((n) => {
     const at = configPath(n);
-    return [...subnetRules(n, at), ...overlapRules(n, cluster, at)];
+    return [...subnetRules(n, at), ...overlapRules(n, cluster, at), ...unspecifiedSubnetRules(n, at)];
   });
   return [...perNetwork, ...podRules(cluster), ...activeNetworkRules(cluster)];
 }

@@ -143,6 +143,13 @@ describe('network rules', () => {
       'illegal network configuration: user defined subnet "100.88.0.0/16" overlaps transit switch subnet "100.88.0.0/16"',
     ],
     [
+      // upstream: util/pod_annotation.go refuses a pod route to 0.0.0.0/N as a default route
+      'a Layer3 subnet at the unspecified address',
+      l3('[{cidr: 0.0.0.0/19, hostSubnet: 24}]'),
+      'spec.network.layer3.subnets[0]',
+      'subnet "0.0.0.0/19" of network cluster_udn_n starts at the unspecified address',
+    ],
+    [
       "a join subnet overlapping the default network's",
       l3('[{cidr: 10.1.0.0/16}]', ', joinSubnets: [100.64.0.0/24]'),
       'spec.network.layer3.joinSubnets[0]',
