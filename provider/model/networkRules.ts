@@ -104,6 +104,18 @@ function subnetRules(n: Network, at: string): Problem[] {
           `${path}[${i}].hostSubnet: HostSubnet must < 32 for ipv4 CIDR (got 32 for ${s.cidr})`,
         ),
       );
+    // a primary network's host subnet holds its gateway (.1) and management port (.2): upstream
+    // excludes .2 from the node's allocator and fails the node when a /31 has no .2
+    // (allocator/ip/subnet/allocator.go "failed to exclude subnet ... not contained"; fuzz seed 24 case 834)
+    else if (s.hostSubnet === 31 && familyOf(s.cidr) === 4 && n.topology === 'Layer3' && n.role === 'Primary')
+      out.push(
+        problem(
+          'InvalidSpec',
+          n.ref,
+          `${path}[${i}].hostSubnet`,
+          `${path}[${i}].hostSubnet: a /31 host subnet of ${s.cidr} has no address for the node's management port (its .2): upstream fails to add the node to network ${n.name}; give /30 or shorter`,
+        ),
+      );
   });
   if (n.mtu < 576 || n.mtu > 65536)
     out.push(problem('InvalidSpec', n.ref, `${at}mtu`, `${at}mtu: ${n.mtu} must be from 576 to 65536`));

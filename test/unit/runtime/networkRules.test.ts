@@ -143,6 +143,13 @@ describe('network rules', () => {
       'illegal network configuration: user defined subnet "100.88.0.0/16" overlaps transit switch subnet "100.88.0.0/16"',
     ],
     [
+      // upstream: allocator/ip/subnet/allocator.go cannot exclude the management IP (.2) from a /31
+      'a primary Layer3 host subnet of /31',
+      l3('[{cidr: 10.1.0.0/16, hostSubnet: 31}]'),
+      'spec.network.layer3.subnets[0].hostSubnet',
+      "has no address for the node's management port",
+    ],
+    [
       // upstream: util/pod_annotation.go refuses a pod route to 0.0.0.0/N as a default route
       'a Layer3 subnet at the unspecified address',
       l3('[{cidr: 0.0.0.0/19, hostSubnet: 24}]'),
