@@ -5,7 +5,7 @@
  */
 import { nbSchema } from '../provider/nb/generated/nb';
 import type { ObservedRow } from '../provider/nb/desired';
-import { naturalRows } from '../provider/nb/naturalKeys';
+import { canonicalText, naturalRows, type NaturalRow } from '../provider/nb/naturalKeys';
 import type { ClusterAnnotations } from './clusterManager';
 import type { HarnessSettings } from './input';
 import { upstreamScope } from './scope';
@@ -54,20 +54,40 @@ export function oracleDump(
   return { ...about, zone: output.zone, errors: output.errors, controllerErrors, tables };
 }
 
-/** The rows `keep` chooses, under natural keys, references as `Table:key` (keys computed over all rows). */
+/**
+ * The rows `keep` chooses, under natural keys, references as `Table:key` (keys computed over all
+ * rows). Rows that share a natural key (a NAT per allowed_ext_ips set) get ` #2`, ` #3`... in the
+ * order of their columns, so that every row of a dump has its own key and references stay exact.
+ */
 export function dumpRows(rows: readonly ObservedRow[], keep: (uuid: string) => boolean): Record<string, DumpRow[]> {
+  const natural = naturalRows(rows, nbSchema);
+  const keyOf = uniqueKeys(natural);
+  const raw = new Map(rows.map((r) => [r.uuid, r.columns]));
   const tables: Record<string, DumpRow[]> = {};
-  for (const row of naturalRows(rows, nbSchema).filter((r) => keep(r.source))) {
+  for (const row of natural.filter((r) => keep(r.source))) {
     const columns = { ...row.columns };
     for (const [column, target] of Object.entries(row.references)) {
-      const value = columns[column];
-      if (value !== undefined)
-        columns[column] = Array.isArray(value) ? value.map((k) => `${target}:${k}`) : `${target}:${value}`;
+      const value = raw.get(row.source)?.[column];
+      const ref = (uuid: unknown) => `${target}:${keyOf.get(String(uuid)) ?? String(uuid)}`;
+      if (columns[column] !== undefined) columns[column] = Array.isArray(value) ? value.map(ref).sort() : ref(value);
     }
-    (tables[row.table] ??= []).push({ key: row.key, columns });
+    (tables[row.table] ??= []).push({ key: keyOf.get(row.source)!, columns });
   }
   for (const list of Object.values(tables)) list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return tables;
+}
+
+/** uuid -> the row's key within its table, numbered where several rows share one. */
+function uniqueKeys(natural: readonly NaturalRow[]): Map<string, string> {
+  const groups = new Map<string, NaturalRow[]>();
+  for (const row of natural)
+    groups.set(`${row.table}\0${row.key}`, [...(groups.get(`${row.table}\0${row.key}`) ?? []), row]);
+  const out = new Map<string, string>();
+  for (const group of groups.values()) {
+    group.sort((a, b) => (canonicalText(a.columns) < canonicalText(b.columns) ? -1 : 1));
+    group.forEach((row, i) => out.set(row.source, i === 0 ? row.key : `${row.key} #${i + 1}`));
+  }
+  return out;
 }
 
 /** JSON with one line per row: small, and a changed row is a one-line diff. */
