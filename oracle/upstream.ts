@@ -1,7 +1,8 @@
 /**
- * Upstream's side: the harness (oracle/harness/*_test.go) copied into an upstream work tree, its pkg/ovn test binary built
- * (once per harness and upstream commit; oracle/root.sh keeps the Go root and the build cache in
- * $OVNK_ORACLE_CACHE, default /var/cache/ovnk-oracle) and run on one harness input.
+ * Upstream's side: the harness (oracle/harness/*_test.go) copied into an upstream work tree, its
+ * pkg/ovn test binary built (once per harness and upstream commit; oracle/root.sh keeps the Go root
+ * and the build cache in $OVNK_ORACLE_CACHE, default /var/cache/ovnk-oracle) and run on one harness
+ * input.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
