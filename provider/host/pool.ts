@@ -1,14 +1,27 @@
 /**
- * One SSH runner per host (user@host:port), shared by every caller, and closing them all at once.
+ * One SSH runner per host (user@host:port) and trust settings, shared by every caller, and closing
+ * them all at once.
  */
+import { createHash } from 'node:crypto';
 import { describeTarget, SshHostRunner, type SshTarget } from './ssh';
+
+/**
+ * Who a connection logs in as and which host keys it trusts, as a digest (kept in memory only):
+ * two callers that differ in any of them (two clusters of one program) never share a runner, so
+ * the second one's host-key pin is never skipped and it never rides on the first one's key.
+ */
+export function trustKey(target: SshTarget): string {
+  const { keyPath, privateKey, passphrase, agent, hostKey, acceptUnknownHostKey } = target;
+  const trust = [keyPath, privateKey?.toString(), passphrase, agent, hostKey, acceptUnknownHostKey === true];
+  return `${describeTarget(target)}#${createHash('sha256').update(JSON.stringify(trust)).digest('hex')}`;
+}
 
 export class HostPool {
   private readonly runners = new Map<string, SshHostRunner>();
 
-  /** The runner of this target; the first call's settings win for later calls with the same key. */
+  /** The runner of this target; the first call's timeouts win for later calls with the same trust. */
   runner(target: SshTarget): SshHostRunner {
-    const key = describeTarget(target);
+    const key = trustKey(target);
     let runner = this.runners.get(key);
     if (!runner) {
       runner = new SshHostRunner(target);

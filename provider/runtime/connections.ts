@@ -1,10 +1,13 @@
 /**
- * Module-level Northbound connections: one per endpoint text, shared by every CLI action and
- * provider call of this process. A comma-separated endpoint is a RAFT cluster (leader-following
+ * Module-level Northbound connections: one per endpoint text and credentials, shared by every CLI
+ * action and provider call of this process (two clusters naming one endpoint with different TLS
+ * or SSH material get a connection each). A comma-separated endpoint is a RAFT cluster (leader-following
  * client); `ssl:` takes the caller's TLS material; `ssh://user@host[:port]/unix:/path` is
  * tunnelled (tunnel.ts) with the caller's SSH credentials. Connecting failures become
  * TargetUnreachableError naming the endpoint (never a credential).
  */
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../model/canonical';
 import { OvsdbClient, type ClientOptions, type OvsdbDatabase } from '../ovsdb/client';
 import { OvsdbClusterClient } from '../ovsdb/cluster';
 import { OvsdbTransportError, OvsdbValueError } from '../ovsdb/errors';
@@ -39,6 +42,14 @@ export class EndpointError extends Error {
 }
 
 const pool = new Map<string, Promise<OvsdbDatabase>>();
+
+/** The pool's key: the endpoint and a digest (in memory only) of the material it connects with. */
+function poolKey(endpoint: string, options: NbOptions): string {
+  const { tls, ssh } = options;
+  return `${endpoint}#${createHash('sha256')
+    .update(canonicalJson([tls, ssh]))
+    .digest('hex')}`;
+}
 /** How to reach each pooled connection's endpoint again (after it failed). */
 const reopeners = new WeakMap<OvsdbDatabase, () => Promise<OvsdbDatabase>>();
 
@@ -74,16 +85,17 @@ export async function nbConnection(
   field = 'endpoint',
   options: NbOptions = {},
 ): Promise<OvsdbDatabase> {
-  let connection = pool.get(endpoint);
+  const key = poolKey(endpoint, options);
+  let connection = pool.get(key);
   if (!connection) {
     connection = open(endpoint, field, { connectTimeoutMs: 5000, ...options });
-    pool.set(endpoint, connection);
-    connection.catch(() => pool.delete(endpoint));
+    pool.set(key, connection);
+    connection.catch(() => pool.delete(key));
   }
   try {
     const db = await connection;
     if (db instanceof OvsdbClient && !db.isOpen) {
-      if (pool.get(endpoint) === connection) pool.delete(endpoint);
+      if (pool.get(key) === connection) pool.delete(key);
       return nbConnection(endpoint, field, options);
     }
     reopeners.set(db, () => nbConnection(endpoint, field, options));

@@ -1,12 +1,13 @@
 /**
  * Northbound endpoints tunnelled through SSH, `ssh://user@host[:port]/unix:/path`: a stream to the
- * remote unix socket forwarded over one SSH connection per host (provider/host: the host key
- * checked against its pin, a key or an agent's keys), one OVSDB client per endpoint. The CLI and
- * the providers share it; the credentials come from their caller (flags, stack config), and
- * only a key file's path, never key material, can appear in an error.
+ * remote unix socket forwarded over one SSH connection per host and credentials (provider/host:
+ * the host key checked against its pin, a key or an agent's keys), one OVSDB client per endpoint
+ * and credentials. The CLI and the providers share it; the credentials come from their caller
+ * (flags, stack config), and only a key file's path, never key material, can appear in an error.
  */
 import type { HostKeyPin } from '../host/hostkey';
-import { HostPool } from '../host/pool';
+import type { SshTarget } from '../host/ssh';
+import { HostPool, trustKey } from '../host/pool';
 import { openUnixSocketStream } from '../host/stream';
 import { OvsdbClient, type OvsdbDatabase } from '../ovsdb/client';
 
@@ -49,25 +50,28 @@ export async function tunnelConnection(
   ssh: SshCredentials,
   connectTimeoutMs: number,
 ): Promise<OvsdbDatabase> {
-  let client = tunnels.get(endpoint);
+  const host: SshTarget = {
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    ...(ssh.privateKey !== undefined ? { privateKey: ssh.privateKey } : {}),
+    ...(ssh.keyPath !== undefined ? { keyPath: ssh.keyPath } : {}),
+    ...(ssh.agent !== undefined ? { agent: ssh.agent } : {}),
+    hostKey: ssh.hostKey,
+    connectTimeoutMs,
+  };
+  // one tunnel per socket and credentials: another cluster's key or pin never rides on this one
+  const key = `${trustKey(host)}${target.socketPath}`;
+  let client = tunnels.get(key);
   if (!client) {
-    const runner = hosts.runner({
-      host: target.host,
-      port: target.port,
-      user: target.user,
-      ...(ssh.privateKey !== undefined ? { privateKey: ssh.privateKey } : {}),
-      ...(ssh.keyPath !== undefined ? { keyPath: ssh.keyPath } : {}),
-      ...(ssh.agent !== undefined ? { agent: ssh.agent } : {}),
-      hostKey: ssh.hostKey,
-      connectTimeoutMs,
-    });
+    const runner = hosts.runner(host);
     client = OvsdbClient.connect(openUnixSocketStream(runner, target.socketPath), { connectTimeoutMs });
-    tunnels.set(endpoint, client);
-    client.catch(() => tunnels.delete(endpoint));
+    tunnels.set(key, client);
+    client.catch(() => tunnels.delete(key));
   }
   const db = await client;
   if (db.isOpen) return db;
-  tunnels.delete(endpoint);
+  tunnels.delete(key);
   return tunnelConnection(endpoint, target, ssh, connectTimeoutMs);
 }
 

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { LabNodeStatus } from '../../../lab';
 import { HostPool, openUnixSocketStream } from '../../../provider/host';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
+import { closeConnections, nbConnection } from '../../../provider/runtime/connections';
 import '../../setup/lab';
 
 const lab = inject('lab');
@@ -18,6 +19,7 @@ const runnerOf = (node: LabNodeStatus) =>
 
 afterAll(async () => {
   await pool.closeAll();
+  await closeConnections();
 });
 
 describe('OVSDB over SSH', () => {
@@ -64,5 +66,18 @@ describe('OVSDB over SSH', () => {
   it('fails clearly when the remote socket does not exist', async () => {
     const endpoint = openUnixSocketStream(runnerOf(lab.nodes[1]), '/nonexistent/db.sock');
     await expect(OvsdbClient.connect(endpoint)).rejects.toThrow(/nonexistent\/db\.sock/);
+  });
+
+  it('gives a second caller with another host-key pin its own connection, which that pin refuses', async () => {
+    // two clusters of one program naming one ssh:// endpoint: the pooled connection of the first
+    // must not stand in for the second, whose pin (here a wrong one) is checked on its own
+    const node = lab.nodes[0]!;
+    const endpoint = `ssh://${node.ssh.user}@${node.ssh.host}:${node.ssh.port}/unix:${node.ovsDb.replace(/^unix:/, '')}`;
+    const ssh = (fingerprint: string) => ({ ssh: { keyPath: node.ssh.keyPath, hostKey: { fingerprint } } });
+    const trusted = await nbConnection(endpoint, 'zone a', ssh(node.ssh.hostKeyFingerprint));
+    expect(await trusted.listDbs()).toContain('Open_vSwitch');
+    const otherPin = `SHA256:${'A'.repeat(43)}`;
+    await expect(nbConnection(endpoint, 'zone b', ssh(otherPin))).rejects.toThrow(/is pinned: refusing to connect/);
+    expect(await nbConnection(endpoint, 'zone a', ssh(node.ssh.hostKeyFingerprint))).toBe(trusted);
   });
 });
