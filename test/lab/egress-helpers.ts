@@ -2,7 +2,7 @@
  * Helpers of the egress lab tests: a packet capture on a link of the lab's fabric namespace (the
  * segments' external hosts live there), our flows on a node's bridge, a ping from a pod. The
  * capture is a raw AF_PACKET socket in python3 (Debian's; no tcpdump on these machines): it
- * prints `source destination` of every ICMP echo request the link sees.
+ * prints `source destination` of every ICMP (or ICMPv6) echo request the link sees.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { type LabNodeStatus, type LabStatus, readState } from '../../lab';
@@ -10,32 +10,52 @@ import { onNode } from './uplink-helpers';
 import { podNetns } from './networks-helpers';
 import { anyOfOursMatch } from '../../provider/uplink/flows';
 
-const captureScript = `
+/**
+ * Which echo requests a capture prints: IPv4 ones the link itself sends or receives (ETH_P_IP, the
+ * default), IPv4 ones in every frame of the link (ETH_P_ALL: a socket for one protocol never sees
+ * the frames a bridge port hands to its bridge, e.g. the nodes' underlay links on the fabric's
+ * br0), or ICMPv6 ones (ethertype 0x86dd, next header 58, type 128).
+ */
+export type EchoCapture = 'ipv4' | 'ipv4-bridge-port' | 'ipv6';
+
+const PROTOCOL: Record<EchoCapture, string> = { ipv4: '0x0800', 'ipv4-bridge-port': '3', ipv6: '0x86dd' };
+const IPV4_ECHO_REQUEST = `if f[12:14] == b'\\x08\\x00' and len(ip) > 20 and ip[9] == 1 and ip[(ip[0] & 15) * 4] == 8:
+        print(socket.inet_ntoa(ip[12:16]), socket.inet_ntoa(ip[16:20]), flush=True)`;
+const ECHO_REQUEST: Record<EchoCapture, string> = {
+  ipv4: IPV4_ECHO_REQUEST,
+  'ipv4-bridge-port': IPV4_ECHO_REQUEST,
+  ipv6: `if f[12:14] == b'\\x86\\xdd' and len(ip) > 40 and ip[6] == 58 and ip[40] == 128:
+        print(socket.inet_ntop(socket.AF_INET6, ip[8:24]), socket.inet_ntop(socket.AF_INET6, ip[24:40]), flush=True)`,
+};
+
+const captureScript = (capture: EchoCapture): string => `
 import socket, sys, time
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.ntohs(0x0800))
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.ntohs(${PROTOCOL[capture]}))
 s.bind((sys.argv[1], 0))
 s.settimeout(0.2)
 print('ready', flush=True)
 end = time.time() + float(sys.argv[2])
 while time.time() < end:
     try:
-        ip = s.recv(2048)[14:]
+        f = s.recv(2048)
     except socket.timeout:
         continue
-    if len(ip) > 20 and ip[9] == 1 and ip[(ip[0] & 15) * 4] == 8:
-        print(socket.inet_ntoa(ip[12:16]), socket.inet_ntoa(ip[16:20]), flush=True)
+    ip = f[14:]
+    ${ECHO_REQUEST[capture]}
 `;
 
 export const fabricOf = (lab: LabStatus): string => readState(lab.name)!.layout.fabricNamespace;
 
-/** Capture ICMP echo requests on `link` of the fabric namespace while `during` runs; `source destination` lines. */
+/** Capture echo requests on `links` of the fabric namespace while `during` runs; `source destination` lines. */
 export async function echoRequestsSeen(
   lab: LabStatus,
   links: string[],
   during: () => Promise<void>,
+  { capture = 'ipv4', seconds = 6 }: { capture?: EchoCapture; seconds?: number } = {},
 ): Promise<Record<string, string[]>> {
+  const script = captureScript(capture);
   const captures = links.map((link) => {
-    const child = spawn('ip', ['netns', 'exec', fabricOf(lab), 'python3', '-c', captureScript, link, '6']);
+    const child = spawn('ip', ['netns', 'exec', fabricOf(lab), 'python3', '-c', script, link, String(seconds)]);
     let out = '';
     const ready = new Promise<void>((resolve) =>
       child.stdout.on('data', (d: Buffer) => {

@@ -9,13 +9,13 @@
  * file says otherwise). An Uplink object in the file makes `apply` write the gateway flows (it
  * writes none for a file without Uplinks).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
-import { fabricOf, ourFlows } from './egress-helpers';
+import { echoRequestsSeen, ourFlows } from './egress-helpers';
 import { nbctl, ovnk, podNetns } from './networks-helpers';
 import { closeNodes } from './uplink-helpers';
 import { ownerCookie } from '../../provider/uplink/flows';
@@ -66,43 +66,6 @@ spec:
 `;
 }
 
-/**
- * Prints `source destination` of every ICMPv6 echo request the link sees (ethertype 0x86dd, next
- * header 58, type 128).
- */
-const capture6 = `
-import socket, sys, time
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.ntohs(0x86dd))
-s.bind((sys.argv[1], 0))
-s.settimeout(0.2)
-print('ready', flush=True)
-end = time.time() + float(sys.argv[2])
-while time.time() < end:
-    try:
-        ip = s.recv(2048)[14:]
-    except socket.timeout:
-        continue
-    if len(ip) > 40 and ip[6] == 58 and ip[40] == 128:
-        print(socket.inet_ntop(socket.AF_INET6, ip[8:24]), socket.inet_ntop(socket.AF_INET6, ip[24:40]), flush=True)
-`;
-
-/** The ICMPv6 echo requests br0 of the fabric sees while `during` runs. */
-async function echoRequests6(during: () => void): Promise<string[]> {
-  const child = spawn('ip', ['netns', 'exec', fabricOf(lab), 'python3', '-c', capture6, 'br0', '8']);
-  let out = '';
-  await new Promise<void>((resolve) =>
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('ready')) resolve();
-    }),
-  );
-  during();
-  await new Promise((r) => setTimeout(r, 500));
-  child.kill();
-  await new Promise((r) => child.on('close', r));
-  return out.split('\n').filter((l) => l !== '' && l !== 'ready');
-}
-
 /** Answered pings of `count` from the green pod to `address` (a few tries: ND settles first). */
 function pings6(address: string, count = 3): number {
   const netns = podNetns(lab, 'egress6-green', 'a');
@@ -132,11 +95,16 @@ afterAll(async () => {
 describe('IPv6 egress of a dual-stack network through breth0', () => {
   it("the green pod on ovn-worker reaches the fabric's IPv6 address beyond its gateway, from the node's IPv6 address", async () => {
     let answered = 0;
-    const seen = await echoRequests6(() => {
-      answered = pings6(fabric6());
-    });
+    const seen = await echoRequestsSeen(
+      lab,
+      ['br0'],
+      async () => {
+        answered = pings6(fabric6());
+      },
+      { capture: 'ipv6', seconds: 8 },
+    );
     expect(answered).toBe(3);
-    expect(new Set(seen)).toEqual(new Set([`${node6()} ${fabric6()}`]));
+    expect(new Set(seen.br0)).toEqual(new Set([`${node6()} ${fabric6()}`]));
   });
 
   it("breth0 carries the network's IPv6 SNAT and reply flows with this owner's cookie, and a second apply writes nothing", async () => {
