@@ -89,6 +89,8 @@ export class Uplink extends pulumi.ComponentResource {
         : {
             routeAdvertisements: args.routeAdvertisements as pulumi.Input<Record<string, unknown>[]>,
             networkIds: args.cluster.allocationsResource.allocations.apply((a) => a.networkIds),
+            // check keeps this node's subnets of advertised Layer3 networks (their routed flows)
+            hostSubnets: args.cluster.allocationsResource.allocations.apply((a) => a.hostSubnets),
           };
     for (const node of this.nodes) {
       const input = uplinkStateInputs(inventory, uplink, args.cluster.networkObjects as unknown as YamlObject[], node);

@@ -37,7 +37,8 @@ describe('UplinkState VRF inputs', () => {
       uplinks: of('Uplink'),
       routeAdvertisements: [autoRa('tenant-red')],
     });
-    const ids = (await valueOf(cluster.allocations)).networkIds;
+    const allocations = await valueOf(cluster.allocations);
+    const ids = allocations.networkIds;
     await settle(() => registered.filter((r) => r.name.startsWith('v1-uplink-red')).length, 3);
     const red2 = registered.find((r) => r.name === 'v1-uplink-red-ovn-worker2')!;
     expect((red2.inputs.routeAdvertisements as { metadata: { name: string } }[]).map((r) => r.metadata.name)).toEqual([
@@ -45,6 +46,9 @@ describe('UplinkState VRF inputs', () => {
     ]);
     expect(red2.inputs.networkIds).toEqual(ids);
     expect(ids['cluster_udn_tenant-red']).toEqual(expect.any(Number));
+    // the routed flows of an advertised Layer3 network match its node subnet (check narrows them)
+    expect(red2.inputs.hostSubnets).toEqual(allocations.hostSubnets);
+    expect(allocations.hostSubnets['cluster_udn_tenant-red']?.['ovn-worker2']).toEqual([expect.any(String)]);
   });
 
   it('a Cluster without RouteAdvertisements leaves VRF out of its UplinkStates', async () => {
@@ -75,6 +79,30 @@ describe('UplinkState VRF inputs', () => {
       'tenant-red-ra',
     ]);
     expect(inputs!.networkIds).toEqual({ 'cluster_udn_tenant-red': 2 });
+  });
+
+  it("check keeps only this node's subnets of its advertised Layer3 networks, for their routed flows", async () => {
+    const hostSubnets = {
+      'cluster_udn_tenant-red': { 'ovn-worker': ['10.11.1.0/24'], 'ovn-worker2': ['10.11.2.0/24'] },
+      'cluster_udn_tenant-blue': { 'ovn-worker': ['10.12.1.0/24'] },
+    };
+    const ids = { 'cluster_udn_tenant-red': 2, 'cluster_udn_tenant-blue': 3 };
+    const { inputs, failures } = await pulumiKinds.UplinkState.check(
+      {},
+      props({ routeAdvertisements: [autoRa('tenant-red')], networkIds: ids, hostSubnets }),
+    );
+    expect(failures ?? []).toEqual([]);
+    expect(inputs!.hostSubnets).toEqual({ 'cluster_udn_tenant-red': { 'ovn-worker': ['10.11.1.0/24'] } });
+    // another node's subnets change: this node's resource's inputs stay as they are
+    const moved = {
+      ...hostSubnets,
+      'cluster_udn_tenant-red': { ...hostSubnets['cluster_udn_tenant-red'], 'ovn-worker2': [] },
+    };
+    const again = await pulumiKinds.UplinkState.check(
+      {},
+      props({ routeAdvertisements: [autoRa('tenant-red')], networkIds: ids, hostSubnets: moved }),
+    );
+    expect(again.inputs!.hostSubnets).toEqual(inputs!.hostSubnets);
   });
 
   it('check refuses a malformed RouteAdvertisements and a bad network id, naming each', async () => {

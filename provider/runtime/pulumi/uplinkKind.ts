@@ -92,7 +92,9 @@ function diff(olds: Props, news: Props): DiffResult {
   const replaces = ['owner', 'node'].filter(differs);
   const changes =
     replaces.length > 0 ||
-    ['inventory', 'uplink', 'networks', 'physicalNetworks', 'routeAdvertisements', 'networkIds'].some(differs) ||
+    ['inventory', 'uplink', 'networks', 'physicalNetworks', 'routeAdvertisements', 'networkIds', 'hostSubnets'].some(
+      differs,
+    ) ||
     driftCount(olds) > 0 ||
     olds.schemaVersion !== SCHEMA_VERSION;
   return { changes, replaces, deleteBeforeReplace: replaces.length > 0 };

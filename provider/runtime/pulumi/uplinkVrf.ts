@@ -19,6 +19,8 @@ import { dict, own } from '../../model/dict';
 export interface UplinkVrfProps {
   routeAdvertisements: YamlObject[];
   networkIds: Record<string, number>;
+  /** This node's subnets of its advertised Layer3 networks (their routed flows); absent when none. */
+  hostSubnets?: Record<string, Record<string, string[]>>;
 }
 
 type Parsed = { ok: true; vrf: UplinkVrfInput; props: UplinkVrfProps } | { ok: false; failures: CheckFailure[] };
@@ -68,8 +70,8 @@ function cudnsOf(cluster: Cluster, networkIds: Record<string, number>) {
 }
 
 /**
- * Parse and narrow the VRF inputs against the resource's cluster (its one node and its CUDNs);
- * undefined when the resource was given no RouteAdvertisements.
+ * Parse and narrow the VRF inputs against the resource's cluster (its one node and its CUDNs, and
+ * their host subnets there); undefined when the resource was given no RouteAdvertisements.
  */
 export function uplinkVrfOf(props: Props, cluster: Cluster): Parsed | undefined {
   if (props.routeAdvertisements === undefined) return undefined;
@@ -97,5 +99,33 @@ export function uplinkVrfOf(props: Props, cluster: Cluster): Parsed | undefined 
   const ras = parsed.ras.filter((ra) => cudns.some((c) => advertisesCudn(ra, c, labels)));
   const names = new Set(ras.map((ra) => ra.name));
   const routeAdvertisements = given.filter((o) => names.has(String(o.metadata?.name)));
-  return { ok: true, vrf: { routeAdvertisements: ras, networkIds }, props: { routeAdvertisements, networkIds } };
+  const hostSubnets = nodeHostSubnets(props.hostSubnets, cluster, networkIds, String(props.node));
+  const subnets = hostSubnets ? { hostSubnets } : {};
+  return {
+    ok: true,
+    vrf: { routeAdvertisements: ras, networkIds, ...subnets },
+    props: { routeAdvertisements, networkIds, ...subnets },
+  };
+}
+
+/**
+ * The allocation's host subnets narrowed to this node and its Layer3 networks: an advertised
+ * Layer3 network's routed flows match its node subnet (flowFacts.ts), and another node's or
+ * network's change leaves this resource alone. Undefined when there are none.
+ */
+function nodeHostSubnets(
+  given: unknown,
+  cluster: Cluster,
+  networkIds: Record<string, number>,
+  node: string,
+): Record<string, Record<string, string[]>> | undefined {
+  if (typeof given !== 'object' || given === null) return undefined;
+  const all = given as Record<string, Record<string, string[]> | undefined>;
+  const mine = cluster.networks
+    .filter((n) => n.topology === 'Layer3' && own(networkIds, n.name) !== undefined)
+    .flatMap((n): [string, Record<string, string[]>][] => {
+      const subnets = own(all, n.name)?.[node];
+      return subnets ? [[n.name, dict([[node, subnets]])]] : [];
+    });
+  return mine.length > 0 ? dict(mine) : undefined;
 }
