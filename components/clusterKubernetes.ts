@@ -12,6 +12,7 @@ import {
   mergeReports,
 } from '../provider/runtime/kubernetes';
 import type { ClusterContext } from './context';
+import { unresolvedPath } from './plainArgs';
 import type { ClusterNetworkConnectObject, NetworkObject, UplinkObject } from './objects';
 import { type KubernetesChild, kubernetesChild } from './kubernetes';
 import type { PredictionAudit } from '../provider/runtime/pulumi';
@@ -49,14 +50,20 @@ export interface KubernetesCluster {
   outputs: Record<string, pulumi.Output<unknown>>;
 }
 
-/** Every object of the args as the API server gets it; throws every refusal before anything is registered. */
+/**
+ * Every plain object of the args as the API server gets it; throws every refusal before anything
+ * is registered. An object holding an Input is refused by ClusterPrediction's check once its
+ * values are known, before any custom resource (they all depend on it) is created.
+ */
 export function refuseForKubernetes(name: string, args: ClusterObjects): void {
-  const bodies = [
-    ...(args.networks ?? []),
-    ...(args.connects ?? []),
-    ...(args.uplinks ?? []),
-    ...(args.routeAdvertisements ?? []),
-  ] as unknown as Record<string, unknown>[];
+  const bodies = (
+    [
+      ...(args.networks ?? []),
+      ...(args.connects ?? []),
+      ...(args.uplinks ?? []),
+      ...(args.routeAdvertisements ?? []),
+    ] as unknown as Record<string, unknown>[]
+  ).filter((body) => unresolvedPath(body, '') === undefined);
   const refusals = kubernetesRefusals(bodies.map(kubernetesResource));
   if (refusals.length > 0)
     throw new Error(

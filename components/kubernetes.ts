@@ -7,8 +7,14 @@
  * dependency: it is loaded here, on first use, so Northbound mode never needs it.
  */
 import * as pulumi from '@pulumi/pulumi';
-import { divergenceOf, type DivergenceReport, kubernetesResource } from '../provider/runtime/kubernetes';
+import {
+  divergenceOf,
+  type DivergenceReport,
+  type KubernetesResource,
+  kubernetesResource,
+} from '../provider/runtime/kubernetes';
 import type { ClusterTarget } from './target';
+import { unresolvedPath } from './plainArgs';
 
 /** The part of @pulumi/kubernetes Kubernetes mode uses (so our declarations do not need it). */
 export interface KubernetesModule {
@@ -46,6 +52,24 @@ export interface KubernetesChild {
   divergence: pulumi.Output<DivergenceReport>;
 }
 
+/** Plain JSON: parsed input has prototype-free records, which the SDK cannot print. */
+const plainJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+/**
+ * The custom resource's args: the object as plain JSON, or, where its metadata or spec holds an
+ * Input (a CIDR from another resource), those parts as Outputs of plain JSON; kind, apiVersion
+ * and the name are plain (plainArgs.ts).
+ */
+function customResourceArgs(object: KubernetesResource['object']): Record<string, unknown> {
+  if (unresolvedPath(object, '') === undefined) return plainJson(object) as Record<string, unknown>;
+  const { metadata, spec, ...rest } = object;
+  return {
+    ...(plainJson(rest) as Record<string, unknown>),
+    metadata: pulumi.output(metadata as pulumi.Input<Record<string, unknown>>).apply(plainJson),
+    spec: pulumi.output(spec as pulumi.Input<Record<string, unknown>>).apply(plainJson),
+  };
+}
+
 /** Register `body` (an upstream object as the user wrote it) under `parent`; `predicted`: its annotations. */
 export function kubernetesChild(
   parent: pulumi.Resource,
@@ -59,8 +83,7 @@ export function kubernetesChild(
   const spec = kubernetesResource(body);
   const resource = new k8s.apiextensions.CustomResource(
     name,
-    // plain JSON: parsed input has prototype-free records, which the SDK cannot print
-    { ...(JSON.parse(JSON.stringify(spec.object)) as Record<string, unknown>), status: undefined },
+    { ...customResourceArgs(spec.object), status: undefined },
     {
       parent,
       dependsOn,

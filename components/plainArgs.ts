@@ -5,9 +5,10 @@
  * Uplinks it waits for. An Output or a Promise at such a path (or above one) is refused here,
  * naming the path, before anything is registered: serialized as it was, an Output as
  * `inventory.spec.nodes` registered one resource per character named `...-zone-undefined`.
- * Elsewhere Inputs are fine (inputs.ts). With Uplinks, or in Kubernetes mode, every value is
- * plain: the Uplinks select their nodes from the whole Inventory and networks, and Kubernetes
- * mode validates every object as the API server would before registering it.
+ * Elsewhere Inputs are fine (inputs.ts), in both modes: in Kubernetes mode an object holding an
+ * Input is validated by ClusterPrediction's check once its values are known (every custom
+ * resource depends on it), the plain ones before anything is registered. With Uplinks every value
+ * is plain: the Uplinks select their nodes from the whole Inventory and networks.
  */
 import * as pulumi from '@pulumi/pulumi';
 
@@ -61,25 +62,24 @@ export const unresolvedPath = (value: unknown, path: string): string | undefined
 
 /**
  * Throw, naming the path and the reason, when the args hold an Output or a Promise where a plain
- * value decides the children (anywhere, with Uplinks or in Kubernetes mode).
+ * value decides the children (anywhere, with Uplinks).
  */
 export function refuseUnresolved(component: string, args: object): void {
-  // the Northbound's endpoints decide nothing, in any mode (they reach the resources as inputs)
+  // the Northbound's endpoints decide nothing, in any mode (they reach the resources as inputs);
+  // the target is a provider resource, not data
   const {
-    target,
+    target: _target,
     northbound: _endpoints,
     ...data
   } = args as {
-    target?: { kind?: string };
+    target?: unknown;
     northbound?: unknown;
     uplinks?: unknown[];
   };
   const everything =
-    target?.kind === 'kubernetes'
-      ? 'Kubernetes mode validates every object as the API server would before registering it'
-      : (data.uplinks?.length ?? 0) > 0
-        ? 'with Uplinks, the Inventory and the networks decide which nodes get an UplinkState'
-        : undefined;
+    (data.uplinks?.length ?? 0) > 0
+      ? 'with Uplinks, the Inventory and the networks decide which nodes get an UplinkState'
+      : undefined;
   const path = unresolvedPaths(data, '').find((p) => everything !== undefined || decides(p));
   if (path === undefined) return;
   throw new Error(

@@ -4,9 +4,11 @@
  * of its own provider, answered by its own mocks) and a node's labels as an Output, and runs under
  * `ovnkMocks`: at update the allocation resource's check takes the resolved CIDR; at preview, with
  * the CIDR unknown, the program registers its resources (one ZoneRows per node) without error.
- * The node list given as an Output is refused before anything is registered, naming its path.
+ * The node list given as an Output is refused before anything is registered, naming its path. In
+ * Kubernetes mode the same program registers the connect's custom resource with the resolved CIDR,
+ * and a CIDR the CRD refuses, arriving through the Output, is refused by ClusterPrediction's check.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsumerProject, consumerProject } from '../support/consumerProject';
@@ -15,18 +17,22 @@ import { topologyArgs } from './fixtures';
 const program = `
 import * as pulumi from '@pulumi/pulumi';
 import { readFileSync } from 'node:fs';
-import { Cluster, type ClusterArgs, type ClusterNetworkConnectArgs } from 'ovnk-pulumi';
+import { Cluster, type ClusterArgs, type ClusterNetworkConnectArgs, kubernetesTarget } from 'ovnk-pulumi';
 import { ovnkMocks } from 'ovnk-pulumi/testing';
 
 const [mode, previewArg] = [process.argv[2], process.argv[3]];
 const preview = previewArg === 'true';
 const registered: string[] = [];
+let connectObject: unknown;
 void pulumi.runtime.setMocks(
   ovnkMocks({
     newResource: (args) => {
       registered.push(args.type);
+      // Kubernetes mode: the ClusterNetworkConnect custom resource as the API server would get it
+      if (args.type.endsWith(':ClusterNetworkConnect')) connectObject = args.inputs;
       // the pool's CIDR exists once the pool does: unknown at preview
-      if (args.type === 'acme:ipam:Pool') return { id: 'pool', state: preview ? {} : { cidr: '192.170.0.0/16' } };
+      const cidr = mode === 'kubernetes-bad' ? '192.170.0.0/33' : '192.170.0.0/16';
+      if (args.type === 'acme:ipam:Pool') return { id: 'pool', state: preview ? {} : { cidr } };
       return { id: args.name + '-id', state: args.inputs };
     },
   }),
@@ -56,10 +62,11 @@ const inventory =
     ? { ...args.inventory, spec: { ...args.inventory.spec, nodes: pulumi.output(nodes) as never } }
     : { ...args.inventory, spec: { ...args.inventory.spec, nodes } };
 try {
-  const cluster = new Cluster('c', { inventory, networks: args.networks, connects: [connect] });
+  const target = mode?.startsWith('kubernetes') ? { target: kubernetesTarget() } : {};
+  const cluster = new Cluster('c', { inventory, networks: args.networks, connects: [connect], ...target });
   cluster.allocations.apply((a) => {
     const annotations = a.connects[plain.metadata.name]?.annotations ?? {};
-    setTimeout(() => process.stdout.write(JSON.stringify({ annotations, registered })), 200);
+    setTimeout(() => process.stdout.write(JSON.stringify({ annotations, registered, connectObject })), 500);
   });
   if (preview) setTimeout(() => process.stdout.write(JSON.stringify({ registered })), 1500);
 } catch (error) {
@@ -103,6 +110,31 @@ describe('ClusterArgs take Inputs from a consumer project', () => {
     const result = run('inputs', true);
     expect(result.error).toBeUndefined();
     expect(zoneRows(result.registered)).toHaveLength(3);
+  });
+
+  it('in Kubernetes mode, the ClusterNetworkConnect custom resource carries the CIDR the Output resolved to', () => {
+    const result = run('kubernetes', false);
+    expect(result.error).toBeUndefined();
+    expect(result.connectObject.spec.connectSubnets).toEqual([{ cidr: '192.170.0.0/16', networkPrefix: 24 }]);
+    expect(result.annotations['k8s.ovn.org/network-connect-subnet']).toContain('192.170.');
+    expect(zoneRows(result.registered)).toHaveLength(0);
+  });
+
+  it("in Kubernetes mode, a value the CRD refuses that arrives through an Output is refused by the prediction's check", () => {
+    const ran = spawnSync(process.execPath, [join(project.dir, 'out', 'index.js'), 'kubernetes-bad', 'false'], {
+      cwd: project.dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(ran.stdout).not.toContain('connectObject');
+    expect(ran.stderr).toContain('c-allocations: connects[0]');
+    expect(ran.stderr).toMatch(/connectSubnets/);
+  });
+
+  it('in Kubernetes mode at preview, with the CIDR unknown, the program registers its objects and no error', () => {
+    const result = run('kubernetes', true);
+    expect(result.error).toBeUndefined();
+    expect(result.registered.filter((t: string) => t.endsWith(':ClusterNetworkConnect'))).toHaveLength(1);
   });
 
   it('the node list as an Output is refused before anything is registered, naming inventory.spec.nodes', () => {
