@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import type { OracleDifference } from './compare';
+import { describeDifference, type OracleDifference } from './compare';
 
 export const ACCEPTED = 'test/oracle/accepted.yaml';
 
@@ -39,4 +39,28 @@ export function explains(list: Accepted[], d: OracleDifference, source: string):
       (a.column === undefined || a.column === d.column) &&
       (a.sources === undefined || a.sources.includes(source)),
   );
+}
+
+/**
+ * An accepted list as a CI test walks it: the differences no entry explains, and at the end the
+ * entries that explained none (stale reasons are failures too).
+ */
+export class AcceptedDifferences {
+  private readonly used = new Set<Accepted>();
+  constructor(private readonly list: Accepted[]) {}
+
+  /** The descriptions of the differences of `source` no entry explains; the others' entries count as used. */
+  unexplained(differences: OracleDifference[], source: string): string[] {
+    return differences.flatMap((d) => {
+      const entry = explains(this.list, d, source);
+      if (!entry) return [describeDifference(d)];
+      this.used.add(entry);
+      return [];
+    });
+  }
+
+  /** The entries that explained no difference. */
+  idle(): string[] {
+    return this.list.filter((a) => !this.used.has(a)).map((a) => `${a.table} ${a.key}: ${a.reason}`);
+  }
 }
