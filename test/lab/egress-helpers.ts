@@ -1,14 +1,15 @@
 /**
  * Helpers of the egress lab tests: a packet capture on a link of the lab's fabric namespace (the
  * segments' external hosts live there), our flows on a node's bridge, a ping from a pod. The
- * capture is a raw AF_PACKET socket in python3 (Debian's; no tcpdump on these machines): it
- * prints `source destination` of every ICMP (or ICMPv6) echo request the link sees.
+ * capture (capture-helpers.ts) prints `source destination` of every ICMP (or ICMPv6) echo
+ * request the link sees.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { type LabNodeStatus, type LabStatus, readState } from '../../lab';
 import { onNode } from './uplink-helpers';
 import { podNetns } from './networks-helpers';
 import { anyOfOursMatch } from '../../provider/uplink/flows';
+import { framesSeen } from './capture-helpers';
 
 /**
  * Which echo requests a capture prints: IPv4 ones the link itself sends or receives (ETH_P_IP, the
@@ -28,52 +29,17 @@ const ECHO_REQUEST: Record<EchoCapture, string> = {
         print(socket.inet_ntop(socket.AF_INET6, ip[8:24]), socket.inet_ntop(socket.AF_INET6, ip[24:40]), flush=True)`,
 };
 
-const captureScript = (capture: EchoCapture): string => `
-import socket, sys, time
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.ntohs(${PROTOCOL[capture]}))
-s.bind((sys.argv[1], 0))
-s.settimeout(0.2)
-print('ready', flush=True)
-end = time.time() + float(sys.argv[2])
-while time.time() < end:
-    try:
-        f = s.recv(2048)
-    except socket.timeout:
-        continue
-    ip = f[14:]
-    ${ECHO_REQUEST[capture]}
-`;
-
 export const fabricOf = (lab: LabStatus): string => readState(lab.name)!.layout.fabricNamespace;
 
 /** Capture echo requests on `links` of the fabric namespace while `during` runs; `source destination` lines. */
-export async function echoRequestsSeen(
+export function echoRequestsSeen(
   lab: LabStatus,
   links: string[],
   during: () => Promise<void>,
   { capture = 'ipv4', seconds = 6 }: { capture?: EchoCapture; seconds?: number } = {},
 ): Promise<Record<string, string[]>> {
-  const script = captureScript(capture);
-  const captures = links.map((link) => {
-    const child = spawn('ip', ['netns', 'exec', fabricOf(lab), 'python3', '-c', script, link, String(seconds)]);
-    let out = '';
-    const ready = new Promise<void>((resolve) =>
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('ready')) resolve();
-      }),
-    );
-    const done = new Promise<string>((resolve) => child.on('close', () => resolve(out)));
-    return { link, child, ready, done };
-  });
-  await Promise.all(captures.map((c) => c.ready));
-  await during();
-  await new Promise((r) => setTimeout(r, 500)); // the last frames reach the capture's output
-  for (const c of captures) c.child.kill();
-  const outputs = await Promise.all(captures.map((c) => c.done));
-  return Object.fromEntries(
-    captures.map((c, i) => [c.link, outputs[i]!.split('\n').filter((l) => l !== '' && l !== 'ready')]),
-  );
+  const filter = { protocol: PROTOCOL[capture], print: ECHO_REQUEST[capture] };
+  return framesSeen(fabricOf(lab), links, filter, during, seconds);
 }
 
 /** How many of `count` pings from network namespace `netns` to `address` were answered. */

@@ -1,0 +1,97 @@
+/**
+ * Packet captures of the lab tests: a raw AF_PACKET socket in python3 (Debian's; no tcpdump on
+ * these machines) on links of one network namespace, printing one line per frame of interest
+ * while the test does something. What a frame prints is a python snippet given `f` (the frame)
+ * and `ip` (what follows the Ethernet header); egress-helpers.ts prints echo requests, this file
+ * the gateway announcements a live migration would need (gratuitous ARP, router advertisements).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+
+export interface FrameFilter {
+  /** The socket's protocol: an ethertype (`0x0800`), or `3` (ETH_P_ALL) for every frame both ways. */
+  protocol: string;
+  /** Python statements (4-space indented after the first line) that print a line for a frame of interest. */
+  print: string;
+}
+
+const captureScript = ({ protocol, print }: FrameFilter): string => `
+import socket, sys, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.ntohs(${protocol}))
+s.bind((sys.argv[1], 0))
+s.settimeout(0.2)
+print('ready', flush=True)
+end = time.time() + float(sys.argv[2])
+while time.time() < end:
+    try:
+        f = s.recv(2048)
+    except socket.timeout:
+        continue
+    ip = f[14:]
+    ${print}
+`;
+
+/** The lines `filter` prints for the frames of `links` in network namespace `netns` while `during` runs. */
+export async function framesSeen(
+  netns: string,
+  links: string[],
+  filter: FrameFilter,
+  during: () => Promise<void>,
+  seconds = 6,
+): Promise<Record<string, string[]>> {
+  const script = captureScript(filter);
+  const captures = links.map((link) => {
+    const child = spawn('ip', ['netns', 'exec', netns, 'python3', '-c', script, link, String(seconds)]);
+    let out = '';
+    const ready = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('ready')) resolve();
+      }),
+    );
+    const done = new Promise<string>((resolve) => child.on('close', () => resolve(out)));
+    return { link, child, ready, done };
+  });
+  await Promise.all(captures.map((c) => c.ready));
+  try {
+    await during();
+  } finally {
+    await new Promise((r) => setTimeout(r, 500)); // the last frames reach the capture's output
+    for (const c of captures) c.child.kill();
+  }
+  const outputs = await Promise.all(captures.map((c) => c.done));
+  return Object.fromEntries(
+    captures.map((c, i) => [c.link, outputs[i]!.split('\n').filter((l) => l !== '' && l !== 'ready')]),
+  );
+}
+
+/**
+ * Every ARP frame (`arp <op> <sender ip> <target ip>`; a gratuitous one has sender = target) and
+ * every IPv6 router advertisement or neighbour advertisement (`nd <134|136> <source>`), both ways.
+ */
+export const gatewayAnnouncements: FrameFilter = {
+  protocol: '3',
+  print: `if f[12:14] == b'\\x08\\x06' and len(ip) >= 28:
+        print('arp', ip[7], socket.inet_ntoa(ip[14:18]), socket.inet_ntoa(ip[24:28]), flush=True)
+    elif f[12:14] == b'\\x86\\xdd' and len(ip) > 40 and ip[6] == 58 and ip[40] in (134, 136):
+        print('nd', ip[40], socket.inet_ntop(socket.AF_INET6, ip[8:24]), flush=True)`,
+};
+
+/** The gratuitous ARPs (sender = target) and router advertisements among `lines` of `gatewayAnnouncements`. */
+export const garpsAndAdverts = (lines: string[]): string[] =>
+  lines.filter((l) => {
+    const [kind, op, sender, target] = l.split(' ');
+    return (kind === 'arp' && sender === target) || (kind === 'nd' && op === '134');
+  });
+
+const garpScript = `
+import socket, sys
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((sys.argv[1], 0))
+mac, ip = bytes.fromhex(sys.argv[3].replace(':', '')), socket.inet_aton(sys.argv[2])
+s.send(b'\\xff' * 6 + mac + b'\\x08\\x06' + b'\\x00\\x01\\x08\\x00\\x06\\x04\\x00\\x01' + mac + ip + b'\\x00' * 6 + ip)
+`;
+
+/** Send one gratuitous ARP request (sender = target = `ip`) on `link` of `netns` (arping is not on these machines). */
+export function sendGratuitousArp(netns: string, link: string, ip: string, mac: string): void {
+  execFileSync('ip', ['netns', 'exec', netns, 'python3', '-c', garpScript, link, ip, mac]);
+}
