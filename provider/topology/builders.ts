@@ -39,7 +39,7 @@ export interface SwitchPortSpec {
 
 export function switchPort(name: string, spec: SwitchPortSpec): DesiredRow {
   const columns: Record<string, unknown> = { name, addresses: spec.addresses };
-  if (spec.type) columns.type = spec.type;
+  if (spec.type !== undefined) columns.type = spec.type;
   if (spec.portSecurity) columns.port_security = spec.portSecurity;
   if (spec.options) columns.options = spec.options;
   if (spec.externalIds) columns.external_ids = spec.externalIds;

@@ -34,7 +34,9 @@ function podRow(ctx: NetworkContext, pod: PodInput, node: NodeContext, remote: b
   if (pod.uid) options['iface-id-ver'] = pod.uid;
   if (ctx.topology === 'layer2' && pod.tunnelId !== undefined) options['requested-tnl-key'] = String(pod.tunnelId);
   return switchPort(podPort(pod.nadKey, pod.namespace, pod.name), {
-    type: remote ? 'remote' : undefined,
+    // a Layer2 pod's port states its type even when local (''), so a pod that moved here from
+    // another zone's node stops being `remote` (a plan manages only the columns it names)
+    type: remote ? 'remote' : ctx.topology === 'layer2' ? '' : undefined,
     addresses,
     portSecurity: addresses,
     options,
