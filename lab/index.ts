@@ -22,7 +22,7 @@ export { checkNbMembers, MAX_NB_MEMBERS } from './nbCluster';
 export { daemonHealth, restartDead } from './restart';
 export type { DaemonHealth, RestartResult } from './restart';
 export type { LabInventoryDocument } from './inventory';
-export { addPod, removePod } from './pods';
+export { addPod, movePod, removePod } from './pods';
 export type { PodSpec } from './pods';
 export { nbctl, ovnTool, sbctl } from './ovnTools';
 export type { OvnToolsTarget } from './ovnTools';

@@ -5,7 +5,7 @@
  */
 import { exec, inNamespace, inRoot, ipBatch } from './exec';
 import { badInput } from './errors';
-import { hasDataPlane } from './layout';
+import { hasDataPlane, type NodeLayout } from './layout';
 import { nodeDbSocket } from './node';
 import { type PodRecord, readState, updateState } from './state';
 
@@ -80,20 +80,51 @@ export async function addPod(labName: string, spec: PodSpec): Promise<PodRecord>
   );
   // TCP through the userspace datapath needs TX checksum offload off (testbed pitfall 2)
   await exec(inNamespace(pod.netns, ['ethtool', '-K', 'eth0', 'tx', 'off']));
-  const vsctl = [
-    'ovs-vsctl',
-    `--db=unix:${nodeDbSocket(node)}`,
-    'add-port',
-    'br-int',
-    pod.hostIf,
-    '--',
-    'set',
-    'Interface',
-    pod.hostIf,
-    `external_ids:iface-id=${spec.ifaceId}`,
-  ];
-  await exec(inRoot(state.ovnRoot, vsctl));
+  await exec(inRoot(state.ovnRoot, [...vsctl(node), ...plugInto(pod.hostIf, spec.ifaceId)]));
   return pod;
+}
+
+/** ovs-vsctl against a node's own database. */
+const vsctl = (node: NodeLayout): string[] => ['ovs-vsctl', `--db=unix:${nodeDbSocket(node)}`];
+
+/** The ovs-vsctl arguments that add `hostIf` to br-int bound to the logical switch port `ifaceId`. */
+const plugInto = (hostIf: string, ifaceId: string): string[] => [
+  'add-port',
+  'br-int',
+  hostIf,
+  '--',
+  'set',
+  'Interface',
+  hostIf,
+  `external_ids:iface-id=${ifaceId}`,
+];
+
+/**
+ * Move a plugged pod to another node the way a live migration moves a virtual machine: its
+ * network namespace, its eth0 (address, MAC, neighbours) and whatever runs inside stay as they
+ * are; the node end of its veth leaves the old node's br-int, moves into the new node's namespace
+ * and is plugged into that node's br-int with the same iface-id, so the new node's ovn-controller
+ * claims the port once its requested-chassis names that node.
+ */
+export async function movePod(labName: string, namespace: string, name: string, to: string): Promise<PodRecord> {
+  const state = readState(labName);
+  const pod = state?.pods.find((p) => p.namespace === namespace && p.name === name);
+  if (!state || !pod) throw badInput(`pod ${namespace}/${name} is not plugged in lab "${labName}"`);
+  const from = state.layout.nodes.find((n) => n.name === pod.node)!;
+  const node = state.layout.nodes.find((n) => n.name === to);
+  if (!node)
+    throw badInput(
+      `pod ${namespace}/${name}: node "${to}" is not in lab "${labName}" (nodes: ${state.layout.nodes.map((n) => n.name).join(', ')})`,
+    );
+  const hostIf = String(pod.hostIf);
+  await exec(inRoot(state.ovnRoot, [...vsctl(from), '--if-exists', 'del-port', 'br-int', hostIf]));
+  await ipBatch([`link set ${hostIf} netns ${node.namespace}`], from.namespace);
+  await ipBatch([`link set ${hostIf} up`], node.namespace);
+  await exec(inRoot(state.ovnRoot, [...vsctl(node), ...plugInto(hostIf, String(pod.ifaceId))]));
+  const updated = await updateState(labName, (s) => {
+    s.pods.find((p) => p.namespace === namespace && p.name === name)!.node = to;
+  });
+  return updated.pods.find((p) => p.namespace === namespace && p.name === name)!;
 }
 
 /** Unplug and delete a pod; unknown pods are fine (nothing to do). */
@@ -102,16 +133,7 @@ export async function removePod(labName: string, namespace: string, name: string
   const pod = state?.pods.find((p) => p.namespace === namespace && p.name === name);
   if (!state || !pod) return;
   const node = state.layout.nodes.find((n) => n.name === pod.node)!;
-  await exec(
-    inRoot(state.ovnRoot, [
-      'ovs-vsctl',
-      `--db=unix:${nodeDbSocket(node)}`,
-      '--if-exists',
-      'del-port',
-      'br-int',
-      String(pod.hostIf),
-    ]),
-  );
+  await exec(inRoot(state.ovnRoot, [...vsctl(node), '--if-exists', 'del-port', 'br-int', String(pod.hostIf)]));
   await exec(['ip', 'netns', 'del', pod.netns], { okCodes: [1, 255] });
   await updateState(labName, (s) => {
     s.pods = s.pods.filter((p) => !(p.namespace === namespace && p.name === name));

@@ -134,7 +134,10 @@ export function renderApply(report: ApplyReport): CommandResult {
   }
   const lines = report.zones.flatMap(zoneLines);
   const { pods, replaced, uplinks } = report;
-  if (pods) lines.push(`pods: ${pods.plugged.length} plugged, ${pods.unplugged.length} unplugged`);
+  if (pods)
+    lines.push(
+      `pods: ${pods.plugged.length} plugged, ${pods.unplugged.length} unplugged${pods.moved ? `, ${pods.moved.length} moved` : ''}`,
+    );
   else if (report.unpluggedPods) lines.push('pods: not plugged (only --lab plugs pods)');
   lines.push(...replaced.map((r) => `replaced ${r.kind}/${r.name}`));
   const failures = report.zones.flatMap((r) => (r.ok ? [] : [r.failure]));

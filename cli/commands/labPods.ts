@@ -1,18 +1,21 @@
 /**
  * The lab's pods of one owner made to match a plan: refuse to take over another owner's pod,
- * plug new or changed ones, unplug the ones no longer wanted (lab/pods.ts does the plumbing).
+ * plug new or changed ones, move the ones whose node alone changed, unplug the ones no longer
+ * wanted (lab/pods.ts does the plumbing).
  */
-import { addPod, type LabStatus, readState as readLab, removePod } from '../../lab';
+import { addPod, type LabStatus, movePod, readState as readLab, removePod } from '../../lab';
 import type { RuntimeState, ZonePlan } from '../../provider/runtime/cli';
 import { CliError, ExitCode } from '../contract';
 
 export interface PodChanges {
   plugged: string[];
   unplugged: string[];
+  /** Pods whose node alone changed, moved with their network namespace (lab/pods.ts movePod); only when some were. */
+  moved?: string[];
 }
 
-const samePlug = (record: Record<string, unknown>, plug: ZonePlan['pods'][number]) =>
-  record.node === plug.node &&
+/** The same port, MAC and addresses: the pod can stay (or move, when only its node changed). */
+const samePort = (record: Record<string, unknown>, plug: ZonePlan['pods'][number]) =>
   record.ifaceId === plug.ifaceId &&
   record.mac === plug.mac &&
   JSON.stringify(record.addresses) === JSON.stringify(plug.addresses);
@@ -63,7 +66,13 @@ export async function syncLabPods(lab: LabStatus, wanted: ZonePlan['pods'], owne
   for (const plug of wanted) {
     const key = `${plug.namespace}/${plug.name}`;
     const record = readLab(lab.name)?.pods.find((p) => p.namespace === plug.namespace && p.name === plug.name);
-    if (record && samePlug(record, plug)) continue;
+    if (record && samePort(record, plug) && record.node === plug.node) continue;
+    if (record && samePort(record, plug)) {
+      // only its node changed: moved as a live migration moves a VM, with its workload running
+      await movePod(lab.name, plug.namespace, plug.name, plug.node);
+      changes.moved = [...(changes.moved ?? []), key];
+      continue;
+    }
     if (record) await removePod(lab.name, plug.namespace, plug.name);
     await addPod(lab.name, {
       namespace: plug.namespace,
