@@ -10,6 +10,7 @@ import { networksBenchmark } from './networks';
 import { ovsdbBenchmark } from './ovsdb';
 import { perNodeBenchmark } from './perNode';
 import { pulumiBenchmark } from './pulumi';
+import { readsBenchmark } from './reads';
 import { reconcileBenchmark } from './reconcile';
 import { uplinkBenchmark } from './uplink';
 import { zonesBenchmark } from './zones';
@@ -27,5 +28,6 @@ export const benchmarks: Benchmark[] = [
   zonesBenchmark,
   crdBenchmark,
   auditBenchmark,
+  readsBenchmark,
   perNodeBenchmark,
 ];

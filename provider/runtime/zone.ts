@@ -6,6 +6,7 @@
  * and the providers.
  */
 import { observe, planApply, type ApplyRequest } from '../nb/apply';
+import { observeLedgerRows } from '../nb/observe';
 import type { DesiredRow } from '../nb/desired';
 import { ledgerHome, serializeLedger } from '../nb/ledger';
 import { recoverLedger, unreadableLedger } from '../nb/ledgerRecovery';
@@ -121,6 +122,7 @@ async function reconcileZone(
     const recovered = await recoverLedger(db, NB_DATABASE, owner);
     if (ledger.text !== undefined || Object.keys(recovered).length > 0) {
       observation.ledger = { ...ledger, recovered };
+      await observeLedgerRows(db, NB_DATABASE, observation, recovered);
       notes.push(
         `ledger ${ledger.text === undefined ? 'missing' : 'unreadable'}: rebuilt from the owner markers as ${serializeLedger(recovered) ?? '{}'}`,
       );

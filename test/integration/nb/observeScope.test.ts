@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OvsdbClient } from '../../../provider/ovsdb/client';
+import type { Condition, Operation, WireRow } from '../../../provider/ovsdb/notation';
+import { apply, observe } from '../../../provider/nb/apply';
+import type { DesiredRow } from '../../../provider/nb/desired';
+import { nbSchema } from '../../../provider/nb/generated/nb';
+import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { recording, writes } from '../../support/recordingDatabase';
+
+const NB = 'OVN_Northbound';
+let server: OvsdbServer;
+let client: OvsdbClient;
+
+beforeAll(async () => {
+  server = await startOvsdbServer();
+  client = await OvsdbClient.connect(server.unix);
+  // someone else's switch with an ACL and a port, as upstream's default network has by the thousand
+  await client.transact(NB, [
+    { op: 'insert', table: 'ACL', 'uuid-name': 'acl', row: aclRow('foreign-acl', 'allow') },
+    { op: 'insert', table: 'Logical_Switch_Port', 'uuid-name': 'lsp', row: { name: 'foreign-lsp' } },
+    {
+      op: 'insert',
+      table: 'Logical_Switch',
+      row: { name: 'foreign-ls', acls: ['named-uuid', 'acl'], ports: ['named-uuid', 'lsp'] },
+    },
+  ]);
+});
+
+afterAll(async () => {
+  client?.close();
+  await server?.stop();
+});
+
+function aclRow(id: string, action: string): WireRow {
+  return {
+    action,
+    direction: 'to-lport',
+    priority: 1000,
+    match: 'ip4',
+    external_ids: ['map', [['k8s.ovn.org/id', id]]],
+  };
+}
+
+const acl = (id: string, extra: Partial<DesiredRow> = {}): DesiredRow => ({
+  table: 'ACL',
+  columns: {
+    action: 'drop',
+    direction: 'to-lport',
+    priority: 1000,
+    match: 'ip4',
+    external_ids: { 'k8s.ovn.org/id': id },
+  },
+  ...extra,
+});
+
+function ours(prefix: string, acls: string[]): DesiredRow[] {
+  return [
+    { table: 'Logical_Switch', columns: { name: `${prefix}-ls`, ports: [`${prefix}-lsp`], acls } },
+    { table: 'Logical_Switch_Port', columns: { name: `${prefix}-lsp` } },
+    ...acls.map((id) => acl(id)),
+  ];
+}
+
+async function rows(table: string, where: Condition[] = []) {
+  const [result] = await client.transact(NB, [{ op: 'select', table, where }]);
+  return result!.rows ?? [];
+}
+
+const selectsOn = (sent: Operation[][], table: string) =>
+  sent.flat().filter((op) => op.op === 'select' && op.table === table);
+
+describe('observe reads our rows of the crowded tables without scanning them (nb/observeSelects.ts)', () => {
+  it('finds our ACLs and ports under our switch by uuid, and a re-apply changes nothing', async () => {
+    const request = { owner: 'o-crowded', schema: nbSchema, desired: ours('crowded', ['c-1', 'c-2']) };
+    await apply(client, request);
+    const db = recording(client);
+    const observation = await observe(db, request);
+    expect(observation.owned.filter((r) => r.table === 'ACL').map((r) => r.columns.external_ids)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ 'k8s.ovn.org/id': 'c-1' }),
+        expect.objectContaining({ 'k8s.ovn.org/id': 'c-2' }),
+      ]),
+    );
+    expect(observation.owned.filter((r) => r.table === 'Logical_Switch_Port')).toHaveLength(1);
+    // every select on the crowded tables names one row by uuid: none scans them
+    for (const table of ['ACL', 'Logical_Switch_Port'])
+      for (const op of selectsOn(db.sent, table))
+        expect((op as { where: Condition[] }).where[0]).toEqual(['_uuid', '==', expect.any(Array)]);
+    expect([...observation.owned, ...observation.foreign].some((r) => r.columns.name === 'foreign-lsp')).toBe(false);
+    const again = recording(client);
+    await apply(again, request);
+    expect(writes(again)).toEqual([]);
+  });
+
+  it('deletes an ACL of ours dropped from the desired rows, and leaves the foreign ACL alone', async () => {
+    const request = { owner: 'o-drop', schema: nbSchema, desired: ours('drop', ['d-1', 'd-2']) };
+    await apply(client, request);
+    const result = await apply(client, { ...request, desired: ours('drop', ['d-1']) });
+    expect(result.plan.summary.filter((line) => line.startsWith('delete'))).toEqual(['delete ACL "d-2"']);
+    expect(
+      await rows('ACL', [['external_ids', 'includes', ['map', [['k8s.ovn.org/id', 'foreign-acl']]]]]),
+    ).toHaveLength(1);
+  });
+
+  it('finds an ACL of ours hanging from a foreign switch, and a destroy removes it from there', async () => {
+    const parents = [{ table: 'Logical_Switch', identity: 'foreign-ls', column: 'acls' }];
+    const request = { owner: 'o-hang', schema: nbSchema, desired: [acl('h-1', { parents }), acl('h-2', { parents })] };
+    await apply(client, request);
+    const again = recording(client);
+    await apply(again, request);
+    expect(writes(again)).toEqual([]);
+    // one of two dropped: found by scanning ACL (a desired ACL still hangs from a foreign row)
+    const dropped = await apply(client, { ...request, desired: [acl('h-1', { parents })] });
+    expect(dropped.plan.summary.filter((line) => line.startsWith('delete'))).toEqual(['delete ACL "h-2"']);
+    const destroyed = await apply(client, { ...request, desired: [] });
+    expect(destroyed.plan.summary).toEqual(['delete ACL "h-1"']);
+    const [sw] = await rows('Logical_Switch', [['name', '==', 'foreign-ls']]);
+    const [theirs] = await rows('ACL', [['external_ids', 'includes', ['map', [['k8s.ovn.org/id', 'foreign-acl']]]]]);
+    expect(sw!.acls).toEqual([theirs!._uuid]);
+  });
+});
