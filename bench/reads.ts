@@ -64,7 +64,7 @@ async function cpuPerCall(server: OvsdbServer, runs: number, body: () => Promise
   const [mine, theirs] = [ownCpu(), processCpu(server.pid)];
   for (let i = 0; i < runs; i++) await body();
   const [client, serverSide] = [ownCpu() - mine, processCpu(server.pid) - theirs];
-  if (process.env.READS_SPLIT) note(`  client ${(client / runs).toFixed(4)} s, server ${(serverSide / runs).toFixed(4)} s`);
+  note(`  client ${(client / runs).toFixed(4)} s, server ${(serverSide / runs).toFixed(4)} s`);
   return (client + serverSide) / runs;
 }
 
