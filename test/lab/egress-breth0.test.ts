@@ -51,7 +51,10 @@ afterAll(async () => {
 
 describe('breth0 carrying the default network', () => {
   it("sends the shared MAC to the default network's patch port and every network in one flow, filters ARP for the node address, and the green pod still leaves", async () => {
-    // the scratch bridge takes breth0's datapath type, so the node's vswitchd opens it
+    // the scratch bridge takes breth0's datapath type, so the node's vswitchd opens it, and is
+    // secure as br-int is: a bridge that learns MACs (NORMAL) would learn breth0's from our flow's
+    // output, and deleting it then expires that MAC in every bridge of the datapath, breth0's
+    // static entry for the host included (seen here: east-west traffic then broke for later files)
     const datapath = await onNode(worker(), 'ovs-vsctl', 'get', 'Bridge', 'breth0', 'datapath_type');
     await onNode(
       worker(),
@@ -64,6 +67,7 @@ describe('breth0 carrying the default network', () => {
       'Bridge',
       'br-t-default',
       `datapath_type=${datapath}`,
+      'fail_mode=secure',
       '--',
       'add-port',
       'breth0',
@@ -125,6 +129,9 @@ describe('breth0 carrying the default network', () => {
     const back = run('apply');
     expect(back.status, back.stderr).toBe(0);
     expect((await ourFlows(worker(), 'breth0')).filter((f) => /priority=1[12],/.test(f))).toEqual([]);
+    // breth0's MAC stays the host's (lab/node.ts pinHostMac), so the node's own traffic stays out of OVN
+    const fdb = await onNode(worker(), 'ovs-appctl', 'fdb/show', 'breth0');
+    expect(fdb).toMatch(new RegExp(`^LOCAL\\s+0\\s+${worker().gatewayMac}\\s+static\\s*$`, 'm'));
   });
 });
 
