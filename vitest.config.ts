@@ -1,32 +1,57 @@
-import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { RUN_STARTED } from './test/support/dist';
+
+const testFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+  );
 
 /**
- * Files that reconfigure the shared lab's gateway bridges (a scratch bridge patched into breth0):
- * after egress-breth0, networks-gateway's east-west pings fail once the nodes flush their neighbours
- * (seen in two clean-clone runs, not yet explained), so these run after every other file.
+ * The files of the lab lane: the packet and CLI tests of test/lab, the Pulumi host tests (each runs
+ * a host and its provider processes: heavy, and most use the lab), and any other file that takes
+ * the shared lab (`inject('lab')`). Every other file needs no lab (pure tests, the fuzz suite, the
+ * QEMU guest tests, the integration tests with servers of their own) and runs in the no-lab lane.
  */
-const RECONFIGURE_SHARED_BRIDGES = ['test/lab/egress-breth0.test.ts'];
+const LAB_LANE = [
+  'test/lab/**/*.test.ts',
+  'test/pulumi/**/*.test.ts',
+  ...testFiles('test').filter((f) => readFileSync(f, 'utf8').includes("inject('lab')")),
+];
 
-class SharedBridgesLast extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const last = (f: TestSpecification) => RECONFIGURE_SHARED_BRIDGES.some((name) => f.moduleId.endsWith(name));
-    return [...sorted.filter((f) => !last(f)), ...sorted.filter(last)];
-  }
-}
-
-// One lab per test run, shared by every test file (test/setup/lab.ts starts it once and
-// provides its status); unit tests do not touch it. Files run one at a time by default because
-// the lab and the servers are shared and the machine has two cores.
+// Two lanes side by side, one per core of the machines the suite runs on (vitest runs its fork
+// and thread pools at the same time), each running its files one at a time:
+// - lab: one central lab for the run (test/setup/lab.ts starts it once and provides its status),
+//   its files in forks, as they share the lab's nodes and bridges;
+// - no-lab: the files that need no lab, in a worker thread (one at a time also keeps two QEMU
+//   guests from booting at once).
+// test/setup/dist.ts builds a stale dist/ for both first; test/setup/rpc.ts keeps a test's
+// synchronous work from timing out vitest's own calls.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/lab.ts'],
+    globalSetup: ['test/setup/dist.ts'],
+    setupFiles: ['test/setup/rpc.ts'],
+    // when this run started: sources edited later are not this run's (test/support/dist.ts)
+    env: { [RUN_STARTED]: process.env[RUN_STARTED] ?? String(Date.now()) },
     testTimeout: 60_000,
-    hookTimeout: 120_000,
-    fileParallelism: false,
-    sequence: { sequencer: SharedBridgesLast },
+    hookTimeout: 180_000,
+    poolOptions: { forks: { maxForks: 1, minForks: 1 }, threads: { maxThreads: 1, minThreads: 1 } },
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'lab', include: LAB_LANE, globalSetup: ['test/setup/lab.ts'], pool: 'forks' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'no-lab',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...LAB_LANE],
+          pool: 'threads',
+        },
+      },
+    ],
   },
 });
