@@ -133,23 +133,27 @@ async function waitForChassisOf(layout: LabLayout, root: string | undefined, dea
   return waitForChassis(centralSocket(layout, 'sb'), root, ids, deadline);
 }
 
-async function startNodes(layout: LabLayout, state: LabState, deadline: number): Promise<void> {
+async function startNodes(layout: LabLayout, state: LabState, timeoutMs: number): Promise<void> {
   const root = state.ovnRoot;
   const started = await Promise.all(layout.nodes.map((node) => startNode(layout, node, root)));
   state.gatewayMacs = Object.fromEntries(layout.nodes.map((node, i) => [node.name, started[i]!.gatewayMac]));
   writeState(state);
+  const deadline = Date.now() + timeoutMs;
   await Promise.all(layout.nodes.map((n) => waitForSsh(n.mgmtIp, 22, deadline, `${n.logDir}/sshd.log`)));
 }
 
+/**
+ * Each wait's clock starts when that wait does (starting many nodes on a busy machine takes its
+ * own time, which must not use up the wait for their sshd or their chassis).
+ */
 async function bringUp(layout: LabLayout, state: LabState, timeoutMs: number): Promise<void> {
   const root = state.ovnRoot;
   const dataPlane = hasDataPlane(layout);
   const [fingerprints] = await Promise.all([dataPlane ? createKeys(layout) : {}, startControl(layout, root)]);
   state.hostKeyFingerprints = fingerprints;
   writeState(state);
-  const deadline = Date.now() + timeoutMs;
-  if (dataPlane) await startNodes(layout, state, deadline);
-  await waitForChassisOf(layout, root, deadline);
+  if (dataPlane) await startNodes(layout, state, timeoutMs);
+  await waitForChassisOf(layout, root, Date.now() + timeoutMs);
 }
 
 /**
