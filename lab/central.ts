@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { exec, inRoot, ipBatch } from './exec';
+import { exec, inNamespace, inRoot, ipBatch } from './exec';
 import { type LabLayout, UNDERLAY6_PREFIX, underlayGateway6 } from './layout';
 import {
   createNbCluster,
@@ -39,6 +39,9 @@ export async function createFabric(layout: LabLayout): Promise<void> {
     `link set ${layout.hostLink} up`,
   ]);
   await ipBatch(['link set host master br0 up'], fabric);
+  // the fabric's own TCP (a host beyond the nodes' gateways) crosses breth0's userspace
+  // datapath, which passes a partial checksum on: TX checksum offload off, as for pods
+  await exec(inNamespace(fabric, ['ethtool', '-K', 'br0', 'tx', 'off']));
 }
 
 export const centralSocket = (layout: LabLayout, db: 'nb' | 'sb'): string => path.join(layout.centralDir, `${db}.sock`);
