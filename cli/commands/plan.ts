@@ -136,7 +136,7 @@ export function renderPlan({ topology, uplinks }: PlanReport): CommandResult {
   const document = planDocument(allocation, zones, problems);
   const exitCode = problems.length === 0 ? ExitCode.ok : ExitCode.refused;
   // made when read: `-o json` never renders the text (each renders every zone's rows)
-  const text = () => planText(cluster, allocation, zones, problems);
+  const text = () => builtHere(() => planText(cluster, allocation, zones, problems));
   if (!uplinks)
     return {
       exitCode,
@@ -164,8 +164,22 @@ export async function plan(options: PlanOptions): Promise<CommandResult> {
   try {
     return renderPlan(await runPlan(options, reach));
   } catch (error) {
-    // nothing reached: a plan that cannot be built is this process's failure (exit 1), never 4
-    if (error instanceof CliError || reach.targets) throw error;
+    if (reach.targets) throw error;
+    return builtHere(() => {
+      throw error;
+    });
+  }
+}
+
+/**
+ * `build`'s result. Offline nothing is reached: a plan that cannot be built, now or while its
+ * zones are written (they render when read), is this process's failure (exit 1), never 4.
+ */
+function builtHere<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof CliError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     throw new CliError(ExitCode.refused, `the plan could not be built: ${message}`);
   }
@@ -216,7 +230,8 @@ export function planDocument(allocation: ClusterAllocation, zones: ZonePlan[], p
  */
 function lazyZoneTables(zones: ZonePlan[]): Record<string, ReturnType<typeof readableTables>> {
   const tables = dict<ReturnType<typeof readableTables>>();
-  for (const z of zones) Object.defineProperty(tables, z.name, { enumerable: true, get: () => readableTables(z.rows) });
+  for (const z of zones)
+    Object.defineProperty(tables, z.name, { enumerable: true, get: () => builtHere(() => readableTables(z.rows)) });
   return tables;
 }
 

@@ -42,24 +42,34 @@ interface Parts {
   unbound: Set<string>;
 }
 
-export function renderConnect(input: ConnectInput, nodes: ConnectNode[], zone: Zone): ConnectRender {
+/**
+ * `counts`: the remote nodes' shared rows (the same in every zone) are counted there per table
+ * instead of listed among the rows (a per-node plan counting its zones, issue 25.4).
+ */
+export function renderConnect(
+  input: ConnectInput,
+  nodes: ConnectNode[],
+  zone: Zone,
+  counts?: Map<string, number>,
+): ConnectRender {
   const local = new Set(zone.localNodes);
-  const byId = [...nodes].sort((a, b) => a.id - b.id);
+  const byId = sortedById(nodes);
   const networks = [...input.networks].sort((a, b) => a.id - b.id);
   const sorted = { ...input, networks };
   const parts: Parts = { router: new RouterParts(), attached: [], unbound: new Set() };
   const remote = zone.layout === 'per-node' ? remoteLinks(input, sorted, byId) : undefined;
   if (remote) {
-    parts.router.remote.ports = remote.zoneIds('ports', local);
-    parts.router.remote.routes = remote.zoneIds('routes', local);
+    parts.router.remote.ports = () => remote.zoneIds('ports', local);
+    parts.router.remote.routes = () => remote.zoneIds('routes', local);
   }
   for (const network of networks) {
     if (network.topology === 'layer3') {
       for (const node of byId.filter((n) => isActiveOn(network, n.name))) {
         const shared = local.has(node.name) ? undefined : remote?.rowsOf(network.name, node.name);
-        if (shared) parts.router.addShared(shared);
-        else addLayer3Node(sorted, network, node, local.has(node.name), zone, parts);
+        if (shared && !counts) parts.router.addShared(shared);
+        else if (!shared) addLayer3Node(sorted, network, node, local.has(node.name), zone, parts);
       }
+      if (counts) remote?.countInto(network.name, local, counts);
     } else if (zone.localNodes.some((n) => isActiveOn(network, n))) {
       addLink(sorted, linkOf(sorted, network), parts, undefined);
     }
@@ -104,7 +114,7 @@ const remoteByConnect = new WeakMap<ConnectInput, { nodes: ConnectNode[]; block:
 
 function remoteLinks(input: ConnectInput, sorted: ConnectInput, byId: ConnectNode[]): SharedRows {
   const known = remoteByConnect.get(input);
-  if (known && known.nodes.length === byId.length && known.nodes.every((n, i) => n === byId[i])) return known.block;
+  if (known && known.nodes === byId) return known.block;
   const block = new SharedRows();
   for (const network of sorted.networks.filter((n) => n.topology === 'layer3')) {
     for (const node of byId.filter((n) => isActiveOn(network, n.name) && n.chassisId !== undefined)) {
@@ -117,6 +127,18 @@ function remoteLinks(input: ConnectInput, sorted: ConnectInput, byId: ConnectNod
   }
   remoteByConnect.set(input, { nodes: byId, block });
   return block;
+}
+
+const sortedNodes = new WeakMap<ConnectNode[], ConnectNode[]>();
+
+/** The nodes by id, sorted once per list (every zone of a plan renders with the same list). */
+function sortedById(nodes: ConnectNode[]): ConnectNode[] {
+  let sorted = sortedNodes.get(nodes);
+  if (sorted === undefined) {
+    sorted = [...nodes].sort((a, b) => a.id - b.id);
+    sortedNodes.set(nodes, sorted);
+  }
+  return sorted;
 }
 
 /** A local link: both ports, its routes, and the source network's policies from it. */

@@ -70,10 +70,11 @@ export function prepareZones(
   return { nodes, connects, loadBalancers, zones: zoneSpecs(cluster, nodes) };
 }
 
-export function renderZone(plan: ZonePlan, zone: Zone): ZoneRows {
+/** `counts`: as renderConnect's, the remote nodes' shared rows counted there, not listed. */
+export function renderZone(plan: ZonePlan, zone: Zone, counts?: Map<string, number>): ZoneRows {
   const out: ZoneRows = { zone, rows: [], notes: [] };
   for (const input of plan.connects) {
-    const rendered = renderConnect(input, plan.nodes, zone);
+    const rendered = renderConnect(input, plan.nodes, zone, counts);
     out.rows.push(...rendered.rows);
     out.notes.push(...rendered.notes);
   }

@@ -19,18 +19,13 @@ import { renderRefusals } from '../model/networkRules';
 import { joinSubnetRefusals } from '../topology/joinFit';
 import { masqueradeRefusals } from '../topology/masqueradeFit';
 import type { Problem } from '../model/problem';
-import { prepareZones, renderZone, uniqueRows, type ZonePlan as ConnectZones } from '../connect/zones';
-import { ConnectRenderError } from '../connect/links';
 import { validateConnects } from '../connect/validate';
-import { forNetwork, TopologyInputError } from '../topology/errors';
+import { TopologyInputError } from '../topology/errors';
+import { prepareZones, type ZonePlan as ConnectZones } from '../connect/zones';
+import { zoneCounts, zoneRows } from './zoneRows';
 import { topologyInputs, type TopologyInputs, type ZoneRenderInputs } from '../topology/fromCluster';
-import { mergeSharedParts } from '../topology/merge';
-import { type Keyed, renderNetworkKeyed } from '../topology/render';
-import { isShared } from '../topology/remoteRows';
-import { identityOf } from '../topology/rows';
 import type { DesiredRow } from '../nb/desired';
 import { networkEndpoints } from '../topology/services';
-import { renderSharedRows } from '../topology/shared';
 import { podPlugs } from './pods';
 import { renderProblem } from './renderProblem';
 import { runtimeStateVersion, type RuntimeState } from './state';
@@ -156,13 +151,7 @@ export function planTopology(source: PlanSource, previous?: RuntimeState, option
   const { cluster, allocation, inputs, problems } = result.allocated;
   return refusingInputErrors(cluster, () => {
     const connectPlan = prepareZones(cluster, allocation, networkEndpoints(inputs.zones[0]?.inputs ?? []));
-    // every zone rendered here once, so bad input is refused now, not when a zone's rows are read
-    let total = 0;
-    const zones = inputs.zones.map((z) => {
-      const first = zoneRows(z, connectPlan);
-      total += first.rows.length;
-      return zonePlan(z, connectPlan, first, options.holdRows ?? total <= HELD_ROWS);
-    });
+    const zones = zonePlans(inputs.zones, connectPlan, options.holdRows);
     const state: RuntimeState = { ...result.allocated.state, uplinks: uplinksState(cluster.networks) };
     return { ok: true, plan: { cluster, allocation, state, zones, problems, warnings: planWarnings(allocation) } };
   });
@@ -182,85 +171,39 @@ function refusingInputErrors<T>(cluster: Cluster, body: () => T): T | { ok: fals
 }
 
 /**
- * A zone's plan. A per-node cluster's zones together hold N² rows (issue 25.4): past `HELD_ROWS`
- * a zone's rows are rendered again each time they are read (the same rows) instead of held, so a plan of 2,000
- * zones holds one zone's rows at a time. `first`: the zone as planTopology rendered it to refuse
- * bad input (its notes are kept; they are few).
+ * The zones' plans. A per-node cluster's zones together hold N² rows (issue 25.4): when the first
+ * zone's rows times the zones pass `HELD_ROWS`, each zone is counted per table without listing
+ * its remote rows (zoneRows.ts zoneCounts) and its rows are rendered again each time they are read
+ * (the same rows), so a plan of 2,000 zones holds one zone's rows at a time. Either way every zone
+ * is rendered here once, so bad input is refused now, not when a zone's rows are read.
  */
-function zonePlan(z: ZoneRenderInputs, connectPlan: ConnectZones, first: ZoneRows, hold: boolean): ZonePlan {
-  const tableCounts = new Map<string, number>();
-  for (const row of first.rows) tableCounts.set(row.table, (tableCounts.get(row.table) ?? 0) + 1);
-  const plan = { name: z.zone.name, zone: z.zone, tableCounts, pods: z.inputs.flatMap((input) => podPlugs(input)) };
-  if (hold) return { ...plan, rows: first.rows, notes: first.notes };
-  return {
-    ...plan,
-    get rows() {
-      return zoneRows(z, connectPlan).rows;
-    },
-    notes: first.notes,
-  };
-}
-
-/** Past this many rows in all zones together, zones do not hold their rows (zonePlan). */
-export const HELD_ROWS = 2_000_000;
-
-interface ZoneRows {
-  rows: DesiredRow[];
-  notes: string[];
-}
-
-function zoneRows(z: ZoneRenderInputs, connectPlan: ConnectZones): ZoneRows {
-  const perNetwork = z.inputs.map((input) => forNetwork(input.network.name, () => renderNetworkKeyed(input)));
-  const networkRows = joined(perNetwork);
-  const connect = renderZone(connectPlan, z.zone);
-  const connectRows = connect.rows;
-  const shared = networkRows.length > 0 || connectRows.length > 0 ? renderSharedRows() : [];
-  // Rows of different networks never share an identity (every name carries the network prefix),
-  // so only the connect and shared rows, which may repeat each other or a network row, are checked.
-  const others = uniqueRows([...connectRows, ...shared]);
-  const rows = networkRows;
-  for (const row of connectRows.length === 0 ? others : newRows(others, perNetwork, networkRows)) rows.push(row);
-  return { rows, notes: connect.notes };
-}
-
-/** The networks' rows in one list, shared rows joined (mergeSharedParts) when there are any. */
-function joined(perNetwork: readonly Keyed[][]): DesiredRow[] {
-  const rows: DesiredRow[] = [];
-  let shared = false;
-  for (const keyed of perNetwork)
-    for (const e of keyed) {
-      rows.push(e.row);
-      shared ||= e.row.shared === true;
+function zonePlans(inputs: readonly ZoneRenderInputs[], connectPlan: ConnectZones, holdRows?: boolean): ZonePlan[] {
+  const first = inputs[0] && zoneRows(inputs[0], connectPlan);
+  const hold = holdRows ?? (first?.rows.length ?? 0) * inputs.length <= HELD_ROWS;
+  return inputs.map((z, i) => {
+    const plan = { name: z.zone.name, zone: z.zone, pods: z.inputs.flatMap((input) => podPlugs(input)) };
+    if (hold) {
+      const { rows, notes } = i === 0 ? first! : zoneRows(z, connectPlan);
+      return { ...plan, rows, notes, tableCounts: tableCounts(rows) };
     }
-  return shared ? mergeSharedParts(rows) : rows;
-}
-
-/**
- * `others` without the rows the networks have already (exact repeats; a different row of the same
- * identity throws, as uniqueRows). The networks' rows are sorted by key: looked up, not indexed,
- * since a per-node zone holds thousands. Shared remote rows of a connect are named by it: never repeats.
- */
-function newRows(others: DesiredRow[], perNetwork: Keyed[][], networkRows: DesiredRow[]): DesiredRow[] {
-  return others.filter((row) => {
-    if (isShared(row)) return true;
-    const key = `${row.table}\u0000${identityOf(row)}`;
-    const found = perNetwork.map((keyed) => findKeyed(keyed, key)).find((e) => e !== undefined);
-    if (found === undefined) return true;
-    // a shared row's parts were joined into another row (topology/merge.ts): compare with that one
-    const before = found.shared ? networkRows.find((r) => `${r.table}\u0000${identityOf(r)}` === key)! : found;
-    if (JSON.stringify(before) !== JSON.stringify(row))
-      throw new ConnectRenderError(`two different ${row.table} rows have the identity ${identityOf(row)}`);
-    return false;
+    const { counts, notes } =
+      i === 0 ? { counts: tableCounts(first!.rows), notes: first!.notes } : zoneCounts(z, connectPlan);
+    return {
+      ...plan,
+      tableCounts: counts,
+      get rows() {
+        return zoneRows(z, connectPlan).rows;
+      },
+      notes,
+    };
   });
 }
 
-function findKeyed(sorted: readonly Keyed[], key: string): DesiredRow | undefined {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]!.key < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return sorted[lo]?.key === key ? sorted[lo]!.row : undefined;
+function tableCounts(rows: readonly DesiredRow[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.table, (counts.get(row.table) ?? 0) + 1);
+  return counts;
 }
+
+/** Past this many rows in all zones together, zones do not hold their rows (zonePlans). */
+export const HELD_ROWS = 2_000_000;

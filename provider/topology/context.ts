@@ -68,7 +68,8 @@ export interface NetworkContext {
   /** Localnet only: `tag_request` of its localnet port; 0 means none. */
   vlan: number;
   local: NodeContext[];
-  remote: NodeContext[];
+  /** How many nodes the zone holds as remote (per-node layout: every active node but its own). */
+  remoteCount: number;
   /** Every node the network is active on, sorted by id (the same objects in every zone's context). */
   all: NodeContext[];
   /** Per network, shared by every zone's context: what renderers build once for all zones (remoteRows.ts). */
@@ -212,7 +213,7 @@ function layoutOf(input: RenderInput): Layout {
  * cluster (memoised), since a per-node cluster resolves each network once per zone and every
  * zone's remote nodes are the same rows (remoteRows.ts).
  */
-type NetworkBase = Omit<NetworkContext, 'layout' | 'local' | 'remote' | 'remoteBlocks'>;
+type NetworkBase = Omit<NetworkContext, 'layout' | 'local' | 'remoteCount' | 'remoteBlocks'>;
 
 interface Known {
   nodes: unknown;
@@ -232,6 +233,16 @@ function baseOf(input: RenderInput): Known {
   return fresh;
 }
 
+/** The network's active nodes by name, once per network. */
+export function nodeByName(ctx: Pick<NetworkContext, 'all' | 'memo'>): ReadonlyMap<string, NodeContext> {
+  let known = ctx.memo.get('nodeByName') as Map<string, NodeContext> | undefined;
+  if (known === undefined) {
+    known = new Map(ctx.all.map((n) => [n.name, n]));
+    ctx.memo.set('nodeByName', known);
+  }
+  return known;
+}
+
 /** Parse and check the input; every error names the field, the value and the reason. */
 export function resolve(input: RenderInput): NetworkContext {
   const { base, byName } = baseOf(input);
@@ -239,12 +250,17 @@ export function resolve(input: RenderInput): NetworkContext {
     if (!byName.has(name)) throw new TopologyInputError(`zone.localNodes[${i}]`, name, 'is not a node of the input');
   });
   const layout = layoutOf(input);
-  const local = new Set(input.zone.localNodes);
+  // looked up, not filtered: a per-node cluster resolves every network once per zone (issue 25.4)
+  const local = [...new Set(input.zone.localNodes)].flatMap((name) => {
+    const node = nodeByName(base).get(name);
+    return node === undefined ? [] : [node];
+  });
+  local.sort((a, b) => a.id - b.id);
   return {
     ...base,
     layout,
-    local: base.all.filter((n) => local.has(n.name)),
-    remote: layout === 'per-node' ? base.all.filter((n) => !local.has(n.name)) : [],
+    local,
+    remoteCount: layout === 'per-node' ? base.all.length - local.length : 0,
     remoteBlocks: [],
   };
 }

@@ -206,11 +206,11 @@ export function renderLayer2(ctx: NetworkContext, podPorts: DesiredRow[]): Desir
   management(ctx, tr, sw);
   sw.ports.push(...podPorts);
   for (const node of ctx.local) rows.push(...localNode(ctx, node, tr));
-  if (ctx.remote.length > 0) {
+  if (ctx.remoteCount > 0) {
     // the same rows in every zone: built once per network (remoteRows.ts)
     const { block, local } = remoteBlock(ctx, 'layer2-remote', (node) => remoteNode(ctx, node));
-    tr.remote.ports = block.zoneIds('ports', local);
-    tr.remote.routes = block.zoneIds('routes', local);
+    tr.remote.ports = () => block.zoneIds('ports', local);
+    tr.remote.routes = () => block.zoneIds('routes', local);
   }
   rows.push(
     ...tr.build({

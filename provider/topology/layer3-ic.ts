@@ -61,13 +61,13 @@ export function renderLayer3Interconnect(ctx: NetworkContext, cr: RouterParts): 
       ),
     );
   }
-  if (ctx.remote.length > 0) {
+  if (ctx.remoteCount > 0) {
     const { block, local } = remoteBlock(ctx, 'layer3-interconnect', (node) => [
       { column: 'ports', row: remoteTransitPort(ctx, node) },
       ...remoteRoutes(ctx, node, crName).map((row) => ({ column: 'routes', row })),
     ]);
-    ts.remote.ports = block.zoneIds('ports', local);
-    cr.remote.routes = block.zoneIds('routes', local);
+    ts.remote.ports = () => block.zoneIds('ports', local);
+    cr.remote.routes = () => block.zoneIds('routes', local);
   }
   const name = names.transitSwitchName(ctx.p);
   return ts.build({

@@ -8,7 +8,7 @@
  * zone_ic_handler.go AddTransitPortConfig).
  */
 import { parseIP } from './addresses';
-import type { NetworkContext, NodeContext } from './context';
+import { type NetworkContext, type NodeContext, nodeByName } from './context';
 import { TopologyInputError } from './errors';
 import type { PodInput, RenderInput } from './input';
 import { macFromIPs } from './mac';
@@ -52,8 +52,10 @@ function podRow(ctx: NetworkContext, pod: PodInput, node: NodeContext, remote: b
 
 /** Pod LSPs of the zone grouped by the node they are on (Layer2: remote ones included). */
 export function renderPodPorts(ctx: NetworkContext, input: RenderInput): Map<string, DesiredRow[]> {
-  const nodes = new Map([...ctx.local, ...ctx.remote].map((n) => [n.name, n]));
   const local = new Set(ctx.local.map((n) => n.name));
+  const all = nodeByName(ctx);
+  // the zone's nodes: its local ones, and per-node every other active one as remote
+  const nodes = { get: (name: string) => (ctx.layout === 'per-node' || local.has(name) ? all.get(name) : undefined) };
   const byNode = new Map<string, DesiredRow[]>();
   (input.pods ?? []).forEach((pod, index) => {
     checkPod(pod, index, input);

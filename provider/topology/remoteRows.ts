@@ -40,6 +40,10 @@ interface BlockContext<N extends Node> {
 export class RemoteBlock {
   /** Sorted by key, each identity once. */
   private readonly entries: BlockEntry[];
+  private readonly keyed: ReadonlyMap<string, BlockEntry>;
+  /** Entries per table, and per node the entries standing for it: a zone's share counted without listing it. */
+  private readonly tables = new Map<string, number>();
+  private readonly ofNode = new Map<string, BlockEntry[]>();
 
   constructor(nodes: readonly Node[], rowsOf: (node: Node) => RemoteRow[]) {
     const keyed = new Map<string, BlockEntry>();
@@ -55,6 +59,30 @@ export class RemoteBlock {
       }
     }
     this.entries = [...keyed.values()].sort(byKey);
+    this.keyed = keyed;
+    for (const e of this.entries) {
+      this.tables.set(e.row.table, (this.tables.get(e.row.table) ?? 0) + 1);
+      for (const n of e.nodes) {
+        const list = this.ofNode.get(n);
+        if (list === undefined) this.ofNode.set(n, [e]);
+        else list.push(e);
+      }
+    }
+  }
+
+  /** The entry of `key` when the zone of `local` holds it. */
+  find(key: string, local: ReadonlySet<string>): BlockEntry | undefined {
+    if (!this.tables.has(key.slice(0, key.indexOf('\u0000')))) return undefined;
+    const e = this.keyed.get(key);
+    return e !== undefined && inZone(e, local) ? e : undefined;
+  }
+
+  /** Adds the zone's rows per table to `counts`: every entry but those standing only for `local` nodes. */
+  countInto(counts: Map<string, number>, local: ReadonlySet<string>): void {
+    for (const [table, n] of this.tables) counts.set(table, (counts.get(table) ?? 0) + n);
+    const left = new Set<BlockEntry>();
+    for (const node of local) for (const e of this.ofNode.get(node) ?? []) if (!inZone(e, local)) left.add(e);
+    for (const e of left) counts.set(e.row.table, counts.get(e.row.table)! - 1);
   }
 
   /** Every entry, sorted by key; a zone holds those standing for a node not local to it. */
@@ -81,9 +109,12 @@ export class RemoteBlock {
  */
 function zoneIds(entries: readonly BlockEntry[], column: string, local: ReadonlySet<string>): string[] {
   const ids: string[] = [];
-  for (const e of entries) if (e.column === column && e.nodes.some((n) => !local.has(n))) ids.push(e.id);
+  for (const e of entries) if (e.column === column && inZone(e, local)) ids.push(e.id);
   return ids;
 }
+
+/** A zone holds an entry standing for a node not local to it. */
+export const inZone = (e: BlockEntry, local: ReadonlySet<string>): boolean => e.nodes.some((n) => !local.has(n));
 
 const byKey = (a: BlockEntry, b: BlockEntry): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
@@ -97,12 +128,17 @@ export const isShared = (row: DesiredRow): boolean => shared.has(row);
  * (connect/render.ts): kept per group and node; the parent's reference columns come sorted from zoneIds.
  */
 export class SharedRows {
-  private readonly byNode = new Map<string, RemoteRow[]>();
+  private readonly byGroup = new Map<string, Map<string, RemoteRow[]>>();
+  /** Per group the rows per table: a zone's share counted without listing it (countInto). */
+  private readonly tables = new Map<string, Map<string, number>>();
   private readonly entries: BlockEntry[] = [];
   private sorted = true;
 
   add(group: string, node: string, rows: RemoteRow[]): void {
-    this.byNode.set(`${group}\u0000${node}`, rows);
+    if (!this.byGroup.has(group)) this.byGroup.set(group, new Map());
+    this.byGroup.get(group)!.set(node, rows);
+    if (!this.tables.has(group)) this.tables.set(group, new Map());
+    addCounts(this.tables.get(group)!, rows, 1);
     for (const { column, row } of rows) {
       shared.add(row);
       const id = identityOf(row);
@@ -112,7 +148,13 @@ export class SharedRows {
   }
 
   rowsOf(group: string, node: string): RemoteRow[] | undefined {
-    return this.byNode.get(`${group}\u0000${node}`);
+    return this.byGroup.get(group)?.get(node);
+  }
+
+  /** Adds the group's rows per table to `counts`, but those of `local` nodes. */
+  countInto(group: string, local: ReadonlySet<string>, counts: Map<string, number>): void {
+    for (const [table, n] of this.tables.get(group) ?? []) counts.set(table, (counts.get(table) ?? 0) + n);
+    for (const node of local) addCounts(counts, this.rowsOf(group, node) ?? [], -1);
   }
 
   /** As RemoteBlock's; an identity two rows share (none are expected) once. */
@@ -122,6 +164,10 @@ export class SharedRows {
     const ids = zoneIds(this.entries, column, local);
     return ids.filter((id, i) => i === 0 || id !== ids[i - 1]);
   }
+}
+
+function addCounts(counts: Map<string, number>, rows: readonly RemoteRow[], sign: 1 | -1): void {
+  for (const { row } of rows) counts.set(row.table, (counts.get(row.table) ?? 0) + sign);
 }
 
 /**

@@ -14,19 +14,16 @@ import { renderLayer3 } from './layer3';
 import { renderPodPorts } from './pods';
 import { renderSecondary } from './secondary';
 import { identityOf, type DesiredRow } from './rows';
-import type { BlockEntry, RemoteBlock } from './remoteRows';
+import { type BlockEntry, inZone, type RemoteBlock } from './remoteRows';
 
 /**
  * The rows once each, sorted by table then identity (rows.ts `sortRows` order), each keyed once.
  * A repeated identity is checked by its columns (rarely: a route reached from two nodes).
  */
-function uniqueSorted(rows: DesiredRow[], blocks: readonly ZoneBlock[] = []): Keyed[] {
+function uniqueSorted(rows: DesiredRow[]): Keyed[] {
   const seen = new Map<string, DesiredRow>();
   for (const r of rows) add(seen, `${r.table}\u0000${identityOf(r)}`, r);
-  let sorted = [...seen.keys()].sort().map((key) => ({ key, row: seen.get(key)! }));
-  // The zone's share of the shared remote rows (remoteRows.ts) is sorted already: merge, not sort.
-  for (const { block, local } of blocks) sorted = merged(sorted, block.sortedEntries(), local);
-  return sorted;
+  return [...seen.keys()].sort().map((key) => ({ key, row: seen.get(key)! }));
 }
 
 function add(seen: Map<string, DesiredRow>, key: string, r: DesiredRow): void {
@@ -52,7 +49,7 @@ function merged(a: readonly Keyed[], b: readonly BlockEntry[], local: ReadonlySe
   const out: Keyed[] = [];
   let i = 0;
   for (const y of b) {
-    if (!y.nodes.some((n) => !local.has(n))) continue;
+    if (!inZone(y, local)) continue;
     while (i < a.length && a[i]!.key < y.key) out.push(a[i++]!);
     if (i < a.length && a[i]!.key === y.key) same(a[i]!.row, y.row);
     else out.push(y);
@@ -71,11 +68,77 @@ export function renderNetwork(input: RenderInput): DesiredRow[] {
 
 /** renderNetwork's rows with their sort keys (runtime/plan.ts looks rows up by key). */
 export function renderNetworkKeyed(input: RenderInput): Keyed[] {
+  return keyedRows(renderNetworkParts(input));
+}
+
+/**
+ * A network's rows in a zone as rendered: the zone's own rows, and the shared blocks of remote rows
+ * (remoteRows.ts) it holds, not yet merged in (a per-node plan counts them per zone: countRows).
+ */
+export interface NetworkRows {
+  /** Sorted by key, each identity once. */
+  own: Keyed[];
+  blocks: ZoneBlock[];
+}
+
+/** Every row of the network in the zone: the blocks' entries merged into the own rows by key. */
+export function keyedRows({ own, blocks }: NetworkRows): Keyed[] {
+  // The zone's share of the shared remote rows (remoteRows.ts) is sorted already: merge, not sort.
+  let sorted = own;
+  for (const { block, local } of blocks) sorted = merged(sorted, block.sortedEntries(), local);
+  return sorted;
+}
+
+/**
+ * Adds the network's rows in the zone per table to `counts` without listing the blocks' entries:
+ * what counting keyedRows gives, in the time of the zone's own rows (a key in both is one row,
+ * checked as the merge checks it).
+ */
+export function countRows(parts: NetworkRows, counts: Map<string, number>): void {
+  const count = (table: string, n: number) => counts.set(table, (counts.get(table) ?? 0) + n);
+  // two blocks may repeat each other's keys: listed and counted (no renderer makes two today)
+  if (parts.blocks.length > 1) return keyedRows(parts).forEach((e) => count(e.row.table, 1));
+  for (const e of parts.own) count(e.row.table, 1);
+  for (const { block, local } of parts.blocks) {
+    block.countInto(counts, local);
+    for (const e of parts.own) {
+      const y = block.find(e.key, local);
+      if (y === undefined) continue;
+      same(e.row, y.row);
+      count(e.row.table, -1);
+    }
+  }
+}
+
+/** The network's row of `key` in the zone (keyedRows'), looked up without listing the blocks. */
+export function findRow({ own, blocks }: NetworkRows, key: string): DesiredRow | undefined {
+  const mine = findKeyed(own, key);
+  if (mine !== undefined) return mine;
+  for (const { block, local } of blocks) {
+    const y = block.find(key, local);
+    if (y !== undefined) return y.row;
+  }
+  return undefined;
+}
+
+/** The row of `key` among rows sorted by key (binary search). */
+export function findKeyed(sorted: readonly Keyed[], key: string): DesiredRow | undefined {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]!.key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return sorted[lo]?.key === key ? sorted[lo]!.row : undefined;
+}
+
+export function renderNetworkParts(input: RenderInput): NetworkRows {
   const ctx = resolve(input);
   // Dynamic UDN: a zone whose nodes the network is not active on runs no controller for it
-  if (ctx.local.length === 0) return [];
+  if (ctx.local.length === 0) return { own: [], blocks: [] };
   const pods = renderPodPorts(ctx, input);
-  if (ctx.role === 'secondary') return uniqueSorted(renderSecondary(ctx, pods), zoneBlocks(ctx));
+  if (ctx.role === 'secondary') return { own: uniqueSorted(renderSecondary(ctx, pods)), blocks: zoneBlocks(ctx) };
   const rows = ctx.topology === 'layer3' ? renderLayer3(ctx, pods) : renderLayer2(ctx, [...pods.values()].flat());
   const groups = networkGroups(
     ctx,
@@ -84,10 +147,11 @@ export function renderNetworkKeyed(input: RenderInput): Keyed[] {
   );
   const sets = ctx.advertised ? advertisedAddressSets(ctx) : [];
   const own = [...rows, ...groups, ...sets, ...ctx.local.flatMap((node) => staticMacBindings(ctx, node))];
-  return uniqueSorted(own, zoneBlocks(ctx));
+  return { own: uniqueSorted(own), blocks: zoneBlocks(ctx) };
 }
 
-type ZoneBlock = { block: RemoteBlock; local: ReadonlySet<string> };
+/** A shared block of remote rows and the zone's local nodes (those of its entries the zone leaves out). */
+export type ZoneBlock = { block: RemoteBlock; local: ReadonlySet<string> };
 
 function zoneBlocks(ctx: NetworkContext): ZoneBlock[] {
   const local = new Set(ctx.local.map((n) => n.name));
