@@ -58,10 +58,21 @@ export function parseCidr(text: string): Outcome<Cidr> {
   return isNetwork ? success(cidr) : failure(`is not a network address (the network address is ${formatCidr(cidr)})`);
 }
 
+/**
+ * CIDRs parsed before, frozen (shared by every caller): a plan checks every pair of a connect's
+ * networks and reads every state subnet, and one parse costs microseconds. Bounded: cleared when full.
+ */
+const parsedCidrs = new Map<string, Cidr>();
+const PARSED_CIDRS = 1 << 16;
+
 /** Parse a CIDR known to be valid (from our own state or output); throws otherwise. */
 export function mustParseCidr(text: string): Cidr {
+  const known = parsedCidrs.get(text);
+  if (known !== undefined) return known;
   const parsed = parseCidr(text);
   if (!parsed.ok) throw new Error(`internal: "${text}" ${parsed.why}`);
+  if (parsedCidrs.size >= PARSED_CIDRS) parsedCidrs.clear();
+  parsedCidrs.set(text, Object.freeze(parsed.value));
   return parsed.value;
 }
 
