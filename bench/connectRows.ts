@@ -2,7 +2,9 @@
  * `npm run bench -- connect-rows`: the NB rows of one per-node zone of 16 connects of 30 Layer3
  * networks each over 500 nodes (about 240k ports, 240k routes, 14k policies), and of the central
  * zone of the colored-enterprise fixture. Baseline in the same run: JSON.stringify of the
- * rendered rows. Targets: the large zone under 5 s and 2 GiB, colored-enterprise under 50 ms.
+ * rendered rows. Targets: the large zone under 5 s and 2 GiB and at most 1x the baseline (issue 30.3;
+ * the first render also builds the remote rows every zone shares, so the figure is a later render),
+ * colored-enterprise under 50 ms.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,16 +30,26 @@ function counts(rows: { table: string }[]): string {
   return [...by].map(([t, n]) => `${t} ${n}`).join(', ');
 }
 
+/**
+ * The zone's rows, every column read: a parent's reference column of remote children is listed
+ * when first read (topology/parts.ts), and a render is only done when a writer could use it.
+ */
+function rendered(plan: ZonePlan, zone: ZonePlan['zones'][number]) {
+  const out = renderZone(plan, zone);
+  for (const row of out.rows) for (const column in row.columns) void row.columns[column];
+  return out;
+}
+
 async function run(): Promise<void> {
   const plan = prepared(largeTopologyText());
   const zone = plan.zones[0]!;
   const heapBefore = process.memoryUsage().heapUsed;
-  const first = await timed(() => renderZone(plan, zone));
+  const first = await timed(() => rendered(plan, zone));
   const heap = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
   note(
     `zone ${zone.name}: ${first.value.rows.length} rows (${counts(first.value.rows)}); first render ${first.seconds.toFixed(3)} s, heap held ${heap.toFixed(0)} MiB, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
   );
-  const large = await bestOf(3, () => renderZone(plan, zone));
+  const large = await bestOf(3, () => rendered(plan, zone));
   const baseline = await bestOf(3, () => JSON.stringify(first.value.rows));
   note(`baseline JSON.stringify of the rendered rows: ${baseline.toFixed(3)} s`);
   const colored = prepared(
@@ -48,7 +60,7 @@ async function run(): Promise<void> {
   );
   const central = colored.zones[0]!;
   if (central.name !== 'central') throw new Error(`colored-enterprise zone is ${central.name}, not central`);
-  const small = await bestOf(20, () => renderZone(colored, central));
+  const small = await bestOf(20, () => rendered(colored, central));
   figure('connect.rows.large', large, 's');
   figure('connect.rows.large.vs_stringify', large / baseline, 'x');
   figure('connect.rows.large.heap', heap, 'MiB');
