@@ -1,6 +1,6 @@
 /**
  * The QEMU guest's base image, built once into a cache outside the repository
- * ($OVNK_LAB_CACHE/vm, else /var/cache/ovnk-lab/vm): Debian's kernel (downloaded and extracted,
+ * ($OVNK_LAB_CACHE/vm-<version>, else /var/cache/ovnk-lab/vm-<version>): Debian's kernel (downloaded and extracted,
  * never installed) decompressed to an ELF vmlinux (TCG boots it ~3 s faster than vmlinuz), and a
  * debootstrap bookworm root with sshd, iproute2 and kmod plus only the kernel modules the guest
  * loads, packed as one uncompressed newc cpio (the fastest initramfs under TCG). A completion
@@ -14,14 +14,21 @@ import { exec, sleep } from '../exec';
 export const KERNEL_VERSION = '6.1.0-56-amd64';
 const MIRROR = 'http://deb.debian.org/debian';
 /**
- * openvswitch-switch: ovsdb-server, ovs-vsctl and the vswitch schema, so the guest serves an
- * Open_vSwitch db (no vswitchd runs).
+ * openvswitch-switch: ovsdb-server, ovs-vswitchd, ovs-vsctl, ovs-ofctl and the vswitch schema, so
+ * the guest is an Open vSwitch node (with openvswitch.ko: the kernel datapath, as on a real node).
  */
 const PACKAGES = 'openssh-server,iproute2,kmod,iputils-ping,openvswitch-switch';
-/** Versioned: a cache built for an older package list is rebuilt. */
-const COMPLETE = '.ovnk-vm-complete-2';
-/** Modules the guest's init loads (VRF, VLAN and dummy for the uplink tests; virtio for its NICs). */
-export const GUEST_MODULES = ['virtio_pci', 'virtio_net', 'vrf', '8021q', 'dummy', 'veth', 'bridge'];
+/**
+ * The image's version, in its cache directory's name: an image of another package or module list
+ * is built beside the older one (a checkout of older code keeps using its own), never over it.
+ */
+const IMAGE_VERSION = 3;
+const COMPLETE = '.ovnk-vm-complete';
+/**
+ * Modules the guest's init loads (VRF, VLAN and dummy for the uplink tests; virtio for its NICs;
+ * openvswitch, with conntrack and NAT, for ovs-vswitchd's kernel datapath and the gateway flows).
+ */
+export const GUEST_MODULES = ['virtio_pci', 'virtio_net', 'vrf', '8021q', 'dummy', 'veth', 'bridge', 'openvswitch'];
 /** Paths left out of the cpio: documentation, locales and perl are not needed to run sshd and ip. */
 const PRUNED = [
   './var/cache/apt/archives',
@@ -50,7 +57,7 @@ export interface VmImage {
 }
 
 export function vmCacheDir(): string {
-  return path.join(process.env.OVNK_LAB_CACHE ?? '/var/cache/ovnk-lab', 'vm');
+  return path.join(process.env.OVNK_LAB_CACHE ?? '/var/cache/ovnk-lab', `vm-${IMAGE_VERSION}`);
 }
 
 function imageOf(dir: string): VmImage {

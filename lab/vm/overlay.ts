@@ -1,6 +1,6 @@
 /**
  * The per-node overlay of a guest: its PID 1 script (modules, addresses, an Open_vSwitch
- * ovsdb-server without vswitchd, sshd), an sshd drop-in (key-only root login, the
+ * ovsdb-server and ovs-vswitchd, sshd), an sshd drop-in (key-only root login, the
  * node's own host key), that host key (generated here so the lab can pin it), and the lab's client
  * key as authorized_keys. Packed as a second newc cpio and appended to the base: the kernel unpacks
  * concatenated archives in order, so the overlay's files win.
@@ -26,12 +26,14 @@ hostname "$(arg node)"
 ip link set lo up; ip link set eth0 up; ip addr add 10.0.2.15/24 dev eth0; ip route add default via 10.0.2.2
 IP1=$(arg ip1)
 if [ -n "$IP1" ] && [ -e /sys/class/net/eth1 ]; then ip link set eth1 up; ip addr add "$IP1" dev eth1; fi
-# an Open_vSwitch db (no vswitchd: rows only), so Uplink discovery reads the guest like any node
+# Open vSwitch as on any node: its db, and ovs-vswitchd (kernel datapath) so bridges get
+# ofports and flows
 if [ -x /usr/sbin/ovsdb-server ]; then
   mkdir -p /run/openvswitch
   ovsdb-tool create /run/openvswitch/conf.db /usr/share/openvswitch/vswitch.ovsschema
   ovsdb-server /run/openvswitch/conf.db --remote=punix:/run/openvswitch/db.sock --pidfile=/run/openvswitch/ovsdb-server.pid --detach --no-chdir
   ovs-vsctl --no-wait init
+  ovs-vswitchd unix:/run/openvswitch/db.sock --pidfile=/run/openvswitch/ovs-vswitchd.pid --log-file=/run/openvswitch/ovs-vswitchd.log --detach --no-chdir || echo "ovs-vswitchd failed"
 fi
 mkdir -p /run/sshd
 /usr/sbin/sshd -e && echo "${SSHD_UP_MARK}"

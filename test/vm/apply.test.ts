@@ -1,12 +1,12 @@
 /**
  * `ovnk apply/diff/destroy` end to end on a real kernel: the Inventory's only node is the QEMU
- * guest (its SSH settings from the vm lab), whose ovsdb-server holds the administrator's br-blue
- * (rows only; no vswitchd) and whose kernel has VRF. The Northbound is a real ovsdb-server started
+ * guest (its SSH settings from the vm lab), whose ovs-vswitchd (userspace datapath) holds the
+ * administrator's br-blue and whose kernel has VRF. The Northbound is a real ovsdb-server started
  * here as a child. RouteAdvertisements with targetVRF auto makes apply enslave br-blue's host
- * interface into blue's VRF; dropping it and re-applying releases it; destroy releases only ours.
- * The guest runs no ovs-vswitchd (rows only), so the gateway flows of issue 20 cannot be written
- * there: every run that plans them fails on them alone (exit 4, GatewayReady False with upstream's
- * UplinkGatewayProgrammingFailed), without waiting for a patch port, and everything else is done.
+ * interface into blue's VRF and write blue's gateway flows on br-blue (issue 20) against the patch
+ * port ovn-controller would make (the guest runs none: guest.ts makes it), every run exiting 0
+ * with GatewayReady True; dropping the RouteAdvertisements and re-applying releases the VRF;
+ * destroy releases only ours and removes our flows.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,12 +15,23 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trixieRoot } from '../../lab/trixie';
 import { vmStatus } from '../../lab/vm';
-import { bootGuest, type Guest, stopGuest } from './guest';
+import { anyOfOursMatch, ownerCookie } from '../../provider/uplink/cookies';
+import {
+  adminBridge,
+  bootGuest,
+  GUEST_TEST_TIMEOUT_MS,
+  type Guest,
+  guestFlows,
+  ovnControllerPatchPort,
+  stopGuest,
+} from './guest';
 
 const cli = path.resolve(__dirname, '../../dist/cli/main.js');
 let guest: Guest | undefined;
 let nb: ChildProcess | undefined;
 let dir = '';
+let patchOfport = '';
+let eth2Ofport = '';
 const g = (): Guest => guest!;
 
 const RA = `---
@@ -92,13 +103,31 @@ const mappings = async () => (await g().sh('ovs-vsctl --no-wait get Open_vSwitch
 const gatewayReady = (json: Record<string, any>) =>
   json.uplinkStates[0].status.conditions.find((c: { type: string }) => c.type === 'GatewayReady');
 
-/** The one failure a run that plans gateway flows has on the guest: no ovs-vswitchd. */
-function expectOnlyFlowsFail(result: { code: number; json: Record<string, any> }): void {
-  expect(result.code).toBe(4);
+/** A run that exits 0 with the guest's flows in sync (written or not) and nothing failed on the node. */
+function expectClean(result: { code: number; json: Record<string, any> }, written: boolean): void {
+  expect(result.code, JSON.stringify(result.json.uplinkFlows)).toBe(0);
+  expect(result.json.ok).toBe(true);
   expect(result.json.uplinkFlows[g().node]).toEqual({
-    ok: false,
-    message: expect.stringContaining('no ovs-vswitchd runs there'),
+    ok: true,
+    bridges: [{ bridge: 'br-blue', networks: ['cluster_udn_blue'], missing: 0, unexpected: 0, written }],
   });
+}
+
+const ourFlowsOnBrBlue = () => guestFlows(g(), 'br-blue', `cookie=${ownerCookie('vmapply')}/-1`);
+
+/**
+ * Blue's own flows on br-blue (provider/uplink/flows.ts, networkFlows): its egress from the patch
+ * port SNATed to br-blue's address out of eth2, and its replies back to the patch port.
+ */
+async function expectBlueFlows(): Promise<void> {
+  const flows = await ourFlowsOnBrBlue();
+  expect(flows.some((f) => f.includes(`in_port=${patchOfport}`) && f.includes('nat(src=192.0.2.10)'))).toBe(true);
+  expect(flows.filter((f) => f.includes('nat(src=192.0.2.10)')).every((f) => f.endsWith(`output:${eth2Ofport}`))).toBe(
+    true,
+  );
+  expect(flows.filter((f) => f.includes('table=1') && f.includes('ct_mark='))).toEqual(
+    expect.arrayContaining([expect.stringMatching(new RegExp(`actions=output:${patchOfport}$`))]),
+  );
 }
 
 /**
@@ -133,22 +162,10 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'ovnk-vm-apply-'));
   nb = await startNb();
   guest = await bootGuest();
-  // the administrator's bridge: br-blue's host interface (a dummy here) with an address and a
-  // route, its physical uplink eth2, and a VRF of someone else's that must survive destroy
-  await g().sh(
-    [
-      'ip link add eth2 type dummy',
-      'ip link set eth2 up',
-      'ip link add br-blue type dummy',
-      'ip link set br-blue up',
-      'ip addr add 192.0.2.10/24 dev br-blue',
-      'ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
-      'ip link add theirs type vrf table 77',
-      'ip link set theirs up',
-      'ovs-vsctl --no-wait add-br br-blue -- add-port br-blue eth2',
-      'ovs-vsctl --no-wait set Open_vSwitch . external_ids:ovn-bridge-mappings=physnet:breth0',
-    ].join('; '),
-  );
+  await adminBridge(g());
+  const patch = await ovnControllerPatchPort(g(), 'br-blue', 'cluster_udn_blue');
+  patchOfport = (await g().sh(`ovs-vsctl --timeout=30 get Interface ${patch} ofport`)).trim();
+  eth2Ofport = (await g().sh('ovs-vsctl --timeout=30 get Interface eth2 ofport')).trim();
 });
 
 afterAll(async () => {
@@ -157,89 +174,117 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('ovnk apply with RouteAdvertisements on a node with a VRF-capable kernel (QEMU guest)', () => {
-  it("apply resolves the Uplink on the guest, writes the mapping and attaches br-blue to blue's VRF", async () => {
-    const { code, json } = ovnk('apply', true);
-    expectOnlyFlowsFail({ code, json });
-    const node = g().node;
-    expect(json.uplinkVrf[node].outcomes).toEqual([{ cudn: 'blue', state: 'enslaved', changed: true }]);
-    expect(json.uplinkVrf[node].ran).toContain('enslave br-blue into VRF blue');
-    expect(gatewayReady(json)).toMatchObject({ status: 'False', reason: 'UplinkGatewayProgrammingFailed' });
-    expect(json.networks.cluster_udn_blue.conditions[0]).toMatchObject({ type: 'UplinksReady', status: 'False' });
-    expect((await linkOf('br-blue')).master).toBe('blue');
-    expect((await linkOf('blue')).ifalias).toBe('ovnk.io/owner=vmapply');
-    expect(await mainRoutes()).not.toContain('198.51.100.0/24');
-    expect(await mappings()).toContain('ovn-bridge-mappings="physnet:breth0,cluster_udn_blue:br-blue"');
-  });
-
-  it('a second apply changes nothing and diff finds no drift', async () => {
-    const again = ovnk('apply', true);
-    expectOnlyFlowsFail(again);
-    expect(again.json.uplinkVrf[g().node]).toEqual({
-      steps: [],
-      ran: [],
-      outcomes: [{ cudn: 'blue', state: 'enslaved' }],
+describe(
+  'ovnk apply with RouteAdvertisements on a node with a VRF-capable kernel (QEMU guest)',
+  { timeout: GUEST_TEST_TIMEOUT_MS },
+  () => {
+    it("apply exits 0: it resolves the Uplink, writes the mapping and blue's gateway flows, and attaches br-blue to blue's VRF", async () => {
+      const { code, json } = ovnk('apply', true);
+      expectClean({ code, json }, true);
+      const node = g().node;
+      expect(json.uplinkVrf[node].outcomes).toEqual([{ cudn: 'blue', state: 'enslaved', changed: true }]);
+      expect(json.uplinkVrf[node].ran).toContain('enslave br-blue into VRF blue');
+      expect(gatewayReady(json)).toMatchObject({ status: 'True' });
+      expect(json.networks.cluster_udn_blue.conditions[0]).toMatchObject({ type: 'UplinksReady', status: 'True' });
+      await expectBlueFlows();
+      expect((await linkOf('br-blue')).master).toBe('blue');
+      expect((await linkOf('blue')).ifalias).toBe('ovnk.io/owner=vmapply');
+      expect(await mainRoutes()).not.toContain('198.51.100.0/24');
+      expect(await mappings()).toContain('ovn-bridge-mappings="physnet:breth0,cluster_udn_blue:br-blue"');
     });
-    expect(again.json.uplinkNodes[0].change).toBeUndefined();
-    expect(again.json.zones.central.sent).toBe(false);
-    const diff = ovnk('diff', true);
-    expectOnlyFlowsFail(diff);
-    expect(diff.json.uplinkDrift).toEqual([]);
-  });
 
-  it('a membership released by hand is drift, and apply repairs it', async () => {
-    // releasing by hand flushes the interface's routes from the VRF table: the admin re-adds theirs
-    await g().sh(
-      'ip link set dev br-blue nomaster; ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
-    );
-    const diff = ovnk('diff', true);
-    // the drift is found and said; the node's failing flows make the exit 4, not 2 (a failure wins)
-    expectOnlyFlowsFail(diff);
-    expect(diff.json.uplinkDrift).toContain(
-      `node ${g().node}: VRF membership differs: would enslave br-blue into VRF blue`,
-    );
-    expectOnlyFlowsFail(ovnk('apply', true));
-    expect((await linkOf('br-blue')).master).toBe('blue');
-    expect(await mainRoutes()).not.toContain('198.51.100.0/24');
-  });
+    it('a second apply changes nothing and diff finds no drift', async () => {
+      const flows = await ourFlowsOnBrBlue();
+      const again = ovnk('apply', true);
+      expectClean(again, false);
+      expect(again.json.uplinkVrf[g().node]).toEqual({
+        steps: [],
+        ran: [],
+        outcomes: [{ cudn: 'blue', state: 'enslaved' }],
+      });
+      expect(again.json.uplinkNodes[0].change).toBeUndefined();
+      expect(again.json.zones.central.sent).toBe(false);
+      expect(await ourFlowsOnBrBlue()).toEqual(flows);
+      const diff = ovnk('diff', true);
+      expectClean(diff, false);
+      expect(diff.json.uplinkDrift).toEqual([]);
+    });
 
-  it('removing the RouteAdvertisements and re-applying releases br-blue, moves its route back and deletes the VRF we made', async () => {
-    const { code, json } = ovnk('apply', false);
-    expectOnlyFlowsFail({ code, json });
-    expect(json.uplinkVrf[g().node].outcomes).toEqual([{ cudn: 'blue', state: 'default', changed: true }]);
-    expect((await linkOf('br-blue')).master).toBeUndefined();
-    expect(await hasLink('blue')).toBe(false);
-    expect(await mainRoutes()).toContain('198.51.100.0/24');
-    expect(await mappings()).toContain('cluster_udn_blue:br-blue');
-  });
+    it('a membership released by hand is drift (exit 2), and apply repairs it', async () => {
+      // releasing by hand flushes the interface's routes from the VRF table: the admin re-adds theirs
+      await g().sh(
+        'ip link set dev br-blue nomaster; ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
+      );
+      const diff = ovnk('diff', true);
+      expect(diff.code).toBe(2);
+      expect(diff.json.uplinkDrift).toContain(
+        `node ${g().node}: VRF membership differs: would enslave br-blue into VRF blue`,
+      );
+      expectClean(ovnk('apply', true), false);
+      expect((await linkOf('br-blue')).master).toBe('blue');
+      expect(await mainRoutes()).not.toContain('198.51.100.0/24');
+    });
 
-  it("dropping the CUDN's spec.uplinks is reported as a replacement, and its mapping is removed", async () => {
-    const { code, json } = ovnk('apply', false, '');
-    expect(code).toBe(0);
-    expect(json.uplinkReplacements).toEqual([
-      {
-        network: 'cluster_udn_blue',
-        from: ['br-blue'],
-        to: [],
-        message: expect.stringContaining('ClusterUserDefinedNetwork/blue: spec.uplinks changed from [br-blue] to none'),
-      },
-    ]);
-    expect(await mappings()).not.toContain('cluster_udn_blue');
-    const back = ovnk('apply', false);
-    expect(back.json.uplinkReplacements.map((r: { to: string[] }) => r.to)).toEqual([['br-blue']]);
-    expect(ovnk('apply', false).json.uplinkReplacements).toEqual([]);
-  });
+    it('flows deleted by hand are drift (exit 2), and apply writes them again', async () => {
+      await g().sh(`ovs-ofctl -O OpenFlow13 del-flows br-blue '${anyOfOursMatch}'`);
+      const diff = ovnk('diff', true);
+      expect(diff.code).toBe(2);
+      expect(diff.json.uplinkDrift.join('\n')).toMatch(/bridge br-blue: \d+ gateway flow\(s\) missing/);
+      expectClean(ovnk('apply', true), true);
+      await expectBlueFlows();
+    });
 
-  it('destroy releases only what we made: our membership, our VRF and our mapping; theirs stays', async () => {
-    expectOnlyFlowsFail(ovnk('apply', true));
-    expect((await linkOf('br-blue')).master).toBe('blue');
-    const { code } = ovnk('destroy', true);
-    expect(code).toBe(0);
-    expect((await linkOf('br-blue')).master).toBeUndefined();
-    expect(await hasLink('blue')).toBe(false);
-    expect(await hasLink('theirs')).toBe(true);
-    expect(await mainRoutes()).toContain('198.51.100.0/24');
-    expect(await mappings()).toContain('ovn-bridge-mappings="physnet:breth0"');
-    expect(await mappings()).not.toContain('cluster_udn_blue');
-  });
-});
+    it('removing the RouteAdvertisements and re-applying releases br-blue, moves its route back and deletes the VRF we made', async () => {
+      const advertised = (await ourFlowsOnBrBlue()).filter((f) => f.includes('priority=300'));
+      const { code, json } = ovnk('apply', false);
+      // an advertised network's routed flows (routedFlows.ts) go with its RouteAdvertisements
+      expectClean({ code, json }, true);
+      expect(advertised).not.toEqual([]);
+      expect((await ourFlowsOnBrBlue()).filter((f) => f.includes('priority=300'))).toEqual([]);
+      expect(json.uplinkVrf[g().node].outcomes).toEqual([{ cudn: 'blue', state: 'default', changed: true }]);
+      expect(gatewayReady(json)).toMatchObject({ status: 'True' });
+      expect((await linkOf('br-blue')).master).toBeUndefined();
+      expect(await hasLink('blue')).toBe(false);
+      expect(await mainRoutes()).toContain('198.51.100.0/24');
+      expect(await mappings()).toContain('cluster_udn_blue:br-blue');
+      await expectBlueFlows();
+    });
+
+    it("dropping the CUDN's spec.uplinks is reported as a replacement, and its mapping and flows are removed", async () => {
+      const { code, json } = ovnk('apply', false, '');
+      expect(code).toBe(0);
+      expect(json.uplinkReplacements).toEqual([
+        {
+          network: 'cluster_udn_blue',
+          from: ['br-blue'],
+          to: [],
+          message: expect.stringContaining(
+            'ClusterUserDefinedNetwork/blue: spec.uplinks changed from [br-blue] to none',
+          ),
+        },
+      ]);
+      expect(await mappings()).not.toContain('cluster_udn_blue');
+      expect(await guestFlows(g(), 'br-blue', anyOfOursMatch)).toEqual([]);
+      const back = ovnk('apply', false);
+      expectClean(back, true);
+      expect(back.json.uplinkReplacements.map((r: { to: string[] }) => r.to)).toEqual([['br-blue']]);
+      expect(ovnk('apply', false).json.uplinkReplacements).toEqual([]);
+    });
+
+    it('destroy releases only what we made: our membership, our VRF, our mapping and our flows; theirs stays', async () => {
+      expectClean(ovnk('apply', true), true);
+      expect((await linkOf('br-blue')).master).toBe('blue');
+      const { code } = ovnk('destroy', true);
+      expect(code).toBe(0);
+      expect((await linkOf('br-blue')).master).toBeUndefined();
+      expect(await hasLink('blue')).toBe(false);
+      expect(await hasLink('theirs')).toBe(true);
+      expect(await mainRoutes()).toContain('198.51.100.0/24');
+      expect(await mappings()).toContain('ovn-bridge-mappings="physnet:breth0"');
+      expect(await mappings()).not.toContain('cluster_udn_blue');
+      expect(await guestFlows(g(), 'br-blue', anyOfOursMatch)).toEqual([]);
+      // the bridge's own flow (vswitchd's NORMAL, without a cookie) stays
+      expect(await guestFlows(g(), 'br-blue', 'cookie=0/-1')).toContain('priority=0 actions=NORMAL');
+    });
+  },
+);

@@ -1,23 +1,34 @@
 /**
  * UplinkState with RouteAdvertisements through the engine's dynamic-provider host, against a node
- * with a VRF-capable kernel (the QEMU guest, booted once). The guest's ovsdb-server holds the
- * administrator's br-blue (rows only); br-blue's host interface is a dummy with an address and an
- * admin route. Create attaches br-blue to blue's VRF, a second create changes nothing, a membership
- * released by hand is drift on read and update repairs it, a bridge conflict is a condition, and
- * delete releases only what this owner made. The guest runs no ovs-vswitchd, so the gateway flows
- * cannot be written: GatewayReady is False with upstream's UplinkGatewayProgrammingFailed.
+ * with a VRF-capable kernel (the QEMU guest, booted once). The guest's ovs-vswitchd holds the
+ * administrator's br-blue (guest.ts), its own port the host interface with an address and an admin
+ * route, and the patch port ovn-controller would make for blue. Create attaches br-blue to blue's
+ * VRF and writes blue's gateway flows (GatewayReady True), a second create changes nothing, a
+ * membership released by hand is drift on read and update repairs it, a bridge conflict is a
+ * condition, and delete releases only what this owner made, its flows included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vmStatus } from '../../lab/vm';
 import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
-import { bootGuest, type Guest, stopGuest } from './guest';
+import { anyOfOursMatch, ownerCookie } from '../../provider/uplink/cookies';
+import {
+  adminBridge,
+  bootGuest,
+  GUEST_TEST_TIMEOUT_MS,
+  type Guest,
+  guestFlows,
+  ovnControllerPatchPort,
+  stopGuest,
+} from './guest';
 
 const OWNER = 'ovnk-pulumi.vm-uplink/uplink/br-blue';
 let guest: Guest | undefined;
 let host: PulumiHost | undefined;
 let consumer: { dir: string; remove: () => void } | undefined;
 let shim = '';
+let patchOfport = '';
 const g = (): Guest => guest!;
+const blueFlows = () => guestFlows(g(), 'br-blue', `cookie=${ownerCookie(OWNER)}/-1`);
 
 const autoRa = (cudn: string) => ({
   apiVersion: 'k8s.ovn.org/v1',
@@ -113,22 +124,9 @@ const gatewayReady = (outs: Props) =>
 
 beforeAll(async () => {
   guest = await bootGuest();
-  // the administrator's bridge: br-blue's host interface (a dummy) with an address and a route,
-  // its physical uplink eth2, and a VRF of someone else's that must survive delete
-  await g().sh(
-    [
-      'ip link add eth2 type dummy',
-      'ip link set eth2 up',
-      'ip link add br-blue type dummy',
-      'ip link set br-blue up',
-      'ip addr add 192.0.2.10/24 dev br-blue',
-      'ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
-      'ip link add theirs type vrf table 77',
-      'ip link set theirs up',
-      'ovs-vsctl --no-wait add-br br-blue -- add-port br-blue eth2',
-      'ovs-vsctl --no-wait set Open_vSwitch . external_ids:ovn-bridge-mappings=physnet:breth0',
-    ].join('; '),
-  );
+  await adminBridge(g());
+  const patch = await ovnControllerPatchPort(g(), 'br-blue', 'cluster_udn_blue');
+  patchOfport = (await g().sh(`ovs-vsctl --timeout=30 get Interface ${patch} ofport`)).trim();
   consumer = linkedConsumer();
   host = await PulumiHost.start(consumer.dir);
   shim = await serializeShim('UplinkState');
@@ -142,107 +140,118 @@ afterAll(async () => {
   await stopGuest(guest);
 });
 
-describe('UplinkState with RouteAdvertisements through the host, on a VRF-capable node (QEMU guest)', () => {
-  const urn = dynamicUrn('UplinkState', 'br-blue.guest');
-  let id = '';
-  let outs: Props = {};
-  let inputs: Props = {};
+describe(
+  'UplinkState with RouteAdvertisements through the host, on a VRF-capable node (QEMU guest)',
+  { timeout: GUEST_TEST_TIMEOUT_MS },
+  () => {
+    const urn = dynamicUrn('UplinkState', 'br-blue.guest');
+    let id = '';
+    let outs: Props = {};
+    let inputs: Props = {};
 
-  it('check keeps only the RouteAdvertisements and network ids of its CUDNs', async () => {
-    const checked = await host!.check(urn, {}, props());
-    expect(checked.failures).toEqual([]);
-    expect(
-      (checked.inputs.routeAdvertisements as { metadata: { name: string } }[]).map((r) => r.metadata.name),
-    ).toEqual(['blue-ra']);
-    expect(checked.inputs.networkIds).toEqual({ cluster_udn_blue: 2 });
-    inputs = checked.inputs;
-  });
-
-  it('a RouteAdvertisements the CRD would refuse fails check, naming it and the field', async () => {
-    const bad = props();
-    (bad.routeAdvertisements as { spec: Record<string, unknown> }[])[0]!.spec.advertisements = ['Nothing'];
-    const { failures } = await host!.check(urn, {}, bad);
-    expect(failures).toContainEqual({
-      property: 'routeAdvertisements[0]',
-      reason: expect.stringMatching(/^InvalidField: RouteAdvertisements\/blue-ra: spec\.advertisements\[0\]: /),
+    it('check keeps only the RouteAdvertisements and network ids of its CUDNs', async () => {
+      const checked = await host!.check(urn, {}, props());
+      expect(checked.failures).toEqual([]);
+      expect(
+        (checked.inputs.routeAdvertisements as { metadata: { name: string } }[]).map((r) => r.metadata.name),
+      ).toEqual(['blue-ra']);
+      expect(checked.inputs.networkIds).toEqual({ cluster_udn_blue: 2 });
+      inputs = checked.inputs;
     });
-  });
 
-  it("create writes the mapping and enslaves br-blue into blue's VRF, moving the admin route", async () => {
-    const created = await host!.create(urn, inputs);
-    [id, outs] = [created.id, created.properties];
-    expect(outs.vrf).toEqual({
-      steps: expect.any(Array),
-      ran: expect.arrayContaining(['enslave br-blue into VRF blue']),
-      outcomes: [{ cudn: 'blue', state: 'enslaved', changed: true }],
+    it('a RouteAdvertisements the CRD would refuse fails check, naming it and the field', async () => {
+      const bad = props();
+      (bad.routeAdvertisements as { spec: Record<string, unknown> }[])[0]!.spec.advertisements = ['Nothing'];
+      const { failures } = await host!.check(urn, {}, bad);
+      expect(failures).toContainEqual({
+        property: 'routeAdvertisements[0]',
+        reason: expect.stringMatching(/^InvalidField: RouteAdvertisements\/blue-ra: spec\.advertisements\[0\]: /),
+      });
     });
-    expect(gatewayReady(outs)).toMatchObject({
-      status: 'False',
-      reason: 'UplinkGatewayProgrammingFailed',
-      message: expect.stringContaining('no ovs-vswitchd runs there'),
+
+    it("create writes the mapping and enslaves br-blue into blue's VRF, moving the admin route", async () => {
+      const created = await host!.create(urn, inputs);
+      [id, outs] = [created.id, created.properties];
+      expect(outs.vrf).toEqual({
+        steps: expect.any(Array),
+        ran: expect.arrayContaining(['enslave br-blue into VRF blue']),
+        outcomes: [{ cudn: 'blue', state: 'enslaved', changed: true }],
+      });
+      expect(gatewayReady(outs)).toMatchObject({ status: 'True' });
+      // blue's egress leaves its patch port SNATed to br-blue's address (provider/uplink/flows.ts)
+      expect(
+        (await blueFlows()).some((f) => f.includes(`in_port=${patchOfport}`) && f.includes('nat(src=192.0.2.10)')),
+      ).toBe(true);
+      expect(outs.mappings).toEqual(['cluster_udn_blue:br-blue']);
+      expect((await linkOf('br-blue')).master).toBe('blue');
+      expect((await linkOf('blue')).ifalias).toBe(`ovnk.io/owner=${OWNER}`);
+      expect(await mainRoutes()).not.toContain('198.51.100.0/24');
+      expect(await mappings()).toContain('ovn-bridge-mappings="physnet:breth0,cluster_udn_blue:br-blue"');
     });
-    expect(outs.mappings).toEqual(['cluster_udn_blue:br-blue']);
-    expect((await linkOf('br-blue')).master).toBe('blue');
-    expect((await linkOf('blue')).ifalias).toBe(`ovnk.io/owner=${OWNER}`);
-    expect(await mainRoutes()).not.toContain('198.51.100.0/24');
-    expect(await mappings()).toContain('ovn-bridge-mappings="physnet:breth0,cluster_udn_blue:br-blue"');
-  });
 
-  it('a second create changes nothing, read finds no drift and the diff is empty', async () => {
-    const again = await host!.create(urn, inputs);
-    expect(again.properties.vrf).toEqual({ steps: [], ran: [], outcomes: [{ cudn: 'blue', state: 'enslaved' }] });
-    const read = await host!.read(id, urn, outs);
-    expect(read.properties.drift).toEqual({ lines: [], count: 0 });
-    expect(read.properties.vrf).toEqual({ steps: [], ran: [], outcomes: [{ cudn: 'blue', state: 'enslaved' }] });
-    expect((await host!.diff(id, urn, read.properties, inputs)).changes).toBe(1);
-  });
-
-  it('a membership released by hand shows on read as drift, and update repairs it', async () => {
-    // releasing by hand flushes the interface's routes from the VRF table: the admin re-adds theirs
-    await g().sh(
-      'ip link set dev br-blue nomaster; ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
-    );
-    const read = await host!.read(id, urn, outs);
-    const drift = read.properties.drift as { lines: string[]; count: number };
-    expect(drift.lines).toContain(`node ${g().node}: VRF membership differs: would enslave br-blue into VRF blue`);
-    expect(drift.count).toBe(drift.lines.length);
-    expect(read.properties.vrf).toMatchObject({
-      ran: [],
-      outcomes: [{ cudn: 'blue', state: 'enslaved', changed: true }],
+    it('a second create changes nothing, read finds no drift and the diff is empty', async () => {
+      const flows = await blueFlows();
+      const again = await host!.create(urn, inputs);
+      expect(await blueFlows()).toEqual(flows);
+      expect(gatewayReady(again.properties)).toMatchObject({ status: 'True' });
+      expect(again.properties.vrf).toEqual({ steps: [], ran: [], outcomes: [{ cudn: 'blue', state: 'enslaved' }] });
+      const read = await host!.read(id, urn, outs);
+      expect(read.properties.drift).toEqual({ lines: [], count: 0 });
+      expect(read.properties.vrf).toEqual({ steps: [], ran: [], outcomes: [{ cudn: 'blue', state: 'enslaved' }] });
+      expect((await host!.diff(id, urn, read.properties, inputs)).changes).toBe(1);
     });
-    expect((await host!.diff(id, urn, read.properties, inputs)).changes).toBe(2);
-    const updated = await host!.update(id, urn, read.properties, inputs);
-    expect((await linkOf('br-blue')).master).toBe('blue');
-    expect(await mainRoutes()).not.toContain('198.51.100.0/24');
-    outs = (await host!.read(id, urn, updated.properties)).properties;
-    expect(outs.drift).toEqual({ lines: [], count: 0 });
-  });
 
-  it('two CUDNs needing distinct VRFs on br-blue are a conflict condition for both, and the existing membership stays', async () => {
-    const checked = await host!.check(urn, outs, props(['green']));
-    expect(checked.failures).toEqual([]);
-    const updated = await host!.update(id, urn, outs, checked.inputs);
-    const vrf = updated.properties.vrf as { outcomes: { cudn: string; state: string; reason?: string }[] };
-    expect(vrf.outcomes.map((o) => [o.cudn, o.state, o.reason])).toEqual([
-      ['blue', 'conflict', 'UplinkConfigurationConflict'],
-      ['green', 'conflict', 'UplinkConfigurationConflict'],
-    ]);
-    expect(gatewayReady(updated.properties)).toMatchObject({ status: 'False', reason: 'UplinkConfigurationConflict' });
-    expect((await linkOf('br-blue')).master).toBe('blue');
-    expect(await hasLink('green')).toBe(false);
-    const back = await host!.update(id, urn, updated.properties, inputs);
-    expect(gatewayReady(back.properties)).toMatchObject({ status: 'False', reason: 'UplinkGatewayProgrammingFailed' });
-    outs = back.properties;
-  });
+    it('a membership released by hand shows on read as drift, and update repairs it', async () => {
+      // releasing by hand flushes the interface's routes from the VRF table: the admin re-adds theirs
+      await g().sh(
+        'ip link set dev br-blue nomaster; ip route add 198.51.100.0/24 via 192.0.2.1 dev br-blue proto static',
+      );
+      const read = await host!.read(id, urn, outs);
+      const drift = read.properties.drift as { lines: string[]; count: number };
+      expect(drift.lines).toContain(`node ${g().node}: VRF membership differs: would enslave br-blue into VRF blue`);
+      expect(drift.count).toBe(drift.lines.length);
+      expect(read.properties.vrf).toMatchObject({
+        ran: [],
+        outcomes: [{ cudn: 'blue', state: 'enslaved', changed: true }],
+      });
+      expect((await host!.diff(id, urn, read.properties, inputs)).changes).toBe(2);
+      const updated = await host!.update(id, urn, read.properties, inputs);
+      expect((await linkOf('br-blue')).master).toBe('blue');
+      expect(await mainRoutes()).not.toContain('198.51.100.0/24');
+      outs = (await host!.read(id, urn, updated.properties)).properties;
+      expect(outs.drift).toEqual({ lines: [], count: 0 });
+    });
 
-  it('delete releases only what this owner made: the membership, its VRF and its mapping; theirs stays; again is a no-op', async () => {
-    await host!.delete(id, urn, outs);
-    expect((await linkOf('br-blue')).master).toBeUndefined();
-    expect(await hasLink('blue')).toBe(false);
-    expect(await hasLink('theirs')).toBe(true);
-    expect(await mainRoutes()).toContain('198.51.100.0/24');
-    expect(await mappings()).toContain('ovn-bridge-mappings="physnet:breth0"');
-    await host!.delete(id, urn, outs);
-    expect(await hasLink('theirs')).toBe(true);
-  });
-});
+    it('two CUDNs needing distinct VRFs on br-blue are a conflict condition for both, and the existing membership stays', async () => {
+      const checked = await host!.check(urn, outs, props(['green']));
+      expect(checked.failures).toEqual([]);
+      const updated = await host!.update(id, urn, outs, checked.inputs);
+      const vrf = updated.properties.vrf as { outcomes: { cudn: string; state: string; reason?: string }[] };
+      expect(vrf.outcomes.map((o) => [o.cudn, o.state, o.reason])).toEqual([
+        ['blue', 'conflict', 'UplinkConfigurationConflict'],
+        ['green', 'conflict', 'UplinkConfigurationConflict'],
+      ]);
+      expect(gatewayReady(updated.properties)).toMatchObject({
+        status: 'False',
+        reason: 'UplinkConfigurationConflict',
+      });
+      expect((await linkOf('br-blue')).master).toBe('blue');
+      expect(await hasLink('green')).toBe(false);
+      const back = await host!.update(id, urn, updated.properties, inputs);
+      expect(gatewayReady(back.properties)).toMatchObject({ status: 'True' });
+      outs = back.properties;
+    });
+
+    it('delete releases only what this owner made: the membership, its VRF and its mapping; theirs stays; again is a no-op', async () => {
+      await host!.delete(id, urn, outs);
+      expect((await linkOf('br-blue')).master).toBeUndefined();
+      expect(await hasLink('blue')).toBe(false);
+      expect(await hasLink('theirs')).toBe(true);
+      expect(await mainRoutes()).toContain('198.51.100.0/24');
+      expect(await mappings()).toContain('ovn-bridge-mappings="physnet:breth0"');
+      expect(await guestFlows(g(), 'br-blue', anyOfOursMatch)).toEqual([]);
+      await host!.delete(id, urn, outs);
+      expect(await hasLink('theirs')).toBe(true);
+    });
+  },
+);
