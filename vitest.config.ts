@@ -10,14 +10,16 @@ const testFiles = (dir: string): string[] =>
 
 /**
  * The files of the lab lane: the packet and CLI tests of test/lab, the Pulumi host tests (each runs
- * a host and its provider processes: heavy, and most use the lab), and any other file that takes
- * the shared lab (`inject('lab')`). Every other file needs no lab (pure tests, the fuzz suite, the
- * QEMU guest tests, the integration tests with servers of their own) and runs in the no-lab lane.
+ * a host and its provider processes: heavy, and most use the lab), any other file that takes the
+ * shared lab (`inject('lab')`), and any file serializing a Pulumi shim (test/support/pulumiHost.ts:
+ * Pulumi's closure serialization needs trace events, which worker threads lack). Every other file
+ * needs no lab (pure tests, the fuzz suite, the QEMU guest tests, the integration tests with
+ * servers of their own) and runs in the no-lab lane.
  */
 const LAB_LANE = [
   'test/lab/**/*.test.ts',
   'test/pulumi/**/*.test.ts',
-  ...testFiles('test').filter((f) => readFileSync(f, 'utf8').includes("inject('lab')")),
+  ...testFiles('test').filter((f) => /inject\('lab'\)|support\/pulumiHost'/.test(readFileSync(f, 'utf8'))),
 ];
 
 // Two lanes side by side, one per core of the machines the suite runs on (vitest runs its fork
