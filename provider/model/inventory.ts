@@ -52,7 +52,24 @@ export interface InventoryNode {
    * `k8s.ovn.org/node-transit-switch-port-ifaddr`, when adopting); default transit subnet base + node id.
    */
   transitSwitchIPs?: string[];
+  /**
+   * The Layer2 topology this node's ovnkube-controller renders (upstream's node annotation
+   * `k8s.ovn.org/layer2-topology-version`): `"2.0"`, the transit router (OKEP-5094, the default),
+   * or `"1.0"`, the topology before it (gateway routers on the layer2 switch; upstream: no
+   * annotation). Nodes not yet upgraded keep `"1.0"`; see layer2Upgrade.ts.
+   */
+  layer2TopologyVersion?: Layer2TopologyVersion;
+  /**
+   * Per OVN network name, the tunnel key of the node's gateway-router port on a primary Layer2
+   * switch in the old topology (upstream's `k8s.ovn.org/udn-layer2-node-gateway-router-lrp-tunnel-ids`);
+   * default 32767 - node id + 1 (pods take keys from 1 up).
+   */
+  layer2GatewayTunnelIds?: Record<string, number>;
 }
+
+/** `1.0`: gateway routers on the layer2 switch; `2.0`: the transit router (upstream's TransitRouterTopoVersion). */
+export type Layer2TopologyVersion = '1.0' | '2.0';
+export const LAYER2_TOPOLOGY_VERSIONS = ['1.0', '2.0'] as const;
 
 /**
  * A pod of the lab or tests: it joins the primary network that serves its namespace, and the
@@ -272,9 +289,41 @@ function parseNode(r: FieldReader, value: Json, field: string): InventoryNode[] 
       ...(map.transitSwitchIPs !== undefined
         ? { transitSwitchIPs: interfaceAddresses(r, map.transitSwitchIPs, `${field}.transitSwitchIPs`) }
         : {}),
+      ...layer2Version(r, map, field),
     },
   ];
 }
+
+/** The node's Layer2 topology version and old-topology gateway port keys, when given. */
+function layer2Version(
+  r: FieldReader,
+  map: Record<string, Json>,
+  field: string,
+): Pick<InventoryNode, 'layer2TopologyVersion' | 'layer2GatewayTunnelIds'> {
+  const out: Pick<InventoryNode, 'layer2TopologyVersion' | 'layer2GatewayTunnelIds'> = {};
+  const version = r.oneOf(map.layer2TopologyVersion, `${field}.layer2TopologyVersion`, LAYER2_TOPOLOGY_VERSIONS);
+  if (version !== undefined) out.layer2TopologyVersion = version;
+  if (map.layer2GatewayTunnelIds === undefined || map.layer2GatewayTunnelIds === null) return out;
+  const ids = dict<number>();
+  const given = r.record(map.layer2GatewayTunnelIds, `${field}.layer2GatewayTunnelIds`) ?? {};
+  for (const [network, value] of Object.entries(given)) {
+    const at = `${field}.layer2GatewayTunnelIds.${network}`;
+    const id = r.integer(value, at);
+    if (id === undefined) continue;
+    if (id < 1 || id > MAX_LAYER2_GATEWAY_TUNNEL_ID)
+      r.wrong(
+        at,
+        id,
+        `a tunnel key from 1 to ${MAX_LAYER2_GATEWAY_TUNNEL_ID} (upstream's MaxLogicalPortTunnelKey - 1)`,
+      );
+    else ids[network] = id;
+  }
+  out.layer2GatewayTunnelIds = ids;
+  return out;
+}
+
+/** Upstream's per-network tunnel-id allocator hands out 1..MaxLogicalPortTunnelKey - 1 (32767 - 1). */
+export const MAX_LAYER2_GATEWAY_TUNNEL_ID = 32766;
 
 function flag(r: FieldReader, value: Json, field: string): boolean {
   if (value === undefined || value === null) return false;

@@ -16,6 +16,7 @@ import { DEFAULT_EPHEMERAL_PORT_RANGE, isValidPortRange } from '../model/portRan
 import { own } from '../model/dict';
 import { NETWORK_KEY, ROLE_KEY, TOPOLOGY_KEY } from '../model/externalIds';
 import type { RemoteBlock } from './remoteRows';
+import { checkLegacyLayer2 } from './legacyChecks';
 
 export interface GatewayContext {
   bridge: string;
@@ -36,6 +37,10 @@ export interface NodeContext {
   gatewayMtu: boolean;
   /** `external_port_range` of this node's SNATs; undefined: none. */
   portRange?: string;
+  /** Primary Layer2: the node still runs the topology before the transit router (layer2Upgrade.ts). */
+  legacy: boolean;
+  /** Primary Layer2: its old-topology gateway port key on the layer2 switch (layer2Upgrade.ts). */
+  legacyTunnelId: number;
 }
 
 export interface NetworkContext {
@@ -70,6 +75,8 @@ export interface NetworkContext {
   local: NodeContext[];
   /** How many nodes the zone holds as remote (per-node layout: every active node but its own). */
   remoteCount: number;
+  /** Primary Layer2: how many of the network's nodes are still on the old topology (layer2Upgrade.ts). */
+  legacyCount: number;
   /** Every node the network is active on, sorted by id (the same objects in every zone's context). */
   all: NodeContext[];
   /** Per network, shared by every zone's context: what renderers build once for all zones (remoteRows.ts). */
@@ -170,8 +177,26 @@ function nodeContext(
     transitSwitchIPs: tsIPs,
     gatewayMtu: node.gatewayMtuSupport !== false,
     portRange: portRangeOf(node, cluster, field),
+    legacy: node.layer2TopologyVersion === '1.0',
+    legacyTunnelId: legacyTunnelIdOf(node, net.name, field),
   };
 }
+
+/** The node's pinned old-topology gateway port key, else upstream's allocator range counted down by node id. */
+function legacyTunnelIdOf(node: NodeInput, network: string, field: string): number {
+  const pinned = own(node.layer2GatewayTunnelIds ?? {}, network);
+  if (pinned === undefined) return LEGACY_TUNNEL_ID_TOP - node.id;
+  if (!Number.isInteger(pinned) || pinned < 1 || pinned >= LEGACY_TUNNEL_ID_TOP - 1)
+    throw new TopologyInputError(
+      `${field}.layer2GatewayTunnelIds.${network}`,
+      pinned,
+      'is not a tunnel key from 1 to 32766',
+    );
+  return pinned;
+}
+
+/** One past upstream's largest per-network tunnel id (MaxLogicalPortTunnelKey 32767 - 1). */
+const LEGACY_TUNNEL_ID_TOP = 32768;
 
 /** The node's SNAT port range, else the cluster's, else upstream's default; "" means none. */
 function portRangeOf(node: NodeInput, cluster: ClusterInput, field: string): string | undefined {
@@ -229,6 +254,7 @@ function baseOf(input: RenderInput): Known {
   if (known && known.nodes === input.nodes && known.cluster === input.cluster) return known;
   const byName = checkUnique(input);
   const fresh = { nodes: input.nodes, cluster: input.cluster, base: resolveBase(input), byName };
+  checkLegacyLayer2(input, fresh.base, byName);
   bases.set(input.network, fresh);
   return fresh;
 }
@@ -308,6 +334,7 @@ function resolveBase(input: RenderInput): NetworkBase {
       net.physicalNetworkName ?? (net.topology === 'localnet' ? net.name : (cluster.physicalNetworkName ?? 'physnet')),
     vlan: vlanOf(net),
     all: nodes,
+    legacyCount: layer2Primary ? nodes.filter((n) => n.legacy).length : 0,
     memo: new Map(),
     interconnect: net.transport === undefined,
     noOverlay,

@@ -236,6 +236,8 @@ export function nodeInputs(cluster: Cluster, allocation: ClusterAllocation): Nod
         ...(range === undefined ? {} : { ephemeralPortRange: range }),
         ...(node?.transitSwitchIPs === undefined ? {} : { transitSwitchIPs: node.transitSwitchIPs }),
         ...(node?.gatewayMtuSupport === undefined ? {} : { gatewayMtuSupport: node.gatewayMtuSupport }),
+        ...(node?.layer2TopologyVersion === undefined ? {} : { layer2TopologyVersion: node.layer2TopologyVersion }),
+        ...(node?.layer2GatewayTunnelIds === undefined ? {} : { layer2GatewayTunnelIds: node.layer2GatewayTunnelIds }),
       };
     });
 }

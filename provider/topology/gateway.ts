@@ -20,6 +20,11 @@ export interface GatewayRouterSpec {
   /** Routes from the GR towards the pod network. */
   podRoutes: DesiredRow[];
   lbForceSnatIp: string;
+  /** Layer2 before the transit router (layer2Legacy.ts): the 1004 policies and management SNAT live on the GR. */
+  policies?: DesiredRow[];
+  nats?: DesiredRow[];
+  /** Layer2 before the transit router: the cluster-subnet SNAT's `outport == "rtoe-…"` match. */
+  clusterSubnetSnatMatch?: string;
 }
 
 /** The masquerade IPs of this network, one set per cluster family. */
@@ -32,7 +37,7 @@ export function gatewayJoinIPs(ctx: NetworkContext, node: NodeContext): Addr[] {
   return ctx.joins.map((j) => gatewayRouterJoinIP(j, node.id));
 }
 
-function masqueradeNats(ctx: NetworkContext, node: NodeContext, gr: string): DesiredRow[] {
+function masqueradeNats(ctx: NetworkContext, node: NodeContext, gr: string, subnetMatch?: string): DesiredRow[] {
   const nats: DesiredRow[] = [];
   for (const masq of networkMasqueradeIPs(ctx)) {
     const family = masq.gatewayRouter.family;
@@ -40,7 +45,8 @@ function masqueradeNats(ctx: NetworkContext, node: NodeContext, gr: string): Des
     const base = { externalIp: masq.gatewayRouter.ip, externalPortRange: node.portRange, externalIds: ctx.e2 };
     if (join) nats.push(snat(gr, { ...base, logicalIp: join.ip }));
     for (const subnet of ctx.subnets.filter((s) => s.family === family)) {
-      const scope = clusterSubnetSnatScope(ctx, node, subnet);
+      const found = clusterSubnetSnatScope(ctx, node, subnet);
+      const scope = subnetMatch && !found.match ? { ...found, match: subnetMatch } : found;
       nats.push(
         snat(gr, { ...base, ...scope, logicalIp: formatCidr(subnet), externalIds: scope.externalIds ?? ctx.e2 }),
       );
@@ -140,7 +146,8 @@ export function renderGatewayRouter(ctx: NetworkContext, node: NodeContext, spec
   const external = node.gateway ? externalSide(ctx, node, gr) : undefined;
   const ports = [...spec.uplinkPorts, ...(external ? [external.port] : [])];
   const routes = [...spec.podRoutes, ...(external?.routes ?? [])];
-  const nats = masqueradeNats(ctx, node, gr);
+  const nats = [...masqueradeNats(ctx, node, gr, spec.clusterSubnetSnatMatch), ...(spec.nats ?? [])];
+  const policies = spec.policies ?? [];
   const router = row('Logical_Router', {
     name: gr,
     options: gatewayRouterOptions(node, spec.lbForceSnatIp),
@@ -149,7 +156,8 @@ export function renderGatewayRouter(ctx: NetworkContext, node: NodeContext, spec
     load_balancer_group: routerLBGroups(ctx),
     ports: refs(ports),
     static_routes: refs(routes),
+    ...(policies.length > 0 ? { policies: refs(policies) } : {}),
     nat: refs(nats),
   });
-  return [router, ...ports, ...routes, ...nats, ...(external?.rows ?? [])];
+  return [router, ...ports, ...routes, ...policies, ...nats, ...(external?.rows ?? [])];
 }

@@ -131,6 +131,10 @@ export interface NodeInput {
   gatewayMtuSupport?: boolean;
   /** The node's SNAT port range; default the cluster's. */
   ephemeralPortRange?: string;
+  /** Primary Layer2: `1.0` renders the topology before the transit router (layer2Upgrade.ts); default `2.0`. */
+  layer2TopologyVersion?: '1.0' | '2.0';
+  /** Per network name, the old topology's gateway-router port key on the layer2 switch (layer2Upgrade.ts). */
+  layer2GatewayTunnelIds?: Record<string, number>;
 }
 
 export interface PodInput {

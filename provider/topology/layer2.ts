@@ -27,7 +27,7 @@ import { ofFamily, type NetworkContext, type NodeContext } from './context';
 import { gatewayJoinIPs, renderGatewayRouter } from './gateway';
 import { nodeGatewayIP, nodeManagementIP } from './infrastructure';
 import { switchLBGroups } from './groups';
-import { subnetConfig } from './layer3';
+import { mtuOption, raConfigs, switchConfig } from './layer2Parts';
 import { hostAddressPolicies, managementAcls, managementPortRow, managementSnats } from './management';
 import { macFromIPs } from './mac';
 import * as names from './names';
@@ -35,6 +35,8 @@ import { RouterParts, SwitchParts } from './parts';
 import type { DesiredRow } from './rows';
 import { remoteBlock, type RemoteRow } from './remoteRows';
 import { NODE_KEY } from '../model/externalIds';
+import { renderLegacyLayer2 } from './layer2Legacy';
+import { inTransition, oldRemoteNode, transitionAddresses, upgradePorts } from './layer2Upgrade';
 
 /** First tunnel key of the transit router's ports towards gateway routers (`10 + node id`). */
 export const TRANSIT_ROUTER_PORT_FIRST_KEY = 10;
@@ -42,11 +44,6 @@ export const TRANSIT_ROUTER_PORT_FIRST_KEY = 10;
 function pairs(ctx: NetworkContext, node: NodeContext): { router: Addr[]; gateway: Addr[] } {
   const all = ctx.transits.map((t) => transitPair(t, node.id));
   return { router: all.map((p) => p.router), gateway: all.map((p) => p.gateway) };
-}
-
-/** `gateway_mtu` is the cluster MTU (config.Default.MTU); only the IPv6 RA `mtu` follows the network. */
-function mtuOption(ctx: NetworkContext, nodes: readonly NodeContext[]): Record<string, string> {
-  return nodes.every((n) => n.gatewayMtu) ? { gateway_mtu: String(ctx.clusterMtu) } : {};
 }
 
 /** The transit router's side towards the layer2 switch, and the switch's side. */
@@ -58,24 +55,13 @@ function switchAttachment(ctx: NetworkContext, tr: RouterParts, sw: SwitchParts)
   const v6 = ctx.subnets.some((s) => s.family === 6);
   tr.ports.push(
     routerPort(trtos, {
-      networks: ctx.subnets.map((s) => nodeGatewayIP(ctx.infrastructure, s)),
+      networks: [...ctx.subnets.map((s) => nodeGatewayIP(ctx.infrastructure, s)), ...transitionAddresses(ctx)],
       options: { ...mtuOption(ctx, ctx.local), 'requested-tnl-key': '1' },
       gatewayChassis: gc.length > 0 ? gc.map((g) => g.columns.name as string) : undefined,
       ipv6RaConfigs: v6 ? raConfigs(ctx) : undefined,
     }),
   );
   return gc;
-}
-
-function raConfigs(ctx: NetworkContext): Record<string, string> {
-  return {
-    address_mode: 'dhcpv6_stateful',
-    send_periodic: 'true',
-    max_interval: '900',
-    min_interval: '300',
-    router_preference: 'LOW',
-    mtu: String(ctx.mtu),
-  };
 }
 
 function management(ctx: NetworkContext, tr: RouterParts, sw: SwitchParts): void {
@@ -177,18 +163,6 @@ function remoteNode(ctx: NetworkContext, node: NodeContext): RemoteRow[] {
   return [{ column: 'ports', row: port }, ...routes.map((row) => ({ column: 'routes', row }))];
 }
 
-function switchConfig(ctx: NetworkContext): Record<string, string> {
-  const config = { ...subnetConfig(ctx.subnets) };
-  if (ctx.layout === 'per-node') config['interconn-ts'] = names.layer2SwitchName(ctx.p);
-  return {
-    ...config,
-    'requested-tnl-key': String(ctx.tunnelKeys!.switch),
-    mcast_snoop: 'true',
-    mcast_querier: 'false',
-    mcast_flood_unregistered: 'true',
-  };
-}
-
 function transitRouterOptions(ctx: NetworkContext): Record<string, string> {
   const options: Record<string, string> =
     ctx.layout === 'per-node'
@@ -200,17 +174,25 @@ function transitRouterOptions(ctx: NetworkContext): Record<string, string> {
 
 /** Every row of a Layer2 network in the zone; `podPorts` are the pod LSPs on the layer2 switch. */
 export function renderLayer2(ctx: NetworkContext, podPorts: DesiredRow[]): DesiredRow[] {
+  if (ctx.layout === 'per-node' && ctx.local[0]?.legacy) return renderLegacyLayer2(ctx, podPorts);
   const tr = new RouterParts();
   const sw = new SwitchParts();
   const rows = switchAttachment(ctx, tr, sw);
   management(ctx, tr, sw);
   sw.ports.push(...podPorts);
   for (const node of ctx.local) rows.push(...localNode(ctx, node, tr));
+  if (inTransition(ctx)) {
+    const upgrade = upgradePorts(ctx, ctx.local[0]!);
+    sw.ports.push(upgrade.switchPort);
+    tr.ports.push(upgrade.routerPort);
+  }
   if (ctx.remoteCount > 0) {
-    // the same rows in every zone: built once per network (remoteRows.ts)
-    const { block, local } = remoteBlock(ctx, 'layer2-remote', (node) => remoteNode(ctx, node));
+    // the same rows in every zone: built once per network (remoteRows.ts); old nodes: layer2Upgrade.ts
+    const rowsOf = (node: NodeContext) => (node.legacy ? oldRemoteNode(ctx, node) : remoteNode(ctx, node));
+    const { block, local } = remoteBlock(ctx, 'layer2-remote', rowsOf);
     tr.remote.ports = () => block.zoneIds('ports', local);
     tr.remote.routes = () => block.zoneIds('routes', local);
+    if (ctx.legacyCount > 0) sw.remote.ports = () => block.zoneIds('switchPorts', local);
   }
   rows.push(
     ...tr.build({

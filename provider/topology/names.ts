@@ -40,6 +40,16 @@ export const transitRouterToSwitchPort = (p: string): string => `trtos-${layer2S
 export const switchToTransitRouterPort = (p: string): string => `stotr-${layer2SwitchName(p)}`;
 export const transitRouterToGatewayPort = (p: string, node: string): string => `trtor-${gatewayRouterName(p, node)}`;
 export const gatewayToTransitRouterPort = (p: string, node: string): string => `rtotr-${gatewayRouterName(p, node)}`;
+/**
+ * Layer2 before the transit router (layer2Legacy.ts): the GR's `rtos-` port and its `stor-` peer
+ * on the layer2 switch, another node's `remote` stand-in, and the transitional `-upgrade` pair an
+ * upgraded zone adds while old nodes remain (layer2Upgrade.ts).
+ */
+export const legacyGatewayToSwitchPort = (p: string): string => `rtos-${layer2SwitchName(p)}`;
+export const legacySwitchToGatewayPort = (p: string): string => `stor-${layer2SwitchName(p)}`;
+export const legacyRemoteGatewayPort = (p: string, node: string): string => `stor-${layer2SwitchName(p)}_${node}`;
+export const upgradeRouterPort = (p: string): string => `${transitRouterToSwitchPort(p)}-upgrade`;
+export const upgradeSwitchPort = (p: string): string => `${switchToTransitRouterPort(p)}-upgrade`;
 /** The management port's LSP (node-scoped in both topologies). */
 export const managementPort = (p: string, node: string): string => `k8s-${p}${node}`;
 /** A Gateway_Chassis row name: `<port>-<chassis>`. */
