@@ -6,7 +6,13 @@
  * UDN objects go as they are: the harness renders their NADs with upstream's own template.
  */
 import type { LoadedDocument } from '../provider/model/load';
-import { advertisesCudnPodNetwork, isActiveOn, predictedAnnotations, type TopologyPlan } from '../provider/runtime/cli';
+import {
+  advertisesCudnPodNetwork,
+  isActiveOn,
+  legacyGatewayTunnelId,
+  predictedAnnotations,
+  type TopologyPlan,
+} from '../provider/runtime/cli';
 
 type Json = Record<string, unknown>;
 
@@ -22,6 +28,8 @@ export interface HarnessSettings {
   features: Record<string, boolean>;
   quietMillis: number;
   timeoutMillis: number;
+  /** false: the zone's node is not yet on the Layer2 transit router (its layer2TopologyVersion "1.0"). */
+  layer2UsesTransitRouter?: boolean;
 }
 
 export interface HarnessInput {
@@ -76,6 +84,19 @@ export function harnessSettings(plan: TopologyPlan): HarnessSettings {
 
 const goJsonList = (values: string[]) => JSON.stringify(values);
 
+/**
+ * While any node is on the old Layer2 topology, upstream's cluster manager keeps every node's
+ * gateway port key per primary Layer2 network in k8s.ovn.org/udn-layer2-node-gateway-router-lrp-tunnel-ids.
+ */
+function legacyTunnelIds(plan: TopologyPlan, node: TopologyPlan['cluster']['inventory']['nodes'][number]): Json {
+  const inv = plan.cluster.inventory;
+  if (!inv.nodes.some((n) => n.layer2TopologyVersion === '1.0')) return {};
+  const id = plan.allocation.nodeIds[node.name]!;
+  const networks = plan.cluster.networks.filter((n) => n.topology === 'Layer2' && n.role === 'Primary');
+  const ids = Object.fromEntries(networks.map((n) => [n.name, String(legacyGatewayTunnelId({ ...node, id }, n.name))]));
+  return { 'k8s.ovn.org/udn-layer2-node-gateway-router-lrp-tunnel-ids': JSON.stringify(ids) };
+}
+
 function nodeObject(plan: TopologyPlan, name: string): Json {
   const inv = plan.cluster.inventory;
   const node = inv.nodes.find((n) => n.name === name)!;
@@ -88,7 +109,8 @@ function nodeObject(plan: TopologyPlan, name: string): Json {
     ...predicted,
     'k8s.ovn.org/node-chassis-id': node.chassisId ?? '',
     'k8s.ovn.org/zone-name': name,
-    'k8s.ovn.org/layer2-topology-version': '2.0',
+    ...(node.layer2TopologyVersion === '1.0' ? {} : { 'k8s.ovn.org/layer2-topology-version': '2.0' }),
+    ...legacyTunnelIds(plan, node),
     'k8s.ovn.org/node-primary-ifaddr': JSON.stringify({ ...(v4 ? { ipv4: v4 } : {}), ...(v6 ? { ipv6: v6 } : {}) }),
     'k8s.ovn.org/host-cidrs': goJsonList(node.nodeIPs),
     'k8s.ovn.org/node-transit-switch-port-ifaddr': JSON.stringify(transitAddresses(plan, id, node.transitSwitchIPs)),
@@ -326,10 +348,16 @@ function endpointSlices(plan: TopologyPlan): Json[] {
   return out;
 }
 
+/** A zone whose node is on the old Layer2 topology runs upstream with Layer2UsesTransitRouter false. */
+function zoneTopology(plan: TopologyPlan, zone: string): Pick<HarnessSettings, 'layer2UsesTransitRouter'> {
+  const node = plan.cluster.inventory.nodes.find((n) => n.name === zone);
+  return node?.layer2TopologyVersion === '1.0' ? { layer2UsesTransitRouter: false } : {};
+}
+
 export function harnessInput(plan: TopologyPlan, documents: LoadedDocument[], zone: string): HarnessInput {
   return {
     zone,
-    settings: harnessSettings(plan),
+    settings: { ...harnessSettings(plan), ...zoneTopology(plan, zone) },
     nodes: plan.cluster.inventory.nodes.map((n) => nodeObject(plan, n.name)),
     namespaces: namespaceObjects(plan),
     pods: podObjects(plan),

@@ -80,6 +80,10 @@ type ovnkOracleSettings struct {
 	Features           map[string]bool `json:"features"`
 	QuietMillis        int             `json:"quietMillis"`
 	TimeoutMillis      int             `json:"timeoutMillis"`
+	// Layer2UsesTransitRouter false: the zone's node is not yet upgraded to the transit-router
+	// topology (what controller_manager.go setTopologyType decides from the node's
+	// k8s.ovn.org/layer2-topology-version annotation); absent: true, as PrepareTestConfig sets it.
+	Layer2UsesTransitRouter *bool `json:"layer2UsesTransitRouter,omitempty"`
 }
 
 // ovnkOracleNetwork is a CUDN or UDN and the namespaces it has NADs in, with their annotations,
@@ -235,6 +239,9 @@ func ovnkOracleConfigure(s ovnkOracleSettings) error {
 			return fmt.Errorf("settings.features: %q is not a boolean of config.OVNKubernetesFeatureConfig", name)
 		}
 		field.SetBool(on)
+	}
+	if s.Layer2UsesTransitRouter != nil {
+		config.Layer2UsesTransitRouter = *s.Layer2UsesTransitRouter
 	}
 	config.Gateway.Mode = config.GatewayMode(s.GatewayMode)
 	config.Gateway.EphemeralPortRange = s.EphemeralPortRange

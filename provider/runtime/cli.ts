@@ -31,6 +31,7 @@ export { dict, own } from '../model/dict';
 export { naturalCompare } from '../model/naturalOrder';
 // for the oracle (oracle/), which reaches the pure layers only through the runtime
 export { networkPrefix } from '../topology/names';
+export { legacyGatewayTunnelId } from '../topology/legacyChecks';
 export { advertisesCudnPodNetwork } from '../model/routeAdvertisements';
 export { isActiveOn } from '../model/active';
 export { clusterWarnings, type Warning } from '../model/warnings';

@@ -16,7 +16,7 @@ import { DEFAULT_EPHEMERAL_PORT_RANGE, isValidPortRange } from '../model/portRan
 import { own } from '../model/dict';
 import { NETWORK_KEY, ROLE_KEY, TOPOLOGY_KEY } from '../model/externalIds';
 import type { RemoteBlock } from './remoteRows';
-import { checkLegacyLayer2 } from './legacyChecks';
+import { checkLegacyLayer2, legacyGatewayTunnelId, LEGACY_TUNNEL_ID_TOP } from './legacyChecks';
 
 export interface GatewayContext {
   bridge: string;
@@ -182,10 +182,9 @@ function nodeContext(
   };
 }
 
-/** The node's pinned old-topology gateway port key, else upstream's allocator range counted down by node id. */
+/** The node's old-topology gateway port key (legacyChecks.ts legacyGatewayTunnelId), checked. */
 function legacyTunnelIdOf(node: NodeInput, network: string, field: string): number {
-  const pinned = own(node.layer2GatewayTunnelIds ?? {}, network);
-  if (pinned === undefined) return LEGACY_TUNNEL_ID_TOP - node.id;
+  const pinned = legacyGatewayTunnelId(node, network);
   if (!Number.isInteger(pinned) || pinned < 1 || pinned >= LEGACY_TUNNEL_ID_TOP - 1)
     throw new TopologyInputError(
       `${field}.layer2GatewayTunnelIds.${network}`,
@@ -194,9 +193,6 @@ function legacyTunnelIdOf(node: NodeInput, network: string, field: string): numb
     );
   return pinned;
 }
-
-/** One past upstream's largest per-network tunnel id (MaxLogicalPortTunnelKey 32767 - 1). */
-const LEGACY_TUNNEL_ID_TOP = 32768;
 
 /** The node's SNAT port range, else the cluster's, else upstream's default; "" means none. */
 function portRangeOf(node: NodeInput, cluster: ClusterInput, field: string): string | undefined {

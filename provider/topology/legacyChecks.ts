@@ -12,6 +12,22 @@ import { addressBits, type Cidr } from '../model/cidr';
 import { TopologyInputError } from './errors';
 import type { RenderInput } from './input';
 
+/** One past upstream's largest per-network tunnel id (MaxLogicalPortTunnelKey 32767 - 1). */
+export const LEGACY_TUNNEL_ID_TOP = 32768;
+
+/**
+ * A node's old-topology gateway port key on a network: its pin, else counted down from the top of
+ * upstream's per-network id range by node id (upstream hands keys out in arrival order from one
+ * allocator with the pods', which take ours from 1 up).
+ */
+export const legacyGatewayTunnelId = (
+  node: { id: number; layer2GatewayTunnelIds?: Record<string, number> },
+  network: string,
+): number =>
+  Object.hasOwn(node.layer2GatewayTunnelIds ?? {}, network)
+    ? node.layer2GatewayTunnelIds![network]!
+    : LEGACY_TUNNEL_ID_TOP - node.id;
+
 /** The part of a network's context (context.ts, which calls this) the checks read. */
 interface Base {
   all: readonly { name: string; id: number; legacy: boolean; legacyTunnelId: number }[];
