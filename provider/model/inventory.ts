@@ -129,6 +129,11 @@ export interface Inventory {
   enablePreconfiguredUDNAddresses: boolean;
   /** Upstream's --enable-egress-ip (default off): the gateway bridges' priority-103 drop of un-SNATed pod traffic. */
   enableEgressIP: boolean;
+  /**
+   * Take over the rows ovn-kubernetes wrote for the planned networks (no ovnk owner marker), e.g. to
+   * upgrade a Layer2 network it rendered (runtime/adoptUpstream.ts); default off: an apply refuses them.
+   */
+  adoptUpstreamRows: boolean;
 }
 
 /**
@@ -185,6 +190,7 @@ export function parseInventory(doc: LoadedDocument, problems: Problem[]): Invent
       'spec.enablePreconfiguredUDNAddresses',
     ),
     enableEgressIP: flag(r, spec.enableEgressIP, 'spec.enableEgressIP'),
+    adoptUpstreamRows: flag(r, spec.adoptUpstreamRows, 'spec.adoptUpstreamRows'),
   };
 }
 

@@ -152,6 +152,7 @@ export function planTopology(source: PlanSource, previous?: RuntimeState, option
   return refusingInputErrors(cluster, () => {
     const connectPlan = prepareZones(cluster, allocation, networkEndpoints(inputs.zones[0]?.inputs ?? []));
     const zones = zonePlans(inputs.zones, connectPlan, options.holdRows);
+    if (cluster.inventory.adoptUpstreamRows) for (const zone of zones) zone.adoptUpstream = true;
     const state: RuntimeState = { ...result.allocated.state, uplinks: uplinksState(cluster.networks) };
     return { ok: true, plan: { cluster, allocation, state, zones, problems, warnings: planWarnings(allocation) } };
   });

@@ -22,6 +22,8 @@ export interface ZonePlan {
   pods: PodPlug[];
   /** What the connect renderer left out of this zone, in words (e.g. remote ports without a chassis). */
   notes: string[];
+  /** The Inventory's spec.adoptUpstreamRows: rows upstream wrote are taken over, not refused (adoptUpstream.ts). */
+  adoptUpstream?: boolean;
 }
 
 export interface TopologyPlan {

@@ -5,6 +5,7 @@
  * the rows and only when its text changes, so an unchanged apply sends nothing. Usable by the CLI
  * and the providers.
  */
+import { takeOverUpstreamRows } from './adoptUpstream';
 import { observe, planApply, type ApplyRequest } from '../nb/apply';
 import { observeLedgerRows } from '../nb/observe';
 import type { DesiredRow } from '../nb/desired';
@@ -178,6 +179,7 @@ export async function applyZone(
   const text = serializeState(state);
   let first: Lookup | undefined;
   let notes: string[] = [];
+  const adopted = await takeOverUpstreamRows(db, zone.rows, owner, zone.adoptUpstream === true);
   const committed = await commit(
     db,
     owner,
@@ -206,7 +208,7 @@ export async function applyZone(
     },
     options,
   );
-  return zoneResult(zone.name, db, committed, notes);
+  return zoneResult(zone.name, db, committed, [...adopted, ...notes]);
 }
 
 /**

@@ -7,12 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
-import type { Operation } from '../../../provider/ovsdb/notation';
 import { applyZone, diffZone, planTopology, type RuntimeState, type TopologyPlan } from '../../../provider/runtime/cli';
 import { gatewayNode, layer2, networkFor, ownedNetworks } from '../../support/objects';
+import { dump } from '../../support/nbDump';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 
-const NB = 'OVN_Northbound';
 const owner = 'upgrade';
 const NODES = ['n1', 'n2', 'n3'];
 
@@ -73,43 +72,6 @@ async function drift(zones: Zones, p: TopologyPlan): Promise<string[]> {
       ).lines,
     );
   return lines;
-}
-
-type Row = Record<string, unknown>;
-
-/** Every row but NB_Global's, references replaced by the referenced row's name, as sorted JSON lines. */
-async function dump(client: OvsdbClient): Promise<string[]> {
-  const schema = await client.getSchema(NB);
-  const tables = Object.keys(schema.tables).filter((t) => t !== 'NB_Global');
-  const results = await client.transact(
-    NB,
-    tables.map((table): Operation => ({ op: 'select', table, where: [] })),
-  );
-  const label = new Map<string, string>();
-  results.forEach((r, i) =>
-    (r.rows ?? []).forEach((row: Row) => {
-      const ids = (row.external_ids ?? {}) as Record<string, string>;
-      const name = row.name ?? ids['ovnk.io/key'] ?? ids['k8s.ovn.org/id'] ?? `${row.logical_port}/${row.ip}`;
-      label.set((row._uuid as { uuid: string }).uuid, `${tables[i]}:${String(name)}`);
-    }),
-  );
-  // references by the referenced row's label; sets (arrays) and maps in a fixed order
-  const plain = (value: unknown): unknown =>
-    JSON.parse(JSON.stringify(value), (_, v) => {
-      if (v && typeof v === 'object' && 'uuid' in v) return label.get(v.uuid) ?? v.uuid;
-      if (Array.isArray(v)) return [...v].sort();
-      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort());
-      return v;
-    });
-  return results
-    .flatMap((r, i) =>
-      (r.rows ?? []).map((row: Row) => {
-        const { _uuid, _version, ...columns } = row;
-        void _version;
-        return `${label.get((_uuid as { uuid: string }).uuid)} ${JSON.stringify(plain(columns))}`;
-      }),
-    )
-    .sort();
 }
 
 const names = (rows: string[], pattern: RegExp) => rows.filter((r) => pattern.test(r)).map((r) => r.split(' ')[0]);

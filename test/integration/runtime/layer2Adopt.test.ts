@@ -1,0 +1,118 @@
+/**
+ * Taking over a Northbound whose old Layer2 topology ovn-kubernetes wrote (no ovnk owner marker),
+ * for OKEP-5094's rolling upgrade: refused, naming the rows, unless the Inventory says
+ * `adoptUpstreamRows: true`; then the apply makes the zone hold exactly the planned rows, with
+ * nothing of the old topology left behind. Upstream's rows are simulated as our own rendering of
+ * the old topology with every ovnk trace removed (test/support/upstreamLike.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OvsdbClient } from '../../../provider/ovsdb/client';
+import type { Operation } from '../../../provider/ovsdb/notation';
+import { applyZone, diffZone, planTopology, type TopologyPlan } from '../../../provider/runtime/cli';
+import { UpstreamRowsError } from '../../../provider/runtime/adoptUpstream';
+import { gatewayNode, layer2, networkFor, ownedNetworks } from '../../support/objects';
+import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { stripOurMarks } from '../../support/upstreamLike';
+import { dump } from '../../support/nbDump';
+
+const NB = 'OVN_Northbound';
+const NODES = ['n1', 'n2'];
+
+function world(owner: string, upgraded: string[], adopt = false): TopologyPlan {
+  const nodes = [1, 2].map((i) => ({
+    ...gatewayNode(i),
+    layer2TopologyVersion: upgraded.includes(`n${i}`) ? '2.0' : '1.0',
+  }));
+  const pods = NODES.map((node, i) => ({ name: `pod${i + 1}`, namespace: 'blue', node }));
+  const spec = { zones: 'per-node', nodes, pods, ...(adopt ? { adoptUpstreamRows: true } : {}) };
+  const result = planTopology(ownedNetworks(owner, spec, networkFor('blue', layer2(['10.20.0.0/16']))));
+  if (!result.ok) throw new Error(result.inputProblems[0]!.message);
+  return result.plan;
+}
+
+interface Zones {
+  servers: OvsdbServer[];
+  clients: OvsdbClient[];
+}
+
+function useZones(): Zones {
+  const zones: Zones = { servers: [], clients: [] };
+  beforeAll(async () => {
+    for (const _ of NODES) {
+      const server = await startOvsdbServer();
+      zones.servers.push(server);
+      zones.clients.push(await OvsdbClient.connect(server.unix));
+    }
+  }, 60_000);
+  afterAll(async () => {
+    for (const c of zones.clients) c.close();
+    for (const s of zones.servers) await s.stop();
+  });
+  return zones;
+}
+
+const zoneOf = (p: TopologyPlan, node: string) => p.zones.find((z) => z.name === node)!;
+
+/** Every row's table, name (or uuid-free columns) of the zone, sorted: what changed shows as a difference. */
+async function names(client: OvsdbClient): Promise<string[]> {
+  const schema = await client.getSchema(NB);
+  const tables = Object.keys(schema.tables).filter((t) => t !== 'NB_Global' && schema.tables[t]!.columns.name);
+  const results = await client.transact(
+    NB,
+    tables.map((table): Operation => ({ op: 'select', table, where: [], columns: ['name'] })),
+  );
+  return results.flatMap((r, i) => (r.rows ?? []).map((row) => `${tables[i]}:${String(row.name)}`)).sort();
+}
+
+describe('a Northbound holding the old Layer2 topology without owner markers (as ovn-kubernetes wrote it)', () => {
+  const zones = useZones();
+  const fresh = useZones();
+
+  beforeAll(async () => {
+    const old = world('upstream-sim', []);
+    for (const [i, node] of NODES.entries()) {
+      await applyZone(zones.clients[i]!, zoneOf(old, node), 'upstream-sim', old.state);
+      await stripOurMarks(zones.servers[i]!.unix);
+    }
+  }, 60_000);
+
+  it('refuses to upgrade it without adoptUpstreamRows, naming upstream rows and changing nothing', async () => {
+    const before = await names(zones.clients[0]!);
+    const p = world('upgrade', ['n1']);
+    const refused = applyZone(zones.clients[0]!, zoneOf(p, 'n1'), 'upgrade', p.state);
+    const error = await refused.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamRowsError);
+    expect((error as UpstreamRowsError).rows).toEqual(
+      expect.arrayContaining([
+        'Logical_Switch "cluster_udn_blue_ovn_layer2_switch"',
+        'Logical_Router "GR_cluster_udn_blue_n1"',
+        'Logical_Router_Port "rtos-cluster_udn_blue_ovn_layer2_switch"',
+      ]),
+    );
+    expect((error as Error).message).toMatch(/without an ovnk owner marker.*set spec\.adoptUpstreamRows: true/);
+    expect(await names(zones.clients[0]!)).toEqual(before);
+  });
+
+  it('with adoptUpstreamRows takes the rows over: diff clean, and exactly what a fresh apply writes', async () => {
+    for (const upgraded of [['n1'], NODES]) {
+      const p = world('upgrade', upgraded, true);
+      for (const [i, node] of NODES.entries()) {
+        const result = await applyZone(zones.clients[i]!, zoneOf(p, node), 'upgrade', p.state);
+        expect(result.sent).toBe(true);
+        expect((await diffZone(zones.clients[i]!, zoneOf(p, node), 'upgrade')).lines).toEqual([]);
+      }
+    }
+    const done = world('upgrade', NODES);
+    for (const [i, node] of NODES.entries())
+      await applyZone(fresh.clients[i]!, zoneOf(done, node), 'upgrade', done.state);
+    // upstream's Copp and meters stay upstream's, as any owner's shared rows do (nb/shared.ts): compared apart
+    const SHARED = ['Copp', 'Meter', 'Meter_Band'];
+    for (const i of NODES.keys())
+      expect(await dump(zones.clients[i]!, SHARED)).toEqual(await dump(fresh.clients[i]!, SHARED));
+    const copp = (rows: string[]) => rows.filter((r) => r.startsWith('Copp:')).map((r) => r.split(' ')[0]);
+    expect(copp(await dump(zones.clients[0]!))).toEqual(['Copp:ovnkube-default']);
+    // the first apply took the rows over; the old topology's own rows are gone with the last node
+    const n1 = await names(zones.clients[0]!);
+    expect(n1.filter((n) => /:(stor-|rtos-)|-upgrade$/.test(n))).toEqual([]);
+  });
+});
