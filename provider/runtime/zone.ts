@@ -179,12 +179,14 @@ export async function applyZone(
   const text = serializeState(state);
   let first: Lookup | undefined;
   let notes: string[] = [];
-  const adopted = await takeOverUpstreamRows(db, zone.rows, owner, zone.adoptUpstream === true);
+  // rendered once: a zone that does not hold its rows renders them on each read (plan.ts zonePlans)
+  const rows = zone.rows;
+  const adopted = await takeOverUpstreamRows(db, rows, owner, zone.adoptUpstream === true);
   const committed = await commit(
     db,
     owner,
     async (conn) => {
-      const planned = await reconcileZone(conn, zone.rows, owner);
+      const planned = await reconcileZone(conn, rows, owner);
       first ??= planned.found;
       if (planned.found.storedState !== first.storedState)
         throw new ChangedByAnotherWriterError(
