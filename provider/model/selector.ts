@@ -22,8 +22,10 @@ export interface LabelSelector {
 }
 
 export function matchesSelector(selector: LabelSelector, labels: Labels): boolean {
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (labels[key] !== value) return false;
+  const wanted = selector.matchLabels ?? {};
+  // no entries array per call: every connect tests every network, every plan
+  for (const key in wanted) {
+    if (Object.prototype.hasOwnProperty.call(wanted, key) && labels[key] !== wanted[key]) return false;
   }
   return (selector.matchExpressions ?? []).every((requirement) => matchesRequirement(requirement, labels));
 }
