@@ -12,13 +12,17 @@ import { resourceCount, scaleTopology } from '../stacks/scale';
 import { dynamicUrn, linkedConsumer, PulumiHost, serializeShim } from '../test/support/pulumiHost';
 import { type Benchmark, figure, note, timed } from './harness';
 
-const trivial = {
+export const trivial = {
   check: async (_o: unknown, news: unknown) => ({ inputs: news }),
   diff: async () => ({ changes: false }),
 };
 
 /** One batch of Check+Diff calls of a resource, as the engine makes them for an unchanged resource. */
-async function batchOf(host: PulumiHost, type: string, props: Record<string, unknown>): Promise<() => Promise<void>> {
+export async function batchOf(
+  host: PulumiHost,
+  type: string,
+  props: Record<string, unknown>,
+): Promise<() => Promise<void>> {
   const urn = dynamicUrn(type, 'bench');
   const checked = await host.check(urn, props, props);
   return async () => {
@@ -32,7 +36,7 @@ async function batchOf(host: PulumiHost, type: string, props: Record<string, unk
 const ROUNDS = 20;
 
 /** Best per-call milliseconds of each batch, the batches interleaved so machine noise hits them alike. */
-async function interleaved(batches: (() => Promise<void>)[], runs = 8): Promise<number[]> {
+export async function interleaved(batches: (() => Promise<void>)[], runs = 8): Promise<number[]> {
   const best = batches.map(() => Infinity);
   for (let r = 0; r < runs; r++) {
     for (const [i, batch] of batches.entries()) best[i] = Math.min(best[i]!, (await timed(batch)).seconds);

@@ -10,6 +10,7 @@ import { networksBenchmark } from './networks';
 import { ovsdbBenchmark } from './ovsdb';
 import { perNodeBenchmark } from './perNode';
 import { pulumiBenchmark } from './pulumi';
+import { pulumiScaleBenchmark } from './pulumiScale';
 import { readsBenchmark } from './reads';
 import { reconcileBenchmark } from './reconcile';
 import { uplinkBenchmark } from './uplink';
@@ -22,6 +23,7 @@ export const benchmarks: Benchmark[] = [
   ovsdbBenchmark,
   reconcileBenchmark,
   pulumiBenchmark,
+  pulumiScaleBenchmark,
   networksBenchmark,
   uplinkBenchmark,
   connectBenchmark,

@@ -1,0 +1,188 @@
+/**
+ * `npm run bench -- pulumi-scale`: the per-node cluster of 30 Layer3 networks through the public
+ * components' resources, at 50 and 500 nodes: how many resources the stack registers
+ * (stacks/scale.ts `resourceCount`, checked against the components under mocks by
+ * test/pulumi/stacks.test.ts), the Check+Diff time of one ZoneRows against a trivial dynamic
+ * provider given the same props in the same host (target <= 1.1x), a whole no-change preview (the
+ * ClusterAllocations Check+Diff and every ZoneRows') through the dynamic-provider host, the state
+ * size, what a one-network change touches, and a refresh: one zone's Read (render its slice,
+ * observe and reconcile against a real ovsdb-server holding its rows) times the zones.
+ */
+import { observe, planApply } from '../provider/nb/apply';
+import { nbSchema } from '../provider/nb/generated/nb';
+import { OvsdbClient } from '../provider/ovsdb/client';
+import { adaptToServer } from '../provider/runtime/compat';
+import { type ClusterSlices, pulumiKinds, pulumiOutputsOf } from '../provider/runtime/pulumi';
+import { unpack } from '../provider/runtime/pulumi/pack';
+import { zoneSliceRows } from '../provider/runtime/pulumi/sliceRows';
+import type { ZoneSlice } from '../provider/runtime/pulumi/slices';
+import { apply } from '../provider/nb/apply';
+import { resourceCount, scaleTopology } from '../stacks/scale';
+import { renderSharedRows } from '../provider/topology/shared';
+import { startOvsdbServer } from '../test/support/ovsdbServer';
+import { dynamicUrn, linkedConsumer, PulumiHost, serializeShim, type Props } from '../test/support/pulumiHost';
+import { type Benchmark, figure, note, timed } from './harness';
+import { batchOf, interleaved, trivial } from './pulumi';
+
+const NETWORKS = 30;
+const SIZES = [50, 500];
+
+/** The scale topology with host subnets for 512 nodes per network (a /15 cut in /24s). */
+function topology(nodes: number) {
+  const base = scaleTopology({ networks: NETWORKS, connects: 0, nodes }, 'per-node');
+  const networks = base.networks.map((network, i) => ({
+    ...network,
+    spec: {
+      ...network.spec,
+      network: {
+        topology: 'Layer3' as const,
+        layer3: { role: 'Primary' as const, subnets: [{ cidr: `10.${i * 2}.0.0/15`, hostSubnet: 24 }] },
+      },
+    },
+  }));
+  return { ...base, networks };
+}
+
+async function allocations(nodes: number, change = false) {
+  const t = topology(nodes);
+  if (change) t.networks[7]!.spec.network.layer3.subnets = [{ cidr: '10.200.0.0/15', hostSubnet: 24 }];
+  const checked = await timed(() => pulumiKinds.ClusterAllocations.check({}, { owner: 'bench/cluster', ...t }));
+  if (checked.value.failures?.length)
+    throw new Error(`the topology does not check: ${checked.value.failures[0]!.reason}`);
+  return { props: { owner: 'bench/cluster', ...t } as Props, inputs: checked.value.inputs!, seconds: checked.seconds };
+}
+
+const zoneName = (i: number) => `node-${i}`;
+const zoneProps = (slices: ClusterSlices, zone: string): Props => ({
+  owner: `bench/cluster/zone/${zone}`,
+  zone,
+  slice: slices.zone,
+});
+
+/** Check+Diff of every resource of an unchanged stack through the host, as a preview makes them. */
+async function preview(
+  host: PulumiHost,
+  shims: Record<string, string>,
+  nodes: number,
+  ca: Props,
+  slices: ClusterSlices,
+) {
+  const caUrn = dynamicUrn('ClusterAllocations', 'cluster');
+  const caProps = { __provider: shims.ClusterAllocations, ...ca };
+  const caChecked = await host.check(caUrn, caProps, caProps);
+  const zones: { urn: string; props: Props; olds: Props }[] = [];
+  for (let i = 0; i < nodes; i++) {
+    const props = { __provider: shims.ZoneRows, ...zoneProps(slices, zoneName(i)) };
+    const urn = dynamicUrn('ZoneRows', zoneName(i));
+    zones.push({ urn, props, olds: (await host.check(urn, props, props)).inputs });
+  }
+  // the engine checks the new inputs against the old ones, then diffs the old state with them
+  const cluster = await timed(async () => {
+    const c = await host.check(caUrn, caChecked.inputs, caProps);
+    await host.diff('cluster', caUrn, caChecked.inputs, c.inputs);
+  });
+  const rows = await timed(async () => {
+    for (const [i, zone] of zones.entries()) {
+      const checked = await host.check(zone.urn, zone.olds, zone.props);
+      await host.diff(zoneName(i), zone.urn, zone.olds, checked.inputs);
+    }
+  });
+  return { seconds: cluster.seconds + rows.seconds, cluster: cluster.seconds, zones: rows.seconds };
+}
+
+/** How many ZoneRows' diffs report a change when one network changes. */
+async function touched(host: PulumiHost, shim: string, nodes: number, before: ClusterSlices, after: ClusterSlices) {
+  let changed = 0;
+  for (let i = 0; i < nodes; i++) {
+    const urn = dynamicUrn('ZoneRows', zoneName(i));
+    const olds = { __provider: shim, ...zoneProps(before, zoneName(i)) };
+    const news = { __provider: shim, ...zoneProps(after, zoneName(i)) };
+    if ((await host.diff(zoneName(i), urn, olds, news)).changes === 2) changed++;
+  }
+  return changed;
+}
+
+/** One zone's Read: render its slice and observe + reconcile against a server holding its rows. */
+async function zoneRead(slices: ClusterSlices) {
+  const server = await startOvsdbServer();
+  const client = await OvsdbClient.connect(server.unix, { requestTimeoutMs: 600_000 });
+  try {
+    const owner = 'bench-cluster-zone';
+    const render = () => zoneSliceRows(unpack(slices.zone) as ZoneSlice, zoneName(0));
+    const schema = await client.getSchema('OVN_Northbound');
+    // ClusterAllocations writes the shared Copp and meters in every zone first (clusterKind.ts)
+    await apply(client, { owner: 'bench-cluster', schema: nbSchema, desired: renderSharedRows() });
+    const desired = adaptToServer(render(), schema).rows;
+    await apply(client, { owner, schema: nbSchema, desired });
+    const read = await timed(async () => {
+      const request = { owner, schema: nbSchema, desired: adaptToServer(render(), schema).rows };
+      const { plan } = planApply(request, await observe(client, request));
+      if (plan.changes.length > 0) throw new Error(`a no-change read found drift: ${plan.summary[0]}`);
+    });
+    return { seconds: read.seconds, rows: desired.length };
+  } finally {
+    client.close();
+    await server.stop();
+  }
+}
+
+async function size(host: PulumiHost, shims: Record<string, string>, nodes: number): Promise<void> {
+  const ca = await allocations(nodes);
+  const slices = ca.inputs.slices as ClusterSlices;
+  const resources = resourceCount({ networks: NETWORKS, connects: 0, nodes }, 'per-node');
+  const zone = zoneProps(slices, zoneName(0));
+  const zoneChecked = await pulumiKinds.ZoneRows.check({}, zone);
+  const rows = zoneSliceRows(unpack(slices.zone) as ZoneSlice, zoneName(0));
+  const zoneState =
+    JSON.stringify(zoneChecked.inputs).length +
+    JSON.stringify(pulumiOutputsOf(zoneChecked.inputs!, [zoneName(0)], rows)).length;
+  const caState = 2 * JSON.stringify(ca.inputs).length; // inputs and outputs both hold the allocations
+  const [floor, baseline, ours] = await interleaved([
+    await batchOf(host, 'Trivial', { __provider: shims.Trivial! }),
+    await batchOf(host, 'Trivial', { __provider: shims.Trivial!, ...zone }),
+    await batchOf(host, 'ZoneRows', { __provider: shims.ZoneRows!, ...zone }),
+  ]);
+  const previewed = await preview(host, shims, nodes, ca.props, slices);
+  const changedCa = await allocations(nodes, true);
+  const changed = await touched(host, shims.ZoneRows!, nodes, slices, changedCa.inputs.slices as ClusterSlices);
+  const read = await zoneRead(slices);
+  const label = `${nodes}n`;
+  note(
+    `${nodes} nodes x ${NETWORKS} networks: ${resources} resources (${nodes} ZoneRows); ClusterAllocations check ${ca.seconds.toFixed(2)} s in-process; Check+Diff of a ZoneRows ${ours!.toFixed(2)} ms vs trivial ${baseline!.toFixed(2)} ms (floor ${floor!.toFixed(2)} ms); preview through the host ${previewed.seconds.toFixed(2)} s (ClusterAllocations ${previewed.cluster.toFixed(2)} s, ${nodes} ZoneRows ${previewed.zones.toFixed(2)} s); state ${((caState + nodes * zoneState) / 1048576).toFixed(1)} MiB (ClusterAllocations ${(caState / 1024).toFixed(0)} KiB, a ZoneRows ${(zoneState / 1024).toFixed(1)} KiB); a one-network change touches ${changed} ZoneRows + ClusterAllocations; a zone's read ${read.seconds.toFixed(2)} s for ${read.rows} rows, refresh ~${(read.seconds * nodes).toFixed(0)} s of zones in turn`,
+  );
+  figure(`pulumi.scale.${label}.resources`, resources, 'resources');
+  figure(`pulumi.scale.${label}.checkdiff.zonerows`, ours!, 'ms');
+  figure(`pulumi.scale.${label}.checkdiff.ratio`, ours! / baseline!, 'x');
+  figure(`pulumi.scale.${label}.preview`, previewed.seconds, 's');
+  figure(`pulumi.scale.${label}.preview.cluster`, previewed.cluster, 's');
+  figure(`pulumi.scale.${label}.preview.zonerows_each`, (previewed.zones / nodes) * 1000, 'ms');
+  figure(`pulumi.scale.${label}.state`, (caState + nodes * zoneState) / 1048576, 'MiB');
+  figure(`pulumi.scale.${label}.state.zonerows`, zoneState / 1024, 'KiB');
+  figure(`pulumi.scale.${label}.one_network_change.touched`, changed + 1, 'resources');
+  figure(`pulumi.scale.${label}.read.zone`, read.seconds, 's');
+  figure(`pulumi.scale.${label}.refresh.estimate`, read.seconds * nodes, 's');
+}
+
+async function run(): Promise<void> {
+  const pulumi = await import('@pulumi/pulumi');
+  const consumer = linkedConsumer();
+  const host = await PulumiHost.start(consumer.dir);
+  try {
+    await host.configure({});
+    const shims: Record<string, string> = {
+      Trivial: (await pulumi.runtime.serializeFunction(() => trivial, { allowSecrets: true })).text,
+      ZoneRows: await serializeShim('ZoneRows'),
+      ClusterAllocations: await serializeShim('ClusterAllocations'),
+    };
+    for (const nodes of SIZES) await size(host, shims, nodes);
+  } finally {
+    await host.stop();
+    consumer.remove();
+  }
+}
+
+export const pulumiScaleBenchmark: Benchmark = {
+  name: 'pulumi-scale',
+  description: `a per-node cluster of ${NETWORKS} networks at ${SIZES.join(' and ')} nodes through the dynamic-provider host: resources, Check+Diff vs trivial, preview, state, one-network change, refresh`,
+  run,
+};
