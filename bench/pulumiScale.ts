@@ -8,6 +8,7 @@
  * size, what a one-network change touches, and a refresh: one zone's Read (render its slice,
  * observe and reconcile against a real ovsdb-server holding its rows) times the zones.
  */
+import { readFileSync } from 'node:fs';
 import { observe, planApply } from '../provider/nb/apply';
 import { nbSchema } from '../provider/nb/generated/nb';
 import { OvsdbClient } from '../provider/ovsdb/client';
@@ -25,6 +26,21 @@ import { type Benchmark, figure, note, timed } from './harness';
 import { batchOf, interleaved, trivial } from './pulumi';
 
 const NETWORKS = 30;
+const CPU_ROUNDS = 5;
+
+/** CPU seconds of a process (utime + stime of /proc/<pid>/stat, 10 ms resolution). */
+function processCpu(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds (the host's and ours) of `body`: on this shared machine, wall time is mostly waiting. */
+async function cpuOf(host: PulumiHost, body: () => Promise<unknown>): Promise<number> {
+  const [theirs, mine] = [processCpu(host.pid), process.cpuUsage()];
+  await body();
+  const own = process.cpuUsage(mine);
+  return processCpu(host.pid) - theirs + (own.user + own.system) / 1e6;
+}
 const SIZES = [50, 500];
 
 /** The scale topology with host subnets for 512 nodes per network (a /15 cut in /24s). */
@@ -77,17 +93,24 @@ async function preview(
     zones.push({ urn, props, olds: (await host.check(urn, props, props)).inputs });
   }
   // the engine checks the new inputs against the old ones, then diffs the old state with them
-  const cluster = await timed(async () => {
+  const clusterCall = async () => {
     const c = await host.check(caUrn, caChecked.inputs, caProps);
     await host.diff('cluster', caUrn, caChecked.inputs, c.inputs);
-  });
-  const rows = await timed(async () => {
+  };
+  const zoneCalls = async () => {
     for (const [i, zone] of zones.entries()) {
       const checked = await host.check(zone.urn, zone.olds, zone.props);
       await host.diff(zoneName(i), zone.urn, zone.olds, checked.inputs);
     }
-  });
-  return { seconds: cluster.seconds + rows.seconds, cluster: cluster.seconds, zones: rows.seconds };
+  };
+  const cluster = await timed(clusterCall);
+  const rows = await timed(zoneCalls);
+  return {
+    seconds: cluster.seconds + rows.seconds,
+    cluster: cluster.seconds,
+    zones: rows.seconds,
+    cpu: { cluster: await cpuOf(host, clusterCall), zones: await cpuOf(host, zoneCalls) },
+  };
 }
 
 /** How many ZoneRows' diffs report a change when one network changes. */
@@ -114,12 +137,14 @@ async function zoneRead(slices: ClusterSlices) {
     await apply(client, { owner: 'bench-cluster', schema: nbSchema, desired: renderSharedRows() });
     const desired = adaptToServer(render(), schema).rows;
     await apply(client, { owner, schema: nbSchema, desired });
+    const before = process.cpuUsage();
     const read = await timed(async () => {
       const request = { owner, schema: nbSchema, desired: adaptToServer(render(), schema).rows };
       const { plan } = planApply(request, await observe(client, request));
       if (plan.changes.length > 0) throw new Error(`a no-change read found drift: ${plan.summary[0]}`);
     });
-    return { seconds: read.seconds, rows: desired.length };
+    const cpu = process.cpuUsage(before);
+    return { seconds: read.seconds, cpu: (cpu.user + cpu.system) / 1e6, rows: desired.length };
   } finally {
     client.close();
     await server.stop();
@@ -142,17 +167,28 @@ async function size(host: PulumiHost, shims: Record<string, string>, nodes: numb
     await batchOf(host, 'Trivial', { __provider: shims.Trivial!, ...zone }),
     await batchOf(host, 'ZoneRows', { __provider: shims.ZoneRows!, ...zone }),
   ]);
+  const trivialBatch = await batchOf(host, 'Trivial', { __provider: shims.Trivial!, ...zone });
+  const oursBatch = await batchOf(host, 'ZoneRows', { __provider: shims.ZoneRows!, ...zone });
+  let [trivialCpu, oursCpu] = [0, 0];
+  for (let r = 0; r < CPU_ROUNDS; r++) {
+    trivialCpu += await cpuOf(host, trivialBatch);
+    oursCpu += await cpuOf(host, oursBatch);
+  }
   const previewed = await preview(host, shims, nodes, ca.props, slices);
   const changedCa = await allocations(nodes, true);
   const changed = await touched(host, shims.ZoneRows!, nodes, slices, changedCa.inputs.slices as ClusterSlices);
   const read = await zoneRead(slices);
   const label = `${nodes}n`;
   note(
-    `${nodes} nodes x ${NETWORKS} networks: ${resources} resources (${nodes} ZoneRows); ClusterAllocations check ${ca.seconds.toFixed(2)} s in-process; Check+Diff of a ZoneRows ${ours!.toFixed(2)} ms vs trivial ${baseline!.toFixed(2)} ms (floor ${floor!.toFixed(2)} ms); preview through the host ${previewed.seconds.toFixed(2)} s (ClusterAllocations ${previewed.cluster.toFixed(2)} s, ${nodes} ZoneRows ${previewed.zones.toFixed(2)} s); state ${((caState + nodes * zoneState) / 1048576).toFixed(1)} MiB (ClusterAllocations ${(caState / 1024).toFixed(0)} KiB, a ZoneRows ${(zoneState / 1024).toFixed(1)} KiB); a one-network change touches ${changed} ZoneRows + ClusterAllocations; a zone's read ${read.seconds.toFixed(2)} s for ${read.rows} rows, refresh ~${(read.seconds * nodes).toFixed(0)} s of zones in turn`,
+    `${nodes} nodes x ${NETWORKS} networks: ${resources} resources (${nodes} ZoneRows); ClusterAllocations check ${ca.seconds.toFixed(2)} s in-process; Check+Diff of a ZoneRows ${ours!.toFixed(2)} ms vs trivial ${baseline!.toFixed(2)} ms (floor ${floor!.toFixed(2)} ms); preview through the host ${previewed.seconds.toFixed(2)} s (ClusterAllocations ${previewed.cluster.toFixed(2)} s, ${nodes} ZoneRows ${previewed.zones.toFixed(2)} s; CPU ${previewed.cpu.cluster.toFixed(2)} s and ${previewed.cpu.zones.toFixed(2)} s); Check+Diff CPU ZoneRows / trivial ${(oursCpu / trivialCpu).toFixed(2)}x; state ${((caState + nodes * zoneState) / 1048576).toFixed(1)} MiB (ClusterAllocations ${(caState / 1024).toFixed(0)} KiB, a ZoneRows ${(zoneState / 1024).toFixed(1)} KiB); a one-network change touches ${changed} ZoneRows + ClusterAllocations; a zone's read ${read.seconds.toFixed(2)} s (our CPU ${read.cpu.toFixed(2)} s) for ${read.rows} rows, refresh ~${(read.seconds * nodes).toFixed(0)} s of zones in turn`,
   );
   figure(`pulumi.scale.${label}.resources`, resources, 'resources');
   figure(`pulumi.scale.${label}.checkdiff.zonerows`, ours!, 'ms');
   figure(`pulumi.scale.${label}.checkdiff.ratio`, ours! / baseline!, 'x');
+  figure(`pulumi.scale.${label}.checkdiff.cpu.ratio`, oursCpu / trivialCpu, 'x');
+  figure(`pulumi.scale.${label}.preview.cpu`, previewed.cpu.cluster + previewed.cpu.zones, 's');
+  figure(`pulumi.scale.${label}.preview.cpu.cluster`, previewed.cpu.cluster, 's');
+  figure(`pulumi.scale.${label}.preview.cpu.zonerows_each`, (previewed.cpu.zones / nodes) * 1000, 'ms');
   figure(`pulumi.scale.${label}.preview`, previewed.seconds, 's');
   figure(`pulumi.scale.${label}.preview.cluster`, previewed.cluster, 's');
   figure(`pulumi.scale.${label}.preview.zonerows_each`, (previewed.zones / nodes) * 1000, 'ms');
@@ -160,6 +196,7 @@ async function size(host: PulumiHost, shims: Record<string, string>, nodes: numb
   figure(`pulumi.scale.${label}.state.zonerows`, zoneState / 1024, 'KiB');
   figure(`pulumi.scale.${label}.one_network_change.touched`, changed + 1, 'resources');
   figure(`pulumi.scale.${label}.read.zone`, read.seconds, 's');
+  figure(`pulumi.scale.${label}.read.zone.cpu`, read.cpu, 's');
   figure(`pulumi.scale.${label}.refresh.estimate`, read.seconds * nodes, 's');
 }
 

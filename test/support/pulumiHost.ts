@@ -82,6 +82,11 @@ export class PulumiHost {
     readonly output: string[],
   ) {}
 
+  /** The host process's id (benchmarks read its CPU time). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   /** Starts the host with `cwd` as the project directory (where `require("ovnk-pulumi/runtime")` resolves). */
   static async start(cwd: string, project = 'ovnk-pulumi'): Promise<PulumiHost> {
     const host = join(pulumiDir, 'cmd', 'dynamic-provider', 'index.js');
