@@ -8,7 +8,6 @@
  * size, what a one-network change touches, and a refresh: one zone's Read (render its slice,
  * observe and reconcile against a real ovsdb-server holding its rows) times the zones.
  */
-import { readFileSync } from 'node:fs';
 import { observe, planApply } from '../provider/nb/apply';
 import { nbSchema } from '../provider/nb/generated/nb';
 import { OvsdbClient } from '../provider/ovsdb/client';
@@ -20,6 +19,7 @@ import type { ZoneSlice } from '../provider/runtime/pulumi/slices';
 import { apply } from '../provider/nb/apply';
 import { resourceCount, scaleTopology } from '../stacks/scale';
 import { renderSharedRows } from '../provider/topology/shared';
+import { cpuSecondsOf } from '../test/support/processCpu';
 import { startOvsdbServer } from '../test/support/ovsdbServer';
 import { dynamicUrn, linkedConsumer, PulumiHost, serializeShim, type Props } from '../test/support/pulumiHost';
 import { type Benchmark, figure, note, timed } from './harness';
@@ -28,18 +28,12 @@ import { batchOf, interleaved, trivial } from './pulumi';
 const NETWORKS = 30;
 const CPU_ROUNDS = 5;
 
-/** CPU seconds of a process (utime + stime of /proc/<pid>/stat, 10 ms resolution). */
-function processCpu(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** CPU seconds (the host's and ours) of `body`: on this shared machine, wall time is mostly waiting. */
 async function cpuOf(host: PulumiHost, body: () => Promise<unknown>): Promise<number> {
-  const [theirs, mine] = [processCpu(host.pid), process.cpuUsage()];
+  const [theirs, mine] = [cpuSecondsOf(host.pid), process.cpuUsage()];
   await body();
   const own = process.cpuUsage(mine);
-  return processCpu(host.pid) - theirs + (own.user + own.system) / 1e6;
+  return cpuSecondsOf(host.pid) - theirs + (own.user + own.system) / 1e6;
 }
 const SIZES = [50, 500];
 

@@ -10,7 +10,6 @@
  * topology costs the same whatever the database holds, and is noted apart.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { observe, planApply } from '../provider/nb/apply';
 import { nbSchema } from '../provider/nb/generated/nb';
 import type { OvsdbDatabase } from '../provider/ovsdb/client';
@@ -23,6 +22,7 @@ import {
   planTopology,
   type TopologyPlan,
 } from '../provider/runtime/cli';
+import { cpuSecondsOf } from '../test/support/processCpu';
 import { startOvsdbServer, type OvsdbServer } from '../test/support/ovsdbServer';
 import { loadSize, writeLoad } from './foreignLoad';
 import { bestOf, figure, note, timed, type Benchmark } from './harness';
@@ -46,14 +46,6 @@ interface Costs {
   rowsRead: number;
 }
 
-const TICKS_PER_SECOND = 100;
-
-/** CPU seconds a process has used (utime + stime of /proc/<pid>/stat; 10 ms resolution). */
-function processCpu(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
-
 const ownCpu = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
@@ -61,16 +53,16 @@ const ownCpu = () => {
 
 /** CPU seconds per call of `body`, this process's and the server's, over `runs` calls. */
 async function cpuPerCall(server: OvsdbServer, runs: number, body: () => Promise<unknown>): Promise<number> {
-  const [mine, theirs] = [ownCpu(), processCpu(server.pid)];
+  const [mine, theirs] = [ownCpu(), cpuSecondsOf(server.pid)];
   for (let i = 0; i < runs; i++) await body();
-  const [client, serverSide] = [ownCpu() - mine, processCpu(server.pid) - theirs];
+  const [client, serverSide] = [ownCpu() - mine, cpuSecondsOf(server.pid) - theirs];
   note(`  client ${(client / runs).toFixed(4)} s, server ${(serverSide / runs).toFixed(4)} s`);
   return (client + serverSide) / runs;
 }
 
 /** `ovsdb-client dump` of the whole Northbound: its CPU and the server's, per dump. */
 function dumpCpu(server: OvsdbServer, runs: number): number {
-  const theirs = processCpu(server.pid);
+  const theirs = cpuSecondsOf(server.pid);
   let client = 0;
   for (let i = 0; i < runs; i++) {
     const { stderr } = spawnSync('/usr/bin/time', ['-f', '%U %S', 'ovsdb-client', 'dump', server.unix, NB], {
@@ -80,7 +72,7 @@ function dumpCpu(server: OvsdbServer, runs: number): number {
     const [user, system] = stderr.trim().split('\n').pop()!.split(' ').map(Number);
     client += user! + system!;
   }
-  return (client + processCpu(server.pid) - theirs) / runs;
+  return (client + cpuSecondsOf(server.pid) - theirs) / runs;
 }
 
 function plan(): TopologyPlan {

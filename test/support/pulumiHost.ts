@@ -6,11 +6,12 @@
  * Providers are loaded from the tsc-compiled dist (vite-transformed code breaks serialization).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { repoRoot, requireFreshDist } from './dist';
+import { cpuSecondsOf } from './processCpu';
 
 export { repoRoot, requireFreshDist };
 
@@ -64,16 +65,6 @@ function detailedDiffOf(reply: any): Record<string, number> | undefined {
 
 /** What starting the host may cost: it loads @pulumi/pulumi and gRPC in 0.7 s of CPU here (3.7 s wall at load 21). */
 const HOST_START_CPU_SECONDS = 20;
-
-/** User and system CPU seconds a process has used (/proc/<pid>/stat, in clock ticks of 1/100 s). */
-function cpuSecondsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 export class PulumiHost {
   private constructor(

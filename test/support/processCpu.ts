@@ -1,0 +1,12 @@
+/** CPU time of a process: what a benchmark or budget counts on a machine shared with other work. */
+import { readFileSync } from 'node:fs';
+
+/** User and system CPU seconds a process has used (/proc/<pid>/stat, in clock ticks of 1/100 s). */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
