@@ -10,10 +10,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
-import { down, DEFAULT_OVN, type CentralLabStatus as LabStatus, nbctl, pingWithRetries, readState, up } from '../lab';
-import { applyZone, closeConnections, destroyZone, nbConnection, type TopologyPlan } from '../provider/runtime/cli';
-import type { OvsdbDatabase } from '../provider/ovsdb/client';
 import { syncLabPods } from '../cli/commands/labPods';
+import { down, DEFAULT_OVN, type CentralLabStatus as LabStatus, nbctl, pingWithRetries, readState, up } from '../lab';
+import type { OvsdbDatabase } from '../provider/ovsdb/client';
+import { applyZone, closeConnections, destroyZone, nbConnection, type TopologyPlan } from '../provider/runtime/cli';
 import { bestOf, figure, note, timed, type Benchmark } from './harness';
 import { diffUnchanged, planFrom, reapplyUnchanged } from './zoneRuns';
 

@@ -1,8 +1,8 @@
 /** Every benchmark, by name. Add one line per benchmark module. */
 import { allocBenchmark } from './alloc';
 import { auditBenchmark } from './audit';
-import { connectRowsBenchmark } from './connectRows';
 import { connectBenchmark } from './connect';
+import { connectRowsBenchmark } from './connectRows';
 import { crdBenchmark } from './crd';
 import type { Benchmark } from './harness';
 import { labBenchmark } from './lab';

@@ -8,8 +8,8 @@
 import { type Command, CommanderError } from 'commander';
 import { OvnkCommand } from './command';
 import { commands } from './commands';
-import { addExamples } from './examples';
 import { documentText, emit, ExitCode, errorDocument } from './contract';
+import { addExamples } from './examples';
 import { setQuiet } from './progress';
 
 export function buildProgram(): Command {

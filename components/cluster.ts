@@ -5,8 +5,17 @@
  * the per-node layout also one ZoneRows resource per node (zone).
  */
 import * as pulumi from '@pulumi/pulumi';
+import { clusterDiagramDot } from '../provider/runtime/diagram/cluster';
+import { DEFAULT_LAYOUT, keyPathProblems, type Layout, type NorthboundInput } from '../provider/runtime/pulumi';
+import {
+  clusterKubernetes,
+  type ClusterObjects,
+  type KubernetesCluster,
+  refuseForKubernetes,
+} from './clusterKubernetes';
 import type { ClusterContext } from './context';
 import { zoneProps } from './context';
+import type { ClusterNetworkConnectArgs, NetworkArgsObject } from './inputs';
 import { Layer2Network, Layer3Network, LocalnetNetwork } from './network';
 import { NetworkConnect } from './networkConnect';
 import {
@@ -17,9 +26,7 @@ import {
   topologyOf,
   type UplinkObject,
 } from './objects';
-import { DEFAULT_LAYOUT, keyPathProblems, type Layout, type NorthboundInput } from '../provider/runtime/pulumi';
-import { clusterDiagramDot } from '../provider/runtime/diagram/cluster';
-import { type RouteAdvertisementsObject, Uplink } from './uplink';
+import { plainCopy, refuseUnresolved, unresolvedPath } from './plainArgs';
 import {
   type AllocationsOutput,
   ClusterAllocations,
@@ -27,15 +34,8 @@ import {
   type TopologyProps,
   ZoneRows,
 } from './resources';
-import {
-  clusterKubernetes,
-  type ClusterObjects,
-  type KubernetesCluster,
-  refuseForKubernetes,
-} from './clusterKubernetes';
-import { plainCopy, refuseUnresolved, unresolvedPath } from './plainArgs';
-import type { ClusterNetworkConnectArgs, NetworkArgsObject } from './inputs';
 import { type ClusterTarget, northbound } from './target';
+import { type RouteAdvertisementsObject, Uplink } from './uplink';
 
 /** ClusterArgs.northbound. */
 export interface NorthboundArgs {

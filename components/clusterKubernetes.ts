@@ -11,11 +11,11 @@ import {
   kubernetesResource,
   mergeReports,
 } from '../provider/runtime/kubernetes';
-import type { ClusterContext } from './context';
-import { unresolvedPath } from './plainArgs';
-import type { ClusterNetworkConnectObject, NetworkObject, UplinkObject } from './objects';
-import { type KubernetesChild, kubernetesChild } from './kubernetes';
 import type { PredictionAudit } from '../provider/runtime/pulumi';
+import type { ClusterContext } from './context';
+import { type KubernetesChild, kubernetesChild } from './kubernetes';
+import type { ClusterNetworkConnectObject, NetworkObject, UplinkObject } from './objects';
+import { unresolvedPath } from './plainArgs';
 import type { ClusterPrediction } from './resources';
 import type { ClusterTarget } from './target';
 import type { RouteAdvertisementsObject } from './uplink';

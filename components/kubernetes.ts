@@ -13,8 +13,8 @@ import {
   type KubernetesResource,
   kubernetesResource,
 } from '../provider/runtime/kubernetes';
-import type { ClusterTarget } from './target';
 import { unresolvedPath } from './plainArgs';
+import type { ClusterTarget } from './target';
 
 /** The part of @pulumi/kubernetes Kubernetes mode uses (so our declarations do not need it). */
 export interface KubernetesModule {

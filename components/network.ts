@@ -9,8 +9,8 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ClusterContext } from './context';
 import { allocationOf, requireClusterChild, zoneProps } from './context';
-import { type NetworkObject, networkKey, objectRef } from './objects';
 import { type KubernetesChild, kubernetesChild } from './kubernetes';
+import { type NetworkObject, networkKey, objectRef } from './objects';
 import { type ClusterPrediction, NetworkRows, type UplinkStateObject } from './resources';
 import type { Uplink } from './uplink';
 

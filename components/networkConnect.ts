@@ -8,8 +8,8 @@
  */
 import * as pulumi from '@pulumi/pulumi';
 import { allocationOf, type ClusterContext, requireClusterChild, zoneProps } from './context';
-import { type ClusterNetworkConnectObject, objectRef } from './objects';
 import { type KubernetesChild, kubernetesChild } from './kubernetes';
+import { type ClusterNetworkConnectObject, objectRef } from './objects';
 import { type ClusterPrediction, ConnectRouter } from './resources';
 
 export interface NetworkConnectArgs {

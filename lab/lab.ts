@@ -5,6 +5,7 @@
  * included; safe when nothing runs), and reading a running lab's status.
  */
 import { mkdirSync } from 'node:fs';
+import { DEFAULT_LAYOUT } from '../provider/model/zones';
 import { centralDaemons, centralSocket, createFabric, startCentral } from './central';
 import { badInput, refused } from './errors';
 import {
@@ -36,11 +37,10 @@ import {
   writeState,
 } from './state';
 import { type LabStatus, statusOf } from './status';
-import { mountOvnRoot, prepareOvnRoot } from './trixie';
 import { teardown } from './teardown';
+import { mountOvnRoot, prepareOvnRoot } from './trixie';
 import { provisionUplinkSegments, provisionUplinks } from './uplinks';
 import { startZones, waitForZones, zoneDaemons } from './zones';
-import { DEFAULT_LAYOUT } from '../provider/model/zones';
 
 export const DEFAULT_LAB_NAME = 'lab';
 export const DEFAULT_OVN: OvnFlavor = 'trixie';

@@ -7,8 +7,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { exec, inNamespace, inRoot, ipBatch, sleep } from './exec';
 import { failing } from './errors';
+import { exec, inNamespace, inRoot, ipBatch, sleep } from './exec';
 import { type LabLayout, type NodeLayout, nodeIp6, UNDERLAY6_PREFIX, underlayGateway6, zoneLayoutOf } from './layout';
 import type { DaemonRecord } from './processes';
 import { prepareFakeRun, startSshd } from './sshd';

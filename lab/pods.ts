@@ -3,8 +3,8 @@
  * node's br-int carrying `external_ids:iface-id=<logical switch port>` (testbed recipe section 11).
  * Every pod is recorded in the lab state before it is created, so `down` removes it whatever happens.
  */
-import { exec, inNamespace, inRoot, ipBatch } from './exec';
 import { badInput } from './errors';
+import { exec, inNamespace, inRoot, ipBatch } from './exec';
 import { hasDataPlane, type NodeLayout } from './layout';
 import { nodeDbSocket } from './node';
 import { type PodRecord, readState, updateState } from './state';

@@ -11,8 +11,8 @@ import { centralStarters } from './central';
 import { refused } from './errors';
 import { sleep } from './exec';
 import { hasDataPlane, zoneLayoutOf } from './layout';
-import { startSshd } from './sshd';
 import { isRunning, pidOf, runsProgram, type DaemonRecord } from './processes';
+import { startSshd } from './sshd';
 import type { LabState } from './state';
 import { zoneStarters } from './zones';
 

@@ -6,6 +6,7 @@
  * encap IP, gateway bridge and gateway details (breth0's address, MAC and default next hop, as
  * upstream's l3-gateway-config has them). Pure: computed from the recorded state.
  */
+import { CENTRAL_ZONE } from '../provider/model/zones';
 import { centralNbRemote, centralSocket } from './central';
 import {
   hasDataPlane,
@@ -21,7 +22,6 @@ import { isNbClustered, nbClusterRemotes } from './nbCluster';
 import { GATEWAY_BRIDGE, GATEWAY_PREFIX, nodeDbSocket } from './node';
 import type { LabState } from './state';
 import { zoneOf } from './zones';
-import { CENTRAL_ZONE } from '../provider/model/zones';
 
 export { CENTRAL_ZONE };
 

@@ -11,8 +11,8 @@
  * an Uplink reaches (issue 20); frames tagged VLAN 100 find no host there. Nothing here changes
  * after `up`; tests restore what they change.
  */
-import { exec, inNamespace, inRoot, ipBatch, sleep } from './exec';
 import { failing } from './errors';
+import { exec, inNamespace, inRoot, ipBatch, sleep } from './exec';
 import type { LabLayout, NodeLayout } from './layout';
 import { nodeDbSocket } from './node';
 

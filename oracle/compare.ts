@@ -5,8 +5,8 @@
  * the module `ovnk audit` uses), then flattened into one difference per row or column, the unit
  * test/oracle/accepted.yaml explains.
  */
-import { nbSchema } from '../provider/nb/generated/nb';
 import type { DesiredRow, ObservedRow } from '../provider/nb/desired';
+import { nbSchema } from '../provider/nb/generated/nb';
 import { naturalRows, plannedAsObserved, type NaturalRow } from '../provider/nb/naturalKeys';
 import { compareRows, type Comparison } from '../provider/nb/rowComparison';
 

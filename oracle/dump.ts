@@ -3,8 +3,8 @@
  * (scope.ts), under natural keys (provider/nb/naturalKeys.ts), with what produced it: the upstream
  * commit, the harness settings and any errors the harness recorded.
  */
-import { nbSchema } from '../provider/nb/generated/nb';
 import type { ObservedRow } from '../provider/nb/desired';
+import { nbSchema } from '../provider/nb/generated/nb';
 import { canonicalText, naturalRows, type NaturalRow } from '../provider/nb/naturalKeys';
 import type { ClusterAnnotations } from './clusterManager';
 import type { HarnessSettings } from './input';

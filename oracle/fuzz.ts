@@ -14,9 +14,9 @@ import { randomTopology } from '../test/fuzz/topologies';
 import { explains, readAccepted } from './accepted';
 import { compareWithUpstream, describeDifference, plannedNatural, upstreamNatural } from './compare';
 import { oracleDump } from './dump';
-import { podAddressPermutation, renameAddresses } from './podOrder';
 import { harnessInput } from './input';
 import { oraclePlan } from './plan';
+import { podAddressPermutation, renameAddresses } from './podOrder';
 import { runHarness } from './upstream';
 
 export interface FuzzTally {

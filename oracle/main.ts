@@ -9,13 +9,13 @@
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { dumpText, oracleDump } from './dump';
-import { harnessInput } from './input';
-import { oraclePlan, type OraclePlan } from './plan';
 import { clusterManagerInput, ourAnnotations, type ClusterManagerDump } from './clusterManager';
-import { ensureBinary, HARNESS, runHarness, upstreamCommit } from './upstream';
-import { CLUSTER_MANAGER_DUMPS, clusterManagerDumpFile, dumpDirectory } from './paths';
+import { dumpText, oracleDump } from './dump';
 import { fuzz } from './fuzz';
+import { harnessInput } from './input';
+import { CLUSTER_MANAGER_DUMPS, clusterManagerDumpFile, dumpDirectory } from './paths';
+import { oraclePlan, type OraclePlan } from './plan';
+import { ensureBinary, HARNESS, runHarness, upstreamCommit } from './upstream';
 
 const UPSTREAM_REPOSITORY = 'https://github.com/ovn-kubernetes/ovn-kubernetes';
 const DEFAULT_SOURCES = ['stacks', 'test/fixtures', 'test/oracle/cases'];

@@ -8,6 +8,7 @@
  * zones as they were. `runApply` returns the typed report (the demo reads it); `apply` renders it.
  */
 import type { Command } from 'commander';
+import type { LabStatus } from '../../lab';
 import {
   applyCluster,
   dict,
@@ -20,7 +21,6 @@ import {
   type ZoneResult,
 } from '../../provider/runtime/cli';
 import { CliError, type CommandResult, ExitCode } from '../contract';
-import type { LabStatus } from '../../lab';
 import {
   clusterPlanFor,
   type FileOptions,

@@ -28,13 +28,13 @@ import {
 import { closeConnections } from '../../provider/runtime/cli';
 import { type CommandResult, ExitCode, OUTPUT_FORMATS, parseOutputFormat, progress, runCommand } from '../contract';
 import { type ApplyReport, runApply, sentText } from './apply';
-import { fileTarget, planFor } from './fileTarget';
+import { egressSection } from './demoEgress';
 import { runDestroy } from './destroy';
 import { drifted, runDiff } from './diff';
-import { failureLine } from './zoneRuns';
+import { fileTarget, planFor } from './fileTarget';
 import { labCliError } from './lab';
 import { planText, type ZoneSummary } from './planText';
-import { egressSection } from './demoEgress';
+import { failureLine } from './zoneRuns';
 
 interface DemoOptions {
   name: string;

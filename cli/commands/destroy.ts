@@ -10,9 +10,9 @@
 import type { Command } from 'commander';
 import { destroyCluster, dict, type UplinkSection, type ZoneResult } from '../../provider/runtime/cli';
 import type { CommandResult } from '../contract';
-import { zonesResultWithUplinks } from './uplinksText';
 import { type FileOptions, type FileTarget, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
 import { type PodChanges, podKeysOf, podsOfZones, syncLabPods } from './labPods';
+import { zonesResultWithUplinks } from './uplinksText';
 import { failureEntry, failureLine, type ZoneFailure, type ZoneRun, zoneRunsOf, zoneTargets } from './zoneRuns';
 
 const removedText = (r: ZoneResult) => (r.sent ? `${r.operations} operations sent` : 'nothing of this owner found');

@@ -8,8 +8,8 @@
 import type { Command } from 'commander';
 import { closeCluster, dict, diffCluster, type Drift, isDrift, type UplinkSection } from '../../provider/runtime/cli';
 import { type CommandResult, ExitCode } from '../contract';
-import { zonesResultWithUplinks } from './uplinksText';
 import { clusterPlanFor, type FileOptions, fileTarget, runFileCommand, withFileOptions } from './fileTarget';
+import { zonesResultWithUplinks } from './uplinksText';
 import { failureEntry, failureLine, type ZoneRun, zoneRunsOf, zoneTargets } from './zoneRuns';
 
 const driftText = (d: Drift) => (d.lines.length === 0 ? 'no drift' : `${d.lines.length} rows drifted`);

@@ -3,19 +3,19 @@
  * Add a line when you add a command; nothing else in cli/ needs to change.
  */
 import type { Command } from 'commander';
-import { registerLab } from './lab';
-import { registerPlan } from './plan';
 import { registerApply } from './apply';
-import { registerDiff } from './diff';
 import { registerAudit } from './audit';
-import { registerDestroy } from './destroy';
-import { registerRepair } from './repair';
-import { registerLabVm } from './labVm';
-import { registerDemo } from './demo';
 import { registerCapacity } from './capacity';
-import { registerDiagram } from './diagram';
-import { registerInventory } from './inventory';
 import { registerCompletion } from './completion';
+import { registerDemo } from './demo';
+import { registerDestroy } from './destroy';
+import { registerDiagram } from './diagram';
+import { registerDiff } from './diff';
+import { registerInventory } from './inventory';
+import { registerLab } from './lab';
+import { registerLabVm } from './labVm';
+import { registerPlan } from './plan';
+import { registerRepair } from './repair';
 
 export type Register = (program: Command) => void;
 

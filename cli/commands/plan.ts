@@ -37,9 +37,9 @@ import {
   zoneNames,
 } from '../../provider/runtime/cli';
 import { CliError, type CommandResult, ExitCode, OUTPUT_FORMATS, progress } from '../contract';
+import { notePlanWarnings, noteWarnings } from '../warnings';
 import { fileTarget, runFileCommand } from './fileTarget';
 import { type FileArgs, fileOption, inputError, inputOf } from './input';
-import { notePlanWarnings, noteWarnings } from '../warnings';
 import { planText } from './planText';
 import { nodeFailures, uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
 

@@ -4,8 +4,8 @@
  * header as kubectl prints its tables, then every problem.
  */
 import type { Cluster } from '../../provider/model/cluster';
-import type { ClusterAllocation, DesiredRow } from '../../provider/runtime/cli';
 import type { Problem } from '../../provider/model/problem';
+import type { ClusterAllocation, DesiredRow } from '../../provider/runtime/cli';
 import { naturalCompare, table } from '../table';
 
 /** A zone as the text shows it: its name, its rows (or their count per table) and the notes on rows left out. */

@@ -11,9 +11,9 @@ import type { SshTarget } from '../../provider/host';
 import { refused } from '../errors';
 import { stopDaemons } from '../processes';
 import { generateKey } from '../sshd';
+import { freeLoopbackPort, QEMU, startGuest, waitForSsh } from './guest';
 import { ensureImage } from './image';
 import { buildOverlay, composeInitrd } from './overlay';
-import { freeLoopbackPort, QEMU, startGuest, waitForSsh } from './guest';
 import { createSegment, dataAddress, dataMac, deleteLinks, tapName } from './segment';
 import {
   checkVmLabName,

@@ -8,8 +8,8 @@
  * (computed with the connect's allocation). Pure.
  */
 import { compare } from '../model/cluster';
-import { dict } from '../model/dict';
 import { networkNameAnnotation } from '../model/clusterInventory';
+import { dict } from '../model/dict';
 import { networkIdAnnotation, tunnelKeysAnnotation } from '../model/network';
 import { nodeAnnotationKeys } from '../model/nodeAnnotations';
 import type { ClusterAllocation } from './cluster';

@@ -8,7 +8,9 @@ import { activeNodeNames } from '../model/active';
 import type { Cluster } from '../model/cluster';
 import { compare, inUse } from '../model/cluster';
 import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from '../model/cnc';
+import { dict, own } from '../model/dict';
 import { type Network, tunnelKeysAnnotation } from '../model/network';
+import { failure } from '../model/outcome';
 import { type Problem, problem } from '../model/problem';
 import type { Warning } from '../model/warnings';
 import { adoptAllocations, adoptNetworkIds, clusterReservations } from './adopt';
@@ -23,9 +25,7 @@ import { TunnelKeyAllocator, transitSwitchKey } from './datapathKeys';
 import { allocateHostSubnets } from './hostSubnets';
 import { assignNetworkIds, assignNodeIds } from './ids';
 import { type OtherOwners, takenByOthers } from './others';
-import { failure } from '../model/outcome';
 import { type AllocationState, type ConnectState, emptyState, stateVersion } from './state';
-import { dict, own } from '../model/dict';
 
 export interface AllocationInput {
   cluster: Cluster;

@@ -8,8 +8,8 @@
  * annotation are dropped and every network gets a fresh slice of the new subnets (cursor 0).
  */
 import { type Cidr, type Family, familyName, formatCidr, mustParseCidr, parseCidr } from '../model/cidr';
-import { failure, type Outcome, success } from '../model/outcome';
 import { connectSubnetAnnotation } from '../model/cnc';
+import { failure, type Outcome, success } from '../model/outcome';
 import { type Problem, problem } from '../model/problem';
 import type { Warning } from '../model/warnings';
 import { ConnectSubnetAllocator, type ConnectSubnet, ownerKey, ownerTopology, type Topology } from './connectSubnets';

@@ -5,10 +5,10 @@
  * other owners of the Northbound hold are taken (others.ts).
  */
 import { compare } from '../model/cluster';
+import { dict, own } from '../model/dict';
 import { maxNodeId, minNodeId } from '../model/inventory';
 import { networkIdAnnotation } from '../model/network';
 import { type Problem, problem } from '../model/problem';
-import { dict, own } from '../model/dict';
 
 export const maxNetworkId = 4095;
 

@@ -6,8 +6,8 @@
  * does not, and the checks in portChecks.ts refuse what OVN would refuse.
  */
 import { type Cidr, addressBits, containsAddress, formatAddress, formatCidr, mask } from '../model/cidr';
-import type { ConnectSubnet } from './connectSubnets';
 import { failure, type Outcome, success } from '../model/outcome';
+import type { ConnectSubnet } from './connectSubnets';
 
 /** Upstream caps the per-network key window at 5000 (the node-id maximum). */
 export const maxNodesCap = 5000n;

@@ -4,11 +4,11 @@
  * keys with the round-robin cursor). Pulumi keeps it in the stack; the CLI in
  * NB_Global.external_ids or a `--previous` file.
  */
-import type { KeyState } from './datapathKeys';
+import { deeperThan, dict, plainData } from '../model/dict';
 import { failure, type Outcome, success } from '../model/outcome';
 import type { ConnectAllocatorState } from './connectSubnets';
+import type { KeyState } from './datapathKeys';
 import type { AllocatorState } from './subnetAllocator';
-import { deeperThan, dict, plainData } from '../model/dict';
 
 export const stateVersion = 1;
 

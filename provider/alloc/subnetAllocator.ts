@@ -6,9 +6,9 @@
  * included, which is what keeps plans stable.
  */
 import { type Cidr, type Family, formatCidr, mustParseCidr } from '../model/cidr';
+import { dict } from '../model/dict';
 import { failure, type Outcome, type Refusal, refusal, success } from '../model/outcome';
 import { SubnetRange } from './subnetRange';
-import { dict } from '../model/dict';
 
 export const subnetsFull = 'no subnets available';
 

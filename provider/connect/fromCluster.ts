@@ -8,10 +8,10 @@ import { servedNodeNames } from '../alloc/served';
 import { type Cidr, mustParseCidr } from '../model/cidr';
 import type { Cluster } from '../model/cluster';
 import type { ClusterNetworkConnect } from '../model/cnc';
-import type { Network } from '../model/network';
-import type { ConnectedNetwork, ConnectInput, ConnectNode } from './input';
-import { loadBalancerNames } from '../topology/services';
 import { dict, own } from '../model/dict';
+import type { Network } from '../model/network';
+import { loadBalancerNames } from '../topology/services';
+import type { ConnectedNetwork, ConnectInput, ConnectNode } from './input';
 
 /** Nodes by id; a node without a chassis id uses its name, as provider/topology/fromCluster.ts does. */
 export function connectNodes(cluster: Cluster, allocation: ClusterAllocation): ConnectNode[] {

@@ -6,9 +6,9 @@
  * no node in it gets `:<node>` appended when the central layout renders that row once per node.
  */
 import type { Family } from '../model/cidr';
-import { hashForOvn } from '../model/hash';
 import { objectIds, ownerIds } from '../model/dbObjectIds';
 import { NAME_KEY, UPSTREAM_ID_KEY } from '../model/externalIds';
+import { hashForOvn } from '../model/hash';
 
 export const CONTROLLER = 'ovnkube-network-connect-controller';
 export const OWNER_TYPE = 'ClusterNetworkConnect';

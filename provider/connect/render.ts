@@ -10,6 +10,7 @@
  * routes, its reference columns sorted); then the rows attached to the network routers, in order
  * of networks by id, then nodes by id: independent of input order.
  */
+import type { Zone } from '../model/zones';
 import type { DesiredRow } from '../nb/desired';
 import { DEFAULT_COPP } from '../topology/names';
 import { RouterParts } from '../topology/parts';
@@ -17,11 +18,10 @@ import { SharedRows } from '../topology/remoteRows';
 import type { Columns } from '../topology/rows';
 import { partialIsolation } from './acls';
 import { connectRouterName, routerIds } from './ids';
-import type { Zone } from '../model/zones';
 import type { ConnectedNetwork, ConnectInput, ConnectNode } from './input';
 import { type Link, linkOf } from './links';
-import { policyRows } from './policies';
 import { isActiveOn } from './networkNames';
+import { policyRows } from './policies';
 import { localPortRows, remotePortRow } from './ports';
 import { routeRows } from './routes';
 import { serviceGroup } from './services';

@@ -4,10 +4,10 @@
  * subnets via its /31 (/127). Plain destination routing: no policy, output port or table.
  */
 import { type Cidr, formatCidr } from '../model/cidr';
+import { own } from '../model/dict';
 import type { DesiredRow } from '../nb/desired';
 import { routeIds } from './ids';
 import { type Link, sideOf } from './links';
-import { own } from '../model/dict';
 
 /** The routes of a link: host subnets of its node (Layer3) or the network's subnets (Layer2). */
 export function routeRows(cnc: string, link: Link): DesiredRow[] {

@@ -3,9 +3,9 @@
  * with the apiserver's and the CEL rules' message texts. Each broken rule is an InvalidSpec
  * problem at its field path.
  */
-import { failure } from '../model/outcome';
 import { type Cidr, addressBits, parseCidr } from '../model/cidr';
 import type { ClusterNetworkConnect, ConnectSubnetSpec, NetworkSelectorSpec } from '../model/cnc';
+import { failure } from '../model/outcome';
 import { type Problem, problem } from '../model/problem';
 import { selectorShapeErrors } from '../model/selector';
 

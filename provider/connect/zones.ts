@@ -7,16 +7,16 @@
  */
 import type { ClusterAllocation } from '../alloc/cluster';
 import type { Cluster } from '../model/cluster';
-import type { DesiredRow } from '../nb/desired';
-import { renderSharedRows } from '../topology/shared';
-import { identityOf } from '../topology/rows';
-import { connectInputs, connectNodes } from './fromCluster';
+import { own } from '../model/dict';
 import { zonesOf, type Zone } from '../model/zones';
+import type { DesiredRow } from '../nb/desired';
+import { identityOf } from '../topology/rows';
+import { type Endpoints, loadBalancerRows } from '../topology/services';
+import { renderSharedRows } from '../topology/shared';
+import { connectInputs, connectNodes } from './fromCluster';
 import type { ConnectInput, ConnectNode } from './input';
 import { ConnectRenderError } from './links';
 import { renderConnect } from './render';
-import { type Endpoints, loadBalancerRows } from '../topology/services';
-import { own } from '../model/dict';
 
 export interface ZoneRows {
   zone: Zone;

@@ -4,20 +4,20 @@
  * sorted by name so nothing depends on document order. Every problem is collected; nothing
  * throws. These problems mean the input is unusable (the CLI's exit 3).
  */
-import { success } from './outcome';
+import type { Cluster } from './clusterShape';
 import {
   connectSubnetAnnotation,
   connectTunnelKeyAnnotation,
   parseClusterNetworkConnect,
   type ClusterNetworkConnect,
 } from './cnc';
-import type { Cluster } from './clusterShape';
 import { closestName } from './crd/paths';
 import { parseClusterUserDefinedNetwork } from './cudn';
 import { type Inventory, parseInventory } from './inventory';
 import type { LoadedDocument } from './load';
 import { type Network, networkFamilies, networkIdAnnotation, transitSubnetsFor } from './network';
 import { configPath, networkRules } from './networkRules';
+import { success } from './outcome';
 import { type Problem, problem } from './problem';
 import { parseRouteAdvertisementsDocuments } from './routeAdvertisements';
 import { matchesSelector } from './selector';

@@ -7,9 +7,9 @@
  * deprecated and not read). Every object is sorted by name, so the same cluster gives the same
  * document. Pure: the runtime lists, this reads.
  */
-import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from './cnc';
-import { type ConfigMapData, clusterSettings } from './clusterConfig';
 import { compare } from './cluster';
+import { type ConfigMapData, clusterSettings } from './clusterConfig';
+import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from './cnc';
 import { networkIdAnnotation, tunnelKeysAnnotation } from './network';
 import { inventoryNode, type KubeObject, parseJson } from './nodeAnnotations';
 

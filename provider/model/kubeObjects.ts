@@ -8,9 +8,9 @@
  * instead. Each object is checked against the pinned upstream CRD, CEL rules included.
  */
 import { networkNameAnnotation } from './clusterInventory';
-import { tunnelKeysAnnotation } from './network';
 import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from './cnc';
 import { validateObject } from './crd';
+import { tunnelKeysAnnotation } from './network';
 import { networkIdAnnotation } from './network';
 import type { Problem } from './problem';
 

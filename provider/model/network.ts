@@ -4,13 +4,13 @@
  * subnets, MTU and transport, parsed from the upstream `network` spec shape
  * (topology + layer3 / layer2 / localnet). cudn.ts and udn.ts say where that shape lives.
  */
-import { failure, type Outcome, success } from './outcome';
 import { type Family, firstClearBlock, mustParseCidr, formatCidr, parseCidr } from './cidr';
 import type { FieldReader, Json } from './fields';
 import { cidrList } from './inventory';
 import type { LoadedDocument } from './load';
-import { problem } from './problem';
+import { failure, type Outcome, success } from './outcome';
 import { parsePreconfigured, type PreconfiguredAddresses } from './preconfigured';
+import { problem } from './problem';
 import type { LabelSelector } from './selector';
 
 export type Topology = 'Layer3' | 'Layer2' | 'Localnet';

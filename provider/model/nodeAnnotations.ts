@@ -8,9 +8,9 @@
  * the node addresses when no gateway config lists them). An annotation that cannot be read is a
  * note and is left out; the plan then allocates that value itself. Pure.
  */
-import { failure, type Outcome, success } from './outcome';
 import { parseCidr } from './cidr';
 import { dict } from './dict';
+import { failure, type Outcome, success } from './outcome';
 
 export const nodeAnnotationKeys = {
   id: 'k8s.ovn.org/node-id',

@@ -5,8 +5,8 @@
  * UserDefinedNetwork's in its own namespace, a ClusterUserDefinedNetwork's in every namespace it
  * selects, each named after the object. Pure.
  */
-import type { Cluster } from './clusterShape';
 import { isActiveOn } from './active';
+import type { Cluster } from './clusterShape';
 import type { InventoryPod } from './inventory';
 import type { Network } from './network';
 

@@ -3,8 +3,8 @@
  * Endpoints use OVSDB syntax (`unix:`, `tcp:`, `ssl:`, several remotes comma-separated). Only
  * references to credentials appear here (a key path, a host-key pin), never key material.
  */
-import type { FieldReader, Json } from './fields';
 import { dict } from './dict';
+import type { FieldReader, Json } from './fields';
 
 export interface NodeTarget {
   host: string;

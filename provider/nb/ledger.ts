@@ -10,11 +10,11 @@
  * NB_Global.external_ids, Open_vSwitch in Open_vSwitch.external_ids. Other databases have none,
  * and their tables without external_ids cannot be owned. Pure.
  */
+import { LEDGER_PREFIX } from '../model/externalIds';
 import type { Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
 import { type Home, writeHomeKey } from './homeKey';
 import { checkOwner } from './ownership';
-import { LEDGER_PREFIX } from '../model/externalIds';
 
 export { LEDGER_PREFIX };
 

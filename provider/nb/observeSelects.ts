@@ -12,9 +12,9 @@
 import type { Condition, Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
 import { INDEX_IDENTITY, rowIdentity, type DesiredRow } from './desired';
+import type { ApplyRequest } from './observation';
 import { KEY_KEY, OWNER_KEY, UPSTREAM_ID_KEY } from './ownership';
 import { referencedTable } from './references';
-import type { ApplyRequest } from './observation';
 
 const mapIncludes = (key: string, value: string): Condition => ['external_ids', 'includes', ['map', [[key, value]]]];
 

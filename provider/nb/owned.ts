@@ -7,10 +7,10 @@
 import { describeRow, rowIdentity, type ObservedRow } from './desired';
 import { isLedgerTable, ledgerHome, ledgerKey, parseLedger, type Ledger } from './ledger';
 import { isOwnedBy } from './ownership';
-import { isSharedRow, isUsedBy } from './shared';
 import type { Entry, ReconcileInput } from './reconcileTypes';
 import { RowIndex } from './references';
 import { type ReconcileReason, type RowProblem, rowProblem } from './rowProblems';
+import { isSharedRow, isUsedBy } from './shared';
 
 /** The owner's stored ledger (empty when the database has no ledger home or none is stored). */
 export function storedLedger(input: ReconcileInput): Ledger {

@@ -19,8 +19,8 @@ import {
   waitExistsOp,
   waitUnchangedOp,
 } from './ops';
-import { isReferenceSet, parentColumns, referencedTable, type DesiredTarget, type ReferenceScope } from './references';
 import type { Entry, Holder, RowChange } from './reconcileTypes';
+import { isReferenceSet, parentColumns, referencedTable, type DesiredTarget, type ReferenceScope } from './references';
 import { usersOf } from './shared';
 import { releasedPart } from './sharedParts';
 import { canonical, describeValue, sameValue } from './values';

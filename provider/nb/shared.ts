@@ -11,8 +11,8 @@
  * rows) knows where to look. A set column several owners add to keeps each one's part
  * (sharedParts.ts). Pure.
  */
-import { OWNER_KEY, SHARED_OWNER } from './ownership';
 import { USER_PREFIX } from '../model/externalIds';
+import { OWNER_KEY, SHARED_OWNER } from './ownership';
 import { partKey } from './sharedParts';
 
 export { SHARED_OWNER };

@@ -12,6 +12,7 @@
  *   connection, is OutcomeUnknownError, which says how to find out.
  */
 import { randomUUID } from 'node:crypto';
+import { MARKER_PREFIX } from '../model/externalIds';
 import { ConcurrentChangeError, transactPlan } from '../nb/apply';
 import { writeHomeKey, type Home } from '../nb/homeKey';
 import { checkOwner } from '../nb/ownership';
@@ -20,7 +21,6 @@ import type { OvsdbDatabase } from '../ovsdb/client';
 import { OvsdbTransportError, TimedOut } from '../ovsdb/errors';
 import { NB_DATABASE, TargetUnreachableError, withReconnected } from './connections';
 import { selectGlobal } from './state';
-import { MARKER_PREFIX } from '../model/externalIds';
 
 export const markerKey = (owner: string): string => `${MARKER_PREFIX}${checkOwner(owner)}`;
 const HOME: Home = { table: 'NB_Global', column: 'external_ids' };

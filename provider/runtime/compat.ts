@@ -15,10 +15,10 @@
  *   it is used as it is: ours is dropped from the desired set (with its meter bands), and
  *   references by name resolve to the existing row.
  */
+import { KEY_KEY } from '../model/externalIds';
 import type { DesiredRow } from '../nb/desired';
 import type { DatabaseSchema } from '../ovsdb/schema';
 import { identityOf } from '../topology/rows';
-import { KEY_KEY } from '../model/externalIds';
 
 export interface Adapted {
   rows: DesiredRow[];

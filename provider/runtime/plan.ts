@@ -13,27 +13,27 @@
  */
 import { allocateCluster, type ClusterAllocation } from '../alloc/cluster';
 import { type OtherOwners, takenByOthers } from '../alloc/others';
+import { validateConnects } from '../connect/validate';
+import { prepareZones, type ZonePlan as ConnectZones } from '../connect/zones';
 import { buildCluster, type Cluster } from '../model/cluster';
 import { loadDocuments, loadObjects, type LoadedDocument } from '../model/load';
 import { renderRefusals } from '../model/networkRules';
+import type { Problem } from '../model/problem';
+import type { DesiredRow } from '../nb/desired';
+import { TopologyInputError } from '../topology/errors';
+import { topologyInputs, type TopologyInputs, type ZoneRenderInputs } from '../topology/fromCluster';
 import { joinSubnetRefusals } from '../topology/joinFit';
 import { masqueradeRefusals } from '../topology/masqueradeFit';
-import type { Problem } from '../model/problem';
-import { validateConnects } from '../connect/validate';
-import { TopologyInputError } from '../topology/errors';
-import { prepareZones, type ZonePlan as ConnectZones } from '../connect/zones';
-import { zoneCounts, zoneRows } from './zoneRows';
-import { topologyInputs, type TopologyInputs, type ZoneRenderInputs } from '../topology/fromCluster';
-import type { DesiredRow } from '../nb/desired';
 import { networkEndpoints } from '../topology/services';
+import type { UplinkState } from '../uplink/conditions';
+import { uplinksState } from '../uplink/replace';
+import { routerGateways } from '../uplink/routerGateway';
 import { podPlugs } from './pods';
 import { renderProblem } from './renderProblem';
 import { runtimeStateVersion, type RuntimeState } from './state';
-import { planWarnings } from './warnings';
 import type { TopologyPlan, ZonePlan } from './topologyPlan';
-import { uplinksState } from '../uplink/replace';
-import type { UplinkState } from '../uplink/conditions';
-import { routerGateways } from '../uplink/routerGateway';
+import { planWarnings } from './warnings';
+import { zoneCounts, zoneRows } from './zoneRows';
 
 export type { TopologyPlan, ZonePlan } from './topologyPlan';
 export { loadDocuments } from '../model/load';

@@ -6,10 +6,10 @@
  * Whoever plugs pods (the lab, a host step) takes these as they are.
  */
 import { parseCidr, type Cidr, containsAddress, parseAddress } from '../model/cidr';
+import { nodeGatewayIP, resolveInfrastructure } from '../topology/infrastructure';
 import type { RenderInput } from '../topology/input';
 import { macFromIPs } from '../topology/mac';
 import { podPort } from '../topology/names';
-import { nodeGatewayIP, resolveInfrastructure } from '../topology/infrastructure';
 
 export interface PodPlug {
   namespace: string;

@@ -4,9 +4,9 @@
  */
 import { zoneTables, type ZoneTables } from '../connect/zones';
 import type { Cluster } from '../model/cluster';
+import { inventoryZones } from '../model/zones';
 import type { DesiredRow } from '../nb/desired';
 import { inlineParents } from '../nb/parents';
-import { inventoryZones } from '../model/zones';
 
 export type { ZoneTables } from '../connect/zones';
 

@@ -4,16 +4,16 @@
  * transaction as the rows, and serialized canonically (sorted keys) so an unchanged plan writes
  * nothing.
  */
+import type { OtherOwners } from '../alloc/others';
 import { type AllocationState, emptyState, readState as readAllocation } from '../alloc/state';
+import { canonicalJson } from '../model/canonical';
+import { deeperThan, dict, plainData } from '../model/dict';
+import { STATE_KEY_PREFIX } from '../model/externalIds';
+import type { Outcome } from '../model/outcome';
 import { writeHomeKey, type KeyWrite } from '../nb/homeKey';
 import type { Operation } from '../ovsdb/notation';
 import type { PodAssignments } from '../topology/fromCluster';
 import type { PodTunnels } from '../topology/pod-tunnels';
-import { deeperThan, dict, plainData } from '../model/dict';
-import type { OtherOwners } from '../alloc/others';
-import { canonicalJson } from '../model/canonical';
-import type { Outcome } from '../model/outcome';
-import { STATE_KEY_PREFIX } from '../model/externalIds';
 
 export { canonicalJson, STATE_KEY_PREFIX };
 

@@ -7,8 +7,8 @@ import type { ClusterAllocation } from '../alloc/cluster';
 import type { Cluster } from '../model/cluster';
 import type { Problem } from '../model/problem';
 import type { Warning } from '../model/warnings';
-import type { DesiredRow } from '../nb/desired';
 import type { Zone } from '../model/zones';
+import type { DesiredRow } from '../nb/desired';
 import type { PodPlug } from './pods';
 import type { RuntimeState } from './state';
 

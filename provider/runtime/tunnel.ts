@@ -6,8 +6,8 @@
  * (flags, stack config), and only a key file's path, never key material, can appear in an error.
  */
 import type { HostKeyPin } from '../host/hostkey';
-import type { SshTarget } from '../host/ssh';
 import { HostPool, trustKey } from '../host/pool';
+import type { SshTarget } from '../host/ssh';
 import { openUnixSocketStream } from '../host/stream';
 import { OvsdbClient, type OvsdbDatabase } from '../ovsdb/client';
 

@@ -5,25 +5,25 @@
  * the rows and only when its text changes, so an unchanged apply sends nothing. Usable by the CLI
  * and the providers.
  */
-import { takeOverUpstreamRows } from './adoptUpstream';
+import type { OtherOwners } from '../alloc/others';
 import { observe, planApply, type ApplyRequest } from '../nb/apply';
-import { observeLedgerRows } from '../nb/observe';
 import type { DesiredRow } from '../nb/desired';
+import { nbSchema } from '../nb/generated/nb';
+import type { KeyWrite } from '../nb/homeKey';
 import { ledgerHome, serializeLedger } from '../nb/ledger';
 import { recoverLedger, unreadableLedger } from '../nb/ledgerRecovery';
-import { nbSchema } from '../nb/generated/nb';
+import { observeLedgerRows } from '../nb/observe';
 import { isOwnedBy } from '../nb/ownership';
-import { isSharedRow } from '../nb/shared';
 import { describeChange, type Plan, type RowChange } from '../nb/reconcile';
-import type { KeyWrite } from '../nb/homeKey';
-import type { OtherOwners } from '../alloc/others';
+import { isSharedRow } from '../nb/shared';
 import type { OvsdbDatabase } from '../ovsdb/client';
 import type { Operation } from '../ovsdb/notation';
+import { takeOverUpstreamRows } from './adoptUpstream';
+import { ChangedByAnotherWriterError, commit, type CommitOptions, type Committed, type GlobalRow } from './commit';
 import { adaptToServer, dropForeignShared, type ForeignShared } from './compat';
 import { NB_DATABASE } from './connections';
-import type { ZonePlan } from './plan';
-import { ChangedByAnotherWriterError, commit, type CommitOptions, type Committed, type GlobalRow } from './commit';
 import { checkOthers, otherOwners, othersUnchanged } from './owners';
+import type { ZonePlan } from './plan';
 import { parseState, selectGlobal, serializeState, StateError, stateKey, stateWrite, type RuntimeState } from './state';
 
 export interface ZoneResult {

@@ -4,8 +4,8 @@
  * Layer3 transit-switch IP (base + node id), the Layer2 transit pair (base + 2 x node id, /31 or
  * /127) and the per-network masquerade IPs. Pure arithmetic over model/cidr.
  */
-import { failure } from '../model/outcome';
 import { addressBits, formatAddress, parseAddress, parseCidr, type Cidr, type Family } from '../model/cidr';
+import { failure } from '../model/outcome';
 import { TopologyInputError } from './errors';
 
 /** An address with the prefix length of the network it lives in. */

@@ -11,10 +11,10 @@
  * (merge.ts joins them within one owner).
  */
 import { type Family, formatCidr } from '../model/cidr';
+import { objectIds } from '../model/dbObjectIds';
 import { NAME_KEY } from '../model/externalIds';
 import type { NetworkContext } from './context';
 import { ACL_LOGGING_METER, networkControllerName } from './names';
-import { objectIds } from '../model/dbObjectIds';
 import { addressSetFamily, addressSetRef, addressSetRow } from './objectIds';
 import { refs, row, type DesiredRow } from './rows';
 

@@ -4,19 +4,19 @@
  * the render does not depend on input order) and upstream's common external_ids sets.
  */
 import type { Cidr, Family } from '../model/cidr';
+import { own } from '../model/dict';
+import { NETWORK_KEY, ROLE_KEY, TOPOLOGY_KEY } from '../model/externalIds';
+import { DEFAULT_EPHEMERAL_PORT_RANGE, isValidPortRange } from '../model/portRange';
+import type { Layout } from '../model/zones';
 import { parseInterface, parseIP, parseNetwork, transitSwitchIP, type Addr } from './addresses';
 import { TopologyInputError } from './errors';
 import { resolveInfrastructure, type Infrastructure } from './infrastructure';
 import type { ClusterInput, GatewayInput, NetworkRole, NetworkTopology, NodeInput, RenderInput } from './input';
-import type { Layout } from '../model/zones';
+import { checkLegacyLayer2, legacyGatewayTunnelId, LEGACY_TUNNEL_ID_TOP } from './legacyChecks';
 import { networkPrefix } from './names';
+import type { RemoteBlock } from './remoteRows';
 import type { StringMap } from './rows';
 import { DEFAULT_TRANSIT_SWITCH_SUBNETS } from './transit';
-import { DEFAULT_EPHEMERAL_PORT_RANGE, isValidPortRange } from '../model/portRange';
-import { own } from '../model/dict';
-import { NETWORK_KEY, ROLE_KEY, TOPOLOGY_KEY } from '../model/externalIds';
-import type { RemoteBlock } from './remoteRows';
-import { checkLegacyLayer2, legacyGatewayTunnelId, LEGACY_TUNNEL_ID_TOP } from './legacyChecks';
 
 export interface GatewayContext {
   bridge: string;

@@ -12,11 +12,11 @@
  *   has no match but the exemption set.
  */
 import { type Cidr, type Family, formatCidr } from '../model/cidr';
+import { objectIds } from '../model/dbObjectIds';
 import { NAME_KEY } from '../model/externalIds';
 import { destinationMatch, nodeIPsIds, udnServicesIds } from './advertised';
 import type { NetworkContext, NodeContext } from './context';
 import { networkControllerName } from './names';
-import { objectIds } from '../model/dbObjectIds';
 import { addressSetFamily, addressSetRef, addressSetRow } from './objectIds';
 import type { DesiredRow } from './rows';
 

@@ -15,20 +15,20 @@
 import type { ClusterAllocation } from '../alloc/cluster';
 import { servedNodeNames } from '../alloc/served';
 import { familyName } from '../model/cidr';
+import { mustParseCidr, parseAddress } from '../model/cidr';
 import { type Cluster, inUse } from '../model/cluster';
+import { uplinksOf } from '../model/cudn';
+import { dict, own } from '../model/dict';
 import type { InventoryNode, InventoryPod } from '../model/inventory';
 import type { Network } from '../model/network';
-import { uplinksOf } from '../model/cudn';
-import { advertisesCudnPodNetwork } from '../model/routeAdvertisements';
 import { podsAttachedTo } from '../model/podNetworks';
-import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, RenderInput } from './input';
+import { advertisesCudnPodNetwork } from '../model/routeAdvertisements';
 import { inventoryZones, type Zone } from '../model/zones';
 import { forNetwork } from './errors';
-import { assignPodIPs, podKey } from './pod-ips';
 import { infrastructureExclusions, infrastructureIPs } from './infrastructure';
-import { mustParseCidr, parseAddress } from '../model/cidr';
+import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, RenderInput } from './input';
+import { assignPodIPs, podKey } from './pod-ips';
 import { assignPodTunnels, type PodTunnels } from './pod-tunnels';
-import { dict, own } from '../model/dict';
 
 /** Pod addresses per OVN network name, then per `namespace/name`. */
 export type PodAssignments = Record<string, Record<string, string[]>>;

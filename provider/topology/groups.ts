@@ -10,16 +10,16 @@
  * the router group when node ports are enabled, its default; the Inventory has no switch for it).
  */
 import { formatAddress } from '../model/cidr';
+import { objectIds } from '../model/dbObjectIds';
+import { NAME_KEY } from '../model/externalIds';
 import { hashForOvn } from '../model/hash';
+import type { Service } from '../model/inventory';
 import { UPSTREAM_ID_KEY } from '../nb/ownership';
 import type { NetworkContext } from './context';
+import type { PodInput } from './input';
 import { ACL_LOGGING_METER, networkControllerName } from './names';
 import { refs, row, type DesiredRow } from './rows';
 import { endpointsOf, loadBalancerRows } from './services';
-import type { PodInput } from './input';
-import type { Service } from '../model/inventory';
-import { NAME_KEY } from '../model/externalIds';
-import { objectIds } from '../model/dbObjectIds';
 
 export const clusterLBGroupName = (p: string): string => `${p}clusterLBGroup`;
 export const clusterSwitchLBGroupName = (p: string): string => `${p}clusterSwitchLBGroup`;

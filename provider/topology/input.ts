@@ -3,10 +3,9 @@
  * maps model + alloc results into this shape; nothing here is computed by the renderer except
  * what upstream derives (names, MACs, join/transit/masquerade addresses).
  */
+import type { Topology } from '../alloc/connectSubnets';
 import type { Service } from '../model/inventory';
 import type { Zone } from '../model/zones';
-
-import type { Topology } from '../alloc/connectSubnets';
 
 /** Upstream's internal topology names (`layer3`, `layer2`), declared once in alloc. */
 export type { Topology };

@@ -20,23 +20,23 @@
  *   subnet does not say which node a pod is on.
  */
 import { formatCidr } from '../model/cidr';
+import { NODE_KEY } from '../model/externalIds';
 import { transitPair, type Addr } from './addresses';
 import { advertisedIsolation, advertisedPassAcl } from './advertised';
 import { gatewayChassis, routerPort, routerTypePort, staticRoute } from './builders';
 import { ofFamily, type NetworkContext, type NodeContext } from './context';
 import { gatewayJoinIPs, renderGatewayRouter } from './gateway';
-import { nodeGatewayIP, nodeManagementIP } from './infrastructure';
 import { switchLBGroups } from './groups';
+import { nodeGatewayIP, nodeManagementIP } from './infrastructure';
+import { renderLegacyLayer2 } from './layer2Legacy';
 import { mtuOption, raConfigs, switchConfig } from './layer2Parts';
-import { hostAddressPolicies, managementAcls, managementPortRow, managementSnats } from './management';
+import { inTransition, oldRemoteNode, transitionAddresses, upgradePorts } from './layer2Upgrade';
 import { macFromIPs } from './mac';
+import { hostAddressPolicies, managementAcls, managementPortRow, managementSnats } from './management';
 import * as names from './names';
 import { RouterParts, SwitchParts } from './parts';
-import type { DesiredRow } from './rows';
 import { remoteBlock, type RemoteRow } from './remoteRows';
-import { NODE_KEY } from '../model/externalIds';
-import { renderLegacyLayer2 } from './layer2Legacy';
-import { inTransition, oldRemoteNode, transitionAddresses, upgradePorts } from './layer2Upgrade';
+import type { DesiredRow } from './rows';
 
 /** First tunnel key of the transit router's ports towards gateway routers (`10 + node id`). */
 export const TRANSIT_ROUTER_PORT_FIRST_KEY = 10;

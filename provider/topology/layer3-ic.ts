@@ -8,6 +8,7 @@
  * the same in every zone: built once per network (remoteRows.ts).
  */
 import { formatCidr } from '../model/cidr';
+import { NETWORK_KEY } from '../model/externalIds';
 import { cidrText, hostCidr } from './addresses';
 import { routerPort, routerTypePort, staticRoute, switchPort } from './builders';
 import { ofFamily, type NetworkContext, type NodeContext } from './context';
@@ -16,9 +17,8 @@ import { macFromIPs } from './mac';
 import * as names from './names';
 import type { RouterParts } from './parts';
 import { SwitchParts } from './parts';
-import type { DesiredRow } from './rows';
 import { remoteBlock } from './remoteRows';
-import { NETWORK_KEY } from '../model/externalIds';
+import type { DesiredRow } from './rows';
 
 /** Datapath keys of Layer3 transit switches start here (`BaseTransitSwitchTunnelKey`). */
 export const BASE_TRANSIT_SWITCH_TUNNEL_KEY = 16711683;

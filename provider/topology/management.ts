@@ -5,16 +5,16 @@
  * the SNAT that gives traffic to the management port the network's management masquerade IP.
  */
 import { formatCidr, type Cidr } from '../model/cidr';
+import { objectIds } from '../model/dbObjectIds';
+import { NAME_KEY } from '../model/externalIds';
 import { reroutePolicy, snat, switchPort } from './builders';
 import { ofFamily, type NetworkContext } from './context';
-import { nodeManagementIP } from './infrastructure';
 import { managementSnatScopes } from './egressSnat';
 import { networkMasqueradeIPs } from './gateway';
+import { nodeManagementIP } from './infrastructure';
 import { macFromIPs } from './mac';
 import { ACL_LOGGING_METER, networkControllerName } from './names';
 import { row, type DesiredRow } from './rows';
-import { objectIds } from '../model/dbObjectIds';
-import { NAME_KEY } from '../model/externalIds';
 
 /** The management addresses of these subnets (upstream's GetNodeManagementIP), bare. */
 function managementIPs(ctx: NetworkContext, subnets: readonly Cidr[]): string[] {

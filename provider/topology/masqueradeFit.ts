@@ -12,8 +12,8 @@ import type { ClusterAllocation } from '../alloc/cluster';
 import { type Cidr, containsAddress, formatCidr, mustParseCidr, parseAddress } from '../model/cidr';
 import type { Cluster } from '../model/cluster';
 import { inUse } from '../model/cluster';
-import { type Problem, problem } from '../model/problem';
 import { own } from '../model/dict';
+import { type Problem, problem } from '../model/problem';
 import { masqueradeIPs } from './addresses';
 
 export function masqueradeRefusals(cluster: Cluster, allocation: Pick<ClusterAllocation, 'networkIds'>): Problem[] {

@@ -4,8 +4,8 @@
  * model/dbObjectIds.ts's.
  */
 import type { Family } from '../model/cidr';
-import { hashForOvn } from '../model/hash';
 import { UPSTREAM_ID_KEY } from '../model/externalIds';
+import { hashForOvn } from '../model/hash';
 import { row, type DesiredRow } from './rows';
 
 /** The `ip-family` value of address sets. */

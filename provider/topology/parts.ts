@@ -2,8 +2,8 @@
  * Collecting a router's or switch's children while rendering, then writing the parent row with
  * its reference columns. Renderer files add children per node; the parent is built once.
  */
-import { refs, row, type Columns, type DesiredRow } from './rows';
 import { isShared, type RemoteRow } from './remoteRows';
+import { refs, row, type Columns, type DesiredRow } from './rows';
 
 /** The identities of the children the renderer built itself (shared ones come from `remote`). */
 const own = (rows: readonly DesiredRow[]): string[] => refs(rows.filter((r) => !isShared(r)));

@@ -6,9 +6,9 @@
  * a previous assignment that is still valid is kept, so the runtime keeps assignments in state.
  */
 import { cidrSize, containsAddress, formatAddress, parseAddress, type Cidr } from '../model/cidr';
+import { dict, own } from '../model/dict';
 import { parseNetwork } from './addresses';
 import { TopologyInputError } from './errors';
-import { dict, own } from '../model/dict';
 
 export interface PodRef {
   namespace: string;

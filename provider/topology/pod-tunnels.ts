@@ -5,9 +5,9 @@
  * cross-zone Layer2 packets are delivered. Deterministic and stable: a previous id still in range
  * and not taken is kept; new pods get the lowest free id in `namespace/name` order.
  */
+import { dict, own } from '../model/dict';
 import { TopologyInputError } from './errors';
 import { podKey, type PodRef } from './pod-ips';
-import { dict, own } from '../model/dict';
 
 export const MIN_POD_TUNNEL_ID = 1;
 export const MAX_POD_TUNNEL_ID = 32766;

@@ -7,15 +7,15 @@
  * switch, local nodes only (upstream's interconnect port config is Layer2's alone,
  * zone_ic_handler.go AddTransitPortConfig).
  */
+import { NAD_KEY, NETWORK_KEY, TOPOLOGY_KEY } from '../model/externalIds';
 import { parseIP } from './addresses';
+import { switchPort } from './builders';
 import { type NetworkContext, type NodeContext, nodeByName } from './context';
 import { TopologyInputError } from './errors';
 import type { PodInput, RenderInput } from './input';
 import { macFromIPs } from './mac';
 import { podPort } from './names';
 import type { DesiredRow } from './rows';
-import { switchPort } from './builders';
-import { NAD_KEY, NETWORK_KEY, TOPOLOGY_KEY } from '../model/externalIds';
 
 function checkPod(pod: PodInput, index: number, input: RenderInput): void {
   const field = `pods[${index}]`;

@@ -5,16 +5,16 @@
  */
 import { advertisedAddressSets } from './advertised';
 import { resolve, type NetworkContext } from './context';
-import { networkGroups, serviceBalancers } from './groups';
-import { managementPort } from './names';
 import { staticMacBindings } from './gateway';
+import { networkGroups, serviceBalancers } from './groups';
 import type { RenderInput } from './input';
 import { renderLayer2 } from './layer2';
 import { renderLayer3 } from './layer3';
+import { managementPort } from './names';
 import { renderPodPorts } from './pods';
-import { renderSecondary } from './secondary';
-import { identityOf, type DesiredRow } from './rows';
 import { type BlockEntry, inZone, type RemoteBlock } from './remoteRows';
+import { identityOf, type DesiredRow } from './rows';
+import { renderSecondary } from './secondary';
 
 /**
  * The rows once each, sorted by table then identity (rows.ts `sortRows` order), each keyed once.

@@ -8,14 +8,14 @@
  * carry traffic from the YAML alone. Every pod of the network backs its services in every zone,
  * as upstream's load balancers hold every endpoint of the cluster.
  */
+import { mustParseCidr, parseCidr } from '../model/cidr';
+import { dict, own } from '../model/dict';
+import { KIND_KEY, NETWORK_KEY, ROLE_KEY, SERVICE_OWNER_KEY } from '../model/externalIds';
 import type { Service } from '../model/inventory';
+import { nth } from './addresses';
 import type { RenderInput } from './input';
 import { networkPrefix } from './names';
 import type { DesiredRow } from './rows';
-import { KIND_KEY, NETWORK_KEY, ROLE_KEY, SERVICE_OWNER_KEY } from '../model/externalIds';
-import { dict, own } from '../model/dict';
-import { mustParseCidr, parseCidr } from '../model/cidr';
-import { nth } from './addresses';
 
 /** Upstream's default masquerade subnets (config.go), for a family the cluster names none of. */
 const DEFAULT_MASQUERADE = { 4: '169.254.169.0/29', 6: 'fd69::/125' } as const;

@@ -9,6 +9,7 @@
  */
 import { compare, type Cluster } from '../model/cluster';
 import { uplinksOf } from '../model/cudn';
+import { dict } from '../model/dict';
 import type { InventoryNode } from '../model/inventory';
 import type { Network } from '../model/network';
 import type { Uplink } from '../model/uplink';
@@ -17,14 +18,13 @@ import { uplinkReady, uplinksReady } from './aggregate';
 import { type Condition, condition, findCondition, type UplinkState } from './conditions';
 import { bridgeMappingsKey, ownedMappingsKey, parseMappings, planMappings } from './mappings';
 import { physicalNetworkOf } from './names';
-import type { UplinkProblem } from './problems';
 import { withGateway } from './planGateway';
 import type { NodeStep, UplinkObjectStatus, UplinkPlan, UplinkPlanInput } from './planTypes';
+import type { UplinkProblem } from './problems';
 import { overlappingState, stateObject, resolveUplinkState } from './resolve';
 import { selectNodes, type UplinkSelection } from './select';
 import { validateNetworkUplinks, validateUplink } from './validate';
 import { conflictsOf, nodeVrfIntents, type ResolvedUse } from './vrfIntents';
-import { dict } from '../model/dict';
 
 const activeNodes = (cluster: Cluster) => cluster.inventory.nodes;
 

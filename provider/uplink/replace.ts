@@ -7,9 +7,9 @@
  * upstream's schema does not block it, but its controllers rebuild the network for it. Pure.
  */
 import { uplinksOf } from '../model/cudn';
+import { dict, own } from '../model/dict';
 import type { Network } from '../model/network';
 import { uplinksReplaced } from './validate';
-import { dict, own } from '../model/dict';
 
 export interface UplinkReplacement {
   /** OVN network name. */

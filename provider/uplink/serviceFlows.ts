@@ -10,8 +10,8 @@
  * rendered. Flows that name a network carry its owner's cookie; table 3 and breth0's
  * masquerade-subnet entry carry the shared cookie. Pure.
  */
-import { type BridgeFlowInput, type BridgeNetwork, hostMasqConntrackZone, type ServiceFamily } from './flowInput';
 import { sharedCookie } from './cookies';
+import { type BridgeFlowInput, type BridgeNetwork, hostMasqConntrackZone, type ServiceFamily } from './flowInput';
 
 const proto = (cidr: string): 'ip' | 'ipv6' => (cidr.includes(':') ? 'ipv6' : 'ip');
 

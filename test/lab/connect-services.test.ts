@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { closeConnections } from '../../provider/runtime/cli';
 import { readState } from '../../lab';
+import { closeConnections } from '../../provider/runtime/cli';
 import '../setup/lab';
 import { startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
 import { listen, misbehaving, probes, request, stack, sync, variant } from './connect-helpers';

@@ -8,8 +8,8 @@
  * there and replaces the bridge's flows every 15 s, openflow_manager.go), ovnk leaves the bridge to
  * it: `diff` says so without drift, `apply` writes and removes nothing there.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
 import { sharedCookie, upstreamCookie } from '../../provider/uplink/flows';
 import { echoRequestsSeen, ourFlows, pingsAnswered } from './egress-helpers';

@@ -6,10 +6,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { type LabNodeStatus, type LabStatus, readState } from '../../lab';
-import { onNode } from './uplink-helpers';
-import { podNetns } from './networks-helpers';
 import { anyOfOursMatch } from '../../provider/uplink/flows';
 import { framesSeen } from './capture-helpers';
+import { podNetns } from './networks-helpers';
+import { onNode } from './uplink-helpers';
 
 /**
  * Which echo requests a capture prints: IPv4 ones the link itself sends or receives (ETH_P_IP, the

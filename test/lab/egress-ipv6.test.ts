@@ -15,10 +15,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
+import { ownerCookie } from '../../provider/uplink/flows';
 import { echoRequestsSeen, ourFlows } from './egress-helpers';
 import { nbctl, ovnk, podNetns } from './networks-helpers';
 import { closeNodes } from './uplink-helpers';
-import { ownerCookie } from '../../provider/uplink/flows';
 
 const lab = inject('lab');
 const worker = () => lab.nodes.find((n) => n.name === 'ovn-worker')!;

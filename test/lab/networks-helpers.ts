@@ -7,9 +7,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { nbctl, pingWithRetries, readState, type LabStatus } from '../../lab';
-import { closeConnections } from '../../provider/runtime/cli';
-import { OvsdbClient } from '../../provider/ovsdb/client';
 import { nbSchema } from '../../provider/nb/generated/nb';
+import { OvsdbClient } from '../../provider/ovsdb/client';
+import { closeConnections } from '../../provider/runtime/cli';
 
 export { nbctl };
 

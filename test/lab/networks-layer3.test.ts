@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
-import { nbConnection, destroyZone } from '../../provider/runtime/cli';
 import { readState } from '../../lab';
+import { nbConnection, destroyZone } from '../../provider/runtime/cli';
 import '../setup/lab';
 import {
   appliedForTheseTests,

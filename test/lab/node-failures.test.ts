@@ -8,8 +8,8 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { readState } from '../../lab';
-import { isRunning, readPidFile } from '../../lab/processes';
 import { sleep } from '../../lab/exec';
+import { isRunning, readPidFile } from '../../lab/processes';
 import '../setup/lab';
 import { fixture } from './uplink-helpers';
 

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
-import { nbctl, ovnk, podIPs, podNetns, reaches } from './networks-helpers';
 import { pingWithRetries } from '../../lab';
+import { nbctl, ovnk, podIPs, podNetns, reaches } from './networks-helpers';
 
 const lab = inject('lab');
 const file = path.join(tmpdir(), `ovnk-preconfigured-${process.pid}.yaml`);

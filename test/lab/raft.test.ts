@@ -5,11 +5,11 @@ import { isRunning, readPidFile } from '../../lab/processes';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { OvsdbClusterClient } from '../../provider/ovsdb/cluster';
 import type { TableUpdates } from '../../provider/ovsdb/monitor';
+import { renamedTopology } from '../pulumi/fixtures';
 import { documentOf, ovnk, ovnkAsync } from '../support/cli';
 import { killSwitch, type KillPoint, type KillSwitch, type KillTarget } from '../support/killSwitch';
 import { dynamicUrn, startTestHost, stopTestHost, type TestHost } from '../support/pulumiHost';
 import { blueLayer3, chassisNode } from '../support/worlds';
-import { renamedTopology } from '../pulumi/fixtures';
 
 // Issue 15 points 11 and 12 on a lab of its own whose central Northbound is a 3-member RAFT
 // cluster (create-cluster / join-cluster). The clients under test (an `ovnk` child, the Pulumi

@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, topologyArgs } from './fixtures';
 import {
   installMocks,

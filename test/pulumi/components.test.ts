@@ -1,11 +1,11 @@
-import * as pulumi from '@pulumi/pulumi';
-import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as pulumi from '@pulumi/pulumi';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import type { ClusterAllocations } from '../../components/internal';
 import { repoRoot, topologyArgs } from './fixtures';
 import { installMocks, type Registered, settle, valueOf } from './mocks';
-import type { ClusterAllocations } from '../../components/internal';
 
 describe('components under mocks', () => {
   let registered: Registered[] = [];

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { useTestHost } from '../support/hostFixture';
-import { dynamicUrn, type Props } from '../support/pulumiHost';
 import { NB_SCHEMA, type OvsdbServer } from '../support/ovsdbServer';
+import { dynamicUrn, type Props } from '../support/pulumiHost';
 import { useZoneNorthbounds } from '../support/worlds';
 
 const lab = inject('lab');

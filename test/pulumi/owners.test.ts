@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { applyZone, destroyZone, planTopology, readZoneStates } from '../../provider/runtime/cli';
-import { startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
 import { useTestHost } from '../support/hostFixture';
-import { dynamicUrn } from '../support/pulumiHost';
 import { inventory, labelledNamespace, layer2, layer3, networkFor, ownedNetworks } from '../support/objects';
+import { startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
+import { dynamicUrn } from '../support/pulumiHost';
 import { blueLayer3, chassisNode } from '../support/worlds';
 
 // A stack and an `ovnk apply` file in one Northbound. The stack's check allocates with no I/O,

@@ -9,10 +9,10 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { parseAllDocuments } from 'yaml';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { dynamicUrn, PulumiHost, repoRoot, requireFreshDist } from '../support/pulumiHost';
 import { topologyArgs } from './fixtures';
 

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { prepareZones } from '../../provider/connect/zones';
+import type { DesiredRow } from '../../provider/nb/desired';
 import { planTopology } from '../../provider/runtime/plan';
 import { pulumiKinds } from '../../provider/runtime/pulumi';
 import { connectFromJson, connectToJson } from '../../provider/runtime/pulumi/connectJson';
 import { pack, unpack } from '../../provider/runtime/pulumi/pack';
 import { connectSliceRows, networkSliceRows, zoneSliceRows } from '../../provider/runtime/pulumi/sliceRows';
 import type { ClusterSlices } from '../../provider/runtime/pulumi/slices';
-import { prepareZones } from '../../provider/connect/zones';
-import { renderSharedRows } from '../../provider/topology/shared';
 import { identityOf } from '../../provider/topology/rows';
-import type { DesiredRow } from '../../provider/nb/desired';
+import { renderSharedRows } from '../../provider/topology/shared';
 import { repoRoot } from './fixtures';
 
 // The slices ClusterAllocations cuts must render exactly what the CLI's plan renders for the same

@@ -7,7 +7,6 @@ import { inventoryOf } from '../../lab';
 import { loadDocuments } from '../../provider/model/load';
 import { fillInventory } from '../../provider/runtime/inventoryMerge';
 import { uplinkStateInputs, type YamlObject } from '../../provider/runtime/pulumi';
-import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
 import {
   bridgeMappings,
   closeNodes,
@@ -16,6 +15,7 @@ import {
   restoreExternalIds,
   withoutKeyPaths,
 } from '../lab/uplink-helpers';
+import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
 
 // Where an UplinkState's SSH key comes from, through the dynamic-provider host against a lab node:
 // a Pulumi secret (`ovnk:sshPrivateKey`), a key file named in stack config (`ovnk:sshKeyFile`) or

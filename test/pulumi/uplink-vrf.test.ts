@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { pulumiKinds, uplinkStateInputs } from '../../provider/runtime/pulumi';
 import { routeAdvertisements } from '../support/objects';
 import { repoRoot } from './fixtures';

@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { inventoryOf } from '../../lab';
+import { validateObject } from '../../provider/model/crd';
 import { loadDocuments } from '../../provider/model/load';
 import { fillInventory } from '../../provider/runtime/inventoryMerge';
 import { uplinkStateInputs, uplinkStateNodes, type YamlObject } from '../../provider/runtime/pulumi';
-import { validateObject } from '../../provider/model/crd';
-import { useTestHost } from '../support/hostFixture';
-import { dynamicUrn, type Props } from '../support/pulumiHost';
 import {
   bridgeMappings,
   closeNodes,
@@ -16,6 +14,8 @@ import {
   restoreExternalIds,
   withoutKeyPaths,
 } from '../lab/uplink-helpers';
+import { useTestHost } from '../support/hostFixture';
+import { dynamicUrn, type Props } from '../support/pulumiHost';
 
 // UplinkState through the engine's host against the lab's nodes (real sshd, real Open_vSwitch):
 // one resource per node the `red` Uplink selects; check previews the mappings, create writes them,

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
-import { NB_SCHEMA, type OvsdbServer } from '../support/ovsdbServer';
-import { useZoneNorthbounds } from '../support/worlds';
 import { useTestHost } from '../support/hostFixture';
+import { NB_SCHEMA, type OvsdbServer } from '../support/ovsdbServer';
 import { dynamicUrn } from '../support/pulumiHost';
+import { useZoneNorthbounds } from '../support/worlds';
 
 // A resource whose rows span zones (ClusterAllocations' shared rows, one copy per zone in the
 // per-node layout) writes every zone at once through the engine's host: a zone whose Northbound

@@ -7,8 +7,8 @@
  */
 import type { OracleDump } from '../../oracle/dump';
 import { referencedTable } from '../../provider/nb/references';
-import { encodeRow, type PlainAtom, type PlainRow } from '../../provider/ovsdb/codec';
 import type { OvsdbDatabase } from '../../provider/ovsdb/client';
+import { encodeRow, type PlainAtom, type PlainRow } from '../../provider/ovsdb/codec';
 import type { Operation } from '../../provider/ovsdb/notation';
 
 const NB = 'OVN_Northbound';

@@ -3,9 +3,9 @@
  * HostRunner with the pinned host key, and stop it (by pid) afterwards. Also the administrator's
  * br-blue the Uplink files find there, and the patch port ovn-controller would make on it.
  */
+import { readVmState, vmDown, vmTarget, vmUp, type VmLabStatus } from '../../lab/vm';
 import { SshHostRunner } from '../../provider/host';
 import { patchPortOf } from '../../provider/runtime/uplink/flowIntents';
-import { readVmState, vmDown, vmTarget, vmUp, type VmLabStatus } from '../../lab/vm';
 
 /**
  * A test's time on the guest: every command there is emulated (TCG), about 1 s of host CPU per SSH

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SshHostRunner } from '../../provider/host';
 import { readVmState, vmDown, vmTarget } from '../../lab/vm';
+import { SshHostRunner } from '../../provider/host';
 import type { RouteAdvertisements } from '../../provider/model/routeAdvertisements';
-import { effectiveDomain, type VrfIntent } from '../../provider/uplink/vrf';
 import { applyVrf, planVrfOnHost } from '../../provider/runtime/vrf';
+import { effectiveDomain, type VrfIntent } from '../../provider/uplink/vrf';
 import { bootGuest, type Guest, stopGuest } from './guest';
 
 const OWNER = 'vm-test';

@@ -5,9 +5,9 @@
  * parsing rules (no zones, no IPv4-mapped IPv6, no leading zeros). The strings extension the API
  * server also includes (`split`, `join`, `lowerAscii`, ...) is built into cel-js.
  */
-import { failure, type Outcome, success } from '../outcome';
 import type { Environment } from '@marcbachmann/cel-js';
 import { type Family, addressBits, containsAddress, contains, formatAddress, mask, parseAddress } from '../cidr';
+import { failure, type Outcome, success } from '../outcome';
 
 /** A CEL `net.IP`. */
 export class CelIP {

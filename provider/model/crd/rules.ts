@@ -7,13 +7,13 @@
  * `message` (or `messageExpression`), `fieldPath` and `reason`. Rules of a node holding a wrong
  * type or missing a required field (errors.ts `blocks`) are skipped: they would only repeat it.
  */
+import { own } from '../dict';
 import { show } from '../fields';
 import { type Problem, problem } from '../problem';
 import { evaluateCel, isTransitionRule } from './cel';
 import { extensionProblems } from './extensions';
 import { formatPath, type Segment } from './paths';
 import type { CelRule, StructuralSchema } from './types';
-import { own } from '../dict';
 
 interface Walk {
   ref: string;

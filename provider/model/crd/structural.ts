@@ -5,8 +5,8 @@
  * `additionalProperties: false` (not inside allOf/anyOf/oneOf/not, which only constrain values).
  * The root's `metadata` (a bare `type: object` in every CRD) becomes our ObjectMeta schema.
  */
-import type { StructuralSchema } from './types';
 import { dict, own } from '../dict';
+import type { StructuralSchema } from './types';
 
 type Json = Record<string, unknown>;
 const junctors = ['allOf', 'anyOf', 'oneOf'] as const;

@@ -8,8 +8,8 @@
  */
 import { type Problem, problem } from '../problem';
 import { structuralProblems } from './errors';
-import { closestName } from './paths';
 import { ajvSchemaOf, findKind, knownKinds, validatorOf } from './kinds';
+import { closestName } from './paths';
 import { failedRules, ruleProblems } from './rules';
 import { withoutNulls } from './structural';
 

@@ -12,8 +12,8 @@
  *
  * Rows of other networks are never selected (except where an audited row points at them).
  */
-import { type DesiredRow, INDEX_IDENTITY, type ObservedRow, rowIdentity } from '../../nb/desired';
 import { NETWORK_KEY, OWNER_CONTROLLER_KEY, UPSTREAM_ID_KEY } from '../../model/externalIds';
+import { type DesiredRow, INDEX_IDENTITY, type ObservedRow, rowIdentity } from '../../nb/desired';
 import { referencedTable } from '../../nb/references';
 import type { OvsdbDatabase } from '../../ovsdb/client';
 import type { Condition, Operation } from '../../ovsdb/notation';

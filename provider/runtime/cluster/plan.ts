@@ -11,9 +11,9 @@
 import type { OtherOwners } from '../../alloc/others';
 import type { Cluster } from '../../model/cluster';
 import { uplinksOf } from '../../model/cudn';
-import type { UplinkProblem } from '../../uplink/problems';
 import { conditionTime, stampObjects } from '../../uplink/conditionTimes';
 import { planUplinks, type UplinkPlan } from '../../uplink/plan';
+import type { UplinkProblem } from '../../uplink/problems';
 import { type UplinkReplacement, uplinkReplacements } from '../../uplink/replace';
 import type { UplinkVrfInput } from '../../uplink/vrfIntents';
 import { type PlanResult, planTopology } from '../plan';

@@ -7,10 +7,10 @@
  */
 import type { Cluster } from '../../model/cluster';
 import type { ZoneOutcome } from '../eachZone';
-import { applyZone, destroyZone, type Drift, diffZone, type ZoneResult } from '../zone';
 import { closeHosts, noVrf, observeUplinks, openHosts, withoutUplinkNetworks, writeUplinks } from '../uplink/run';
 import { observedSection, type UplinkSection, writtenSection } from '../uplink/section';
 import type { NodeCredentials } from '../uplink/session';
+import { applyZone, destroyZone, type Drift, diffZone, type ZoneResult } from '../zone';
 import { type ClusterPlan, hasUplinks } from './plan';
 import { onZones, type ZoneTargets } from './zones';
 

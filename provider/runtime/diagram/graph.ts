@@ -8,12 +8,12 @@
  * routers with their host interfaces (and the bridges they resolved to, when known). Networks no
  * connect joins sit apart, in a group of their own. dot.ts writes it as DOT.
  */
-import type { Network } from '../../model/network';
 import { uplinksOf } from '../../model/cudn';
-import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
-import type { TopologyPlan } from '../topologyPlan';
 import { NAME_KEY, NETWORK_KEY, OWNER_TYPE_KEY } from '../../model/externalIds';
 import { naturalCompare } from '../../model/naturalOrder';
+import type { Network } from '../../model/network';
+import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
+import type { TopologyPlan } from '../topologyPlan';
 
 export type DiagramNodeKind = 'network' | 'router' | 'gateways' | 'connect' | 'uplink';
 

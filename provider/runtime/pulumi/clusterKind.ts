@@ -11,11 +11,13 @@
  * State of version 1 has the same inputs and is migrated by the next update.
  */
 import { connectRouterName } from '../../connect/ids';
+import { sameJson } from '../../model/canonical';
+import { dict, own } from '../../model/dict';
 import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
 import { renderSharedRows } from '../../topology/shared';
 import { asReplacement, fieldDiff, topologyDiff, upkeepDiff } from './detailedDiff';
-import { driftCount, inputChanged, ownerFailure, zoneRowMethods } from './kind';
 import { keyPathFailures } from './keyPaths';
+import { driftCount, inputChanged, ownerFailure, zoneRowMethods } from './kind';
 import { sliceDigest } from './pack';
 import {
   type CheckResult,
@@ -29,8 +31,6 @@ import {
 import { configureSettings, endpointOf } from './settings';
 import { clusterSlices, type ClusterSlices } from './slices';
 import { type Allocated, allocateFailures, allocateInputs, readTopology, stateOf } from './topologyInput';
-import { sameJson } from '../../model/canonical';
-import { dict, own } from '../../model/dict';
 
 /** What downstream code needs of each network, keyed by its object reference (`Kind/[ns/]name`). */
 function networksByRef(allocated: Allocated): Props {

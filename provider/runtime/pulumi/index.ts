@@ -1,9 +1,9 @@
 /** The dynamic-provider kinds, by the name provider/shim.ts forwards to. */
 import { ClusterAllocations } from './clusterKind';
 import { ConnectRouter, NetworkRows, ZoneRows } from './kinds';
+import { scopedKind } from './northboundScope';
 import { ClusterPrediction } from './predictionKind';
 import { UplinkState } from './uplinkKind';
-import { scopedKind } from './northboundScope';
 
 const kinds = { ClusterAllocations, NetworkRows, ConnectRouter, ZoneRows, UplinkState, ClusterPrediction };
 /** Each kind with its resources' own Northbound, when they name one (northboundScope.ts). */

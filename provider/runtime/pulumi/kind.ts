@@ -5,6 +5,8 @@
  * (owned rows only, idempotent). Outputs are the checked inputs plus schemaVersion, zones, a digest and counts of
  * the rendered rows, and the drift summary; never the rows, never an endpoint or a credential.
  */
+import { sameJson } from '../../model/canonical';
+import { dict } from '../../model/dict';
 import type { DesiredRow } from '../../nb/desired';
 import { checkOwner } from '../../nb/ownership';
 import { eachZone, type ZoneOutcome } from '../eachZone';
@@ -21,8 +23,6 @@ import {
   SCHEMA_VERSION,
   withoutProvider,
 } from './protocol';
-import { sameJson } from '../../model/canonical';
-import { dict } from '../../model/dict';
 
 export function ownerFailure(owner: unknown): CheckFailure[] {
   if (typeof owner !== 'string')

@@ -10,6 +10,8 @@
  */
 import { sameJson } from '../../model/canonical';
 import type { DesiredRow } from '../../nb/desired';
+import type { UplinkState } from '../../uplink/conditions';
+import { routerGateways } from '../../uplink/routerGateway';
 import { asReplacement, fieldDiff, sliceDiff, sliceParts, upkeepDiff } from './detailedDiff';
 import { driftCount, inputChanged, ownerFailure, zoneRowMethods } from './kind';
 import { isPacked, sliceDigest, unpack } from './pack';
@@ -27,8 +29,6 @@ import {
 import { configureSettings } from './settings';
 import { connectSliceRows, networkSliceRows, zoneSliceRows } from './sliceRows';
 import type { ConnectSlice, NetworkSlice, ZoneSlice } from './slices';
-import type { UplinkState } from '../../uplink/conditions';
-import { routerGateways } from '../../uplink/routerGateway';
 
 interface SliceKindSpec {
   name: string;

@@ -7,13 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../model/canonical';
-import type { DesiredRow } from '../../nb/desired';
 import { observe, planApply } from '../../nb/apply';
+import type { DesiredRow } from '../../nb/desired';
+import { nbSchema } from '../../nb/generated/nb';
+import { isSharedRow, isUsedBy } from '../../nb/shared';
 import { commit, type Committed } from '../commit';
 import { checkOthers, othersUnchanged } from '../owners';
 import { serializeState, stateKey, stateWrite, type RuntimeState } from '../state';
-import { nbSchema } from '../../nb/generated/nb';
-import { isSharedRow, isUsedBy } from '../../nb/shared';
 import { zoneDatabase } from './zoneDatabase';
 
 /** Drift lines kept in outputs; the count says how many there were. */

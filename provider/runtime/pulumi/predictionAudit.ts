@@ -7,9 +7,9 @@
  * per zone the rows missing, the rows that differ (columns, expected and found) and the rows of
  * the predicted networks nobody expects, or why the zone could not be read.
  */
+import { auditCluster, type ZoneAudit } from '../audit';
 import { buildTopology } from '../plan';
 import { zoneNames } from '../readable';
-import { auditCluster, type ZoneAudit } from '../audit';
 import type { Props } from './protocol';
 import { endpointOf } from './settings';
 import { readTopology, stateOf } from './topologyInput';

@@ -12,10 +12,9 @@
 import { predictedAnnotations } from '../../alloc/annotations';
 import { replacementsOf } from '../kubernetes/objects';
 import { allocationSummary } from './clusterKind';
-import { auditPrediction } from './predictionAudit';
-import { configureSettings } from './settings';
 import { topologyDiff } from './detailedDiff';
 import { inputChanged, ownerFailure } from './kind';
+import { auditPrediction } from './predictionAudit';
 import {
   type CheckResult,
   containsUnknown,
@@ -24,6 +23,7 @@ import {
   type Props,
   type ResourceKind,
 } from './protocol';
+import { configureSettings } from './settings';
 import {
   allocateFailures,
   allocateInputs,

@@ -13,10 +13,10 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { HostKeyPin } from '../../host/hostkey';
+import { own } from '../../model/dict';
 import type { TlsMaterial } from '../../ovsdb/transport';
 import type { SshCredentials } from '../tunnel';
 import type { ConfigReader } from './protocol';
-import { own } from '../../model/dict';
 
 export const NB_KEY = 'ovnk:nb';
 export const ZONES_KEY = 'ovnk:zoneEndpoints';

@@ -8,22 +8,22 @@
  * is given (the Uplink components' outputs; issue 16 point 6): ClusterAllocations plans at
  * preview, before any node is discovered, so its slices carry none.
  */
-import { zonesOf, type Layout, type Zone } from '../../model/zones';
 import { renderConnect } from '../../connect/render';
-import { endpointsOf, loadBalancerRows } from '../../topology/services';
 import { uniqueRows } from '../../connect/zones';
+import { dict, own } from '../../model/dict';
+import { zonesOf, type Layout, type Zone } from '../../model/zones';
 import type { DesiredRow } from '../../nb/desired';
+import type { NetworkInput } from '../../topology/input';
 import { mergeSharedParts } from '../../topology/merge';
 import { renderNetwork } from '../../topology/render';
 import { identityOf } from '../../topology/rows';
+import { endpointsOf, loadBalancerRows } from '../../topology/services';
 import { renderSharedRows } from '../../topology/shared';
+import type { UplinkState } from '../../uplink/conditions';
+import { routerGateways } from '../../uplink/routerGateway';
 import { connectFromJson, type ConnectJson } from './connectJson';
 import { SliceError } from './pack';
 import type { ConnectSlice, NetworkSlice, ServiceSources, ZoneSlice } from './slices';
-import type { NetworkInput } from '../../topology/input';
-import type { UplinkState } from '../../uplink/conditions';
-import { routerGateways } from '../../uplink/routerGateway';
-import { dict, own } from '../../model/dict';
 
 /** The network with its Uplink's gateways from `states` (a network without an Uplink as it is). */
 function withUplinkGateways(network: NetworkInput, states: readonly UplinkState[]): NetworkInput {

@@ -7,18 +7,17 @@
  * and chassis and the connect's input (its networks' subnets and host subnets); its ServiceNetwork
  * group references the networks' load balancers. The zone slice (per-node layout) is the whole catalog.
  */
+import { connectRouterName } from '../../connect/ids';
 import type { ConnectNode } from '../../connect/input';
 import type { ZonePlan as ConnectZones } from '../../connect/zones';
-import { connectRouterName } from '../../connect/ids';
 import type { Cluster } from '../../model/cluster';
+import { dict, own } from '../../model/dict';
 import type { Service } from '../../model/inventory';
+import type { Layout } from '../../model/zones';
 import type { ClusterInput, NetworkInput, NodeInput, PodInput, RenderInput } from '../../topology/input';
 import type { PodPlug } from '../pods';
 import { type ConnectJson, connectToJson } from './connectJson';
 import { pack, type PackedSlice } from './pack';
-import { dict, own } from '../../model/dict';
-
-import type { Layout } from '../../model/zones';
 
 export interface NetworkPart {
   network: NetworkInput;

@@ -10,6 +10,20 @@
  * membership released by hand is drift) and delete releases only what this owner made; VRF
  * conflicts and failures show as conditions and in `vrf`, never as a failed operation.
  */
+import type { Cluster } from '../../model/cluster';
+import { uplinksOf } from '../../model/cudn';
+import { physicalNetworkOf, uplinkStateName } from '../../uplink/names';
+import { planUplinks, type UplinkPlan } from '../../uplink/plan';
+import { upstreamUplinkState } from '../../uplink/upstreamShape';
+import {
+  applyUplinks,
+  destroyUplinks,
+  discoverUplinks,
+  driftFindings,
+  findingLine,
+  type UplinkRunResult,
+} from '../uplink';
+import { keyPathFailures } from './keyPaths';
 import { ownerFailure, driftCount, inputChanged, stateVersion } from './kind';
 import {
   checkFailure,
@@ -24,22 +38,8 @@ import {
   SCHEMA_VERSION,
   withoutProvider,
 } from './protocol';
-import { keyPathFailures } from './keyPaths';
 import { configureSettings, SSH_KEY_SOURCES, sshSettings } from './settings';
 import { uplinkCluster, type YamlObject } from './uplinkInput';
-import type { Cluster } from '../../model/cluster';
-import { uplinksOf } from '../../model/cudn';
-import { physicalNetworkOf, uplinkStateName } from '../../uplink/names';
-import { planUplinks, type UplinkPlan } from '../../uplink/plan';
-import { upstreamUplinkState } from '../../uplink/upstreamShape';
-import {
-  applyUplinks,
-  destroyUplinks,
-  discoverUplinks,
-  driftFindings,
-  findingLine,
-  type UplinkRunResult,
-} from '../uplink';
 import { uplinkVrfOf } from './uplinkVrf';
 
 const objectsOf = (props: Props): YamlObject[] =>

@@ -7,6 +7,7 @@
  * Absent `routeAdvertisements` means no VRF handling at all (bridge mappings only). Pure.
  */
 import type { Cluster } from '../../model/cluster';
+import { dict, own } from '../../model/dict';
 import { loadDocuments } from '../../model/load';
 import type { Problem } from '../../model/problem';
 import { parseRouteAdvertisementsDocuments, type RouteAdvertisements } from '../../model/routeAdvertisements';
@@ -14,7 +15,6 @@ import { advertisesCudn } from '../../uplink/vrfDomain';
 import type { UplinkVrfInput } from '../../uplink/vrfIntents';
 import { type CheckFailure, checkFailure, type Props } from './protocol';
 import type { YamlObject } from './uplinkInput';
-import { dict, own } from '../../model/dict';
 
 export interface UplinkVrfProps {
   routeAdvertisements: YamlObject[];

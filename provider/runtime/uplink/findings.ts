@@ -6,9 +6,9 @@
  * the others. `findingLine` words each one, for the
  * CLI's text and the providers' drift lines alike. Pure.
  */
-import type { NodeStep, UplinkPlan } from '../../uplink/plan';
 import type { NodeFlowResult } from '../../uplink/flowPhase';
 import { upstreamCookie } from '../../uplink/flows';
+import type { NodeStep, UplinkPlan } from '../../uplink/plan';
 import type { UplinkRunResult } from './run';
 
 export type UplinkFinding =

@@ -7,8 +7,8 @@
  * with PodNetwork, or a NoOverlay or EVPN transport) and whether it is NoOverlay; and the
  * cluster's service CIDRs with their families' masquerade addresses. Pure.
  */
-import type { Cluster } from '../../model/cluster';
 import { parseCidr, type Cidr } from '../../model/cidr';
+import type { Cluster } from '../../model/cluster';
 import type { Inventory } from '../../model/inventory';
 import { masqueradeIPs } from '../../topology/addresses';
 import { isPodNetworkAdvertised } from '../../topology/fromCluster';

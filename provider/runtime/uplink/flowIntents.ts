@@ -9,16 +9,16 @@
  * computes them; a network without an id yet gets no flows. Pure.
  */
 import type { Cluster } from '../../model/cluster';
+import { uplinksOf } from '../../model/cudn';
+import type { InventoryNode } from '../../model/inventory';
 import { masqueradeIPs } from '../../topology/addresses';
 import { localnetPort, networkPrefix } from '../../topology/names';
+import { isActiveOn } from '../../uplink/active';
 import { physicalUplinkOf } from '../../uplink/bridge';
 import { findCondition, type UplinkState } from '../../uplink/conditions';
 import { type BridgeFlowInput, type BridgeNetwork, masqCtMark } from '../../uplink/flows';
-import { masqueradeSubnet, networkFlowFacts, serviceFamilies } from './flowFacts';
-import { uplinksOf } from '../../model/cudn';
-import type { InventoryNode } from '../../model/inventory';
-import { isActiveOn } from '../../uplink/active';
 import type { NodeDiscovery, UplinkPlan } from '../../uplink/plan';
+import { masqueradeSubnet, networkFlowFacts, serviceFamilies } from './flowFacts';
 
 export interface NetworkIntent {
   network: string;

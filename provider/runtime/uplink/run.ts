@@ -9,16 +9,16 @@
  * (provider/runtime/cluster) can plan its rows from the UplinkStates before it writes.
  */
 import type { Cluster } from '../../model/cluster';
+import { dict } from '../../model/dict';
+import { conditionTime, stampObjects } from '../../uplink/conditionTimes';
+import type { NodeFlowResult } from '../../uplink/flowPhase';
 import { ownedMappingsKey } from '../../uplink/mappings';
 import { type NodeDiscovery, type NodeStep, planUplinks, type UplinkPlan } from '../../uplink/plan';
 import type { UplinkVrfInput } from '../../uplink/vrfIntents';
 import { type NodeVrfReport, vrfOnNodes } from '../vrf/nodes';
-import { nodeFailure, type SessionOptions, UplinkSession } from './session';
-import { dict } from '../../model/dict';
-import type { NodeFlowResult } from '../../uplink/flowPhase';
 import { syncNodeFlows } from './bridgeFlows';
 import { gatewayFlowIntents } from './flowIntents';
-import { conditionTime, stampObjects } from '../../uplink/conditionTimes';
+import { nodeFailure, type SessionOptions, UplinkSession } from './session';
 
 export interface UplinkRunOptions extends SessionOptions {
   /** Plan (and on apply, make) VRF membership from these RouteAdvertisements. */

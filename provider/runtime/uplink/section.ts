@@ -7,6 +7,7 @@
  * `offline` (selection and naming only; conditions that need no node), `observed` (discovered,
  * nothing written) or `written`. Pure: the runtime's cluster entry fills it.
  */
+import { dict } from '../../model/dict';
 import type { Condition, UplinkState } from '../../uplink/conditions';
 import type { NodeStep, UplinkObjectStatus, UplinkPlan } from '../../uplink/plan';
 import type { UplinkProblem } from '../../uplink/problems';
@@ -14,7 +15,6 @@ import type { UplinkReplacement } from '../../uplink/replace';
 import type { NodeVrfReport } from '../vrf/nodes';
 import { driftFindings, failureFindings, type UplinkFinding } from './findings';
 import type { UplinkRunResult } from './run';
-import { dict } from '../../model/dict';
 
 export interface UplinkSection {
   mode: 'offline' | 'observed' | 'written';

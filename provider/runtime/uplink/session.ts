@@ -4,7 +4,6 @@
  * (one command, one stream, one transaction) and writes a guarded mapping change. Every SSH round
  * trip (command, stream open, transaction) is counted. A node that fails, fails alone.
  */
-import type { NodeTarget } from '../../model/targets';
 import {
   HostError,
   HostKeyRejectedError,
@@ -14,12 +13,13 @@ import {
   openUnixSocketStream,
   type SshHostRunner,
 } from '../../host';
+import { own } from '../../model/dict';
+import type { NodeTarget } from '../../model/targets';
 import { OvsdbClient } from '../../ovsdb/client';
 import { bridgeMappingsKey, type MappingChange } from '../../uplink/mappings';
 import type { NodeDiscovery } from '../../uplink/plan';
 import { hostFactsArgv, parseHostFacts } from './hostFacts';
 import { mappingOperations, type OvsRead, ownKeyOperations, readOvsFacts, VSWITCH_DATABASE } from './ovsFacts';
-import { own } from '../../model/dict';
 
 export const defaultOvsDb = '/var/run/openvswitch/db.sock';
 

@@ -5,8 +5,8 @@
  * CUDNs then report UplinkVRFAttachmentFailed (a lost node: see vrfPhase).
  */
 import { HostError, type HostRunner } from '../../host';
-import { membershipChanges, type NodeVrfResult, type VrfOutcome } from '../../uplink/vrf';
 import type { NodeStep } from '../../uplink/plan';
+import { membershipChanges, type NodeVrfResult, type VrfOutcome } from '../../uplink/vrf';
 import { applyVrf, planVrfOnHost } from './apply';
 
 export type NodeVrfReport = { steps: string[]; ran: string[]; outcomes: VrfOutcome[] } | { error: string };

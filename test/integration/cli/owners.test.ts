@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentOf, ovnk } from '../../support/cli';
-import { gatewayNode, layer3AndLayer2, oneLayer3 } from '../../support/worlds';
 import { startOvsdbServer, type OvsdbServer, nbctl as nbctlAt } from '../../support/ovsdbServer';
+import { gatewayNode, layer3AndLayer2, oneLayer3 } from '../../support/worlds';
 
 const topology = oneLayer3;
 

@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { cliPath, ovnk } from '../../support/cli';
 
 // `ovnk inventory` through the real @kubernetes/client-node against a FAKE API server: a local

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OvsdbClient } from '../../../provider/ovsdb/client';
-import type { Condition } from '../../../provider/ovsdb/notation';
 import { compareSchemas, SchemaAdaptationError } from '../../../provider/nb/adapt';
-import { findRepoRoot } from '../../../provider/nb/generate/sources';
 import { apply, ConcurrentChangeError, observe, planApply, transactPlan } from '../../../provider/nb/apply';
 import type { DesiredRow } from '../../../provider/nb/desired';
+import { findRepoRoot } from '../../../provider/nb/generate/sources';
 import { nbSchema } from '../../../provider/nb/generated/nb';
+import { OvsdbClient } from '../../../provider/ovsdb/client';
+import type { Condition } from '../../../provider/ovsdb/notation';
 import { startOvsdbServer, type OvsdbServer, nbctl as nbctlAt } from '../../support/ovsdbServer';
 import { recording as recordingOf, writes } from '../../support/recordingDatabase';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OvsdbClient } from '../../../provider/ovsdb/client';
-import type { Condition, Operation, WireRow } from '../../../provider/ovsdb/notation';
 import { apply, observe } from '../../../provider/nb/apply';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
+import { OvsdbClient } from '../../../provider/ovsdb/client';
+import type { Condition, Operation, WireRow } from '../../../provider/ovsdb/notation';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 import { recording, writes } from '../../support/recordingDatabase';
 

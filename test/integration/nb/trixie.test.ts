@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trixieRoot } from '../../../lab/trixie';
-import { OvsdbClient } from '../../../provider/ovsdb/client';
 import { compareSchemas, SchemaAdaptationError } from '../../../provider/nb/adapt';
 import { apply } from '../../../provider/nb/apply';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
+import { OvsdbClient } from '../../../provider/ovsdb/client';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 
 // Trixie's OVN 25.03 serves OVN_Northbound 7.11.0. Its root exists once a `--ovn trixie` lab was

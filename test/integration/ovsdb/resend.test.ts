@@ -4,8 +4,8 @@
  * reply comes back: the write committed, the client cannot know. An unguarded write must not be
  * sent again (it would commit twice); a guarded one is, and its guard keeps it from writing twice.
  */
-import * as net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
+import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -14,8 +14,8 @@ import {
   type TopologyPlan,
 } from '../../../provider/runtime/cli';
 import { nbctl as nbctlAt } from '../../support/ovsdbServer';
-import { blueLayer3, chassisNode, useNorthbound } from '../../support/worlds';
 import { recording, writes } from '../../support/recordingDatabase';
+import { blueLayer3, chassisNode, useNorthbound } from '../../support/worlds';
 
 const NB = 'OVN_Northbound';
 const owner = 'honest';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyZone, destroyZone, planTopology, repairZone } from '../../../provider/runtime/cli';
-import { blueLayer3, gatewayNode, useNorthbound } from '../../support/worlds';
 import { recording, writes } from '../../support/recordingDatabase';
+import { blueLayer3, gatewayNode, useNorthbound } from '../../support/worlds';
 
 // Issue 15 point 6 under a race: `ovnk repair` rebuilds a lost ledger from the owner markers while
 // another writer of the same owner (an apply from another machine) stores the ledger between the

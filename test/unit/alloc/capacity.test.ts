@@ -4,7 +4,10 @@
  * state as apply would, until the planner refuses. The forecast made before growing must say
  * exactly how many more fit and which reasons and objects the refusal names.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import {
   capacityOf,
   type Growth,
@@ -13,9 +16,6 @@ import {
   type TopologyPlan,
 } from '../../../provider/runtime/cli';
 import { cnc, cudn } from '../connect/world';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 
 type Doc = Record<string, any>;
 

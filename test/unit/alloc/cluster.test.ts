@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AllocationState } from '../../../provider/alloc/state';
+import { mustParseCidr, overlaps } from '../../../provider/model/cidr';
 import { allocateTopology } from '../../../provider/runtime/plan';
 import { runtimeStateVersion } from '../../../provider/runtime/state';
-import { mustParseCidr, overlaps } from '../../../provider/model/cidr';
 import { cnc, cudn, inventory, yamlOf } from '../connect/world';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '..', '..', 'fixtures', name), 'utf8');

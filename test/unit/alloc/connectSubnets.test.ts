@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConnectSubnetAllocator } from '../../../provider/alloc/connectSubnets';
 import { layer2PortKey, layer3PortKey, p2pPair } from '../../../provider/alloc/p2p';
 import { checkPorts } from '../../../provider/alloc/portChecks';
-import { failure, type Outcome } from '../../../provider/model/outcome';
 import { type Cidr, formatCidr, mustParseCidr } from '../../../provider/model/cidr';
+import { failure, type Outcome } from '../../../provider/model/outcome';
 
 const v4 = (cidr: string, networkPrefix: number) => ({ cidr: mustParseCidr(cidr), networkPrefix });
 const show = (r: Outcome<Cidr[]>) => (r.ok ? r.value.map(formatCidr) : r.why);

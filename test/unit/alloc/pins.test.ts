@@ -3,8 +3,8 @@
  * a typed reason: the allocator says which reason and who holds the value, the planner turns the
  * reason into the Problem's, and `ovnk plan` and the Pulumi check show that Problem.
  */
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { TunnelKeyAllocator } from '../../../provider/alloc/datapathKeys';
 import { planTopology } from '../../../provider/runtime/plan';
 import { pulumiKinds } from '../../../provider/runtime/pulumi';

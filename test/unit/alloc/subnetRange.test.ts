@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatCidr, mustParseCidr } from '../../../provider/model/cidr';
 import { SubnetRange } from '../../../provider/alloc/subnetRange';
+import { formatCidr, mustParseCidr } from '../../../provider/model/cidr';
 
 const range = (cidr: string, prefix: number) => new SubnetRange(mustParseCidr(cidr), prefix);
 const first = (r: SubnetRange, n: number) => Array.from({ length: n }, (_, i) => formatCidr(r.subnetAt(i)));

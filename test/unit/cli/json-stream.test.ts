@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { jsonPieces, writeJson } from '../../../cli/jsonStream';
 import { errorDocument, ExitCode } from '../../../cli/contract';
+import { jsonPieces, writeJson } from '../../../cli/jsonStream';
 
 /** A slow sink that keeps only the byte count and the first and last bytes. */
 function countingSink() {

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import * as runtime from '../../../provider/runtime/cli';
-import { ExitCode, runCommand } from '../../../cli/contract';
 import { plan } from '../../../cli/commands/plan';
+import { ExitCode, runCommand } from '../../../cli/contract';
+import * as runtime from '../../../provider/runtime/cli';
 
 // Issue 25.4: a plan that cannot be built is this process's failure, exit 1 with the reason, never
 // the exit 4 of an unreachable target; also when a zone fails while the document is written (a

@@ -16,9 +16,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { plan } from '../../../cli/commands/plan';
 import { takeWarnings } from '../../../cli/warnings';
-import { pulumiKinds } from '../../../provider/runtime/pulumi';
-import { allocateTopology } from '../../../provider/runtime/plan';
 import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from '../../../provider/model/cnc';
+import { allocateTopology } from '../../../provider/runtime/plan';
+import { pulumiKinds } from '../../../provider/runtime/pulumi';
 import { rowsOf, zonesOf } from './rowsHelpers';
 import { cnc, inventory, layer3, namespaces, yamlOf } from './world';
 

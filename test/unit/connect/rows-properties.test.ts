@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocateTopology } from '../../../provider/runtime/plan';
 import { renderConnect } from '../../../provider/connect/render';
 import { prepareZones, type ZoneRows } from '../../../provider/connect/zones';
 import type { DesiredRow } from '../../../provider/nb/desired';
+import { allocateTopology } from '../../../provider/runtime/plan';
 import { identityOf } from '../../../provider/topology/rows';
 import { externalIds, zonesOf } from './rowsHelpers';
 import { cnc, cudn, inventory, yamlOf } from './world';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { allocateTopology } from '../../../provider/runtime/plan';
 import { renderConnect } from '../../../provider/connect/render';
 import { prepareZones } from '../../../provider/connect/zones';
+import { allocateTopology } from '../../../provider/runtime/plan';
 import { byIdentity, externalIds, fixtureText, rowsOf, withChassis, zonesOf } from './rowsHelpers';
 import { cnc, cudn, inventory, yamlOf } from './world';
 

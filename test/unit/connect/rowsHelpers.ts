@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import { allocateTopology } from '../../../provider/runtime/plan';
 import { prepareZones, renderZone, type ZoneRows } from '../../../provider/connect/zones';
 import type { DesiredRow } from '../../../provider/nb/desired';
+import { allocateTopology } from '../../../provider/runtime/plan';
 import { identityOf } from '../../../provider/topology/rows';
 
 export const fixtures = join(__dirname, '..', '..', 'fixtures');

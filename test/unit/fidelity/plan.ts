@@ -4,8 +4,8 @@
  * UPSTREAM_L3 is the input of upstream's Layer3 UDN controller test, as an Inventory and a UDN.
  */
 import { expect } from 'vitest';
-import { inlineParents } from '../../../provider/nb/parents';
 import type { DesiredRow } from '../../../provider/nb/desired';
+import { inlineParents } from '../../../provider/nb/parents';
 import { planTopology, type TopologyPlan } from '../../../provider/runtime/plan';
 import { identityOf } from '../../../provider/topology/rows';
 

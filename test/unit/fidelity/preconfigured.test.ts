@@ -6,8 +6,8 @@
  * (go-controller/pkg/...) it comes from.
  */
 import { describe, expect, it } from 'vitest';
-import { clusterWarnings } from '../../../provider/model/warnings';
 import { mustParseCidr, parseAddress } from '../../../provider/model/cidr';
+import { clusterWarnings } from '../../../provider/model/warnings';
 import { planTopology } from '../../../provider/runtime/plan';
 import { infrastructureIPs } from '../../../provider/topology/infrastructure';
 import { planOf, rowOf, rowsIn, zoneRows } from './plan';

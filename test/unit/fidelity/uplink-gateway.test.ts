@@ -15,8 +15,8 @@
  * The node's own gateway here is br-ex with other addresses, so taking it would fail every check.
  */
 import { describe, expect, it } from 'vitest';
-import type { UplinkState } from '../../../provider/uplink/conditions';
 import { planTopology, type TopologyPlan } from '../../../provider/runtime/plan';
+import type { UplinkState } from '../../../provider/uplink/conditions';
 import { cudn, inventory, layer2, layer3, ovsBridgeConfig, uplink, yamlOf } from '../../support/objects';
 import { testUplinkState, uplinkGatewayNode } from '../../support/worlds';
 import { has, rowOf, rowsIn, zoneRows } from './plan';

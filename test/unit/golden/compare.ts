@@ -8,10 +8,10 @@
  * renamed to ours (their scoped prefix and their raw form), and port-group names, HashForOVN of
  * their id, are recomputed after the rename.
  */
+import { hashForOvn } from '../../../provider/model/hash';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
 import { referencedTable } from '../../../provider/nb/references';
-import { hashForOvn } from '../../../provider/model/hash';
 import { networkPrefix } from '../../../provider/topology/names';
 
 export type Columns = Record<string, unknown>;

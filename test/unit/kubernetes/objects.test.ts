@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { brokenRules, transitionPaths, transitionRules, validateObject } from '../../../provider/model/crd';
 import { kubernetesRefusals, kubernetesResource, replacementsOf } from '../../../provider/runtime/kubernetes';
 

@@ -206,4 +206,17 @@ describe('the ESLint rules the layer check relies on', () => {
     // an @example's code lines are indented past ` * ` and kept whole
     expect(await lint(`/**\n * @example\n *   ${'call(x); '.repeat(15)}\n */\nexport const n = 1;\n`)).toEqual([]);
   });
+
+  it('refuses imports out of order (node, packages, then ours from the farthest folder in, alphabetical)', async () => {
+    const use = 'export const n = [readFileSync, parse, cidr, load].length;\n';
+    const ordered = [
+      "import { readFileSync } from 'node:fs';",
+      "import { parse } from 'yaml';",
+      "import { load } from '../runtime/load';",
+      "import { cidr } from './cidr';",
+    ];
+    expect(await lint(ordered.join('\n') + '\n' + use)).toEqual([]);
+    const swapped = [ordered[1], ordered[0], ordered[3], ordered[2]];
+    expect(await lint(swapped.join('\n') + '\n' + use)).toEqual(['import-x/order', 'import-x/order']);
+  });
 });

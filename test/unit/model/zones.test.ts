@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LAYOUT, inventoryZones, zonesOf } from '../../../provider/model/zones';
 import { buildCluster } from '../../../provider/model/cluster';
 import { loadDocuments } from '../../../provider/model/load';
+import { DEFAULT_LAYOUT, inventoryZones, zonesOf } from '../../../provider/model/zones';
 
 describe('the zones of a cluster', () => {
   it('per-node gives one zone per node, named after it, in node order, that node alone local', () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DatabaseSchema } from '../../../provider/ovsdb/schema';
 import { adaptRows, compareSchemas, SchemaAdaptationError } from '../../../provider/nb/adapt';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { findRepoRoot } from '../../../provider/nb/generate/sources';
 import { nbSchema } from '../../../provider/nb/generated/nb';
+import type { DatabaseSchema } from '../../../provider/ovsdb/schema';
 
 // The pinned bookworm schema (OVN 23.03.1, OVN_Northbound 7.0.0) as a fixture.
 const bookworm: DatabaseSchema = JSON.parse(

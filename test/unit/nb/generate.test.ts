@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { camelCase, columnTsType } from '../../../provider/nb/generate/render';
-import { enumValues } from '../../../provider/nb/values';
 import { findRepoRoot, generatedFiles } from '../../../provider/nb/generate/sources';
 import { nbSchema } from '../../../provider/nb/generated/nb';
 import { vswitchSchema } from '../../../provider/nb/generated/vswitch';
+import { enumValues } from '../../../provider/nb/values';
 
 const root = findRepoRoot(__dirname);
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ColumnType } from '../../../provider/ovsdb/schema';
 import { canonical, sameValue } from '../../../provider/nb/values';
+import type { ColumnType } from '../../../provider/ovsdb/schema';
 
 const map: ColumnType = { key: 'string', value: 'string', min: 0, max: 'unlimited' };
 const set: ColumnType = { key: 'string', min: 0, max: 'unlimited' };

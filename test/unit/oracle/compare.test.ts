@@ -11,8 +11,8 @@ import {
   plannedNatural,
   upstreamNatural,
 } from '../../../oracle/compare';
-import { compareRows } from '../../../provider/nb/rowComparison';
 import type { DesiredRow } from '../../../provider/nb/desired';
+import { compareRows } from '../../../provider/nb/rowComparison';
 
 const NAT_KEY = 'GR_blue_n1 snat 172.18.0.2 10.10.0.0/16';
 const ROUTE_KEY = 'GR_blue_n1 dst-ip 0.0.0.0/0 172.18.0.1';

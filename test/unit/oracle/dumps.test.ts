@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { AcceptedDifferences, readAccepted } from '../../../oracle/accepted';
 import { compareWithUpstream, plannedNatural, upstreamNatural, type OracleDifference } from '../../../oracle/compare';
 import type { OracleDump } from '../../../oracle/dump';
-import { oraclePlan } from '../../../oracle/plan';
 import { zoneDumpFiles } from '../../../oracle/paths';
+import { oraclePlan } from '../../../oracle/plan';
 
 const dumps = zoneDumpFiles();
 

@@ -6,8 +6,8 @@
  * registry itself is test/pulumi/packaging.test.ts's.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { builtinModules } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkParallel, DEFAULT_PARALLEL, eachZone } from '../../../provider/runtime/eachZone';
 import { TargetUnreachableError } from '../../../provider/runtime/connections';
+import { checkParallel, DEFAULT_PARALLEL, eachZone } from '../../../provider/runtime/eachZone';
 
 const zones = Array.from({ length: 20 }, (_, i) => `node-${i + 1}`);
 const tick = () => new Promise((r) => setTimeout(r, 5));

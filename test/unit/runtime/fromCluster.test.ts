@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { inventoryZones } from '../../../provider/model/zones';
 import { allocateTopology } from '../../../provider/runtime/plan';
 import { planTopology } from '../../../provider/runtime/plan';
 import { parseState, serializeState } from '../../../provider/runtime/state';
 import { TopologyInputError } from '../../../provider/topology/errors';
-import { assignPodTunnels, MAX_POD_TUNNEL_ID } from '../../../provider/topology/pod-tunnels';
 import { topologyInputs } from '../../../provider/topology/fromCluster';
-import { inventoryZones } from '../../../provider/model/zones';
+import { assignPodTunnels, MAX_POD_TUNNEL_ID } from '../../../provider/topology/pod-tunnels';
 import { renderNetwork } from '../../../provider/topology/render';
 import { layer2, networkFor, udn, yamlOf } from '../../support/objects';
 

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emptyState } from '../../../provider/alloc/state';
+import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
 import type { DatabaseSchema } from '../../../provider/ovsdb/schema';
 import {
@@ -15,10 +18,7 @@ import {
   StateError,
   stateWrite,
 } from '../../../provider/runtime/cli';
-import type { DesiredRow } from '../../../provider/nb/desired';
 import { COPP_PROTOCOLS, meterName, renderSharedRows } from '../../../provider/topology/shared';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 
 const layer3File = readFileSync(path.resolve(__dirname, '../../fixtures/networks-layer3.yaml'), 'utf8');
 const labNodes = `

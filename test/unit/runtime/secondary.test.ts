@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planTopology } from '../../../provider/runtime/cli';
 import { rowIdentity } from '../../../provider/nb/desired';
+import { planTopology } from '../../../provider/runtime/cli';
 
 // The lab's secondary fixture with its nodes listed, so it plans offline in the per-node layout.
 const fixture = readFileSync(path.resolve(__dirname, '../../fixtures/networks-secondary.yaml'), 'utf8');

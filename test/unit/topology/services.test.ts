@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareZones } from '../../../provider/connect/zones';
+import type { Service } from '../../../provider/model/inventory';
 import { planTopology } from '../../../provider/runtime/plan';
 import { topologyInputs } from '../../../provider/topology/fromCluster';
-import { renderNetwork } from '../../../provider/topology/render';
-import type { Service } from '../../../provider/model/inventory';
 import type { RenderInput } from '../../../provider/topology/input';
+import { renderNetwork } from '../../../provider/topology/render';
 import {
   backendsOf,
   endpointsOf,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { validateObject } from '../../../provider/model/crd';
 import {
   conditionTimesKey,
   parseConditionTimes,
@@ -8,7 +9,6 @@ import {
 } from '../../../provider/uplink';
 import type { UplinkState } from '../../../provider/uplink';
 import type { UplinkObjectStatus } from '../../../provider/uplink/plan';
-import { validateObject } from '../../../provider/model/crd';
 
 const T1 = '2026-11-26T10:00:00Z';
 const T2 = '2026-11-26T11:00:00Z';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { flowPhase } from '../../../provider/uplink/flowPhase';
 import { bridgeFlows, masqCtMark, ownerCookie, sharedCookie } from '../../../provider/uplink/flows';
 import { canonicalFlow, canonicalFlows } from '../../../provider/uplink/flowText';
-import { flowPhase } from '../../../provider/uplink/flowPhase';
 
 // The bridge of upstream's TestUplinkBridgeServiceFlowsUseUDNMark (bridgeflows_test.go): MAC
 // 62:41:d0:54:3d:64, node IP 172.28.0.3, network "bluenet" with ct mark 0x4 and gateway-router

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type NodeDiscovery, type NodeFlowResult, planUplinks } from '../../../provider/uplink';
 import type { RouteAdvertisements } from '../../../provider/model/routeAdvertisements';
+import { type NodeDiscovery, type NodeFlowResult, planUplinks } from '../../../provider/uplink';
 import { ovsBridgeConfig } from '../../support/objects';
 import { blueUplinkCluster, mappedFacts, nodeFacts, tenant } from './world';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { planTopology } from '../../../provider/runtime/plan';
 import { parseState, serializeState } from '../../../provider/runtime/state';
-import { uplinkReplacements, uplinksState } from '../../../provider/uplink';
-import { renderNetwork } from '../../../provider/topology/render';
 import { topologyInputs } from '../../../provider/topology/fromCluster';
+import { renderNetwork } from '../../../provider/topology/render';
+import { uplinkReplacements, uplinksState } from '../../../provider/uplink';
 import {
   clusterOf as objectsCluster,
   cudn,

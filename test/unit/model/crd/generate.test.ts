@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { crdSourceCommit } from '../../../../provider/model/crd';
-import { generatedCrdFiles, pinnedCommit } from '../../../../provider/model/crd/generate/sources';
-import { readPinned } from '../../../../provider/runtime/generate/crds';
 import { stripDescriptions } from '../../../../provider/model/crd/generate/render';
+import { generatedCrdFiles, pinnedCommit } from '../../../../provider/model/crd/generate/sources';
 import { findRepoRoot } from '../../../../provider/nb/generate/sources';
+import { readPinned } from '../../../../provider/runtime/generate/crds';
 
 const root = findRepoRoot(__dirname);
 const { pinned, readme } = readPinned(root);
