@@ -81,11 +81,11 @@ async function rowCount(server: OvsdbServer): Promise<{ rows: number; bytes: num
 /** One audit in this process (connection open, schema fetched: what a long-lived caller pays). */
 async function auditOnce(text: string, endpoint: string) {
   const built = buildTopology(text);
-  if (!built.ok) throw new Error(built.inputProblems.map((p) => p.message).join('; '));
+  if (!built.ok) throw new Error(built.problems.map((p) => p.message).join('; '));
   const db = await nbConnection(endpoint, 'bench');
   const result = await auditCluster(built.cluster, [{ name: 'n1', db }], { zone: 'n1' });
   const zone = result.zones[0]!;
-  if (!zone.ok) throw zone.error as Error;
+  if (!zone.ok) throw zone.cause;
   const c = zone.value.comparison;
   if (c.missing.length + c.differing.length + c.unexpected.length > 0) throw new Error('the audit found differences');
   return zone.value;

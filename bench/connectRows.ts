@@ -17,7 +17,7 @@ const { connects, perConnect, nodes } = largeTopology;
 
 function prepared(text: string): ZonePlan {
   const outcome = allocateTopology(text);
-  if (!outcome.ok) throw new Error(`bench input unusable: ${outcome.inputProblems[0]!.message}`);
+  if (!outcome.ok) throw new Error(`bench input unusable: ${outcome.problems[0]!.message}`);
   const { cluster, allocation } = outcome.allocated;
   const refused = Object.entries(allocation.connects).find(([, c]) => !c.accepted);
   if (refused) throw new Error(`bench connect ${refused[0]} refused: ${refused[1].problems[0]!.message}`);

@@ -44,7 +44,7 @@ export const crdBenchmark: Benchmark = {
     const warm = await bestOf(10, () => objects.forEach((o) => validateObject(o)));
     const plan = await bestOf(5, () => {
       const result = planTopology(text);
-      if (!result.ok) throw new Error(`bench crd: ${result.inputProblems[0]!.message}`);
+      if (!result.ok) throw new Error(`bench crd: ${result.problems[0]!.message}`);
     });
     figure('crd.cold', cold * 1000, 'ms');
     figure('crd.warm', warm * 1000, 'ms');

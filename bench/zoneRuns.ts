@@ -8,7 +8,7 @@ import { applyZone, diffZone, planTopology, readZoneState, type TopologyPlan } f
 
 export async function planFrom(db: OvsdbDatabase, text: string, owner: string): Promise<TopologyPlan> {
   const result = planTopology(text, await readZoneState(db, owner));
-  if (!result.ok) throw new Error(`the benchmark topology is unusable: ${result.inputProblems[0]!.message}`);
+  if (!result.ok) throw new Error(`the benchmark topology is unusable: ${result.problems[0]!.message}`);
   if (result.plan.problems.length > 0)
     throw new Error(`the benchmark topology is refused: ${result.plan.problems[0]!.message}`);
   return result.plan;

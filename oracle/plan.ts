@@ -21,7 +21,7 @@ export function oraclePlan(text: string): OraclePlan | string {
   if (loaded.problems.length > 0) return loaded.problems.map((p) => p.message).join('; ');
   const documents = withPodUids(perNode(withLabLikeNodes(loaded.documents)));
   const result = planTopology(documents);
-  if (!result.ok) return result.inputProblems.map((p) => p.message).join('; ');
+  if (!result.ok) return result.problems.map((p) => p.message).join('; ');
   if (result.plan.problems.length > 0) return result.plan.problems.map((p) => p.message).join('; ');
   return { documents, plan: result.plan };
 }

@@ -103,7 +103,7 @@ export async function runApply(options: ApplyOptions): Promise<ApplyReport> {
     const names = topology.zones.map((z) => z.name);
     const result = await applyCluster(plan, zoneTargets(target, 'apply', names, sentText));
     const zones = zoneRunsOf(target, names, result.zones);
-    const failures = zones.flatMap((r) => (r.ok ? [] : [r.failure]));
+    const failures = zones.flatMap((r) => (r.ok ? [] : [r]));
     const pods = target.lab ? await syncPods(target.lab, plan, target, failures) : undefined;
     const unpluggedPods = !pods && topology.zones.some((z) => z.pods.length > 0);
     return { owner: target.owner, zones, pods, unpluggedPods, replaced, uplinks: result.uplinks };
@@ -114,7 +114,7 @@ export async function runApply(options: ApplyOptions): Promise<ApplyReport> {
 
 /** The line of one zone and the lines under it. */
 export function zoneLines(run: ZoneRun<ZoneResult>): string[] {
-  if (!run.ok) return [failureLine(run.failure)];
+  if (!run.ok) return [failureLine(run)];
   const { endpoint, notes, summary } = run.value;
   return [
     `zone ${run.zone} (${endpoint}): ${sentText(run.value)}`,
@@ -126,7 +126,7 @@ export function zoneLines(run: ZoneRun<ZoneResult>): string[] {
 export function renderApply(report: ApplyReport): CommandResult {
   const zones = dict<unknown>();
   for (const run of report.zones) {
-    if (!run.ok) zones[run.zone] = failureEntry(run.failure);
+    if (!run.ok) zones[run.zone] = failureEntry(run);
     else {
       const { endpoint, sent, operations, summary, notes } = run.value;
       zones[run.zone] = { endpoint, sent, operations, summary, notes };
@@ -140,7 +140,7 @@ export function renderApply(report: ApplyReport): CommandResult {
     );
   else if (report.unpluggedPods) lines.push('pods: not plugged (only --lab plugs pods)');
   lines.push(...replaced.map((r) => `replaced ${r.kind}/${r.name}`));
-  const failures = report.zones.flatMap((r) => (r.ok ? [] : [r.failure]));
+  const failures = report.zones.flatMap((r) => (r.ok ? [] : [r]));
   const document = {
     owner: report.owner,
     zones,

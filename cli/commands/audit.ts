@@ -71,8 +71,8 @@ export async function audit(options: FileOptions): Promise<CommandResult> {
   const lines: string[] = [];
   for (const run of runs) {
     if (!run.ok) {
-      zones[run.zone] = failureEntry(run.failure);
-      lines.push(failureLine(run.failure));
+      zones[run.zone] = failureEntry(run);
+      lines.push(failureLine(run));
       continue;
     }
     const { comparison, ...rest } = run.value;
@@ -82,7 +82,7 @@ export async function audit(options: FileOptions): Promise<CommandResult> {
   const differs = runs.some((r) => r.ok && count(r.value.comparison) > 0);
   const problems = result.problems.map((p) => ({ reason: p.reason, path: p.path, message: p.message }));
   lines.push(...result.problems.map((p) => `refused by the plan: ${problemLine(p)}`));
-  const failures = runs.flatMap((r) => (r.ok ? [] : [r.failure]));
+  const failures = runs.flatMap((r) => (r.ok ? [] : [r]));
   const document = { differs, adopted: result.adopted, ...(problems.length > 0 ? { problems } : {}), zones };
   return zonesResult(document, lines, failures, differs ? ExitCode.drift : ExitCode.ok);
 }

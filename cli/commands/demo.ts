@@ -154,7 +154,7 @@ async function runPings(step: Step): Promise<PingRow[]> {
 /** Each zone of an apply in one line, from the typed report. */
 function applied(report: ApplyReport): string[] {
   const zones = report.zones.map((r) =>
-    r.ok ? `zone ${r.zone} (${r.value.endpoint}): ${sentText(r.value)}` : failureLine(r.failure),
+    r.ok ? `zone ${r.zone} (${r.value.endpoint}): ${sentText(r.value)}` : failureLine(r),
   );
   const pods = report.pods
     ? [`pods: ${report.pods.plugged.length} plugged, ${report.pods.unplugged.length} unplugged`]

@@ -33,7 +33,7 @@ export async function runDestroy(options: FileOptions): Promise<DestroyReport> {
   const input = { cluster: target.cluster, owner: target.owner, hosts: true };
   const result = await destroyCluster(input, zoneTargets(target, 'destroy', target.names, removedText));
   const zones = zoneRunsOf(target, target.names, result.zones);
-  const failures = zones.flatMap((r) => (r.ok ? [] : [r.failure]));
+  const failures = zones.flatMap((r) => (r.ok ? [] : [r]));
   const pods = target.lab ? await unplugPods(target, failures) : undefined;
   return { owner: target.owner, zones, unreadableState: target.unreadableState, pods, uplinks: result.uplinks };
 }
@@ -43,8 +43,8 @@ export function renderDestroy(report: DestroyReport): CommandResult {
   const lines: string[] = [];
   for (const run of report.zones) {
     if (!run.ok) {
-      zones[run.zone] = failureEntry(run.failure);
-      lines.push(failureLine(run.failure));
+      zones[run.zone] = failureEntry(run);
+      lines.push(failureLine(run));
       continue;
     }
     const { endpoint, sent, operations, summary } = run.value;
@@ -59,7 +59,7 @@ export function renderDestroy(report: DestroyReport): CommandResult {
       ...summary.map((s) => `  ${s}`),
     );
   }
-  const failures = report.zones.flatMap((r) => (r.ok ? [] : [r.failure]));
+  const failures = report.zones.flatMap((r) => (r.ok ? [] : [r]));
   const { pods, uplinks } = report;
   if (pods) lines.push(`pods: ${pods.unplugged.length} unplugged`);
   const document = {

@@ -45,15 +45,15 @@ export function renderDiff(report: DiffReport): CommandResult {
   const lines: string[] = [];
   for (const run of report.zones) {
     if (!run.ok) {
-      zones[run.zone] = failureEntry(run.failure);
-      lines.push(failureLine(run.failure));
+      zones[run.zone] = failureEntry(run);
+      lines.push(failureLine(run));
       continue;
     }
     const drift = run.value;
     zones[run.zone] = { endpoint: drift.endpoint, drift: drift.lines };
     lines.push(`zone ${run.zone} (${drift.endpoint}): ${driftText(drift)}`, ...drift.lines.map((l) => `  ${l}`));
   }
-  const failures = report.zones.flatMap((r) => (r.ok ? [] : [r.failure]));
+  const failures = report.zones.flatMap((r) => (r.ok ? [] : [r]));
   const rowsDrifted = report.zones.some((r) => r.ok && r.value.lines.length > 0);
   const { uplinks } = report;
   const document = {

@@ -165,7 +165,7 @@ export async function fileTarget(options: FileOptions, partial = false, tolerate
   const connected = await connectZones(endpoints, owner, parallel, input.label, tolerateState);
   if (!partial && connected.failed.length > 0) {
     const first = connected.failed[0]!;
-    throw new CliError(first.exitCode, first.error, { file: input.label, endpoint: first.endpoint, zone: first.zone });
+    throw new CliError(first.exitCode, first.why, { file: input.label, endpoint: first.endpoint, zone: first.zone });
   }
   return { file: input.label, documents, owner, cluster: built.cluster, lab, parallel, ...connected };
 }
@@ -181,7 +181,7 @@ export async function clusterPlanFor(
 ): Promise<ClusterPlan> {
   const { cluster, owner, previous, others } = target;
   const result = await planCluster({ cluster, owner, previous, others }, { zone, discover });
-  if (!result.ok) throw inputError(target.file, attributed(result.inputProblems, target.documents));
+  if (!result.ok) throw inputError(target.file, attributed(result.problems, target.documents));
   notePlanWarnings(result.plan.topology.warnings);
   return result.plan;
 }
@@ -189,6 +189,6 @@ export async function clusterPlanFor(
 /** The plan for a target; input problems exit 3. */
 export function planFor(target: FileTarget, zone?: string): TopologyPlan {
   const result = planTopology(target.cluster, target.previous, { zone, others: target.others });
-  if (!result.ok) throw inputError(target.file, attributed(result.inputProblems, target.documents));
+  if (!result.ok) throw inputError(target.file, attributed(result.problems, target.documents));
   return result.plan;
 }

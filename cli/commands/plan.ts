@@ -122,7 +122,7 @@ export async function runPlan(options: PlanOptions, reach = { targets: false }):
     { cluster, owner: cluster.inventory.name, previous },
     { zone: options.zone, discover },
   );
-  if (!result.ok) throw inputError(source.label, attributed(result.inputProblems, source.documents));
+  if (!result.ok) throw inputError(source.label, attributed(result.problems, source.documents));
   notePlanWarnings(result.plan.topology.warnings);
   try {
     return { topology: result.plan.topology, uplinks: await planUplinkSection(result.plan) };

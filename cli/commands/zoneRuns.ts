@@ -6,6 +6,7 @@
  * 3 its stored state is unusable; the most severe wins). A rerun converges: zones already done
  * send nothing, the failed one gets its rows.
  */
+import type { Failure, Success } from '../../provider/model/outcome';
 import {
   checkParallel,
   DEFAULT_PARALLEL,
@@ -17,6 +18,7 @@ import {
   readZoneStates,
   type RuntimeState,
   StateError,
+  thrown,
   type ZoneOutcome,
   type ZoneTargets,
 } from '../../provider/runtime/cli';
@@ -29,11 +31,11 @@ export interface TargetZone {
   db: Awaited<ReturnType<typeof nbConnection>>;
 }
 
-export interface ZoneFailure {
+/** Why a zone failed (`why`, the command's `error` text for it), with the exit code its failure would have. */
+export interface ZoneFailure extends Failure {
   zone: string;
   endpoint: string;
   exitCode: ExitCode;
-  error: string;
   /** The reasons of a refusal. */
   problems?: unknown;
   /** A transaction the zone left in doubt: 'not committed' or 'unknown'. */
@@ -44,13 +46,14 @@ export interface ZoneFailure {
 function failureOf(zone: string, endpoint: string, error: unknown, file: string): ZoneFailure {
   const mapped = asCliError(error, file);
   if (!(mapped instanceof CliError))
-    return { zone, endpoint, exitCode: ExitCode.unreachable, error: (error as Error)?.message ?? String(error) };
+    return { ok: false, zone, endpoint, exitCode: ExitCode.unreachable, why: thrown(error).why };
   const { problems, outcome } = mapped.details;
   return {
+    ok: false,
     zone,
     endpoint,
     exitCode: mapped.exitCode,
-    error: mapped.message,
+    why: mapped.message,
     ...(problems ? { problems } : {}),
     ...(outcome ? { outcome } : {}),
   };
@@ -127,13 +130,13 @@ export async function connectZones(
       if ('problem' in outcome.value)
         connected.unreadableState.push({ zone: outcome.zone, problem: outcome.value.problem });
       connected.others = { ...outcome.value.others, ...connected.others };
-    } else if (outcome.error instanceof EndpointError) throw outcome.error;
-    else connected.failed.push(failureOf(outcome.zone, endpoints[i]!.endpoint, outcome.error, file));
+    } else if (outcome.cause instanceof EndpointError) throw outcome.cause;
+    else connected.failed.push(failureOf(outcome.zone, endpoints[i]!.endpoint, outcome.cause, file));
   });
   return connected;
 }
 
-export type ZoneRun<T> = { zone: string; ok: true; value: T } | { zone: string; ok: false; failure: ZoneFailure };
+export type ZoneRun<T> = ({ zone: string } & Success<T>) | ZoneFailure;
 
 /**
  * The runtime's zone targets of a command: the connected zones among `names`, `parallel` at a
@@ -155,7 +158,7 @@ export function zoneTargets<T>(
         done(
           outcome.ok
             ? outcomeText(outcome.value as T)
-            : `failed: ${failureOf(name, endpointOf(target, name), outcome.error, target.file).error}`,
+            : `failed: ${failureOf(name, endpointOf(target, name), outcome.cause, target.file).why}`,
         );
     },
   };
@@ -172,17 +175,23 @@ export function zoneRunsOf<T>(
 ): ZoneRun<T>[] {
   return names.map((name): ZoneRun<T> => {
     const earlier = target.failed.find((f) => f.zone === name);
-    if (earlier) return { zone: name, ok: false, failure: earlier };
+    if (earlier) return earlier;
     const outcome = outcomes.find((o) => o.zone === name)!;
-    if (outcome.ok) return { zone: name, ok: true, value: outcome.value };
-    return { zone: name, ok: false, failure: failureOf(name, endpointOf(target, name), outcome.error, target.file) };
+    if (outcome.ok) return outcome;
+    return failureOf(name, endpointOf(target, name), outcome.cause, target.file);
   });
 }
 
-/** A failed zone in the command's document. */
-export const failureEntry = ({ zone: _zone, ...entry }: ZoneFailure) => entry;
+/** A failed zone in the command's document: its endpoint, exit code and `error`, the reasons and outcome it has. */
+export const failureEntry = ({ endpoint, exitCode, why, problems, outcome }: ZoneFailure) => ({
+  endpoint,
+  exitCode,
+  error: why,
+  ...(problems ? { problems } : {}),
+  ...(outcome ? { outcome } : {}),
+});
 
-export const failureLine = (f: ZoneFailure): string => `zone ${f.zone} (${f.endpoint}): failed: ${f.error}`;
+export const failureLine = (f: ZoneFailure): string => `zone ${f.zone} (${f.endpoint}): failed: ${f.why}`;
 
 /** A node whose host work failed (discovery, mappings, VRF or flows), named in the command's error. */
 export interface NodeFailure {
@@ -209,7 +218,7 @@ export function zonesResult(
     ...(nodes.length > 0 ? [ExitCode.unreachable] : []),
   ) as ExitCode;
   const error = [
-    ...failures.map((f) => `zone ${f.zone}: ${f.error}`),
+    ...failures.map((f) => `zone ${f.zone}: ${f.why}`),
     ...nodes.map((n) => `node ${n.node}: ${n.error}`),
   ].join('; ');
   stderrLine(`error: ${error}`);

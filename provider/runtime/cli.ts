@@ -28,6 +28,7 @@ export { MissingPackageError } from './optionalPackage';
 export * from './readable';
 export * from './refusals';
 export { dict, own } from '../model/dict';
+export { thrown } from '../model/outcome';
 export { naturalCompare } from '../model/naturalOrder';
 // for the oracle (oracle/), which reaches the pure layers only through the runtime
 export { networkPrefix } from '../topology/names';

@@ -64,8 +64,9 @@ async function open(endpoint: string, field: string, options: NbOptions): Promis
 }
 
 async function tunnel(endpoint: string, field: string, options: NbOptions): Promise<OvsdbDatabase> {
-  const target = parseSshEndpoint(endpoint);
-  if (typeof target === 'string') throw new EndpointError(endpoint, field, target);
+  const parsed = parseSshEndpoint(endpoint);
+  if (!parsed.ok) throw new EndpointError(endpoint, field, parsed.why);
+  const target = parsed.value;
   if (!options.ssh)
     throw new EndpointError(
       endpoint,

@@ -1,15 +1,16 @@
 /**
  * Work on every zone at once, at most `parallel` at a time. Zones are independent databases (one
  * Northbound per node in upstream's layout), so a slow or unreachable zone must hold up neither
- * the others nor the result: each zone's outcome, value or error, is kept in the zones' order,
+ * the others nor the result: each zone's outcome, value or what it threw, is kept in the zones' order,
  * and the caller decides what a failed zone means. Each zone's own work stays what it was (one
  * transaction); only the loop over zones is here.
  */
+import { type Outcome, success, type Thrown, thrown } from '../model/outcome';
 
 /** Zones worked on at once unless the caller says otherwise (`--parallel`). */
 export const DEFAULT_PARALLEL = 8;
 
-export type ZoneOutcome<T> = { zone: string; ok: true; value: T } | { zone: string; ok: false; error: unknown };
+export type ZoneOutcome<T> = { zone: string } & Outcome<T, Thrown>;
 
 /** A `--parallel` value: a whole number of at least 1. */
 export function checkParallel(value: number, field = '--parallel'): number {
@@ -32,9 +33,9 @@ export async function eachZone<T>(
       const index = next++;
       const zone = zones[index]!;
       try {
-        outcomes[index] = { zone, ok: true, value: await work(zone) };
+        outcomes[index] = { zone, ...success(await work(zone)) };
       } catch (error) {
-        outcomes[index] = { zone, ok: false, error };
+        outcomes[index] = { zone, ...thrown(error) };
       }
     }
   };

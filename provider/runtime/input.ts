@@ -10,6 +10,7 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Cluster } from '../model/cluster';
 import { loadDocuments, type LoadedDocument } from '../model/load';
+import { type Rejection, rejection } from '../model/outcome';
 import type { Problem } from '../model/problem';
 import { buildTopology } from './plan';
 
@@ -30,7 +31,7 @@ export type InputDocument = LoadedDocument & { file: string };
 /** A problem and, where one object or document is at fault, the input it came from. */
 export type InputProblem = Problem & { file?: string };
 
-export type BuiltInput = { ok: true; cluster: Cluster } | { ok: false; problems: InputProblem[] };
+export type BuiltInput = { ok: true; cluster: Cluster } | Rejection<InputProblem>;
 
 /** An input that cannot be read at all (missing file, empty directory, `-` given twice). */
 export class InputReadError extends Error {
@@ -179,7 +180,7 @@ export function attributed(problems: Problem[], documents: InputDocument[]): Inp
 /** The Cluster of the documents (after any filling of the Inventory), or every problem. */
 export function buildInputs(documents: InputDocument[]): BuiltInput {
   const built = buildTopology(documents);
-  return built.ok ? built : { ok: false, problems: attributed(built.inputProblems, documents) };
+  return built.ok ? built : rejection(attributed(built.problems, documents));
 }
 
 /** Read, load and build in one step, throwing every problem: what a program without flags needs. */

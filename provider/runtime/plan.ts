@@ -18,6 +18,7 @@ import { prepareZones, type ZonePlan as ConnectZones } from '../connect/zones';
 import { buildCluster, type Cluster } from '../model/cluster';
 import { loadDocuments, loadObjects, type LoadedDocument } from '../model/load';
 import { renderRefusals } from '../model/networkRules';
+import { type Rejection, rejection } from '../model/outcome';
 import type { Problem } from '../model/problem';
 import type { DesiredRow } from '../nb/desired';
 import { TopologyInputError } from '../topology/errors';
@@ -53,7 +54,8 @@ export function connectReplacements(allocation: ClusterAllocation): PlannedRepla
   );
 }
 
-export type PlanResult = { ok: false; inputProblems: Problem[] } | { ok: true; plan: TopologyPlan };
+/** The plan, or the input's problems (a Rejection: nothing can be planned). */
+export type PlanResult = Rejection | { ok: true; plan: TopologyPlan };
 
 export interface PlanOptions {
   /** Only this zone (default: every zone). */
@@ -75,18 +77,16 @@ export type PlanSource = string | LoadedDocument[] | { objects: readonly unknown
 /** Documents -> Cluster, or the problems that make the input unusable. */
 export function buildTopology(
   source: string | LoadedDocument[] | { objects: readonly unknown[] },
-): { ok: true; cluster: Cluster } | { ok: false; inputProblems: Problem[] } {
+): { ok: true; cluster: Cluster } | Rejection {
   const loaded =
     typeof source === 'string'
       ? loadDocuments(source)
       : Array.isArray(source)
         ? { documents: source, problems: [] }
         : loadObjects(source.objects);
-  if (loaded.problems.length > 0) return { ok: false, inputProblems: loaded.problems };
+  if (loaded.problems.length > 0) return rejection(loaded.problems);
   const built = buildCluster(loaded.documents);
-  return built.problems.length > 0
-    ? { ok: false, inputProblems: built.problems }
-    : { ok: true, cluster: built.cluster };
+  return built.problems.length > 0 ? rejection(built.problems) : { ok: true, cluster: built.cluster };
 }
 
 /**
@@ -103,7 +103,7 @@ export interface AllocatedTopology {
   inputs: TopologyInputs;
 }
 
-export type AllocateResult = { ok: false; inputProblems: Problem[] } | { ok: true; allocated: AllocatedTopology };
+export type AllocateResult = Rejection | { ok: true; allocated: AllocatedTopology };
 
 /** Model, connect validation, allocation stable against `previous`, and the renderers' inputs; no row rendered. */
 export function allocateTopology(
@@ -162,11 +162,11 @@ const isCluster = (source: PlanSource): source is Cluster =>
   typeof source !== 'string' && !Array.isArray(source) && !('objects' in source);
 
 /** `body`'s result, or the TopologyInputError it threw as an input problem naming the object. */
-function refusingInputErrors<T>(cluster: Cluster, body: () => T): T | { ok: false; inputProblems: Problem[] } {
+function refusingInputErrors<T>(cluster: Cluster, body: () => T): T | Rejection {
   try {
     return body();
   } catch (error) {
-    if (error instanceof TopologyInputError) return { ok: false, inputProblems: [renderProblem(error, cluster)] };
+    if (error instanceof TopologyInputError) return rejection([renderProblem(error, cluster)]);
     throw error;
   }
 }

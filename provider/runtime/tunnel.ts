@@ -9,6 +9,7 @@ import type { HostKeyPin } from '../host/hostkey';
 import { HostPool, trustKey } from '../host/pool';
 import type { SshTarget } from '../host/ssh';
 import { openUnixSocketStream } from '../host/stream';
+import { failure, type Outcome, success } from '../model/outcome';
 import { OvsdbClient, type OvsdbDatabase } from '../ovsdb/client';
 
 /** How to reach a host over SSH: a key (material or a file) and/or an agent, and the host-key pin. */
@@ -31,13 +32,13 @@ export interface SshEndpoint {
 
 const SSH_ENDPOINT = /^ssh:\/\/([^@/\s]+)@(\[[0-9a-fA-F:]+\]|[^:/\s]+)(?::(\d+))?\/unix:(\/\S+)$/;
 
-/** The parts of an ssh:// endpoint, or the reason it is not one (for the caller's error). */
-export function parseSshEndpoint(endpoint: string): SshEndpoint | string {
+/** The parts of an ssh:// endpoint, or why it is not one (for the caller's error). */
+export function parseSshEndpoint(endpoint: string): Outcome<SshEndpoint> {
   const match = SSH_ENDPOINT.exec(endpoint);
-  if (!match) return 'is not ssh://user@host[:port]/unix:/path/to/nb.sock';
+  if (!match) return failure('is not ssh://user@host[:port]/unix:/path/to/nb.sock');
   const port = match[3] === undefined ? 22 : Number(match[3]);
-  if (port < 1 || port > 65535) return `has port ${port}, outside 1..65535`;
-  return { user: match[1]!, host: match[2]!.replace(/^\[|\]$/g, ''), port, socketPath: match[4]! };
+  if (port < 1 || port > 65535) return failure(`has port ${port}, outside 1..65535`);
+  return success({ user: match[1]!, host: match[2]!.replace(/^\[|\]$/g, ''), port, socketPath: match[4]! });
 }
 
 const hosts = new HostPool();

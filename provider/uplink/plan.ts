@@ -140,7 +140,7 @@ function resolveStates(
             uplink: uplink.name,
             node: node.name,
             selection: choice,
-            facts: found.facts,
+            facts: found.value,
             families: cluster.inventory.ipFamilies,
             gatewayBridge: node.gatewayBridge,
             requiredMtu: requiredMtu(cluster, users, name),
@@ -181,7 +181,7 @@ function nodeStep(input: UplinkPlanInput, node: InventoryNode, uses: ResolvedUse
   const intents = input.vrf ? nodeVrfIntents(node, uses, input.vrf) : undefined;
   const conflicts = intents ? conflictsOf(node.name, intents) : new Map<string, string>();
   const found = input.discovery?.get(node.name);
-  const live = found?.ok ? parseMappings(found.facts.ovs.externalIds[bridgeMappingsKey]) : new Map<string, string>();
+  const live = found?.ok ? parseMappings(found.value.ovs.externalIds[bridgeMappingsKey]) : new Map<string, string>();
   // nothing new while a conflict lasts: a conflicting CUDN keeps only a mapping already in place
   const desired = uses
     .filter((u) => !conflicts.has(u.network.objectName) || live.get(u.network.name) === u.bridge)
@@ -189,8 +189,8 @@ function nodeStep(input: UplinkPlanInput, node: InventoryNode, uses: ResolvedUse
     .sort((a, b) => compare(a.network, b.network));
   const vrf = intents ? { vrf: intents, ...(conflicts.size > 0 ? { conflicts: dict(conflicts) } : {}) } : {};
   if (!found) return { node: node.name, desired, ...vrf };
-  if (!found.ok) return { node: node.name, desired, error: { reason: found.reason, message: found.message } };
-  const ids = found.facts.ovs.externalIds;
+  if (!found.ok) return { node: node.name, desired, error: { reason: found.reason, message: found.why } };
+  const ids = found.value.ovs.externalIds;
   const change = planMappings(ids[bridgeMappingsKey], ids[ownedMappingsKey(input.owner)], desired);
   return { node: node.name, desired, ...vrf, ...(change ? { change } : {}) };
 }

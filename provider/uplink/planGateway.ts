@@ -54,7 +54,7 @@ function gatewayPhase(
   const vrf = vrfPhase(input.vrfResults?.get(nodeName), cudn.objectName, intent?.domain.kind === 'vrf');
   if (vrf?.phase === 'failed') return vrf;
   const found = input.discovery?.get(nodeName);
-  const live = found?.ok ? parseMappings(found.facts.ovs.externalIds[bridgeMappingsKey]).get(network) : undefined;
+  const live = found?.ok ? parseMappings(found.value.ovs.externalIds[bridgeMappingsKey]).get(network) : undefined;
   const pendingChange = step?.change?.set.some((m) => m.network === network);
   if (live !== state.status.ovsBridge?.name || pendingChange) return { phase: 'pending' };
   const flows = flowPhase(input.flowResults?.get(nodeName), network);

@@ -3,6 +3,7 @@
  * node's host step, and the Uplink objects' and CUDNs' statuses. Types only.
  */
 import type { Cluster } from '../model/cluster';
+import type { Outcome, Refusal } from '../model/outcome';
 import type { Uplink } from '../model/uplink';
 import type { Condition, UplinkState } from './conditions';
 import type { NodeFacts } from './facts';
@@ -12,7 +13,8 @@ import type { UplinkProblem } from './problems';
 import type { NodeVrfResult, UplinkVrfInput } from './vrfIntents';
 import type { VrfIntent } from './vrfPlan';
 
-export type NodeDiscovery = { ok: true; facts: NodeFacts } | { ok: false; reason: string; message: string };
+/** A node's facts, or why it could not be discovered (its reason: HostUnreachable, HostKeyRejected, ...). */
+export type NodeDiscovery = Outcome<NodeFacts, Refusal<string>>;
 
 export interface UplinkPlanInput {
   cluster: Cluster;

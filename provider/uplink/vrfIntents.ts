@@ -8,6 +8,7 @@
  */
 import type { InventoryNode } from '../model/inventory';
 import type { Network } from '../model/network';
+import type { Failure } from '../model/outcome';
 import type { RouteAdvertisements } from '../model/routeAdvertisements';
 import type { GatewayPhase } from './gateway';
 import { bridgeConflicts } from './vrfConflict';
@@ -29,7 +30,7 @@ export interface UplinkVrfInput {
 export type NodeVrfResult =
   | { ok: true; outcomes: VrfOutcome[]; applied: boolean }
   /** `lost`: the node stopped answering (SSH), not a VRF step that its kernel refused. */
-  | { ok: false; message: string; lost?: boolean };
+  | (Failure & { lost?: boolean });
 
 export interface ResolvedUse {
   network: Network;
@@ -68,7 +69,7 @@ export function vrfPhase(result: NodeVrfResult | undefined, cudn: string, needsV
   if (!result) return undefined;
   if (!result.ok) {
     const reason = result.lost && !needsVrf ? 'UplinkGatewayProgrammingFailed' : 'UplinkVRFAttachmentFailed';
-    return { phase: 'failed', reason, message: result.message };
+    return { phase: 'failed', reason, message: result.why };
   }
   const outcome = result.outcomes.find((o) => o.cudn === cudn);
   if (!outcome) return undefined;

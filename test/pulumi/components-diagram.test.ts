@@ -24,7 +24,7 @@ describe('the Cluster component in a preview', () => {
     const planned = planTopology(
       file.replace('metadata: {name: lab}\nspec:\n', 'metadata: {name: lab}\nspec:\n  zones: central\n'),
     );
-    if (!planned.ok) throw new Error(JSON.stringify(planned.inputProblems));
+    if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
     expect(dot).toBe(diagramDot(diagramOf(planned.plan)));
     expect(dot).toContain('"router:connect_router_colored-enterprise"');
     expect(dot).toContain('"network:cluster_udn_blue-network"');

@@ -66,7 +66,7 @@ function planApi(text) {
     const built = runtime.buildInputs(loaded.documents);
     if (!built.ok) return { stage: 'build', problems: built.problems };
     const result = runtime.planTopology(built.cluster);
-    if (!result.ok) return { stage: 'plan', problems: result.inputProblems };
+    if (!result.ok) return { stage: 'plan', problems: result.problems };
     const { networkIds, nodeIds, hostSubnets, connects } = result.plan.allocation;
     const rows = result.plan.zones.reduce((n, z) => n + z.rows.length, 0);
     return { stage: 'planned', problems: result.plan.problems, allocation: { networkIds, nodeIds, hostSubnets, connects }, rows };

@@ -5,6 +5,7 @@
  * error text, as the API server reports it.
  */
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
+import { failure, type Outcome, success } from '../outcome';
 import { registerKubernetesLibrary } from './celLibrary';
 
 let environment: Environment | undefined;
@@ -30,15 +31,14 @@ function program(expression: string): ParseResult | Error {
   return compiled;
 }
 
-export type CelResult = { value: unknown } | { error: string };
-
-export function evaluateCel(expression: string, variables: { self: unknown; oldSelf?: unknown }): CelResult {
+/** The expression's value, or why it has none (it does not compile, or its evaluation failed). */
+export function evaluateCel(expression: string, variables: { self: unknown; oldSelf?: unknown }): Outcome<unknown> {
   const compiled = program(expression);
-  if (compiled instanceof Error) return { error: `compilation failed: ${firstLine(compiled)}` };
+  if (compiled instanceof Error) return failure(`compilation failed: ${firstLine(compiled)}`);
   try {
-    return { value: compiled(variables) };
+    return success(compiled(variables));
   } catch (error) {
-    return { error: firstLine(error instanceof Error ? error : new Error(String(error))) };
+    return failure(firstLine(error instanceof Error ? error : new Error(String(error))));
   }
 }
 

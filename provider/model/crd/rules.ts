@@ -90,13 +90,12 @@ function checkRule(w: Walk, rule: CelRule, schema: StructuralSchema, value: unkn
   if (transition && old === undefined) return;
   const variables = { self: toCel(value, schema), ...(transition ? { oldSelf: toCel(old, schema) } : {}) };
   const result = evaluateCel(rule.rule, variables);
-  if ('value' in result && result.value === true) return;
+  if (result.ok && result.value === true) return;
   const segments = [...at, ...fieldPathSegments(rule.fieldPath)];
   const field = formatPath(segments) || '<root>';
-  const why =
-    'error' in result
-      ? `rule "${rule.rule}" could not be evaluated: ${result.error}`
-      : (messageOf(rule, variables) ?? `failed rule: ${rule.rule}`);
+  const why = !result.ok
+    ? `rule "${rule.rule}" could not be evaluated: ${result.why}`
+    : (messageOf(rule, variables) ?? `failed rule: ${rule.rule}`);
   // The API server shows a scalar before the message and no object or list; we add those after it.
   const message =
     typeof value === 'object'
@@ -123,7 +122,7 @@ function reasonText(rule: CelRule): string {
 function messageOf(rule: CelRule, variables: { self: unknown; oldSelf?: unknown }): string | undefined {
   if (rule.messageExpression) {
     const result = evaluateCel(rule.messageExpression, variables);
-    if ('value' in result && typeof result.value === 'string' && result.value.trim() !== '') return result.value;
+    if (result.ok && typeof result.value === 'string' && result.value.trim() !== '') return result.value;
   }
   return rule.message;
 }

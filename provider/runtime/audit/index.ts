@@ -102,12 +102,12 @@ export async function auditCluster(
   };
   previous.pods = { ...previous.pods, ...adopted.pods };
   const planned = planTopology(withRowAllocations(cluster, adopted), previous, { zone: options.zone });
-  if (!planned.ok) throw new AuditInputError(planned.inputProblems);
+  if (!planned.ok) throw new AuditInputError(planned.problems);
   const outcomes = await eachZone(
     names,
     async (name) => {
       const read = first.find((o) => o.zone === name)!;
-      if (!read.ok) throw read.error;
+      if (!read.ok) throw read.cause;
       const plan = planned.plan.zones.find((z) => z.name === name);
       return auditZone(dbOf(name), plan, read.value, scope);
     },

@@ -3,6 +3,7 @@
  * transaction), with a hook per zone so a caller can show progress. The zones are those already
  * connected; a zone that could not be connected is the caller's to report.
  */
+import { success, thrown } from '../../model/outcome';
 import type { OvsdbDatabase } from '../../ovsdb/client';
 import { eachZone, type ZoneOutcome } from '../eachZone';
 
@@ -27,10 +28,10 @@ export function onZones<T>(targets: ZoneTargets, work: (zone: ConnectedZone) => 
       const done = targets.onZone?.(name);
       try {
         const value = await work(byName.get(name)!);
-        done?.({ zone: name, ok: true, value });
+        done?.({ zone: name, ...success(value) });
         return value;
       } catch (error) {
-        done?.({ zone: name, ok: false, error });
+        done?.({ zone: name, ...thrown(error) });
         throw error;
       }
     },

@@ -71,12 +71,12 @@ export function outputsOf(inputs: Props, zones: string[], rows: DesiredRow[]): P
 async function onEveryZone<T>(zones: string[], work: (zone: string) => Promise<T>): Promise<ZoneOutcome<T>[]> {
   const outcomes = await eachZone(zones, work);
   const first = outcomes.find((o) => !o.ok);
-  if (first && !first.ok && outcomes.every((o) => !o.ok)) throw first.error;
+  if (first && !first.ok && outcomes.every((o) => !o.ok)) throw first.cause;
   return outcomes;
 }
 
 const failureText = (outcomes: ZoneOutcome<unknown>[]): string[] =>
-  outcomes.flatMap((o) => (o.ok ? [] : [`zone ${o.zone}: ${(o.error as Error).message ?? String(o.error)}`]));
+  outcomes.flatMap((o) => (o.ok ? [] : [`zone ${o.zone}: ${o.why}`]));
 
 /**
  * Applies each zone's rows in its own transaction, every zone at once; when some zones fail, the

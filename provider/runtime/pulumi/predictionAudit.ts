@@ -67,9 +67,7 @@ export async function auditPrediction(props: Props): Promise<PredictionAudit | u
   const reachable = connected.flatMap((z) => (z ? [z] : []));
   const result = await auditCluster(built.cluster, reachable, { previous: stateOf(props) });
   for (const outcome of result.zones)
-    zones[outcome.zone] = outcome.ok
-      ? summary(outcome.value)
-      : { error: (outcome.error as Error)?.message ?? String(outcome.error) };
+    zones[outcome.zone] = outcome.ok ? summary(outcome.value) : { error: outcome.why };
   const agrees = Object.values(zones).every(
     (z) => !('error' in z) && z.missing.length + z.differing.length + z.unexpected.length === 0,
   );

@@ -7,6 +7,7 @@
  */
 import type { ClusterAllocation } from '../../alloc/cluster';
 import { prepareZones } from '../../connect/zones';
+import type { Rejection } from '../../model/outcome';
 import type { Problem } from '../../model/problem';
 import { allocateTopology } from '../plan';
 import { parseState, type RuntimeState } from '../state';
@@ -89,7 +90,7 @@ export interface Allocated extends SliceSource {
   problems: Problem[];
 }
 
-export type AllocateResult = { ok: false; inputProblems: Problem[] } | { ok: true; allocated: Allocated };
+export type AllocateResult = Rejection | { ok: true; allocated: Allocated };
 
 /**
  * The check's plan: runtime/plan.ts's allocateTopology over the input objects (no row rendered;
@@ -145,6 +146,6 @@ export function toFailure(problem: Problem, topology: TopologyInputs): CheckFail
 
 /** Every problem (input problems, cluster-wide ones, refused connects) as failures. */
 export function allocateFailures(result: AllocateResult, topology: TopologyInputs): CheckFailure[] {
-  const problems = result.ok ? result.allocated.problems : result.inputProblems;
+  const problems = result.ok ? result.allocated.problems : result.problems;
   return problems.map((p) => toFailure(p, topology));
 }

@@ -29,7 +29,7 @@ export function uplinkCluster(objects: YamlObject[]): {
 } {
   const built = buildTopology({ objects });
   if (built.ok) return { cluster: built.cluster, problems: [] };
-  return { problems: built.inputProblems.map((p) => failureOf(p)) };
+  return { problems: built.problems.map((p) => failureOf(p)) };
 }
 
 /** The nodes an Uplink has an UplinkState on, sorted; throws naming the problem when the objects are unusable. */

@@ -116,7 +116,7 @@ function bridgeOfState(
   if (!found?.ok || !s.ovsBridge || !s.macAddress || !s.hostInterfaceName || Object.keys(addresses).length === 0)
     return undefined;
   if (findCondition(s.conditions, 'Resolved')?.status !== 'True') return undefined;
-  const physical = physicalUplinkOf(found.facts.ovs, s.ovsBridge.name);
+  const physical = physicalUplinkOf(found.value.ovs, s.ovsBridge.name);
   if (!physical.ok) return undefined;
   const bridge = s.ovsBridge.name;
   return {
@@ -139,7 +139,7 @@ function gatewayBridgeIntent(
   const bridge = node.gatewayBridge;
   const addresses = addressesOf(node.nodeIPs);
   if (!found?.ok || !bridge || !node.gatewayMac || Object.keys(addresses).length === 0) return undefined;
-  const physical = physicalUplinkOf(found.facts.ovs, bridge);
+  const physical = physicalUplinkOf(found.value.ovs, bridge);
   if (!physical.ok) return undefined;
   const networks = cluster.networks
     .filter((n) => n.role === 'Primary' && uplinksOf(n) === undefined && isActiveOn(node, n))

@@ -10,6 +10,7 @@
  */
 import type { Cluster } from '../../model/cluster';
 import { dict } from '../../model/dict';
+import { success } from '../../model/outcome';
 import { conditionTime, stampObjects } from '../../uplink/conditionTimes';
 import type { NodeFlowResult } from '../../uplink/flowPhase';
 import { ownedMappingsKey } from '../../uplink/mappings';
@@ -77,7 +78,7 @@ async function withTimes(
   const { session, discovery } = hosts;
   const keptOn = (node: string) => {
     const found = discovery.get(node);
-    return found?.ok ? found.facts.ovs.externalIds : undefined;
+    return found?.ok ? found.value.ovs.externalIds : undefined;
   };
   const stamped = stampObjects(plan, owner, keptOn, conditionTime(now()), write === 'forget');
   if (write)
@@ -123,15 +124,14 @@ async function writeStep(
     try {
       const externalIds = await session.writeMappings(step.node, step.change, ownedMappingsKey(owner));
       const before = discovery.get(step.node);
-      if (before?.ok)
-        discovery.set(step.node, { ok: true, facts: { ...before.facts, ovs: { ...before.facts.ovs, externalIds } } });
+      if (before?.ok) discovery.set(step.node, success({ ...before.value, ovs: { ...before.value.ovs, externalIds } }));
       return undefined;
     } catch (error) {
-      if (attempt > 0) return nodeFailure(error).message;
+      if (attempt > 0) return nodeFailure(error).why;
       // another writer changed external_ids since we read them: read and plan this node again
       const again = await session.discover(step.node);
       discovery.set(step.node, again);
-      if (!again.ok) return again.message;
+      if (!again.ok) return again.why;
       step = planUplinks({ cluster, owner, discovery, vrf }).nodes.find((s) => s.node === step.node)!;
     }
   }
@@ -152,7 +152,7 @@ async function flowsOnNodes(
 ): Promise<Map<string, NodeFlowResult>> {
   const { session, discovery } = hosts;
   const intents = gatewayFlowIntents(plan, cluster, discovery, vrfInput.networkIds, vrfInput.hostSubnets);
-  const nodes = [...discovery.entries()].flatMap(([node, found]) => (found.ok ? [{ node, facts: found.facts }] : []));
+  const nodes = [...discovery.entries()].flatMap(([node, found]) => (found.ok ? [{ node, facts: found.value }] : []));
   const results = await Promise.all(
     nodes.map(({ node, facts }) => {
       const others = facts.ovs.bridges.map((b) => b.name).filter((b) => b !== 'br-int');

@@ -14,6 +14,7 @@ import {
   type SshHostRunner,
 } from '../../host';
 import { own } from '../../model/dict';
+import { type Refusal, refusal, success } from '../../model/outcome';
 import type { NodeTarget } from '../../model/targets';
 import { OvsdbClient } from '../../ovsdb/client';
 import { bridgeMappingsKey, type MappingChange } from '../../uplink/mappings';
@@ -51,13 +52,12 @@ export function hostKeyPin(text: string | undefined): HostKeyPin | undefined {
   return /^(SHA256:)?[A-Za-z0-9+/]{43}=?$/.test(text.trim()) ? { fingerprint: text.trim() } : { knownHosts: text };
 }
 
-/** Reason and message of a node that could not be discovered or written. */
-export function nodeFailure(error: unknown): { reason: string; message: string } {
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof HostKeyRejectedError) return { reason: 'HostKeyRejected', message };
-  if (error instanceof HostError)
-    return { reason: error.failure === 'auth' ? 'HostAuthFailed' : 'HostUnreachable', message };
-  return { reason: 'DiscoveryFailed', message };
+/** Why a node could not be discovered or written: its reason and the error's words. */
+export function nodeFailure(error: unknown): Refusal<string> {
+  const why = error instanceof Error ? error.message : String(error);
+  if (error instanceof HostKeyRejectedError) return refusal('HostKeyRejected', why);
+  if (error instanceof HostError) return refusal(error.failure === 'auth' ? 'HostAuthFailed' : 'HostUnreachable', why);
+  return refusal('DiscoveryFailed', why);
 }
 
 export class UplinkSession {
@@ -133,9 +133,9 @@ export class UplinkSession {
           `reading interfaces and routes on ${handle.runner.describe} failed (exit ${host.exitCode}): ${host.stderr.trim()}`,
         );
       handle.read = read;
-      return { ok: true, facts: { node, ...parseHostFacts(host.stdout), ovs: read.facts } };
+      return success({ node, ...parseHostFacts(host.stdout), ovs: read.facts });
     } catch (error) {
-      return { ok: false, ...nodeFailure(error) };
+      return nodeFailure(error);
     }
   }
 

@@ -40,9 +40,9 @@ async function onNode(
       changes: membershipChanges(plan),
     };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const why = error instanceof Error ? error.message : String(error);
     const lost = error instanceof HostError && error.failure !== 'argv';
-    return { result: { ok: false, message, ...(lost ? { lost } : {}) }, report: { error: message } };
+    return { result: { ok: false, why, ...(lost ? { lost } : {}) }, report: { error: why } };
   }
 }
 

@@ -50,14 +50,14 @@ describe.runIf(existsSync(schema))("ovnk audit of upstream's own Northbound (the
     const planned = oraclePlan(readFileSync(dump.source, 'utf8'));
     if (typeof planned === 'string') throw new Error(`${dump.source}: ${planned}`);
     const built = buildTopology(planned.documents);
-    if (!built.ok) throw new Error(`${dump.source}: ${built.inputProblems.map((p) => p.message).join('; ')}`);
+    if (!built.ok) throw new Error(`${dump.source}: ${built.problems.map((p) => p.message).join('; ')}`);
     await server?.stop();
     server = await startOvsdbServer({ schema });
     const db = await OvsdbClient.connect(server.unix);
     try {
       expect(await loadOracleDump(db, dump)).toBeGreaterThan(10);
       const [zone] = (await auditCluster(built.cluster, [{ name: dump.zone, db }], { zone: dump.zone })).zones;
-      if (!zone!.ok) throw zone!.error;
+      if (!zone!.ok) throw zone!.cause;
       expect(zone!.value.read).toBeGreaterThan(10);
       expect(zone!.value.notes, 'plan columns left out for the 7.11.0 server').toEqual([]);
       return zone!.value;

@@ -32,7 +32,7 @@ beforeEach(async () => {
 
 function plan(): TopologyPlan {
   const result = planTopology(topology);
-  if (!result.ok) throw new Error(result.inputProblems[0]!.message);
+  if (!result.ok) throw new Error(result.problems[0]!.message);
   return result.plan;
 }
 

@@ -34,7 +34,7 @@ afterAll(async () => {
 /** Planned as the CLI plans: the other owners' allocations stored in the Northbound are taken. */
 function plan(text: string, others: OtherOwners = {}): TopologyPlan {
   const result = planTopology(text, undefined, { others });
-  if (!result.ok) throw new Error(result.inputProblems[0]!.message);
+  if (!result.ok) throw new Error(result.problems[0]!.message);
   return result.plan;
 }
 

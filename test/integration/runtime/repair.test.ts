@@ -37,7 +37,7 @@ async function setLedger(text?: string): Promise<void> {
 describe('repair raced by another writer of the same owner', () => {
   it('retries when that writer stores the lost ledger meanwhile, then keeps it and claims no rebuild', async () => {
     const planned = planTopology(topology);
-    if (!planned.ok) throw new Error(planned.inputProblems[0]!.message);
+    if (!planned.ok) throw new Error(planned.problems[0]!.message);
     await applyZone(nb.client, planned.plan.zones[0]!, owner, planned.plan.state);
     const stored = (await ledger())!;
     expect(stored).toContain('Static_MAC_Binding');

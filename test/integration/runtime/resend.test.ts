@@ -35,7 +35,7 @@ function resending(sent: number[]): OvsdbDatabase {
 
 it("an owner's first apply, resent after it committed, is reported committed and its rows exist once", async () => {
   const planned = planTopology(topology);
-  if (!planned.ok) throw new Error(planned.inputProblems[0]!.message);
+  if (!planned.ok) throw new Error(planned.problems[0]!.message);
   const zone = planned.plan.zones[0]!;
   const sent: number[] = [];
   const result = await applyZone(resending(sent), zone, owner, planned.plan.state);

@@ -64,7 +64,7 @@ function documentsOf(topology: Topology, extraNodes: number, extraNetworks: Doc[
 
 function planOf(documents: Doc[], previous?: RuntimeState): TopologyPlan {
   const result = planTopology(JSON.stringify(documents), previous);
-  if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.plan;
 }
 

@@ -12,7 +12,7 @@ const fixture = (name: string) => readFileSync(join(__dirname, '..', '..', 'fixt
 
 function plan(text: string, previous?: AllocationState) {
   const outcome = allocateTopology(text, previous && { version: runtimeStateVersion, allocation: previous, pods: {} });
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
   return outcome.allocated.allocation;
 }
 

@@ -12,7 +12,7 @@ const topology = (owner: string, l3: string, l2: string, pin?: Pins, l2Pin?: Pin
 
 function plan(text: string, others?: OtherOwners, previous?: TopologyPlan['state']): TopologyPlan {
   const result = planTopology(text, previous, { others });
-  if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.plan;
 }
 

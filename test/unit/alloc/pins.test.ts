@@ -31,7 +31,7 @@ spec:
 
 function problemsOf(text: string) {
   const planned = planTopology(text);
-  if (!planned.ok) throw new Error(JSON.stringify(planned.inputProblems));
+  if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
   return planned.plan.problems;
 }
 

@@ -28,7 +28,7 @@ const world = (networks: object[]) =>
 
 function allocated(text: string) {
   const outcome = allocateTopology(text);
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
   return outcome.allocated.allocation.connects.c!;
 }
 

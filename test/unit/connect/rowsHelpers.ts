@@ -26,7 +26,7 @@ export function withChassis(text: string): string {
 
 export function zonesOf(text: string): Map<string, ZoneRows> {
   const outcome = allocateTopology(text);
-  if (!outcome.ok) throw new Error(`fixture unusable: ${JSON.stringify(outcome.inputProblems)}`);
+  if (!outcome.ok) throw new Error(`fixture unusable: ${JSON.stringify(outcome.problems)}`);
   const problems = Object.values(outcome.allocated.allocation.connects).flatMap((c) => c.problems);
   if (problems.length > 0) throw new Error(`fixture refused: ${JSON.stringify(problems)}`);
   const prepared = prepareZones(outcome.allocated.cluster, outcome.allocated.allocation);

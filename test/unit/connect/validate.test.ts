@@ -7,7 +7,7 @@ function problemsOf(connect: object, extra: object[] = [], options: Parameters<t
   const outcome = allocateTopology(
     yamlOf([inventory({ namespaces: namespaces(4), ...options }), layer3(0), layer3(1), ...extra, connect]),
   );
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
   return outcome.allocated.allocation.connects.c!.problems;
 }
 
@@ -121,7 +121,7 @@ describe('CRD and CEL rules of ClusterNetworkConnect', () => {
       yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), cnc('c', spec)]),
     );
     expect(outcome.ok).toBe(false);
-    const problems = outcome.ok ? [] : outcome.inputProblems;
+    const problems = outcome.ok ? [] : outcome.problems;
     expect(problems.every((p) => p.object === 'ClusterNetworkConnect/c')).toBe(true);
     expect(problems.map((p) => p.message)).toContainEqual(
       typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
@@ -252,7 +252,7 @@ describe('OKEP reasons', () => {
     });
     expect(problemsOf(lonely)).toEqual([]);
     const outcome = allocateTopology(yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), lonely]));
-    if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
     expect(outcome.allocated.allocation.connects.c!.warnings).toEqual([
       {
         reason: 'InsufficientNetworks',
@@ -275,7 +275,7 @@ describe('OKEP reasons', () => {
       const outcome = allocateTopology(
         yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), extraNetwork, cnc('c')]),
       );
-      if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
+      if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
       const connect = outcome.allocated.allocation.connects.c!;
       expect(connect.problems).toEqual([]);
       expect(Object.values(connect.networks).map((n) => n.network)).toEqual(['cluster_udn_net-0', 'cluster_udn_net-1']);

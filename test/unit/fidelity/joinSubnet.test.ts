@@ -26,7 +26,7 @@ spec:
 
 const problemsOf = (text: string) => {
   const planned = planTopology(text);
-  if (!planned.ok) throw new Error(JSON.stringify(planned.inputProblems));
+  if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
   return planned.plan.problems;
 };
 

@@ -49,7 +49,7 @@ describe('masquerade subnets', () => {
 
   it("refuse upstream's built-in /29 and /125, naming the network and the addresses that do not fit", () => {
     const planned = planTopology(dualStack('[169.254.169.0/29, "fd69::/125"]'));
-    if (!planned.ok) throw new Error(JSON.stringify(planned.inputProblems));
+    if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
     expect(planned.plan.problems).toEqual([
       {
         reason: 'MasqueradeSubnetTooSmall',
@@ -63,7 +63,7 @@ describe('masquerade subnets', () => {
 
   it('refuse only the family that is too small: a /28 holds network id 2 (.13, .14), not its IPv6 /125', () => {
     const planned = planTopology(dualStack('[169.254.169.0/28, "fd69::/125"]'));
-    if (!planned.ok) throw new Error(JSON.stringify(planned.inputProblems));
+    if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
     expect(planned.plan.problems.map((p) => p.message)).toEqual([
       expect.stringContaining(
         'needs masquerade addresses fd69::d (not in fd69::/125), fd69::e (not in fd69::/125) for',

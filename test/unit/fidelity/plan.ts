@@ -11,7 +11,7 @@ import { identityOf } from '../../../provider/topology/rows';
 
 export function planOf(text: string): TopologyPlan {
   const result = planTopology(text);
-  if (!result.ok) throw new Error(`input unusable: ${JSON.stringify(result.inputProblems)}`);
+  if (!result.ok) throw new Error(`input unusable: ${JSON.stringify(result.problems)}`);
   return result.plan;
 }
 

@@ -203,7 +203,7 @@ describe("the CRD's CEL rules on the fields are checked whatever the flag (share
   const refusal = (layer2: string) => {
     const result = planTopology(world(layer2, false));
     expect(result.ok).toBe(false);
-    return JSON.stringify(result.ok ? [] : result.inputProblems);
+    return JSON.stringify(result.ok ? [] : result.problems);
   };
 
   it.each([

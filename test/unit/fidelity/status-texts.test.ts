@@ -44,7 +44,7 @@ spec:
 
 function messages(text: string, connect: string): string[] {
   const outcome = allocateTopology(text);
-  if (!outcome.ok) throw new Error(`input unusable: ${JSON.stringify(outcome.inputProblems)}`);
+  if (!outcome.ok) throw new Error(`input unusable: ${JSON.stringify(outcome.problems)}`);
   return outcome.allocated.allocation.connects[connect]!.problems.map((p) => p.message);
 }
 

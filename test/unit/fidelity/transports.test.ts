@@ -221,7 +221,7 @@ describe('advertised pod networks', () => {
       connects: [],
       routeAdvertisements: [ra!],
     });
-    if (!allocated.ok) throw new Error(JSON.stringify(allocated.inputProblems));
+    if (!allocated.ok) throw new Error(JSON.stringify(allocated.problems));
     const input = allocated.allocated.renderInputs[0]!;
     expect(input.network.podNetworkAdvertised).toBe(true);
     const rows = renderNetwork({ ...input, zone: { name: 'n1', layout: 'per-node', localNodes: ['n1'] } });

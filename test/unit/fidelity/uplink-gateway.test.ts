@@ -40,7 +40,7 @@ const upstreamState = (resolved: 'True' | 'False'): UplinkState =>
 
 function planWith(states: UplinkState[]): TopologyPlan {
   const result = planTopology(world, undefined, { uplinkStates: states });
-  if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.plan;
 }
 

@@ -77,7 +77,7 @@ describe('golden conformance with upstream ovn-kubernetes unit tests', () => {
     const golden = parse(readFileSync(join(dir, file), 'utf8')) as GoldenFile;
     it(`renders the zone as ${golden.upstream.file} "${golden.upstream.test}" expects (${file})`, () => {
       const result = planTopology(golden.input);
-      if (!result.ok) throw new Error(`${file}: input unusable: ${JSON.stringify(result.inputProblems)}`);
+      if (!result.ok) throw new Error(`${file}: input unusable: ${JSON.stringify(result.problems)}`);
       expect(result.plan.problems).toEqual([]);
       const zone = result.plan.zones.find((z) => z.name === golden.zone);
       expect(zone, `zone ${golden.zone}`).toBeDefined();

@@ -183,7 +183,7 @@ describe('a plan from an Inventory read from the cluster', () => {
       networks: [layer2('test', 'test1'), pinned],
       connects: [],
     });
-    if (!planned.ok) throw new Error(JSON.stringify(planned.inputProblems));
+    if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
     const { allocation } = planned.allocated;
     expect(allocation.networkIds).toEqual({ test_newnetwork: 3, test_test1: 2 });
     const nads = predictedAnnotations(allocation).networks;

@@ -31,7 +31,7 @@ function withNodes(text: string): string {
 
 function planned(text: string, holdRows: boolean): TopologyPlan {
   const result = planTopology(text, undefined, { holdRows });
-  if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.plan;
 }
 

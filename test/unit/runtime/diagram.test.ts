@@ -69,7 +69,7 @@ function chain(nodes: number, zones: 'central' | 'per-node' = 'central'): Doc[] 
 
 function planOf(documents: Doc[]): TopologyPlan {
   const result = planTopology(JSON.stringify(documents));
-  if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
   expect(result.plan.problems).toEqual([]);
   return result.plan;
 }
@@ -266,7 +266,7 @@ describe('the diagram of a plan', () => {
   it('draws a refused connect as the connect object, marked refused with its reason, joining nothing', async () => {
     const documents = chain(2).map((d) => (d.metadata?.name === 'c2' ? connect('c2', '10.2.0.0/16') : d)); // blue's own subnet
     const result = planTopology(JSON.stringify(documents));
-    if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
     expect(result.plan.problems.map((p) => p.reason)).toContain('ConnectSubnetConflict');
     const d = await drawn(result.plan);
     expect(d.nodes.get('connect:c2')?.kind).toBe('connect');

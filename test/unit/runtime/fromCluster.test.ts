@@ -48,7 +48,7 @@ const networks = `---\n${yamlOf(networkFor('blue', dualStack), udn('green', 'net
 
 function plan(zones: string) {
   const outcome = allocateTopology(inventory(zones) + networks);
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.inputProblems));
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
   return outcome.allocated;
 }
 

@@ -36,7 +36,7 @@ spec: ${config}
 
 const refusals = (text: string) => {
   const result = planTopology(text);
-  return result.ok ? [] : result.inputProblems.map(({ reason, path, message }) => ({ reason, path, message }));
+  return result.ok ? [] : result.problems.map(({ reason, path, message }) => ({ reason, path, message }));
 };
 
 const twoPods = '{name: a, namespace: blue, node: n1}, {name: b, namespace: blue, node: n2}';

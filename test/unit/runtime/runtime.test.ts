@@ -28,7 +28,7 @@ const withNodes = (text: string) => text.replace('  ipFamilies: [IPv4, IPv6]', `
 
 function planned(text = withNodes(layer3File)) {
   const result = planTopology(text);
-  if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.plan;
 }
 
@@ -136,7 +136,7 @@ describe('planTopology', () => {
       layer3File.replace('hostSubnet: 24}, {cidr: "fd10::/60"', 'hostSubnet: 8}, {cidr: "fd10::/60"'),
     );
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.inputProblems.map((p) => p.path)).toEqual([
+    expect(!result.ok && result.problems.map((p) => p.path)).toEqual([
       'ClusterUserDefinedNetwork/blue: spec.network.layer3.subnets[0]',
     ]);
   });

@@ -18,7 +18,7 @@ const withNodes = (extraPods = '') =>
 
 function planOf(text: string) {
   const result = planTopology(text);
-  if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.plan;
 }
 
@@ -100,7 +100,7 @@ spec: {topology: Layer2, layer2: {role: Secondary, ipam: {mode: Disabled}}}
     const result = planTopology(text);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.inputProblems.map((p) => [p.reason, p.path, p.message])).toEqual([
+    expect(result.problems.map((p) => [p.reason, p.path, p.message])).toEqual([
       [
         'InvalidField',
         'Inventory/t-networks-sec: spec.pods[0].networks[0]',

@@ -48,7 +48,7 @@ spec:
 
 function planned(options: Parameters<typeof planTopology>[2] = {}): TopologyPlan {
   const result = planTopology(text, undefined, options);
-  if (!result.ok) throw new Error(JSON.stringify(result.inputProblems));
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.plan;
 }
 

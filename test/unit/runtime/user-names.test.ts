@@ -79,7 +79,7 @@ describe('names that Object.prototype also has', () => {
       'ovn-worker2',
     ]);
     const refused = planTopology(rename(base, 'ovn-worker', '__proto__'));
-    expect(refused.ok || refused.inputProblems.map((p) => p.path)).toEqual(['Inventory/lab: spec.nodes[1].name']);
+    expect(refused.ok || refused.problems.map((p) => p.path)).toEqual(['Inventory/lab: spec.nodes[1].name']);
   });
 
   describe('ovnk plan', () => {

@@ -91,7 +91,7 @@ describe('ClusterIP load balancers rendered with their backends, from the pods i
       '$1  nodes: [{name: ovn-worker}, {name: ovn-worker2}, {name: ovn-worker3}]\n',
     );
     const planned = planTopology(text);
-    if (!planned.ok) throw new Error(JSON.stringify(planned.inputProblems));
+    if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
     const { cluster, allocation } = planned.plan;
     const inputs = topologyInputs(cluster, allocation).zones[0]!.inputs;
     const blue = inputs.find((i) => i.network.name === 'cluster_udn_blue-network')!;

@@ -12,7 +12,7 @@ function clusterOf(nodes: string) {
 }
 
 const discoverAll = (...nodes: string[]) =>
-  new Map<string, NodeDiscovery>(nodes.map((n) => [n, { ok: true, facts: nodeFacts(n) }]));
+  new Map<string, NodeDiscovery>(nodes.map((n) => [n, { ok: true, value: nodeFacts(n) }]));
 
 describe('where a CUDN is active (Inventory spec.nodes[].networks)', () => {
   it('parses the list and leaves nodes without it active for every network', () => {
@@ -70,8 +70,8 @@ describe('where a CUDN is active (Inventory spec.nodes[].networks)', () => {
       cluster,
       owner: 'o',
       discovery: new Map<string, NodeDiscovery>([
-        ['n1', { ok: true, facts: mapped }],
-        ['n2', { ok: true, facts: nodeFacts('n2') }],
+        ['n1', { ok: true, value: mapped }],
+        ['n2', { ok: true, value: nodeFacts('n2') }],
       ]),
     });
     expect(plan.networks.cluster_udn_tenant!.conditions[0]).toMatchObject({ status: 'True', reason: 'UplinksReady' });

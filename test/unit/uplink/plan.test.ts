@@ -31,8 +31,8 @@ describe('the uplink plan', () => {
 
   it('with facts, it maps the CUDN to the resolved bridge on every node, and is pending until written', () => {
     const discovery = new Map<string, NodeDiscovery>([
-      ['n1', { ok: true, facts: nodeFacts('n1') }],
-      ['n2', { ok: true, facts: nodeFacts('n2') }],
+      ['n1', { ok: true, value: nodeFacts('n1') }],
+      ['n2', { ok: true, value: nodeFacts('n2') }],
     ]);
     const plan = planUplinks({ cluster, owner: 'o', discovery });
     expect(plan.nodes.map((n) => n.change?.mappings)).toEqual([
@@ -51,8 +51,8 @@ describe('the uplink plan', () => {
       cluster,
       owner: 'o',
       discovery: new Map<string, NodeDiscovery>([
-        ['n1', { ok: true, facts }],
-        ['n2', { ok: true, facts: { ...facts, node: 'n2' } }],
+        ['n1', { ok: true, value: facts }],
+        ['n2', { ok: true, value: { ...facts, node: 'n2' } }],
       ]),
     });
     expect(plan.nodes.every((n) => n.change === undefined)).toBe(true);
@@ -63,8 +63,8 @@ describe('the uplink plan', () => {
   it("a mapped node whose bridge flows are not in place is pending, and a failed flow write is upstream's UplinkGatewayProgrammingFailed", () => {
     const facts = mappedFacts('n1', ['cluster_udn_tenant']);
     const discovery = new Map<string, NodeDiscovery>([
-      ['n1', { ok: true, facts }],
-      ['n2', { ok: true, facts: { ...facts, node: 'n2' } }],
+      ['n1', { ok: true, value: facts }],
+      ['n2', { ok: true, value: { ...facts, node: 'n2' } }],
     ]);
     const bridge = { bridge: 'br-blue', networks: ['cluster_udn_tenant'], missing: 0, unexpected: 0, written: false };
     const gatewayReady = (flows: NodeFlowResult) =>
@@ -86,8 +86,8 @@ describe('the uplink plan', () => {
 
   it('an unreachable node publishes no state and fails alone', () => {
     const discovery = new Map<string, NodeDiscovery>([
-      ['n1', { ok: true, facts: nodeFacts('n1') }],
-      ['n2', { ok: false, reason: 'HostUnreachable', message: 'cannot reach n2' }],
+      ['n1', { ok: true, value: nodeFacts('n1') }],
+      ['n2', { ok: false, reason: 'HostUnreachable', why: 'cannot reach n2' }],
     ]);
     const plan = planUplinks({ cluster, owner: 'o', discovery });
     expect(plan.uplinkStates.map((s) => s.metadata.name)).toEqual(['blue.n1']);
@@ -105,8 +105,8 @@ describe('the uplink plan', () => {
 
   it('a failed mapping write is UplinkBridgeMappingFailed on that node', () => {
     const discovery = new Map<string, NodeDiscovery>([
-      ['n1', { ok: true, facts: nodeFacts('n1') }],
-      ['n2', { ok: true, facts: nodeFacts('n2') }],
+      ['n1', { ok: true, value: nodeFacts('n1') }],
+      ['n2', { ok: true, value: nodeFacts('n2') }],
     ]);
     const plan = planUplinks({
       cluster,
@@ -128,8 +128,8 @@ describe('the uplink plan', () => {
   it('a node that stops answering during its VRF work fails a CUDN that needs no VRF with UplinkGatewayProgrammingFailed, not UplinkVRFAttachmentFailed', () => {
     const facts = mappedFacts('n1', ['cluster_udn_tenant']);
     const discovery = new Map<string, NodeDiscovery>([
-      ['n1', { ok: true, facts }],
-      ['n2', { ok: true, facts: { ...facts, node: 'n2' } }],
+      ['n1', { ok: true, value: facts }],
+      ['n2', { ok: true, value: { ...facts, node: 'n2' } }],
     ]);
     const advertised: RouteAdvertisements = {
       ref: 'RouteAdvertisements/tenant',
@@ -148,7 +148,7 @@ describe('the uplink plan', () => {
         owner: 'o',
         discovery,
         vrf: { routeAdvertisements, networkIds: { cluster_udn_tenant: 5 } },
-        vrfResults: new Map([['n1', { ok: false, message: 'SSH connection to n1 lost', lost: true }]]),
+        vrfResults: new Map([['n1', { ok: false, why: 'SSH connection to n1 lost', lost: true }]]),
       })
         .uplinkStates.find((s) => s.spec.nodeName === 'n1')!
         .status.conditions.find((c) => c.type === 'GatewayReady');

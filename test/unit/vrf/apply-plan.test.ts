@@ -33,7 +33,7 @@ const networkIds = { cluster_udn_one: 2, cluster_udn_two: 3 };
 const discovery = (mappings = 'physnet:breth0') => {
   const facts = nodeFacts('n1');
   facts.ovs.externalIds = { 'ovn-bridge-mappings': mappings };
-  return new Map<string, NodeDiscovery>([['n1', { ok: true, facts }]]);
+  return new Map<string, NodeDiscovery>([['n1', { ok: true, value: facts }]]);
 };
 const gateway = (plan: ReturnType<typeof planUplinks>) =>
   plan.uplinkStates[0]!.status.conditions.find((c) => c.type === 'GatewayReady')!;
@@ -100,7 +100,7 @@ describe('VRF results in GatewayReady', () => {
     const plan = planUplinks({
       cluster,
       owner: 'o',
-      discovery: new Map([['n1', { ok: true, facts } as NodeDiscovery]]),
+      discovery: new Map([['n1', { ok: true, value: facts } as NodeDiscovery]]),
       vrf: { routeAdvertisements: [], networkIds },
       vrfResults: new Map([['n1', results]]),
     });
@@ -108,7 +108,7 @@ describe('VRF results in GatewayReady', () => {
   };
 
   it('a node whose VRF step failed reports UplinkVRFAttachmentFailed with the message', () => {
-    expect(ready({ ok: false, message: 'on n1, "ip link add" failed' })).toMatchObject({
+    expect(ready({ ok: false, why: 'on n1, "ip link add" failed' })).toMatchObject({
       status: 'False',
       reason: 'UplinkVRFAttachmentFailed',
       message: expect.stringContaining('ip link add'),

@@ -101,6 +101,6 @@ describe("Kubernetes' CEL IP and CIDR library", () => {
     ["cidr('fd00::/64').ip().family() == 6 && cidr('10.0.0.0/8').prefixLength() == 8", true],
     ["'65000:100'.split(':').size() == 2", true],
   ])('%s is %s', (expression, expected) => {
-    expect(evaluateCel(expression, { self: null })).toEqual({ value: expected });
+    expect(evaluateCel(expression, { self: null })).toEqual({ ok: true, value: expected });
   });
 });
