@@ -92,7 +92,7 @@ async function countRoutes(server: OvsdbServer, expected: number): Promise<void>
     { op: 'select', table: 'Logical_Router', where: [['name', '==', ROUTER]], columns: ['static_routes'] },
   ]);
   client.close();
-  const got = (result.rows?.[0]?.static_routes as unknown[] | undefined)?.length ?? 0;
+  const got = (result?.rows?.[0]?.static_routes as unknown[] | undefined)?.length ?? 0;
   if (got !== expected) throw new Error(`expected ${expected} routes on ${ROUTER}, found ${got}`);
 }
 
@@ -113,7 +113,8 @@ async function readOurs(server: OvsdbServer): Promise<number> {
   await client.getSchema(NB); // schema fetched once per connection, like any long-lived client
   const { seconds, value } = await timed(() => client.transact(NB, [OWNED]));
   client.close();
-  if (value[0].rows?.length !== ROWS) throw new Error(`read ${value[0].rows?.length} rows, expected ${ROWS}`);
+  const read = value[0]?.rows?.length;
+  if (read !== ROWS) throw new Error(`read ${read} rows, expected ${ROWS}`);
   return seconds;
 }
 

@@ -161,7 +161,7 @@ async function run(): Promise<void> {
   setQuiet(true);
   const name = `bz${process.pid % 100000}`;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ovnk-bench-zones-'));
-  const largest = SIZES[SIZES.length - 1];
+  const largest = Math.max(...SIZES);
   const started = await up({ name, nodes: largest, ovn: 'trixie', zones: 'per-node', dataPlane: false });
   note(`lab ${name}: ${largest} per-node zones without data plane, up in ${started.seconds.toFixed(2)} s`);
   try {

@@ -23,9 +23,10 @@ export interface ExecResult {
 export function exec(argv: string[], opts: ExecOptions = {}): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     const env = opts.env ? { ...process.env, ...opts.env } : process.env;
+    const [file = '', ...args] = argv;
     const child = execFile(
-      argv[0],
-      argv.slice(1),
+      file,
+      args,
       { env, timeout: opts.timeoutMs ?? 30_000, maxBuffer: 64 << 20 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;

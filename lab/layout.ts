@@ -117,8 +117,8 @@ export function nodeName(position: number): string {
 /** A stable name-based UUID (RFC 4122 version 5 layout over SHA-1) for a node's chassis. */
 export function chassisIdOf(labName: string, node: string): string {
   const hash = createHash('sha1').update(`ovnk-lab/${labName}/${node}`).digest();
-  hash[6] = (hash[6] & 0x0f) | 0x50;
-  hash[8] = (hash[8] & 0x3f) | 0x80;
+  hash.writeUInt8((hash.readUInt8(6) & 0x0f) | 0x50, 6); // version 5
+  hash.writeUInt8((hash.readUInt8(8) & 0x3f) | 0x80, 8); // RFC 4122 variant
   const hex = hash.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

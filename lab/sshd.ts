@@ -17,7 +17,8 @@ export async function generateKey(file: string, comment: string): Promise<void> 
 
 /** OpenSSH's `SHA256:...` fingerprint of a public key file (base64 of the blob's SHA-256, unpadded). */
 export function fingerprintOfPublicKeyFile(file: string): string {
-  const blob = Buffer.from(readFileSync(file, 'utf8').trim().split(/\s+/)[1], 'base64');
+  const [, base64 = ''] = readFileSync(file, 'utf8').trim().split(/\s+/);
+  const blob = Buffer.from(base64, 'base64');
   return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
 }
 

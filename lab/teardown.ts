@@ -14,7 +14,7 @@ export async function labNamespaces(index: number): Promise<string[]> {
   const prefix = namespacePrefix(index);
   return listed.stdout
     .split('\n')
-    .map((line) => line.split(' ')[0])
+    .map((line) => line.split(' ')[0] ?? '')
     .filter((ns) => ns.startsWith(prefix));
 }
 

@@ -28,6 +28,7 @@ function hostNames(host: string, port: number): string[] {
 function fieldMatches(field: string, names: string[]): boolean {
   if (field.startsWith('|1|')) {
     const [, , salt, hash] = field.split('|');
+    if (salt === undefined || hash === undefined) return false;
     return names.some((name) => createHmac('sha1', Buffer.from(salt, 'base64')).update(name).digest('base64') === hash);
   }
   return field.split(',').some((pattern) => names.includes(pattern));
@@ -39,9 +40,9 @@ export function knownKeysFor(knownHosts: string, host: string, port: number): st
   return knownHosts
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
-    .filter((words) => words.length >= 3 && !words[0].startsWith('#') && !words[0].startsWith('@'))
-    .filter((words) => fieldMatches(words[0], names))
-    .map((words) => words[2]);
+    .flatMap(([field, , key]) =>
+      field !== undefined && key !== undefined && !/^[#@]/.test(field) && fieldMatches(field, names) ? [key] : [],
+    );
 }
 
 export function verifyHostKey(

@@ -86,21 +86,21 @@ function compareColumn(where: string, ours: ColumnType, theirs: ColumnType, serv
 export function compareSchemas(ours: DatabaseSchema, server: DatabaseSchema): SchemaMismatch[] {
   const found: SchemaMismatch[] = [];
   if (ours.name !== server.name) return [{ table: '', message: `the server serves ${server.name}, not ${ours.name}` }];
-  for (const table of Object.keys(ours.tables).sort()) {
+  for (const [table, mine] of Object.entries(ours.tables).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const theirs = server.tables[table];
     if (theirs === undefined) {
       found.push({ table, message: `table ${table} is missing${needs(server, table)}` });
       continue;
     }
-    if ((ours.tables[table].isRoot === true) !== (theirs.isRoot === true))
+    if ((mine.isRoot === true) !== (theirs.isRoot === true))
       found.push({ table, message: `table ${table}: isRoot differs` });
-    for (const column of Object.keys(ours.tables[table].columns).sort()) {
+    for (const [column, { type }] of Object.entries(mine.columns).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const where = `${table}.${column}`;
       const spec = theirs.columns[column];
       if (spec === undefined) found.push({ table, column, message: `${where} is missing${needs(server, where)}` });
       else
         found.push(
-          ...compareColumn(where, ours.tables[table].columns[column].type, spec.type, server).map((message) => ({
+          ...compareColumn(where, type, spec.type, server).map((message) => ({
             table,
             column,
             message,

@@ -64,6 +64,7 @@ const byDatabase: Record<string, Record<string, Feature>> = { OVN_Northbound: nb
 /** The feature behind a key, falling back from `T.c=v` / `T.c#x` to `T.c` to `T`. */
 export function featureFor(database: string, key: string): Feature | undefined {
   const table = byDatabase[database] ?? {};
-  const column = key.split(/[=#]/)[0];
-  return table[key] ?? table[column] ?? table[column.split('.')[0]];
+  const [column = key] = key.split(/[=#]/);
+  const [name = column] = column.split('.');
+  return table[key] ?? table[column] ?? table[name];
 }

@@ -4,7 +4,7 @@
  */
 import { encodeValue, type PlainValue } from '../ovsdb/codec';
 import type { Condition, Operation, WireRow } from '../ovsdb/notation';
-import type { TableSchema } from '../ovsdb/schema';
+import { columnTypeOf, type TableSchema } from '../ovsdb/schema';
 
 export function byUuid(uuid: string): Condition[] {
   return [['_uuid', '==', ['uuid', uuid]]];
@@ -13,7 +13,7 @@ export function byUuid(uuid: string): Condition[] {
 function encodeColumns(table: string, schema: TableSchema, columns: Record<string, unknown>): WireRow {
   const row: WireRow = {};
   for (const [column, value] of Object.entries(columns)) {
-    row[column] = encodeValue(value as PlainValue, schema.columns[column].type, `${table}.${column}`);
+    row[column] = encodeValue(value as PlainValue, columnTypeOf(schema, table, column), `${table}.${column}`);
   }
   return row;
 }

@@ -9,7 +9,7 @@
  * state again gives no operations.
  */
 import type { Operation } from '../ovsdb/notation';
-import type { DatabaseSchema } from '../ovsdb/schema';
+import { columnTypeOf, type DatabaseSchema, tableOf } from '../ovsdb/schema';
 import { describeRow, rowIdentity, type DesiredRow, type ObservedRow } from './desired';
 import type { KeyWrite } from './homeKey';
 import { isLedgerTable, planLedger } from './ledger';
@@ -173,7 +173,7 @@ function resolveEntry(
   entry: Entry,
   problems: Problems,
 ): Record<string, unknown> {
-  const table = input.schema.tables[entry.row.table];
+  const table = tableOf(input.schema, entry.row.table);
   const resolved: Record<string, unknown> = {};
   let column = '';
   const { row, identity } = entry;
@@ -187,7 +187,7 @@ function resolveEntry(
       ),
     );
   for (column in entry.row.columns)
-    resolved[column] = resolveColumn(scope, table.columns[column].type, entry.row.columns[column], problem);
+    resolved[column] = resolveColumn(scope, columnTypeOf(table, row.table, column), entry.row.columns[column], problem);
   if (table.columns.external_ids === undefined) return resolved;
   if (!entry.row.shared) {
     resolved.external_ids = withOwner(resolved.external_ids as ExternalIds, input.owner);
@@ -224,7 +224,7 @@ function checkParents(schema: DatabaseSchema, scope: ReferenceScope, entries: En
     const target = entry.target;
     const held =
       entry.parentRows.length > 0 || referenced.has(target) || ('uuid' in target && referenced.has(target.uuid));
-    if (schema.tables[entry.row.table].isRoot !== true && !held)
+    if (tableOf(schema, entry.row.table).isRoot !== true && !held)
       refuse('unparented', `${entry.row.table} is not a root table and no desired row references it (give it parents)`);
   }
 }
@@ -268,7 +268,7 @@ function labeller(entries: Entry[], observed: ObservedRow[]): (id: string) => st
  * ledger key with its own guard (homeKey.ts).
  */
 function assemble(planned: PlannedRow, schema: DatabaseSchema, ledger: KeyWrite): Plan {
-  const isRoot = (op: Operation) => 'table' in op && schema.tables[op.table].isRoot === true;
+  const isRoot = (op: Operation) => 'table' in op && tableOf(schema, op.table).isRoot === true;
   const operations = [
     ...planned.waits,
     ...planned.inserts.filter((op) => !isRoot(op)),

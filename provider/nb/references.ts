@@ -4,7 +4,7 @@
  * columns of a schema. Pure.
  */
 import type { Outcome } from '../model/outcome';
-import { normalizeColumnType, type ColumnType, type DatabaseSchema, type TableSchema } from '../ovsdb/schema';
+import { type ColumnType, type DatabaseSchema, normalizeColumnType, tableOf, type TableSchema } from '../ovsdb/schema';
 import { describeRow, type ObservedRow } from './desired';
 
 /** The table a column references (its key, or its value for maps), if any. */
@@ -35,7 +35,7 @@ export function referenceSetColumns(table: TableSchema): string[] {
 export function parentColumns(schema: DatabaseSchema, child: string): { table: string; column: string }[] {
   const parents: { table: string; column: string }[] = [];
   for (const table of Object.keys(schema.tables).sort()) {
-    for (const [column, spec] of Object.entries(schema.tables[table].columns)) {
+    for (const [column, spec] of Object.entries(tableOf(schema, table).columns)) {
       const key = normalizeColumnType(spec.type).key;
       if (isReferenceSet(spec.type) && key.refTable === child && key.refType !== 'weak')
         parents.push({ table, column });
@@ -81,9 +81,11 @@ export function resolveReference(scope: ReferenceScope, refTable: string, ref: u
     return found(ref as DesiredTarget);
   if (typeof ref !== 'string') return notFound(`is not an identity string: ${JSON.stringify(ref)}`);
   const own = scope.desired.get(refTable, ref);
-  if (own.length > 0) return found(own[0]);
+  const [first] = own;
+  if (first) return found(first);
   const foreign = scope.foreign.get(refTable, ref);
-  if (foreign.length === 1) return found({ uuid: foreign[0].uuid });
+  const [only] = foreign;
+  if (only && foreign.length === 1) return found({ uuid: only.uuid });
   if (foreign.length > 1) {
     return notFound(
       `${describeRow(refTable, ref)} is ambiguous: ${foreign.length} observed rows have that identity (${foreign.map((r) => r.uuid).join(', ')})`,

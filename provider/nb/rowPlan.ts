@@ -7,7 +7,14 @@
  * external_ids: their guards compare their index columns (updates) or every column (deletes). Pure.
  */
 import type { Condition, Operation } from '../ovsdb/notation';
-import { normalizeColumnType, type ColumnType, type DatabaseSchema, type TableSchema } from '../ovsdb/schema';
+import {
+  columnTypeOf,
+  type ColumnType,
+  type DatabaseSchema,
+  normalizeColumnType,
+  tableOf,
+  type TableSchema,
+} from '../ovsdb/schema';
 import { describeRow, rowIdentity, type ObservedRow } from './desired';
 import {
   deleteOp,
@@ -88,9 +95,10 @@ export function planRow(context: RowPlanContext, entry: Entry, plan: PlannedRow)
 }
 
 function planInsert(context: RowPlanContext, entry: Entry, plan: PlannedRow): void {
-  const table = context.schema.tables[entry.row.table];
+  const table = tableOf(context.schema, entry.row.table);
   const named = (entry.target as { namedUuid: string }).namedUuid;
-  for (const column in entry.columns) guardReferenced(context, plan, table.columns[column].type, entry.columns[column]);
+  for (const column in entry.columns)
+    guardReferenced(context, plan, columnTypeOf(table, entry.row.table, column), entry.columns[column]);
   plan.inserts.push(insertOp(entry.row.table, table, named, entry.columns));
   plan.changes.push({
     action: 'create',
@@ -102,14 +110,14 @@ function planInsert(context: RowPlanContext, entry: Entry, plan: PlannedRow): vo
 }
 
 function planUpdate(context: RowPlanContext, entry: Entry, observed: ObservedRow, plan: PlannedRow): void {
-  const table = context.schema.tables[entry.row.table];
+  const table = tableOf(context.schema, entry.row.table);
   const changed: Record<string, unknown> = {};
   const before: Record<string, unknown> = {};
   const details: string[] = [];
   let adds = false;
   for (const column in entry.columns) {
     const value = entry.columns[column];
-    const type = table.columns[column].type;
+    const type = columnTypeOf(table, entry.row.table, column);
     if (isReferenceSet(type)) {
       const set = planReferenceSet(
         context,
@@ -191,7 +199,7 @@ function planReferenceSet(
   );
   const details: string[] = [];
   if (add.length > 0) {
-    guardReferenced(context, plan, context.schema.tables[table].columns[column].type, add);
+    guardReferenced(context, plan, columnTypeOf(tableOf(context.schema, table), table, column), add);
     plan.mutates.push(mutateRefsOp(table, byUuid(uuid), column, 'insert', add));
     details.push(`${column} + ${add.map((r) => context.label(refId(r))).join(', ')}`);
   }
@@ -237,7 +245,7 @@ export function planRelease(
   ids: Record<string, string>,
   plan: PlannedRow,
 ): void {
-  const table = context.schema.tables[row.table];
+  const table = tableOf(context.schema, row.table);
   const identity = rowIdentity(row.table, row.columns);
   plan.waits.push(waitUnchangedOp(row.table, table, row.uuid, { external_ids: row.columns.external_ids }));
   plan.guards.push(`${describeRow(row.table, identity)} (external_ids) is unchanged`);
@@ -261,7 +269,7 @@ export function planRelease(
  * a parent that stays and would be left below its minimum still fails the commit, loudly.
  */
 export function planDeletion(context: RowPlanContext, row: ObservedRow, plan: PlannedRow): void {
-  const table = context.schema.tables[row.table];
+  const table = tableOf(context.schema, row.table);
   const guarded =
     table.columns.external_ids !== undefined
       ? ['external_ids']

@@ -109,8 +109,9 @@ export class OvsdbClient implements OvsdbDatabase {
       [db, ...operations],
       options.timeoutMs,
     );
+    // checkResults returns exactly one result per operation, in order
     return checkResults(operations, results, this.endpoint).map((result, index) =>
-      decodeResult(result, schema, operations[index]),
+      decodeResult(result, schema, operations[index]!),
     );
   }
 

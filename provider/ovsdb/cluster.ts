@@ -42,7 +42,7 @@ async function isLeader(client: OvsdbClient, db: string): Promise<boolean> {
   const [result] = await client.transact('_Server', [
     { op: 'select', table: 'Database', where: [['name', '==', db]], columns: ['leader', 'connected'] },
   ]);
-  const row = result.rows?.[0];
+  const row = result?.rows?.[0];
   return row?.leader === true && row?.connected === true;
 }
 
@@ -180,7 +180,7 @@ export class OvsdbClusterClient implements OvsdbDatabase {
     for (;;) {
       for (let tried = 0; tried < this.endpoints.length; tried++) {
         const index = (this.next + tried) % this.endpoints.length;
-        const found = await this.tryMember(this.endpoints[index], failures);
+        const found = await this.tryMember(this.endpoints[index]!, failures);
         if (found) {
           this.next = index;
           this.current = found;

@@ -30,9 +30,10 @@ function parsePort(text: string, remote: string, field: string): number {
 }
 
 function parseHostPort(rest: string, remote: string, field: string): { host: string; port: number } {
-  const match = /^\[([0-9a-fA-F:.]+)\]:([^:]*)$/.exec(rest) ?? /^([^:[\]]+):([^:]*)$/.exec(rest);
-  if (!match) throw new OvsdbValueError(field, remote, 'expected HOST:PORT (IPv6 hosts in brackets, e.g. [::1]:6641)');
-  return { host: match[1], port: parsePort(match[2], remote, field) };
+  const [, host, port] = /^\[([0-9a-fA-F:.]+)\]:([^:]*)$/.exec(rest) ?? /^([^:[\]]+):([^:]*)$/.exec(rest) ?? [];
+  if (host === undefined || port === undefined)
+    throw new OvsdbValueError(field, remote, 'expected HOST:PORT (IPv6 hosts in brackets, e.g. [::1]:6641)');
+  return { host, port: parsePort(port, remote, field) };
 }
 
 /** One remote, e.g. `tcp:127.0.0.1:6641`, `ssl:[fd00::1]:6641` or `unix:/run/ovn/ovnnb_db.sock`. */

@@ -35,8 +35,8 @@ export class JsonSplitter {
     let start = this.depth > 0 ? 0 : -1;
     for (let i = 0; i < chunk.length; i++) {
       if (this.inString && !this.escaped) i = this.skipString(chunk, i);
-      if (i >= chunk.length) break;
       const byte = chunk[i];
+      if (byte === undefined) break; // the string ran to the chunk's end
       if (this.depth === 0) {
         if (isWhitespace(byte)) continue;
         if (byte !== OPEN_BRACE && byte !== OPEN_BRACKET)

@@ -55,6 +55,23 @@ export interface DatabaseSchema {
   tables: Record<string, TableSchema>;
 }
 
+/**
+ * A table the caller knows is there (its rows were checked against this schema first, or the
+ * table is one of the schema's own names): a missing one is a bug, said with both names.
+ */
+export function tableOf(schema: DatabaseSchema, table: string): TableSchema {
+  const found = schema.tables[table];
+  if (found === undefined) throw new Error(`schema ${schema.name} has no table ${table}`);
+  return found;
+}
+
+/** The type of a column the caller knows `table` has (see tableOf). */
+export function columnTypeOf(table: TableSchema, tableName: string, column: string): ColumnType {
+  const found = table.columns[column];
+  if (found === undefined) throw new Error(`table ${tableName} has no column ${column}`);
+  return found.type;
+}
+
 /** The shape every column type can be written as: key, optional value, explicit bounds. */
 export interface NormalizedColumnType {
   key: Exclude<BaseType, AtomicType>;

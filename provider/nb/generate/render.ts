@@ -5,8 +5,14 @@
  * Type mapping (as libovsdb's modelgen): scalar -> T; min 0 max 1 -> T | undefined; other sets ->
  * T[]; maps -> Record<K, V>; enums -> string-literal unions; references -> Uuid strings.
  */
-import type { BaseType, ColumnType, DatabaseSchema } from '../../ovsdb/schema';
-import { normalizeColumnType } from '../../ovsdb/schema';
+import {
+  type BaseType,
+  type ColumnType,
+  columnTypeOf,
+  type DatabaseSchema,
+  normalizeColumnType,
+  tableOf,
+} from '../../ovsdb/schema';
 import { enumValues } from '../values';
 
 /** `Logical_Router_Port` -> `LogicalRouterPort`, `ACL` -> `ACL`, `ha_chassis` -> `HaChassis`. */
@@ -14,7 +20,7 @@ export function camelCase(name: string): string {
   return name
     .split(/[_-]/)
     .filter((part) => part.length > 0)
-    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');
 }
 
@@ -67,13 +73,13 @@ export function sortKeys(value: unknown): unknown {
 }
 
 function renderTable(tableName: string, schema: DatabaseSchema): string[] {
-  const table = schema.tables[tableName];
+  const table = tableOf(schema, tableName);
   const typeName = camelCase(tableName);
   const lines = [`/** ${schema.name} table ${tableName}${table.isRoot ? ' (root)' : ''}. */`];
   lines.push(`export const ${typeName}Table = ${JSON.stringify(tableName)};`);
   lines.push(`export interface ${typeName} {`, '  _uuid: Uuid;');
   for (const column of Object.keys(table.columns).sort()) {
-    lines.push(`  ${column}: ${columnTsType(table.columns[column].type)};`);
+    lines.push(`  ${column}: ${columnTsType(columnTypeOf(table, tableName, column))};`);
   }
   lines.push('}', '');
   return lines;
