@@ -2,6 +2,7 @@
 export type { HostRunner, RunOptions, RunResult } from './runner';
 export { describeTarget, SshHostRunner } from './ssh';
 export type { SshTarget } from './ssh';
+export { credentialDigest } from './credentials';
 export { HostPool } from './pool';
 export { openUnixSocketStream } from './stream';
 export { fingerprintOf, knownKeysFor, verifyHostKey } from './hostkey';

@@ -2,7 +2,7 @@
  * One SSH runner per host (user@host:port) and trust settings, shared by every caller, and closing
  * them all at once.
  */
-import { createHash } from 'node:crypto';
+import { credentialDigest } from './credentials';
 import { describeTarget, SshHostRunner, type SshTarget } from './ssh';
 
 /**
@@ -13,7 +13,7 @@ import { describeTarget, SshHostRunner, type SshTarget } from './ssh';
 export function trustKey(target: SshTarget): string {
   const { keyPath, privateKey, passphrase, agent, hostKey, acceptUnknownHostKey } = target;
   const trust = [keyPath, privateKey?.toString(), passphrase, agent, hostKey, acceptUnknownHostKey === true];
-  return `${describeTarget(target)}#${createHash('sha256').update(JSON.stringify(trust)).digest('hex')}`;
+  return `${describeTarget(target)}#${credentialDigest(JSON.stringify(trust))}`;
 }
 
 export class HostPool {

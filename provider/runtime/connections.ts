@@ -6,7 +6,7 @@
  * tunnelled (tunnel.ts) with the caller's SSH credentials. Connecting failures become
  * TargetUnreachableError naming the endpoint (never a credential).
  */
-import { createHash } from 'node:crypto';
+import { credentialDigest } from '../host/credentials';
 import { canonicalJson } from '../model/canonical';
 import { OvsdbClient, type ClientOptions, type OvsdbDatabase } from '../ovsdb/client';
 import { OvsdbClusterClient } from '../ovsdb/cluster';
@@ -46,9 +46,7 @@ const pool = new Map<string, Promise<OvsdbDatabase>>();
 /** The pool's key: the endpoint and a digest (in memory only) of the material it connects with. */
 function poolKey(endpoint: string, options: NbOptions): string {
   const { tls, ssh } = options;
-  return `${endpoint}#${createHash('sha256')
-    .update(canonicalJson([tls, ssh]))
-    .digest('hex')}`;
+  return `${endpoint}#${credentialDigest(canonicalJson([tls, ssh]))}`;
 }
 /** How to reach each pooled connection's endpoint again (after it failed). */
 const reopeners = new WeakMap<OvsdbDatabase, () => Promise<OvsdbDatabase>>();
