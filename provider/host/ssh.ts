@@ -1,50 +1,20 @@
 /**
- * HostRunner over SSH (ssh2): one connection per host, opened on first use and reused; commands
+ * HostRunner over SSH (ssh2): one connection per host, opened on first use (sshConnect.ts) and reused; commands
  * to one host run one at a time; connect and per-command timeouts; the host key checked against
  * its pin before anything is sent; public-key authentication only, with a key (material, or a file
  * read at connect time) or the keys of an SSH agent. Key material never appears in messages (a
  * key file's path does).
  */
-import { readFile } from 'node:fs/promises';
 import type { Duplex } from 'node:stream';
-import { Client, type ClientChannel } from 'ssh2';
-import {
-  HostArgvError,
-  HostAuthError,
-  HostError,
-  HostKeyRejectedError,
-  HostTimeoutError,
-  HostUnreachableError,
-} from './errors';
-import { fingerprintOf, type HostKeyPin, verifyHostKey } from './hostkey';
+import type { Client, ClientChannel } from 'ssh2';
+import { HostArgvError, HostError, HostTimeoutError, HostUnreachableError } from './errors';
 import { argvProblem, quoteArgv } from './quote';
 import type { HostRunner, RunOptions, RunResult } from './runner';
+import { describeTarget, openSshConnection, type SshTarget } from './sshConnect';
 
-export interface SshTarget {
-  host: string;
-  port?: number;
-  user: string;
-  /** Path of the private key file (read at connect time); or give `privateKey`. */
-  keyPath?: string;
-  /** Private key material (e.g. from a Pulumi secret). Never logged. */
-  privateKey?: string | Buffer;
-  passphrase?: string;
-  /** An SSH agent's socket (SSH_AUTH_SOCK): its keys are offered after `keyPath`/`privateKey`, or alone. */
-  agent?: string;
-  /** The pin: a `SHA256:...` fingerprint or known_hosts text. */
-  hostKey?: HostKeyPin;
-  /** Accept a key the pin does not cover (never one that contradicts it). Off by default. */
-  acceptUnknownHostKey?: boolean;
-  connectTimeoutMs?: number;
-  commandTimeoutMs?: number;
-}
+export { describeTarget, type SshTarget } from './sshConnect';
 
-const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
-
-export function describeTarget(target: SshTarget): string {
-  return `${target.user}@${target.host}:${target.port ?? 22}`;
-}
 
 export class SshHostRunner implements HostRunner {
   readonly describe: string;
@@ -103,99 +73,16 @@ export class SshHostRunner implements HostRunner {
     if (this.closed)
       return Promise.reject(new HostError(this.describe, 'closed', `the runner for ${this.describe} is closed`));
     if (!this.connection) {
-      this.connection = this.openConnection();
+      this.connection = openSshConnection(
+        this.target,
+        (fingerprint) => (this.presentedFingerprint = fingerprint),
+        (client) => this.forget(client),
+      );
       this.connection.catch(() => {
         this.connection = undefined;
       });
     }
     return this.connection;
-  }
-
-  private async privateKey(): Promise<string | Buffer | undefined> {
-    if (this.target.privateKey !== undefined) return this.target.privateKey;
-    if (!this.target.keyPath) {
-      if (this.target.agent) return undefined;
-      throw new HostAuthError(
-        this.describe,
-        `no private key for ${this.describe}: give keyPath, privateKey or an SSH agent (key authentication only)`,
-      );
-    }
-    try {
-      return await readFile(this.target.keyPath);
-    } catch (error) {
-      throw new HostAuthError(
-        this.describe,
-        `cannot read the private key file ${this.target.keyPath} for ${this.describe}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
-      );
-    }
-  }
-
-  private openConnection(): Promise<Client> {
-    return this.privateKey().then(
-      (privateKey) =>
-        new Promise<Client>((resolve, reject) => {
-          const client = new Client();
-          let rejection: HostError | undefined;
-          const timeoutMs = this.target.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-          const timer = setTimeout(
-            () =>
-              fail(
-                new HostUnreachableError(
-                  this.describe,
-                  `${this.describe} did not complete an SSH handshake within ${timeoutMs} ms`,
-                ),
-              ),
-            timeoutMs,
-          );
-          const fail = (error: HostError) => {
-            clearTimeout(timer);
-            client.destroy();
-            reject(error);
-          };
-          client.once('ready', () => {
-            clearTimeout(timer);
-            client.on('error', () => undefined);
-            client.once('close', () => this.forget(client));
-            resolve(client);
-          });
-          // `on`, not `once`: ssh2 may emit a second error (a server that accepts and closes before its
-          // banner, as QEMU's user networking does while the guest boots); a missing listener would crash.
-          client.on('error', (error: Error & { level?: string; code?: string }) =>
-            fail(rejection ?? this.connectError(error, timeoutMs)),
-          );
-          const config = {
-            host: this.target.host,
-            port: this.target.port ?? 22,
-            username: this.target.user,
-            authHandler: [
-              ...(privateKey !== undefined ? (['publickey'] as const) : []),
-              ...(this.target.agent ? (['agent'] as const) : []),
-            ],
-            readyTimeout: timeoutMs,
-            keepaliveInterval: 15_000,
-            hostVerifier: (key: Buffer) => {
-              rejection = this.checkHostKey(key);
-              return rejection === undefined;
-            },
-          };
-          try {
-            client.connect({
-              ...config,
-              ...(privateKey !== undefined ? { privateKey } : {}),
-              ...(this.target.agent ? { agent: this.target.agent } : {}),
-              ...(this.target.passphrase ? { passphrase: this.target.passphrase } : {}),
-            });
-          } catch (error) {
-            // ssh2 throws synchronously for unparsable keys; its message names the format, not the key
-            fail(
-              new HostAuthError(
-                this.describe,
-                `the private key for ${this.describe}${this.target.keyPath ? ` (${this.target.keyPath})` : ''} is not usable: ${(error as Error).message}`,
-              ),
-            );
-          }
-        }),
-    );
   }
 
   private forget(client: Client): void {
@@ -205,51 +92,6 @@ export class SshHostRunner implements HostRunner {
       },
       () => undefined,
     );
-  }
-
-  private checkHostKey(key: Buffer): HostError | undefined {
-    const { host, port = 22, hostKey, acceptUnknownHostKey } = this.target;
-    const presented = fingerprintOf(key);
-    this.presentedFingerprint = presented;
-    const verdict = verifyHostKey(key, hostKey, host, port);
-    if (verdict.ok) return undefined;
-    if (verdict.kind === 'changed') {
-      return new HostKeyRejectedError(
-        this.describe,
-        `${this.describe} presented host key ${presented}, but ${verdict.expected} is pinned: refusing to connect (the key changed, or this is another machine); update the pin only if you know why it changed`,
-        presented,
-      );
-    }
-    if (acceptUnknownHostKey) return undefined;
-    return new HostKeyRejectedError(
-      this.describe,
-      `${this.describe} presented host key ${presented}, which no pin covers: refusing to connect; pin it (hostKey: { fingerprint: "${presented}" }) or opt in with acceptUnknownHostKey: true`,
-      presented,
-    );
-  }
-
-  /** Which keys were offered, in words (a file's path, never key material). */
-  private keysTried(): string {
-    const tried = [
-      ...(this.target.keyPath ? [this.target.keyPath] : this.target.privateKey !== undefined ? ['the given key'] : []),
-      ...(this.target.agent ? ["the SSH agent's keys"] : []),
-    ];
-    return tried.length > 0 ? ` with ${tried.join(' and ')}` : '';
-  }
-
-  private connectError(error: Error & { level?: string; code?: string }, timeoutMs: number): HostError {
-    if (error.level === 'client-authentication') {
-      return new HostAuthError(
-        this.describe,
-        `${this.describe} refused public-key authentication for user ${this.target.user}${this.keysTried()}: check that its public key is in the user's authorized_keys`,
-      );
-    }
-    if (error.level === 'client-timeout')
-      return new HostUnreachableError(
-        this.describe,
-        `${this.describe} did not complete an SSH handshake within ${timeoutMs} ms`,
-      );
-    return new HostUnreachableError(this.describe, `cannot reach ${this.describe}: ${error.code ?? error.message}`);
   }
 
   private async execute(argv: string[], opts: RunOptions): Promise<RunResult> {
