@@ -10,6 +10,7 @@
  */
 import type { Operation } from '../ovsdb/notation';
 import { columnTypeOf, type DatabaseSchema, tableOf } from '../ovsdb/schema';
+import { describeChange } from './changeWords';
 import { describeRow, rowIdentity, type DesiredRow, type ObservedRow } from './desired';
 import type { KeyWrite } from './homeKey';
 import { isLedgerTable, planLedger } from './ledger';
@@ -25,6 +26,7 @@ import { claimedPart } from './sharedParts';
 
 type ExternalIds = Record<string, unknown> | undefined;
 
+export { describeChange } from './changeWords';
 export type { ReconcileInput, RowChange } from './reconcileTypes';
 
 export interface Plan {
@@ -281,23 +283,4 @@ function assemble(planned: PlannedRow, schema: DatabaseSchema, ledger: KeyWrite)
   ];
   const guards = [...planned.guards, ...ledger.guards];
   return { operations, changes: planned.changes, summary: planned.changes.map((c) => describeChange(c)), guards };
-}
-
-/** What a change is called when it is found rather than made (`ovnk diff`). */
-const driftWords: Record<RowChange['action'], string> = {
-  create: 'missing',
-  update: 'changed',
-  delete: 'extra row of ours',
-  attach: 'not attached',
-  detach: 'attached to a former parent',
-};
-
-/**
- * A change in words: as an action to take (`create Logical_Router "x": ...`, apply's summary) or
- * as drift found (`missing: Logical_Router "x": ...`, diff's lines).
- */
-export function describeChange(change: RowChange, as: 'action' | 'drift' = 'action'): string {
-  const row = describeRow(change.table, change.identity);
-  const head = as === 'action' ? `${change.action} ${row}` : `${driftWords[change.action]}: ${row}`;
-  return change.details.length === 0 ? head : `${head}: ${change.details.join('; ')}`;
 }
