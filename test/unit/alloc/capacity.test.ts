@@ -15,7 +15,7 @@ import {
   type RuntimeState,
   type TopologyPlan,
 } from '../../../provider/runtime/cli';
-import { cnc, cudn } from '../connect/world';
+import { cnc, namespaceCudn } from '../connect/world';
 
 type Doc = Record<string, any>;
 
@@ -29,7 +29,7 @@ interface Topology {
 
 /** Networks the connect selects carry `connect: yes`; each serves a namespace of its own name. */
 function l3(name: string, cidrs: string[], hostSubnet: number[], labels = { connect: 'yes' }): Doc {
-  return cudn(
+  return namespaceCudn(
     name,
     name,
     cidrs.map((cidr, i) => ({ cidr, hostSubnet: hostSubnet[i] })),
@@ -38,7 +38,7 @@ function l3(name: string, cidrs: string[], hostSubnet: number[], labels = { conn
 }
 
 function l2(name: string, cidrs: string[], labels = { connect: 'yes' }): Doc {
-  return cudn(name, name, cidrs, { topology: 'Layer2', labels }) as Doc;
+  return namespaceCudn(name, name, cidrs, { topology: 'Layer2', labels }) as Doc;
 }
 
 function documentsOf(topology: Topology, extraNodes: number, extraNetworks: Doc[]): Doc[] {
@@ -271,7 +271,7 @@ describe("the OKEP's colored-enterprise", () => {
     expect(forecast.growth.networks.more).toBe(125);
     const limit = forecast.growth.networks.limits[0]!;
     const coloredL3 = (i: number) => {
-      const network = cudn(
+      const network = namespaceCudn(
         `new${i}`,
         `new${i}`,
         [{ cidr: `${11 + Math.floor(i / 200)}.${i % 200}.0.0/16`, hostSubnet: 24 }],

@@ -6,7 +6,8 @@ import type { AllocationState } from '../../../provider/alloc/state';
 import { mustParseCidr, overlaps } from '../../../provider/model/cidr';
 import { allocateTopology } from '../../../provider/runtime/plan';
 import { runtimeStateVersion } from '../../../provider/runtime/state';
-import { cnc, cudn, inventory, yamlOf } from '../connect/world';
+import { yamlOf } from '../../support/objects';
+import { cnc, namespaceCudn, labInventory } from '../connect/world';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '..', '..', 'fixtures', name), 'utf8');
 
@@ -102,12 +103,12 @@ describe('golden plans', () => {
       'k8s.ovn.org/connect-router-tunnel-key': '16715790',
     };
     const a = plan(
-      yamlOf([
-        inventory({ namespaces: [{ name: 'ns-0' }, { name: 'ns-1' }] }),
-        cudn('net-0', 'ns-0', [{ cidr: '10.1.0.0/16' }]),
-        cudn('net-1', 'ns-1', [{ cidr: '10.2.0.0/16' }]),
+      yamlOf(
+        labInventory({ namespaces: [{ name: 'ns-0' }, { name: 'ns-1' }] }),
+        namespaceCudn('net-0', 'ns-0', [{ cidr: '10.1.0.0/16' }]),
+        namespaceCudn('net-1', 'ns-1', [{ cidr: '10.2.0.0/16' }]),
         cnc('c', {}, annotations),
-      ]),
+      ),
     );
     expect(a.connects.c!.tunnelKey).toBe(16715790);
     expect(a.connects.c!.networks).toMatchObject({
@@ -126,15 +127,15 @@ const worldArb = fc.record({
 function worldText(present: number[], nodes: number, order: (xs: object[]) => object[] = (xs) => xs): string {
   const networks = present.map((i) =>
     i % 2 === 0
-      ? cudn(`net-${i}`, `ns-${i}`, [{ cidr: `10.${i + 1}.0.0/16`, hostSubnet: 24 }])
-      : cudn(`net-${i}`, `ns-${i}`, [`10.${i + 1}.0.0/16`], { topology: 'Layer2' }),
+      ? namespaceCudn(`net-${i}`, `ns-${i}`, [{ cidr: `10.${i + 1}.0.0/16`, hostSubnet: 24 }])
+      : namespaceCudn(`net-${i}`, `ns-${i}`, [`10.${i + 1}.0.0/16`], { topology: 'Layer2' }),
   );
   const connects = [
     cnc('a', { connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 28 }] }),
     cnc('b', { connectSubnets: [{ cidr: '172.30.0.0/16', networkPrefix: 28 }] }),
   ];
-  const inv = inventory({ namespaces: Array.from({ length: 8 }, (_, i) => ({ name: `ns-${i}` })), nodes });
-  return yamlOf(order([inv, ...networks, ...connects]));
+  const inv = labInventory({ namespaces: Array.from({ length: 8 }, (_, i) => ({ name: `ns-${i}` })), nodes });
+  return yamlOf(...order([inv, ...networks, ...connects]));
 }
 
 describe('properties', () => {

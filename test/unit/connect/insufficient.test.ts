@@ -19,12 +19,13 @@ import { takeWarnings } from '../../../cli/warnings';
 import { connectSubnetAnnotation, connectTunnelKeyAnnotation } from '../../../provider/model/cnc';
 import { allocateTopology } from '../../../provider/runtime/plan';
 import { pulumiKinds } from '../../../provider/runtime/pulumi';
+import { yamlOf } from '../../support/objects';
 import { rowsOf, zonesOf } from './rowsHelpers';
-import { cnc, inventory, layer3, namespaces, yamlOf } from './world';
+import { cnc, labInventory, numberedLayer3, namespaces } from './world';
 
 const chassis = { nodes: [0, 1].map((i) => ({ name: `node-${i}`, chassisId: `chassis-${i}` })) };
 const world = (networks: object[]) =>
-  yamlOf([inventory({ namespaces: namespaces(2), inventory: chassis }), ...networks, cnc('c')]);
+  yamlOf(labInventory({ namespaces: namespaces(2), inventory: chassis }), ...networks, cnc('c'));
 
 function allocated(text: string) {
   const outcome = allocateTopology(text);
@@ -61,7 +62,7 @@ describe('a connect selecting fewer than two networks', () => {
   });
 
   it('with one: allocates its subnet and renders its ports and routes, but no reroute policy', () => {
-    const text = world([layer3(0)]);
+    const text = world([numberedLayer3(0)]);
     const c = allocated(text);
     expect(c.accepted).toBe(true);
     expect(c.networks).toEqual({
@@ -87,7 +88,7 @@ describe('ovnk plan with such a connect', () => {
 
   it('exits 0, notes the warning for stderr and the document, and marks the connect in JSON and text', async () => {
     const file = join(dir, 'one.yaml');
-    writeFileSync(file, world([layer3(0)]));
+    writeFileSync(file, world([numberedLayer3(0)]));
     takeWarnings();
     const json = await plan({ file, output: 'json' });
     expect(json.exitCode).toBe(0);
@@ -108,7 +109,7 @@ describe('ovnk plan with such a connect', () => {
 
 describe('the Pulumi check with such a connect', () => {
   it('passes, and its allocations carry the warning the NetworkConnect component logs', async () => {
-    const [inventory, network, connect] = parseAllDocuments(world([layer3(0)])).map((d) => d.toJS());
+    const [inventory, network, connect] = parseAllDocuments(world([numberedLayer3(0)])).map((d) => d.toJS());
     const checked = await pulumiKinds.ClusterAllocations.check(
       {},
       { owner: 'o', inventory, networks: [network], connects: [connect] },

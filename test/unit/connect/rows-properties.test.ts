@@ -5,8 +5,9 @@ import { prepareZones, type ZoneRows } from '../../../provider/connect/zones';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { allocateTopology } from '../../../provider/runtime/plan';
 import { identityOf } from '../../../provider/topology/rows';
+import { yamlOf } from '../../support/objects';
 import { externalIds, zonesOf } from './rowsHelpers';
-import { cnc, cudn, inventory, yamlOf } from './world';
+import { cnc, namespaceCudn, labInventory } from './world';
 
 interface World {
   networks: { layer2: boolean }[];
@@ -39,10 +40,10 @@ function shuffle<T>(items: T[], keys: number[]): T[] {
 function network(i: number, layer2: boolean, dual: boolean): object {
   const ns = `ns-${i}`;
   if (layer2)
-    return cudn(`net-${i}`, ns, [`10.${i + 1}.0.0/16`, ...(dual ? [`fd00:${i + 1}::/64`] : [])], {
+    return namespaceCudn(`net-${i}`, ns, [`10.${i + 1}.0.0/16`, ...(dual ? [`fd00:${i + 1}::/64`] : [])], {
       topology: 'Layer2',
     });
-  return cudn(`net-${i}`, ns, [
+  return namespaceCudn(`net-${i}`, ns, [
     { cidr: `10.${i + 1}.0.0/16`, hostSubnet: 24 },
     ...(dual ? [{ cidr: `fd00:${i + 1}::/60`, hostSubnet: 64 }] : []),
   ]);
@@ -53,7 +54,7 @@ function worldText(w: World, zones: 'per-node' | 'central', shuffled = false): s
   const families = w.dual
     ? { clusterSubnets: ['10.128.0.0/14', 'fd00:10:128::/48'], serviceCIDRs: ['172.16.1.0/24', 'fd00:10:96::/112'] }
     : {};
-  const inv = inventory({
+  const inv = labInventory({
     namespaces: w.networks.map((_, i) => ({ name: `ns-${i}` })),
     inventory: { zones, nodes: shuffled ? shuffle(nodes, w.nodeOrder) : nodes, ...families },
   });
@@ -69,7 +70,7 @@ function worldText(w: World, zones: 'per-node' | 'central', shuffled = false): s
       cnc('beta', { connectSubnets: subnets('172.30.0.0/16', 'fd02::/112'), connectivity: ['PodNetwork'] }),
     );
   const objects = [inv, ...w.networks.map((n, i) => network(i, n.layer2, w.dual)), ...connects];
-  return yamlOf(shuffled ? shuffle(objects, w.order) : objects);
+  return yamlOf(...(shuffled ? shuffle(objects, w.order) : objects));
 }
 
 function ports(zone: ZoneRows): DesiredRow[] {

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { renderConnect } from '../../../provider/connect/render';
 import { prepareZones } from '../../../provider/connect/zones';
 import { allocateTopology } from '../../../provider/runtime/plan';
+import { yamlOf } from '../../support/objects';
 import { byIdentity, externalIds, fixtureText, rowsOf, withChassis, zonesOf } from './rowsHelpers';
-import { cnc, cudn, inventory, yamlOf } from './world';
+import { cnc, namespaceCudn, labInventory } from './world';
 
 const ID = 'ovnkube-network-connect-controller:ClusterNetworkConnect';
 const owner = {
@@ -249,12 +250,12 @@ describe('dual-stack pairs (colored-enterprise: 192.168.0.0/16 p24 + fd01::/112 
       masqueradeSubnets: ['fd69::/125'],
       defaultJoinSubnets: ['fd98::/64'],
     };
-    const text = yamlOf([
-      inventory({ nodes: 1, namespaces: [{ name: 'a' }, { name: 'b' }], inventory: v6 }),
-      cudn('a', 'a', [{ cidr: 'fd00:a::/48', hostSubnet: 64 }]),
-      cudn('b', 'b', [{ cidr: 'fd00:b::/48', hostSubnet: 64 }]),
+    const text = yamlOf(
+      labInventory({ nodes: 1, namespaces: [{ name: 'a' }, { name: 'b' }], inventory: v6 }),
+      namespaceCudn('a', 'a', [{ cidr: 'fd00:a::/48', hostSubnet: 64 }]),
+      namespaceCudn('b', 'b', [{ cidr: 'fd00:b::/48', hostSubnet: 64 }]),
       cnc('six', { connectSubnets: [{ cidr: 'fd01::/112', networkPrefix: 120 }] }),
-    ]);
+    );
     const only = zonesOf(text).get('node-0')!;
     const port = byIdentity(only, 'Logical_Router_Port', 'crtor-six_cluster_udn_a_node-0');
     const digest = createHash('sha256').update('fd01::4').digest();

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { allocateTopology } from '../../../provider/runtime/plan';
-import { cnc, cudn, inventory, layer3, namespaces, yamlOf } from './world';
+import { yamlOf } from '../../support/objects';
+import { cnc, namespaceCudn, labInventory, numberedLayer3, namespaces } from './world';
 
 /** The problems of connect `c` in a plan of two Layer3 networks plus `extra` objects. */
-function problemsOf(connect: object, extra: object[] = [], options: Parameters<typeof inventory>[0] = {}) {
+function problemsOf(connect: object, extra: object[] = [], options: Parameters<typeof labInventory>[0] = {}) {
   const outcome = allocateTopology(
-    yamlOf([inventory({ namespaces: namespaces(4), ...options }), layer3(0), layer3(1), ...extra, connect]),
+    yamlOf(
+      labInventory({ namespaces: namespaces(4), ...options }),
+      numberedLayer3(0),
+      numberedLayer3(1),
+      ...extra,
+      connect,
+    ),
   );
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
   return outcome.allocated.allocation.connects.c!.problems;
@@ -118,7 +125,7 @@ describe('CRD and CEL rules of ClusterNetworkConnect', () => {
     ],
   ])('refuses %s before anything is computed, in the API server words', (_name, spec, message) => {
     const outcome = allocateTopology(
-      yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), cnc('c', spec)]),
+      yamlOf(labInventory({ namespaces: namespaces(4) }), numberedLayer3(0), numberedLayer3(1), cnc('c', spec)),
     );
     expect(outcome.ok).toBe(false);
     const problems = outcome.ok ? [] : outcome.problems;
@@ -186,7 +193,7 @@ describe('OKEP reasons', () => {
       /node n host subnet of x/,
     ],
   ])('reports ConnectSubnetConflict with %s', (_name, options, extra, message) => {
-    const problems = problemsOf(cnc('c'), extra, options as Parameters<typeof inventory>[0]);
+    const problems = problemsOf(cnc('c'), extra, options as Parameters<typeof labInventory>[0]);
     expect(problems).toContainEqual(
       expect.objectContaining({
         reason: 'ConnectSubnetConflict',
@@ -197,7 +204,7 @@ describe('OKEP reasons', () => {
   });
 
   it("reports ConnectSubnetConflict with a selected network's pod, join and Layer3 transit subnets", () => {
-    const own = cudn('net-2', 'ns-2', [{ cidr: '192.168.128.0/20', hostSubnet: 24 }]);
+    const own = namespaceCudn('net-2', 'ns-2', [{ cidr: '192.168.128.0/20', hostSubnet: 24 }]);
     expect(problemsOf(cnc('c'), [own])).toContainEqual(
       expect.objectContaining({
         message:
@@ -215,7 +222,7 @@ describe('OKEP reasons', () => {
   });
 
   it('reports OverlappingNetworkSubnets for two selected networks with overlapping pod subnets', () => {
-    const twin = cudn('net-2', 'ns-2', [{ cidr: '10.1.128.0/17', hostSubnet: 24 }]);
+    const twin = namespaceCudn('net-2', 'ns-2', [{ cidr: '10.1.128.0/17', hostSubnet: 24 }]);
     expect(problemsOf(cnc('c'), [twin])).toContainEqual(
       expect.objectContaining({
         reason: 'OverlappingNetworkSubnets',
@@ -227,7 +234,7 @@ describe('OKEP reasons', () => {
   });
 
   it('reports IPFamilyMismatch for an IPv4-only and an IPv6-only network, and for a missing connect family', () => {
-    const v6 = cudn('net-2', 'ns-2', [{ cidr: 'fd00:2::/48', hostSubnet: 64 }]);
+    const v6 = namespaceCudn('net-2', 'ns-2', [{ cidr: 'fd00:2::/48', hostSubnet: 64 }]);
     const messages = problemsOf(cnc('c'), [v6])
       .filter((p) => p.reason === 'IPFamilyMismatch')
       .map((p) => p.message);
@@ -251,7 +258,9 @@ describe('OKEP reasons', () => {
       ],
     });
     expect(problemsOf(lonely)).toEqual([]);
-    const outcome = allocateTopology(yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), lonely]));
+    const outcome = allocateTopology(
+      yamlOf(labInventory({ namespaces: namespaces(4) }), numberedLayer3(0), numberedLayer3(1), lonely),
+    );
     if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
     expect(outcome.allocated.allocation.connects.c!.warnings).toEqual([
       {
@@ -271,9 +280,15 @@ describe('OKEP reasons', () => {
     'leaves %s out without a problem, as upstream skips it (cluster_network_connect.go discoverSelectedNetworks)',
     (_n, extra) => {
       const subnets = 'topology' in extra ? ['10.3.0.0/16'] : [{ cidr: '10.3.0.0/16', hostSubnet: 24 }];
-      const extraNetwork = cudn('net-2', 'ns-2', subnets, extra);
+      const extraNetwork = namespaceCudn('net-2', 'ns-2', subnets, extra);
       const outcome = allocateTopology(
-        yamlOf([inventory({ namespaces: namespaces(4) }), layer3(0), layer3(1), extraNetwork, cnc('c')]),
+        yamlOf(
+          labInventory({ namespaces: namespaces(4) }),
+          numberedLayer3(0),
+          numberedLayer3(1),
+          extraNetwork,
+          cnc('c'),
+        ),
       );
       if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
       const connect = outcome.allocated.allocation.connects.c!;
@@ -296,19 +311,21 @@ describe('OKEP reasons', () => {
       'network cluster_udn_net-2 has transport type evpn that is not supported for networkConnect',
     ],
   ])('reports UnsupportedNetworkType for %s', (_name, extra, message) => {
-    const problems = problemsOf(cnc('c'), [cudn('net-2', 'ns-2', [{ cidr: '10.3.0.0/16', hostSubnet: 24 }], extra)]);
+    const problems = problemsOf(cnc('c'), [
+      namespaceCudn('net-2', 'ns-2', [{ cidr: '10.3.0.0/16', hostSubnet: 24 }], extra),
+    ]);
     expect(problems).toEqual([expect.objectContaining({ reason: 'UnsupportedNetworkType', message })]);
   });
 
   it('reports ConnectSubnetOverlap on both connects that share a network (no first writer wins)', () => {
     const outcome = allocateTopology(
-      yamlOf([
-        inventory({ namespaces: namespaces(2) }),
-        layer3(0),
-        layer3(1),
+      yamlOf(
+        labInventory({ namespaces: namespaces(2) }),
+        numberedLayer3(0),
+        numberedLayer3(1),
         cnc('a'),
         cnc('b', { connectSubnets: [{ cidr: '192.168.0.0/20', networkPrefix: 24 }] }),
-      ]),
+      ),
     );
     if (!outcome.ok) throw new Error('input');
     for (const [self, other] of [
@@ -326,13 +343,13 @@ describe('OKEP reasons', () => {
 
   it("reports ConnectSubnetExhausted with upstream's message and still allocates the networks that fit", () => {
     const outcome = allocateTopology(
-      yamlOf([
-        inventory({ namespaces: namespaces(3) }),
-        layer3(0),
-        layer3(1),
-        layer3(2),
+      yamlOf(
+        labInventory({ namespaces: namespaces(3) }),
+        numberedLayer3(0),
+        numberedLayer3(1),
+        numberedLayer3(2),
         cnc('c', { connectSubnets: [{ cidr: '192.168.0.0/23', networkPrefix: 24 }] }),
-      ]),
+      ),
     );
     if (!outcome.ok) throw new Error('input');
     const c = outcome.allocated.allocation.connects.c!;

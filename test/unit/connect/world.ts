@@ -1,5 +1,9 @@
-/** Small builders for test clusters: plain objects in, the YAML text `ovnk plan` reads out. */
-import { stringify } from 'yaml';
+/**
+ * The connect tests' world, built with test/support/objects.ts's builders: the Inventory `lab`
+ * with nodes node-0.., CUDN net-i serving namespace ns-i, and ClusterNetworkConnects choosing the
+ * CUDNs labelled `connect: yes`. The YAML text comes from objects.ts's yamlOf.
+ */
+import { cudn, inventory } from '../../support/objects';
 
 export interface WorldOptions {
   namespaces?: { name: string; labels?: Record<string, string> }[];
@@ -7,17 +11,14 @@ export interface WorldOptions {
   inventory?: Record<string, unknown>;
 }
 
-export function inventory(options: WorldOptions = {}): object {
+/** The Inventory `lab`: nodes node-0.. (2 unless told), the namespaces given, and more of its spec. */
+export function labInventory(options: WorldOptions = {}): object {
   const nodes = Array.from({ length: options.nodes ?? 2 }, (_, i) => ({ name: `node-${i}` }));
-  return {
-    apiVersion: 'ovnk/v1alpha1',
-    kind: 'Inventory',
-    metadata: { name: 'lab' },
-    spec: { namespaces: options.namespaces ?? [], nodes, ...options.inventory },
-  };
+  return inventory('lab', { namespaces: options.namespaces ?? [], nodes, ...options.inventory });
 }
 
-export function cudn(
+/** CUDN `name` serving namespace `namespace` with `subnets`, labelled for the connects (`connect: yes`) unless told. */
+export function namespaceCudn(
   name: string,
   namespace: string,
   subnets: unknown[],
@@ -31,25 +32,21 @@ export function cudn(
 ): object {
   const topology = extra.topology ?? 'Layer3';
   const key = topology === 'Layer3' ? 'layer3' : topology === 'Layer2' ? 'layer2' : 'localnet';
-  return {
-    apiVersion: 'k8s.ovn.org/v1',
-    kind: 'ClusterUserDefinedNetwork',
-    metadata: { name, labels: extra.labels ?? { connect: 'yes' } },
-    spec: {
-      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
-      network: {
-        topology,
-        ...(extra.transport ? { transport: extra.transport } : {}),
-        ...transportConfig(extra.transport, topology),
-        [key]: {
-          role: extra.role ?? 'Primary',
-          subnets,
-          ...(topology === 'Localnet' ? { physicalNetworkName: 'physnet' } : {}),
-          ...(extra.joinSubnets ? { joinSubnets: extra.joinSubnets } : {}),
-        },
-      },
+  const network = {
+    topology,
+    ...(extra.transport ? { transport: extra.transport } : {}),
+    ...transportConfig(extra.transport, topology),
+    [key]: {
+      role: extra.role ?? 'Primary',
+      subnets,
+      ...(topology === 'Localnet' ? { physicalNetworkName: 'physnet' } : {}),
+      ...(extra.joinSubnets ? { joinSubnets: extra.joinSubnets } : {}),
     },
   };
+  return cudn(name, network, {
+    labels: extra.labels ?? { connect: 'yes' },
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
+  });
 }
 
 /** The config the CRD requires with a transport (upstream's valid-scenarios-{no-overlay,evpn}.go). */
@@ -80,16 +77,12 @@ export function cnc(name: string, spec: Record<string, unknown> = {}, annotation
   };
 }
 
-export function yamlOf(objects: object[]): string {
-  return objects.map((o) => stringify(o)).join('---\n');
-}
-
 /** Namespaces ns-0..ns-(n-1) for networks net-0.. */
 export function namespaces(n: number): { name: string }[] {
   return Array.from({ length: n }, (_, i) => ({ name: `ns-${i}` }));
 }
 
 /** Layer3 CUDN net-i serving ns-i with 10.(i+1).0.0/16. */
-export function layer3(i: number, extra: Parameters<typeof cudn>[3] = {}): object {
-  return cudn(`net-${i}`, `ns-${i}`, [{ cidr: `10.${i + 1}.0.0/16`, hostSubnet: 24 }], extra);
+export function numberedLayer3(i: number, extra: Parameters<typeof namespaceCudn>[3] = {}): object {
+  return namespaceCudn(`net-${i}`, `ns-${i}`, [{ cidr: `10.${i + 1}.0.0/16`, hostSubnet: 24 }], extra);
 }

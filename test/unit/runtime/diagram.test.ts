@@ -19,7 +19,7 @@ import {
   svgToPng,
   type TopologyPlan,
 } from '../../../provider/runtime/cli';
-import { cnc, cudn } from '../connect/world';
+import { cnc, namespaceCudn } from '../connect/world';
 
 type Doc = Record<string, any>;
 
@@ -39,9 +39,9 @@ function inventory(nodes: number, zones: 'central' | 'per-node', namespaces: str
 }
 
 const l3 = (name: string, octet: number, labels: Record<string, string>) =>
-  cudn(name, name, [{ cidr: `10.${octet}.0.0/16`, hostSubnet: 24 }], { labels }) as Doc;
+  namespaceCudn(name, name, [{ cidr: `10.${octet}.0.0/16`, hostSubnet: 24 }], { labels }) as Doc;
 const l2 = (name: string, octet: number, labels: Record<string, string>) =>
-  cudn(name, name, [`10.${octet}.0.0/16`], { topology: 'Layer2', labels }) as Doc;
+  namespaceCudn(name, name, [`10.${octet}.0.0/16`], { topology: 'Layer2', labels }) as Doc;
 /** A connect selecting CUDNs labelled `<name>: yes`. */
 const connect = (name: string, cidr: string) =>
   cnc(name, {
