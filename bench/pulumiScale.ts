@@ -9,6 +9,7 @@
  * observe and reconcile against a real ovsdb-server holding its rows) times the zones.
  */
 import { observe, planApply } from '../provider/nb/apply';
+import { apply } from '../provider/nb/apply';
 import { nbSchema } from '../provider/nb/generated/nb';
 import { OvsdbClient } from '../provider/ovsdb/client';
 import { adaptToServer } from '../provider/runtime/compat';
@@ -16,11 +17,10 @@ import { type ClusterSlices, pulumiKinds, pulumiOutputsOf } from '../provider/ru
 import { unpack } from '../provider/runtime/pulumi/pack';
 import { zoneSliceRows } from '../provider/runtime/pulumi/sliceRows';
 import type { ZoneSlice } from '../provider/runtime/pulumi/slices';
-import { apply } from '../provider/nb/apply';
-import { resourceCount, scaleTopology } from '../stacks/scale';
 import { renderSharedRows } from '../provider/topology/shared';
-import { cpuSecondsOf } from '../test/support/processCpu';
+import { resourceCount, scaleTopology } from '../stacks/scale';
 import { startOvsdbServer } from '../test/support/ovsdbServer';
+import { cpuSecondsOf } from '../test/support/processCpu';
 import { dynamicUrn, linkedConsumer, PulumiHost, serializeShim, type Props } from '../test/support/pulumiHost';
 import { type Benchmark, figure, note, timed } from './harness';
 import { batchOf, interleaved, trivial } from './pulumi';

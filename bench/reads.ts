@@ -22,8 +22,8 @@ import {
   planTopology,
   type TopologyPlan,
 } from '../provider/runtime/cli';
-import { cpuSecondsOf } from '../test/support/processCpu';
 import { startOvsdbServer, type OvsdbServer } from '../test/support/ovsdbServer';
+import { cpuSecondsOf } from '../test/support/processCpu';
 import { loadSize, writeLoad } from './foreignLoad';
 import { bestOf, figure, note, timed, type Benchmark } from './harness';
 import { perNodeTopologyText } from './perNodeTopology';

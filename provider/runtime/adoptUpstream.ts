@@ -22,11 +22,11 @@ import { isLedgerTable, ledgerHome, ledgerKey, parseLedger, serializeLedger } fr
 import { isSharedRow } from '../nb/shared';
 import type { OvsdbDatabase } from '../ovsdb/client';
 import type { Operation } from '../ovsdb/notation';
-import type { DesiredRow } from '../topology/rows';
 import { networkControllerName } from '../topology/names';
+import type { DesiredRow } from '../topology/rows';
+import { NB_DATABASE } from './connections';
 
 const OWNER_CONTROLLER_KEY = 'k8s.ovn.org/owner-controller';
-import { NB_DATABASE } from './connections';
 
 /**
  * Where the rows of the old Layer2 topology that the plan no longer holds live (OKEP-5094 "After

@@ -19,6 +19,7 @@
  *   its join MAC and IPs and its gateway port key, bound to its chassis
  *   (layer2_user_defined_network_controller.go addSwitchPortForRemoteNodeGR).
  */
+import { NODE_KEY } from '../model/externalIds';
 import { cidrText } from './addresses';
 import { routerPort, routerTypePort, switchPort } from './builders';
 import type { NetworkContext, NodeContext } from './context';
@@ -26,13 +27,12 @@ import { gatewayJoinIPs, renderGatewayRouter } from './gateway';
 import { switchLBGroups } from './groups';
 import { nodeGatewayIP } from './infrastructure';
 import { mtuOption, raConfigs, switchConfig } from './layer2Parts';
-import { hostAddressPolicies, managementAcls, managementPortRow, managementSnats } from './management';
 import { macFromIP } from './mac';
+import { hostAddressPolicies, managementAcls, managementPortRow, managementSnats } from './management';
 import * as names from './names';
 import { SwitchParts } from './parts';
 import { remoteBlock, type RemoteRow } from './remoteRows';
 import type { DesiredRow } from './rows';
-import { NODE_KEY } from '../model/externalIds';
 
 /** A node's `remote` stand-in on the layer2 switch, as the old topology's zones hold it. */
 export function legacyRemotePort(ctx: NetworkContext, node: NodeContext): DesiredRow {

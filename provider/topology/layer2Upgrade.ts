@@ -27,6 +27,7 @@
  * GR; the management SNAT moves to the transit router), and so do we.
  */
 import { addressBits, type Cidr } from '../model/cidr';
+import { NODE_KEY } from '../model/externalIds';
 import { nth, type Addr } from './addresses';
 import { routerPort, routerTypePort, staticRoute } from './builders';
 import type { NetworkContext, NodeContext } from './context';
@@ -36,7 +37,6 @@ import { macFromIP } from './mac';
 import * as names from './names';
 import type { RemoteRow } from './remoteRows';
 import type { DesiredRow } from './rows';
-import { NODE_KEY } from '../model/externalIds';
 
 /** An upgraded per-node zone while another node of the network is still on the old topology. */
 export function inTransition(ctx: NetworkContext): boolean {

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, inject, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { OvsdbClient } from '../../provider/ovsdb/client';
-import { NB_SCHEMA, type OvsdbServer } from '../support/ovsdbServer';
-import { useZoneNorthbounds } from '../support/worlds';
 import { useTestHost } from '../support/hostFixture';
+import { NB_SCHEMA, type OvsdbServer } from '../support/ovsdbServer';
 import { dynamicUrn, type Props } from '../support/pulumiHost';
+import { useZoneNorthbounds } from '../support/worlds';
 import { repoRoot } from './fixtures';
 
 // The Inventory's per-node layer2TopologyVersion through the engine's host (ClusterAllocations and

@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vmStatus } from '../../lab/vm';
-import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
 import { anyOfOursMatch, ownerCookie } from '../../provider/uplink/cookies';
+import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
 import {
   adminBridge,
   bootGuest,

@@ -8,12 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
 import type { Operation } from '../../../provider/ovsdb/notation';
-import { applyZone, diffZone, planTopology, type TopologyPlan } from '../../../provider/runtime/cli';
 import { UpstreamRowsError } from '../../../provider/runtime/adoptUpstream';
+import { applyZone, diffZone, planTopology, type TopologyPlan } from '../../../provider/runtime/cli';
+import { dump } from '../../support/nbDump';
 import { gatewayNode, layer2, networkFor, ownedNetworks } from '../../support/objects';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 import { stripOurMarks } from '../../support/upstreamLike';
-import { dump } from '../../support/nbDump';
 
 const NB = 'OVN_Northbound';
 const NODES = ['n1', 'n2'];
@@ -26,7 +26,7 @@ function world(owner: string, upgraded: string[], adopt = false): TopologyPlan {
   const pods = NODES.map((node, i) => ({ name: `pod${i + 1}`, namespace: 'blue', node }));
   const spec = { zones: 'per-node', nodes, pods, ...(adopt ? { adoptUpstreamRows: true } : {}) };
   const result = planTopology(ownedNetworks(owner, spec, networkFor('blue', layer2(['10.20.0.0/16']))));
-  if (!result.ok) throw new Error(result.inputProblems[0]!.message);
+  if (!result.ok) throw new Error(result.problems[0]!.message);
   return result.plan;
 }
 

@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
 import { applyZone, diffZone, planTopology, type RuntimeState, type TopologyPlan } from '../../../provider/runtime/cli';
-import { gatewayNode, layer2, networkFor, ownedNetworks } from '../../support/objects';
 import { dump } from '../../support/nbDump';
+import { gatewayNode, layer2, networkFor, ownedNetworks } from '../../support/objects';
 import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 
 const owner = 'upgrade';
@@ -27,7 +27,7 @@ function world(upgraded: string[]): string {
 
 function plan(text: string, previous?: RuntimeState): TopologyPlan {
   const result = planTopology(text, previous);
-  if (!result.ok) throw new Error(result.inputProblems[0]!.message);
+  if (!result.ok) throw new Error(result.problems[0]!.message);
   return result.plan;
 }
 
