@@ -12,6 +12,7 @@ import { DEFAULT_EPHEMERAL_PORT_RANGE, readPortRange } from './portRange';
 import { type Problem, problem } from './problem';
 import { parseTargets, type Targets } from './targets';
 import { DEFAULT_LAYOUT, LAYOUTS, type Layout } from './zones';
+import { type Layer2TopologyVersion, layer2Version } from './layer2Version';
 
 export const minNodeId = 2;
 export const maxNodeId = 5000;
@@ -67,9 +68,7 @@ export interface InventoryNode {
   layer2GatewayTunnelIds?: Record<string, number>;
 }
 
-/** `1.0`: gateway routers on the layer2 switch; `2.0`: the transit router (upstream's TransitRouterTopoVersion). */
-export type Layer2TopologyVersion = '1.0' | '2.0';
-export const LAYER2_TOPOLOGY_VERSIONS = ['1.0', '2.0'] as const;
+export type { Layer2TopologyVersion };
 
 /**
  * A pod of the lab or tests: it joins the primary network that serves its namespace, and the
@@ -299,37 +298,6 @@ function parseNode(r: FieldReader, value: Json, field: string): InventoryNode[] 
     },
   ];
 }
-
-/** The node's Layer2 topology version and old-topology gateway port keys, when given. */
-function layer2Version(
-  r: FieldReader,
-  map: Record<string, Json>,
-  field: string,
-): Pick<InventoryNode, 'layer2TopologyVersion' | 'layer2GatewayTunnelIds'> {
-  const out: Pick<InventoryNode, 'layer2TopologyVersion' | 'layer2GatewayTunnelIds'> = {};
-  const version = r.oneOf(map.layer2TopologyVersion, `${field}.layer2TopologyVersion`, LAYER2_TOPOLOGY_VERSIONS);
-  if (version !== undefined) out.layer2TopologyVersion = version;
-  if (map.layer2GatewayTunnelIds === undefined || map.layer2GatewayTunnelIds === null) return out;
-  const ids = dict<number>();
-  const given = r.record(map.layer2GatewayTunnelIds, `${field}.layer2GatewayTunnelIds`) ?? {};
-  for (const [network, value] of Object.entries(given)) {
-    const at = `${field}.layer2GatewayTunnelIds.${network}`;
-    const id = r.integer(value, at);
-    if (id === undefined) continue;
-    if (id < 1 || id > MAX_LAYER2_GATEWAY_TUNNEL_ID)
-      r.wrong(
-        at,
-        id,
-        `a tunnel key from 1 to ${MAX_LAYER2_GATEWAY_TUNNEL_ID} (upstream's MaxLogicalPortTunnelKey - 1)`,
-      );
-    else ids[network] = id;
-  }
-  out.layer2GatewayTunnelIds = ids;
-  return out;
-}
-
-/** Upstream's per-network tunnel-id allocator hands out 1..MaxLogicalPortTunnelKey - 1 (32767 - 1). */
-export const MAX_LAYER2_GATEWAY_TUNNEL_ID = 32766;
 
 function flag(r: FieldReader, value: Json, field: string): boolean {
   if (value === undefined || value === null) return false;
