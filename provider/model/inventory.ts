@@ -7,12 +7,12 @@ import { type AdoptedAllocations, parseAdopted } from './adopted';
 import { type Family, parseCidr, parseCidrLoose } from './cidr';
 import { dict } from './dict';
 import { FieldReader, type Json } from './fields';
+import { type Layer2TopologyVersion, layer2Version } from './layer2Version';
 import type { LoadedDocument } from './load';
 import { DEFAULT_EPHEMERAL_PORT_RANGE, readPortRange } from './portRange';
 import { type Problem, problem } from './problem';
 import { parseTargets, type Targets } from './targets';
 import { DEFAULT_LAYOUT, LAYOUTS, type Layout } from './zones';
-import { type Layer2TopologyVersion, layer2Version } from './layer2Version';
 
 export const minNodeId = 2;
 export const maxNodeId = 5000;
