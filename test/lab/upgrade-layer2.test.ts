@@ -15,9 +15,9 @@
  * (controllermanager/controller_manager.go setTopologyType); the OKEP's "Egress traffic over local
  * node" has pods that stay on the node, as a and d do here.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readState } from '../../lab';
 import { macFromIP } from '../../provider/topology/mac';
