@@ -107,3 +107,12 @@ export function masqueradeIPs(masquerade: Cidr, networkId: number): MasqueradeIP
     host: nth(masquerade, 2),
   };
 }
+
+/** Sorts addresses and CIDRs IPv4 first, as every list of the render is. */
+export const byFamily = (a: { family: Family }, b: { family: Family }): number => a.family - b.family;
+
+/** A list of CIDRs at `field`, sorted by family; each bad one is an error naming its index. */
+export function parseCidrList(texts: unknown, field: string): Cidr[] {
+  if (!Array.isArray(texts)) throw new TopologyInputError(field, texts, 'is not a list of CIDRs');
+  return texts.map((t, i) => parseNetwork(t as string, `${field}[${i}]`)).sort(byFamily);
+}

@@ -1,47 +1,22 @@
 /**
  * Resolves and checks a RenderInput into the parsed facts every renderer file needs: the
  * network prefix, CIDRs per family, the zone's local and remote nodes (sorted by node id, so
- * the render does not depend on input order) and upstream's common external_ids sets.
+ * the render does not depend on input order; nodeContext.ts parses each) and upstream's common
+ * external_ids sets.
  */
 import type { Cidr, Family } from '../model/cidr';
-import { own } from '../model/dict';
 import { NETWORK_KEY, ROLE_KEY, TOPOLOGY_KEY } from '../model/externalIds';
-import { DEFAULT_EPHEMERAL_PORT_RANGE, isValidPortRange } from '../model/portRange';
 import type { Layout } from '../model/zones';
-import { parseInterface, parseIP, parseNetwork, transitSwitchIP, type Addr } from './addresses';
+import { parseCidrList, parseInterface } from './addresses';
 import { TopologyInputError } from './errors';
 import { resolveInfrastructure, type Infrastructure } from './infrastructure';
-import type { ClusterInput, GatewayInput, NetworkRole, NetworkTopology, NodeInput, RenderInput } from './input';
-import { checkLegacyLayer2, legacyGatewayTunnelId, LEGACY_TUNNEL_ID_TOP } from './legacyChecks';
+import type { ClusterInput, NetworkRole, NetworkTopology, NodeInput, RenderInput } from './input';
+import { checkLegacyLayer2 } from './legacyChecks';
 import { networkPrefix } from './names';
+import { nodeContext, type NodeContext } from './nodeContext';
 import type { RemoteBlock } from './remoteRows';
 import type { StringMap } from './rows';
 import { DEFAULT_TRANSIT_SWITCH_SUBNETS } from './transit';
-
-export interface GatewayContext {
-  bridge: string;
-  mac: string;
-  ips: Addr[];
-  nextHops: { family: Family; ip: string }[];
-  vlan: number;
-}
-
-export interface NodeContext {
-  name: string;
-  id: number;
-  chassisId: string;
-  /** Layer3 host subnets of this network, one per network family. */
-  hostSubnets: Cidr[];
-  gateway?: GatewayContext;
-  transitSwitchIPs: Addr[];
-  gatewayMtu: boolean;
-  /** `external_port_range` of this node's SNATs; undefined: none. */
-  portRange?: string;
-  /** Primary Layer2: the node still runs the topology before the transit router (layer2Upgrade.ts). */
-  legacy: boolean;
-  /** Primary Layer2: its old-topology gateway port key on the layer2 switch (layer2Upgrade.ts). */
-  legacyTunnelId: number;
-}
 
 export interface NetworkContext {
   name: string;
@@ -102,13 +77,6 @@ export interface NetworkContext {
 /** Upstream's default config.Default.MTU. */
 export const DEFAULT_CLUSTER_MTU = 1400;
 
-const byFamily = (a: { family: Family }, b: { family: Family }): number => a.family - b.family;
-
-function parseList(texts: unknown, field: string): Cidr[] {
-  if (!Array.isArray(texts)) throw new TopologyInputError(field, texts, 'is not a list of CIDRs');
-  return texts.map((t, i) => parseNetwork(t as string, `${field}[${i}]`)).sort(byFamily);
-}
-
 function clusterFamilies(cluster: ClusterInput): Family[] {
   const families = cluster.ipFamilies.map((f, i) => {
     if (f !== 'ipv4' && f !== 'ipv6')
@@ -126,82 +94,6 @@ function forFamilies(cidrs: Cidr[], families: Family[], field: string, raw: unkn
     if (!found) throw new TopologyInputError(field, raw, `has no IPv${family} subnet`);
     return found;
   });
-}
-
-function gatewayContext(gw: GatewayInput, field: string): GatewayContext {
-  if (!/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/i.test(gw.mac))
-    throw new TopologyInputError(`${field}.mac`, gw.mac, 'is not a MAC address');
-  return {
-    bridge: gw.bridge,
-    mac: gw.mac.toLowerCase(),
-    ips: gw.ips.map((t, i) => parseInterface(t, `${field}.ips[${i}]`)).sort(byFamily),
-    nextHops: gw.nextHops.map((t, i) => parseIP(t, `${field}.nextHops[${i}]`)).sort(byFamily),
-    vlan: gw.vlan ?? 0,
-  };
-}
-
-/**
- * The node's gateway for this network: an Uplink CUDN's from its UplinkState (never the node's
- * own), else the node's.
- */
-function gatewayOf(node: NodeInput, net: RenderInput['network'], field: string): GatewayContext | undefined {
-  if (!net.uplink) return node.gateway ? gatewayContext(node.gateway, `${field}.gateway`) : undefined;
-  const gateway = own(net.uplink.gateways, node.name);
-  return gateway ? gatewayContext(gateway, `network.uplink.gateways.${node.name}`) : undefined;
-}
-
-function nodeContext(
-  node: NodeInput,
-  index: number,
-  cluster: ClusterInput,
-  net: RenderInput['network'],
-  transitSwitches: Cidr[],
-  families: Family[],
-  needsHostSubnets: boolean,
-): NodeContext {
-  const field = `nodes[${index}]`;
-  if (!Number.isInteger(node.id) || node.id < 1)
-    throw new TopologyInputError(`${field}.id`, node.id, 'is not a positive integer node id');
-  if (!node.chassisId) throw new TopologyInputError(`${field}.chassisId`, node.chassisId, 'is empty');
-  const raw = own(node.hostSubnets, net.name);
-  const hostSubnets = needsHostSubnets ? parseList(raw, `${field}.hostSubnets.${net.name}`) : [];
-  const tsIPs = node.transitSwitchIPs
-    ? node.transitSwitchIPs.map((t, i) => parseInterface(t, `${field}.transitSwitchIPs[${i}]`)).sort(byFamily)
-    : transitSwitches.filter((c) => families.includes(c.family)).map((c) => transitSwitchIP(c, node.id));
-  return {
-    name: node.name,
-    id: node.id,
-    chassisId: node.chassisId,
-    hostSubnets,
-    gateway: gatewayOf(node, net, field),
-    transitSwitchIPs: tsIPs,
-    gatewayMtu: node.gatewayMtuSupport !== false,
-    portRange: portRangeOf(node, cluster, field),
-    legacy: node.layer2TopologyVersion === '1.0',
-    legacyTunnelId: legacyTunnelIdOf(node, net.name, field),
-  };
-}
-
-/** The node's old-topology gateway port key (legacyChecks.ts legacyGatewayTunnelId), checked. */
-function legacyTunnelIdOf(node: NodeInput, network: string, field: string): number {
-  const pinned = legacyGatewayTunnelId(node, network);
-  if (!Number.isInteger(pinned) || pinned < 1 || pinned >= LEGACY_TUNNEL_ID_TOP - 1)
-    throw new TopologyInputError(
-      `${field}.layer2GatewayTunnelIds.${network}`,
-      pinned,
-      'is not a tunnel key from 1 to 32766',
-    );
-  return pinned;
-}
-
-/** The node's SNAT port range, else the cluster's, else upstream's default; "" means none. */
-function portRangeOf(node: NodeInput, cluster: ClusterInput, field: string): string | undefined {
-  const range = node.ephemeralPortRange ?? cluster.ephemeralPortRange ?? DEFAULT_EPHEMERAL_PORT_RANGE;
-  if (range !== '' && !isValidPortRange(range)) {
-    const at = node.ephemeralPortRange === undefined ? 'cluster.ephemeralPortRange' : `${field}.ephemeralPortRange`;
-    throw new TopologyInputError(at, range, 'is not a port range <min>-<max>');
-  }
-  return range === '' ? undefined : range;
 }
 
 /** The input's nodes by name (index in the input); a repeated name or id is an error. */
@@ -292,13 +184,13 @@ function resolveBase(input: RenderInput): NetworkBase {
   const families = clusterFamilies(cluster);
   const role = roleOf(net);
   const primary = role === 'primary';
-  const subnets = parseList(
+  const subnets = parseCidrList(
     net.subnets?.map((s) => s.cidr),
     'network.subnets',
   );
   if (subnets.length === 0 && (primary || net.topology === 'layer3'))
     throw new TopologyInputError('network.subnets', net.subnets, 'is empty');
-  const transitSwitches = parseList(
+  const transitSwitches = parseCidrList(
     cluster.transitSwitchSubnets ?? DEFAULT_TRANSIT_SWITCH_SUBNETS,
     'cluster.transitSwitchSubnets',
   );
@@ -352,7 +244,7 @@ function clusterNodeIPs(nodes: readonly NodeInput[]): string[] {
 
 /** A cluster-wide list (join, masquerade subnets): one CIDR per cluster family. */
 function clusterWide(raw: unknown, families: Family[], field: string): Cidr[] {
-  return forFamilies(parseList(raw, field), families, field, raw);
+  return forFamilies(parseCidrList(raw, field), families, field, raw);
 }
 
 /** Upstream renders Localnet networks as secondary only (the CUDN CRD allows no other role). */
@@ -383,7 +275,7 @@ function layer2Transits(input: RenderInput, subnets: Cidr[]): Cidr[] {
       'is required for a Layer2 network (see layer2TransitSubnets)',
     );
   const families = [...new Set(subnets.map((s) => s.family))];
-  return forFamilies(parseList(raw, 'network.transitSubnets'), families, 'network.transitSubnets', raw);
+  return forFamilies(parseCidrList(raw, 'network.transitSubnets'), families, 'network.transitSubnets', raw);
 }
 
 function layer2Keys(input: RenderInput): { switch: number; transitRouter: number } {

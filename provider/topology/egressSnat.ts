@@ -15,8 +15,9 @@ import { type Cidr, type Family, formatCidr } from '../model/cidr';
 import { objectIds } from '../model/dbObjectIds';
 import { NAME_KEY } from '../model/externalIds';
 import { destinationMatch, nodeIPsIds, udnServicesIds } from './advertised';
-import type { NetworkContext, NodeContext } from './context';
+import type { NetworkContext } from './context';
 import { networkControllerName } from './names';
+import type { NodeContext } from './nodeContext';
 import { addressSetFamily, addressSetRef, addressSetRow } from './objectIds';
 import type { DesiredRow } from './rows';
 

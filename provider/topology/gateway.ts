@@ -7,11 +7,12 @@
 import { addressBits, formatCidr } from '../model/cidr';
 import { gatewayRouterJoinIP, masqueradeIPs, type Addr, type MasqueradeIPs } from './addresses';
 import { routerPort, snat, staticRoute, switchPort } from './builders';
-import { ofFamily, type NetworkContext, type NodeContext } from './context';
+import { ofFamily, type NetworkContext } from './context';
 import { clusterSubnetSnatScope } from './egressSnat';
 import { routerLBGroups } from './groups';
 import { macFromIP } from './mac';
 import * as names from './names';
+import type { NodeContext } from './nodeContext';
 import { refs, row, type DesiredRow } from './rows';
 
 export interface GatewayRouterSpec {

@@ -24,7 +24,7 @@ import { NODE_KEY } from '../model/externalIds';
 import { transitPair, type Addr } from './addresses';
 import { advertisedIsolation, advertisedPassAcl } from './advertised';
 import { gatewayChassis, routerPort, routerTypePort, staticRoute } from './builders';
-import { ofFamily, type NetworkContext, type NodeContext } from './context';
+import { ofFamily, type NetworkContext } from './context';
 import { gatewayJoinIPs, renderGatewayRouter } from './gateway';
 import { switchLBGroups } from './groups';
 import { nodeGatewayIP, nodeManagementIP } from './infrastructure';
@@ -34,6 +34,7 @@ import { inTransition, oldRemoteNode, transitionAddresses, upgradePorts } from '
 import { macFromIPs } from './mac';
 import { hostAddressPolicies, managementAcls, managementPortRow, managementSnats } from './management';
 import * as names from './names';
+import type { NodeContext } from './nodeContext';
 import { RouterParts, SwitchParts } from './parts';
 import { remoteBlock, type RemoteRow } from './remoteRows';
 import type { DesiredRow } from './rows';

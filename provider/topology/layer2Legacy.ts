@@ -22,7 +22,7 @@
 import { NODE_KEY } from '../model/externalIds';
 import { cidrText } from './addresses';
 import { routerPort, routerTypePort, switchPort } from './builders';
-import type { NetworkContext, NodeContext } from './context';
+import type { NetworkContext } from './context';
 import { gatewayJoinIPs, renderGatewayRouter } from './gateway';
 import { switchLBGroups } from './groups';
 import { nodeGatewayIP } from './infrastructure';
@@ -30,6 +30,7 @@ import { mtuOption, raConfigs, switchConfig } from './layer2Parts';
 import { macFromIP } from './mac';
 import { hostAddressPolicies, managementAcls, managementPortRow, managementSnats } from './management';
 import * as names from './names';
+import type { NodeContext } from './nodeContext';
 import { SwitchParts } from './parts';
 import { remoteBlock, type RemoteRow } from './remoteRows';
 import type { DesiredRow } from './rows';

@@ -3,9 +3,10 @@
  * router; layer2Legacy.ts, the one before it): the layer2 switch's other_config, `gateway_mtu`
  * and the IPv6 router-advertisement configs of the port holding the gateway address.
  */
-import type { NetworkContext, NodeContext } from './context';
+import type { NetworkContext } from './context';
 import { subnetConfig } from './layer3';
 import * as names from './names';
+import type { NodeContext } from './nodeContext';
 
 /** `gateway_mtu` is the cluster MTU (config.Default.MTU); only the IPv6 RA `mtu` follows the network. */
 export function mtuOption(ctx: NetworkContext, nodes: readonly NodeContext[]): Record<string, string> {

@@ -30,11 +30,12 @@ import { addressBits, type Cidr } from '../model/cidr';
 import { NODE_KEY } from '../model/externalIds';
 import { nth, type Addr } from './addresses';
 import { routerPort, routerTypePort, staticRoute } from './builders';
-import type { NetworkContext, NodeContext } from './context';
+import type { NetworkContext } from './context';
 import { gatewayJoinIPs, networkMasqueradeIPs } from './gateway';
 import { legacyRemotePort } from './layer2Legacy';
 import { macFromIP } from './mac';
 import * as names from './names';
+import type { NodeContext } from './nodeContext';
 import type { RemoteRow } from './remoteRows';
 import type { DesiredRow } from './rows';
 

@@ -16,13 +16,14 @@ import { formatCidr, type Cidr } from '../model/cidr';
 import { clusterRouterJoinIP, gatewayIP, managementIP } from './addresses';
 import { advertisedIsolation, advertisedPassAcl } from './advertised';
 import { gatewayChassis, routerPort, routerTypePort, staticRoute } from './builders';
-import { ofFamily, type NetworkContext, type NodeContext } from './context';
+import { ofFamily, type NetworkContext } from './context';
 import { snatExemptionSets } from './egressSnat';
 import { gatewayJoinIPs, networkMasqueradeIPs, renderGatewayRouter } from './gateway';
 import { switchLBGroups } from './groups';
 import { renderLayer3Interconnect } from './layer3-ic';
 import { hostAddressPolicies, managementAcls, managementPortRow, managementSnats } from './management';
 import * as names from './names';
+import type { NodeContext } from './nodeContext';
 import { RouterParts, SwitchParts } from './parts';
 import type { DesiredRow } from './rows';
 

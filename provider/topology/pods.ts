@@ -10,11 +10,12 @@
 import { NAD_KEY, NETWORK_KEY, TOPOLOGY_KEY } from '../model/externalIds';
 import { parseIP } from './addresses';
 import { switchPort } from './builders';
-import { type NetworkContext, type NodeContext, nodeByName } from './context';
+import { type NetworkContext, nodeByName } from './context';
 import { TopologyInputError } from './errors';
 import type { PodInput, RenderInput } from './input';
 import { macFromIPs } from './mac';
 import { podPort } from './names';
+import type { NodeContext } from './nodeContext';
 import type { DesiredRow } from './rows';
 
 function checkPod(pod: PodInput, index: number, input: RenderInput): void {

@@ -18,11 +18,12 @@
  */
 import { managementIP } from './addresses';
 import { switchPort } from './builders';
-import type { NetworkContext, NodeContext } from './context';
+import type { NetworkContext } from './context';
 import { loadBalancerGroups, switchLBGroups } from './groups';
 import { clusterRouterOptions, nodeRouterLink, subnetConfig } from './layer3';
 import { BASE_TRANSIT_SWITCH_TUNNEL_KEY, renderLayer3Interconnect } from './layer3-ic';
 import * as names from './names';
+import type { NodeContext } from './nodeContext';
 import { RouterParts, SwitchParts } from './parts';
 import type { DesiredRow } from './rows';
 
