@@ -5,15 +5,15 @@
  * nothing of the old topology left behind. Upstream's rows are simulated as our own rendering of
  * the old topology with every ovnk trace removed (test/support/upstreamLike.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OvsdbClient } from '../../../provider/ovsdb/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { OvsdbClient } from '../../../provider/ovsdb/client';
 import type { Operation } from '../../../provider/ovsdb/notation';
 import { UpstreamRowsError } from '../../../provider/runtime/adoptUpstream';
 import { applyZone, diffZone, planTopology, type TopologyPlan } from '../../../provider/runtime/cli';
 import { dump } from '../../support/nbDump';
 import { gatewayNode, layer2, networkFor, ownedNetworks } from '../../support/objects';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 import { stripOurMarks } from '../../support/upstreamLike';
+import { useZoneServers } from '../../support/zoneServers';
 
 const NB = 'OVN_Northbound';
 const NODES = ['n1', 'n2'];
@@ -30,27 +30,6 @@ function world(owner: string, upgraded: string[], adopt = false): TopologyPlan {
   return result.plan;
 }
 
-interface Zones {
-  servers: OvsdbServer[];
-  clients: OvsdbClient[];
-}
-
-function useZones(): Zones {
-  const zones: Zones = { servers: [], clients: [] };
-  beforeAll(async () => {
-    for (const _ of NODES) {
-      const server = await startOvsdbServer();
-      zones.servers.push(server);
-      zones.clients.push(await OvsdbClient.connect(server.unix));
-    }
-  }, 60_000);
-  afterAll(async () => {
-    for (const c of zones.clients) c.close();
-    for (const s of zones.servers) await s.stop();
-  });
-  return zones;
-}
-
 const zoneOf = (p: TopologyPlan, node: string) => p.zones.find((z) => z.name === node)!;
 
 /** Every row's table, name (or uuid-free columns) of the zone, sorted: what changed shows as a difference. */
@@ -65,8 +44,8 @@ async function names(client: OvsdbClient): Promise<string[]> {
 }
 
 describe('a Northbound holding the old Layer2 topology without owner markers (as ovn-kubernetes wrote it)', () => {
-  const zones = useZones();
-  const fresh = useZones();
+  const zones = useZoneServers(NODES.length);
+  const fresh = useZoneServers(NODES.length);
 
   beforeAll(async () => {
     const old = world('upstream-sim', []);

@@ -5,12 +5,11 @@
  * `layer2TopologyVersion: "2.0"`; after each, diff is clean in every zone, and after the last node
  * the Northbounds hold exactly what a fresh apply of the new topology writes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OvsdbClient } from '../../../provider/ovsdb/client';
+import { describe, expect, it } from 'vitest';
 import { applyZone, diffZone, planTopology, type RuntimeState, type TopologyPlan } from '../../../provider/runtime/cli';
 import { dump } from '../../support/nbDump';
 import { gatewayNode, layer2, networkFor, ownedNetworks } from '../../support/objects';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { useZoneServers, type ZoneServers } from '../../support/zoneServers';
 
 const owner = 'upgrade';
 const NODES = ['n1', 'n2', 'n3'];
@@ -31,35 +30,14 @@ function plan(text: string, previous?: RuntimeState): TopologyPlan {
   return result.plan;
 }
 
-interface Zones {
-  servers: OvsdbServer[];
-  clients: OvsdbClient[];
-}
-
-function useZones(): Zones {
-  const zones: Zones = { servers: [], clients: [] };
-  beforeAll(async () => {
-    for (const _ of NODES) {
-      const server = await startOvsdbServer();
-      zones.servers.push(server);
-      zones.clients.push(await OvsdbClient.connect(server.unix));
-    }
-  }, 60_000);
-  afterAll(async () => {
-    for (const c of zones.clients) c.close();
-    for (const s of zones.servers) await s.stop();
-  });
-  return zones;
-}
-
-async function applyAll(zones: Zones, p: TopologyPlan): Promise<void> {
+async function applyAll(zones: ZoneServers, p: TopologyPlan): Promise<void> {
   for (const [i, node] of NODES.entries()) {
     const zone = p.zones.find((z) => z.name === node)!;
     await applyZone(zones.clients[i]!, zone, owner, p.state);
   }
 }
 
-async function drift(zones: Zones, p: TopologyPlan): Promise<string[]> {
+async function drift(zones: ZoneServers, p: TopologyPlan): Promise<string[]> {
   const lines: string[] = [];
   for (const [i, node] of NODES.entries())
     lines.push(
@@ -77,7 +55,7 @@ async function drift(zones: Zones, p: TopologyPlan): Promise<string[]> {
 const names = (rows: string[], pattern: RegExp) => rows.filter((r) => pattern.test(r)).map((r) => r.split(' ')[0]);
 
 describe('a Layer2 network upgraded node by node to the transit router, on real ovsdb-servers', () => {
-  const zones = useZones();
+  const zones = useZoneServers(NODES.length);
   let state: RuntimeState | undefined;
 
   const step = async (upgraded: string[]): Promise<TopologyPlan> => {
@@ -148,7 +126,7 @@ describe('a Layer2 network upgraded node by node to the transit router, on real 
   });
 
   describe('compared with a fresh apply of the new topology', () => {
-    const fresh = useZones();
+    const fresh = useZoneServers(NODES.length);
     it('holds the same rows in every zone', async () => {
       await applyAll(fresh, plan(world(NODES)));
       const expected = await Promise.all(fresh.clients.map((c) => dump(c)));
