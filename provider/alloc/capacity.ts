@@ -10,7 +10,7 @@
  * fit, and the planner's reason and object when one more is refused. Pure.
  */
 import { familyName, formatCidr } from '../model/cidr';
-import { maxNodeId, minNodeId } from '../model/inventory';
+import { maxNodeId, minNodeId } from '../model/inventoryNode';
 import type { ClusterAllocation } from './cluster';
 import { type ConnectCapacity, connectCapacity, type ConnectCapacityInput, type Limit } from './connectCapacity';
 import { dynamicKeyStart, maxDatapathKey } from './datapathKeys';

@@ -5,7 +5,7 @@
  * by portChecks.ts as the planner checks it. Also the one Limit shape both parts report. Pure.
  */
 import { addressBits, type Cidr, cidrSize, familyName, formatCidr, mustParseCidr } from '../model/cidr';
-import { maxNodeId, minNodeId } from '../model/inventory';
+import { maxNodeId, minNodeId } from '../model/inventoryNode';
 import type { Reason } from '../model/problem';
 import { ConnectSubnetAllocator, type ConnectSubnet, ownerKey, ownerTopology, type Topology } from './connectSubnets';
 import { layer2PortKey, layer3PortKey, maxNodes } from './p2p';

@@ -6,7 +6,7 @@
  */
 import { compare } from '../model/cluster';
 import { dict, own } from '../model/dict';
-import { maxNodeId, minNodeId } from '../model/inventory';
+import { maxNodeId, minNodeId } from '../model/inventoryNode';
 import { networkIdAnnotation } from '../model/network';
 import { type Problem, problem } from '../model/problem';
 

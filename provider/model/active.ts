@@ -6,7 +6,8 @@
  * subnet, no rows of the network in its own zone and no remote rows in the others. Pure.
  */
 import type { Cluster } from './clusterShape';
-import type { Inventory, InventoryNode } from './inventory';
+import type { Inventory } from './inventory';
+import type { InventoryNode } from './inventoryNode';
 import type { Network } from './network';
 import { type Problem, problem } from './problem';
 

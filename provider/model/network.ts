@@ -5,8 +5,8 @@
  * (topology + layer3 / layer2 / localnet). cudn.ts and udn.ts say where that shape lives.
  */
 import { type Family, firstClearBlock, mustParseCidr, formatCidr, parseCidr } from './cidr';
+import { cidrList } from './cidrList';
 import type { FieldReader, Json } from './fields';
-import { cidrList } from './inventory';
 import type { LoadedDocument } from './load';
 import { failure, type Outcome, success } from './outcome';
 import { parsePreconfigured, type PreconfiguredAddresses } from './preconfigured';

@@ -8,8 +8,8 @@
  * rules (primary only, inside `subnets`, gateway IPs inside the infrastructure subnets, no
  * overlap, masked) are checked when the object is loaded (crd/), whatever the flag.
  */
+import { cidrList } from './cidrList';
 import type { FieldReader, Json } from './fields';
-import { cidrList } from './inventory';
 
 export interface PreconfiguredAddresses {
   /** The gateway address of each family (the CRD: one per subnet family). */

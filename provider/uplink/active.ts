@@ -7,7 +7,7 @@
  */
 import { isActiveOn } from '../model/active';
 import type { Cluster } from '../model/cluster';
-import type { InventoryNode } from '../model/inventory';
+import type { InventoryNode } from '../model/inventoryNode';
 import type { Network } from '../model/network';
 
 export { isActiveOn };

@@ -10,7 +10,7 @@
 import { compare, type Cluster } from '../model/cluster';
 import { uplinksOf } from '../model/cudn';
 import { dict } from '../model/dict';
-import type { InventoryNode } from '../model/inventory';
+import type { InventoryNode } from '../model/inventoryNode';
 import type { Network } from '../model/network';
 import type { Uplink } from '../model/uplink';
 import { activeNodesOf, isActiveOn } from './active';

@@ -6,7 +6,7 @@
  * UplinkConfigurationConflict for conflicts, UplinkVRFAttachmentFailed for any other VRF failure).
  * Pure.
  */
-import type { InventoryNode } from '../model/inventory';
+import type { InventoryNode } from '../model/inventoryNode';
 import type { Network } from '../model/network';
 import type { Failure } from '../model/outcome';
 import type { RouteAdvertisements } from '../model/routeAdvertisements';

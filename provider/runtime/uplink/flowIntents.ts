@@ -10,7 +10,7 @@
  */
 import type { Cluster } from '../../model/cluster';
 import { uplinksOf } from '../../model/cudn';
-import type { InventoryNode } from '../../model/inventory';
+import type { InventoryNode } from '../../model/inventoryNode';
 import { masqueradeIPs } from '../../topology/addresses';
 import { localnetPort, networkPrefix } from '../../topology/names';
 import { isActiveOn } from '../../uplink/active';
