@@ -7,7 +7,7 @@
  * Chassis ids come from the Inventory; when a node has none the node name is used (OVS's
  * system-id is commonly the host name), so the render stays deterministic. Gateway details are
  * passed only when the node has a gateway bridge, its MAC and node IPs. Pod addresses are
- * assigned once per cluster (not per zone) and stay stable against `previousPods`.
+ * assigned once per cluster (not per zone, podInputs.ts) and stay stable against `previousPods`.
  * Layer2 pods get a tunnel id (`requested-tnl-key`, pod-tunnels.ts) in the per-node layout
  * only, where every zone must give the same pod the same port key; in the central layout one
  * northd sees every pod and picks the keys itself, so none is assigned or kept.
@@ -15,21 +15,18 @@
 import type { ClusterAllocation } from '../alloc/cluster';
 import { servedNodeNames } from '../alloc/served';
 import { familyName } from '../model/cidr';
-import { mustParseCidr, parseAddress } from '../model/cidr';
 import { type Cluster, inUse } from '../model/cluster';
 import { uplinksOf } from '../model/cudn';
 import { dict, own } from '../model/dict';
-import type { InventoryPod } from '../model/inventory';
 import type { InventoryNode } from '../model/inventoryNode';
 import type { Network } from '../model/network';
-import { podsAttachedTo } from '../model/podNetworks';
 import { advertisesCudnPodNetwork } from '../model/routeAdvertisements';
 import { inventoryZones, type Zone } from '../model/zones';
 import { forNetwork } from './errors';
-import { infrastructureExclusions, infrastructureIPs } from './infrastructure';
 import type { ClusterInput, GatewayInput, NetworkInput, NodeInput, PodInput, RenderInput } from './input';
-import { assignPodIPs, podKey } from './pod-ips';
+import { podKey } from './pod-ips';
 import { assignPodTunnels, type PodTunnels } from './pod-tunnels';
+import { assignNetworkPods, usesPreconfigured } from './podInputs';
 
 /** Pod addresses per OVN network name, then per `namespace/name`. */
 export type PodAssignments = Record<string, Record<string, string[]>>;
@@ -185,9 +182,6 @@ function preconfiguredOf(cluster: Cluster, network: Network): Pick<NetworkInput,
   return { preconfigured: { defaultGatewayIPs, infrastructureSubnets } };
 }
 
-const usesPreconfigured = (cluster: Cluster, network: Network): boolean =>
-  cluster.inventory.enablePreconfiguredUDNAddresses && network.topology === 'Layer2' && network.role === 'Primary';
-
 const transportNames = { NoOverlay: 'no-overlay', EVPN: 'evpn' } as const;
 
 function transportOf(network: Network): Pick<NetworkInput, 'transport' | 'outboundSNAT'> {
@@ -251,79 +245,3 @@ function gatewayOf(node: InventoryNode): GatewayInput | undefined {
 /** Layer2 pods need cluster-wide port keys only when each zone has its own northd. */
 const needsTunnelIds = (cluster: Cluster, network: Network): boolean =>
   cluster.inventory.zones === 'per-node' && network.topology === 'Layer2';
-
-/**
- * The inventory's pods of a network, on nodes that have an id, each with the NAD it attaches
- * through: a primary network's are those of the namespaces it serves, a secondary network's those
- * whose `networks` name one of its NADs (model/podNetworks.ts).
- */
-export function podsOf(
-  cluster: Cluster,
-  allocation: ClusterAllocation,
-  network: Network,
-): { pod: InventoryPod; nadKey: string }[] {
-  const placed = (p: InventoryPod) => allocation.nodeIds[p.node] !== undefined;
-  if (network.role === 'Secondary') return podsAttachedTo(cluster, network).filter(({ pod }) => placed(pod));
-  const served = new Set(network.namespaces);
-  return cluster.inventory.pods
-    .filter((p) => served.has(p.namespace) && placed(p))
-    .map((pod) => ({ pod, nadKey: `${pod.namespace}/${network.objectName}` }));
-}
-
-/**
- * Where pod addresses start: after the gateway and management addresses (.1, .2), except on a
- * secondary Layer2 or Localnet network, which has neither and whose allocator reserves nothing
- * but the network's own addresses and its excludeSubnets (upstream's newIPAllocatorForNetwork,
- * clustermanager/network_cluster_controller.go, adds the infrastructure addresses for primary
- * Layer2 networks only). With preconfigured addresses, the infrastructure subnets (else the
- * chosen gateway and management addresses) and the reserved subnets are kept out instead.
- */
-function poolOf(cluster: Cluster, network: Network): { firstOffset: number; exclude: string[] } {
-  const flat = network.role === 'Secondary' && network.topology !== 'Layer3';
-  const exclude = network.excludeSubnets ?? [];
-  if (!usesPreconfigured(cluster, network)) return { firstOffset: flat ? 1 : 3, exclude };
-  // with preconfigured addresses the infrastructure addresses are wherever they were chosen
-  const given = network.preconfigured ?? {};
-  const infra = given.infrastructureSubnets ?? [];
-  const chosen = infrastructureIPs(
-    network.subnets.map((s) => mustParseCidr(s.cidr)),
-    infra.map(mustParseCidr),
-    (given.defaultGatewayIPs ?? []).flatMap((ip) => parseAddress(ip) ?? []),
-  );
-  return {
-    firstOffset: 1,
-    exclude: [...exclude, ...infrastructureExclusions(chosen, infra), ...(given.reservedSubnets ?? [])],
-  };
-}
-
-function assignNetworkPods(
-  cluster: Cluster,
-  allocation: ClusterAllocation,
-  network: Network,
-  previous: Record<string, string[]>,
-) {
-  const attached = podsOf(cluster, allocation, network);
-  const pods = attached.map((a) => a.pod);
-  const ips = dict<string[]>();
-  if (network.topology !== 'Layer3') {
-    const subnets = network.subnets.map((s) => s.cidr);
-    Object.assign(ips, assignPodIPs({ pods, subnets, ...poolOf(cluster, network) }, previous));
-  } else {
-    const hostSubnets = own(allocation.hostSubnets, network.name) ?? {};
-    for (const node of new Set(pods.map((p) => p.node))) {
-      const subnets = own(hostSubnets, node);
-      if (subnets) Object.assign(ips, assignPodIPs({ pods: pods.filter((p) => p.node === node), subnets }, previous));
-    }
-  }
-  const inputs: PodInput[] = attached
-    .filter(({ pod }) => ips[podKey(pod)])
-    .map(({ pod, nadKey }) => ({
-      name: pod.name,
-      namespace: pod.namespace,
-      node: pod.node,
-      nadKey,
-      ips: ips[podKey(pod)]!,
-      ...(pod.uid === undefined ? {} : { uid: pod.uid }),
-    }));
-  return { ips, inputs };
-}
