@@ -17,6 +17,7 @@ import {
   StateError,
   suggestsLostLedger,
   TargetUnreachableError,
+  UpstreamRowsError,
 } from '../../provider/runtime/cli';
 import { CliError, ExitCode } from '../contract';
 
@@ -61,6 +62,8 @@ function outcomeError(error: unknown, file: string): CliError | undefined {
   if (error instanceof ChangedByAnotherWriterError) return refused('ChangedByAnotherWriter', error.endpoint);
   if (error instanceof ForeignRowClash) return refused('ForeignRowClash', `${error.table} ${error.values}`);
   if (error instanceof OwnerConflictError) return refused('OwnerConflict', error.endpoint);
+  // upstream's rows of a planned network, met before anything is written (adoptUpstream.ts)
+  if (error instanceof UpstreamRowsError) return refused('UpstreamRows', 'spec.adoptUpstreamRows');
   if (error instanceof NotCommittedError)
     return new CliError(ExitCode.unreachable, error.message, { endpoint: error.endpoint, outcome: 'not committed' });
   if (error instanceof OutcomeUnknownError)

@@ -25,6 +25,7 @@ export * from './input';
 export * from './pulumi';
 export * from './kubernetes';
 export { MissingPackageError } from './optionalPackage';
+export { UpstreamRowsError } from './adoptUpstream';
 export * from './readable';
 export * from './refusals';
 export { dict, own } from '../model/dict';

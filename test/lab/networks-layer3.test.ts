@@ -72,7 +72,7 @@ describe('two primary Layer3 networks over three nodes', () => {
     expect(await reaches(podNetns(lab, 'blue', 'a'), podIPs(lab, 'blue', 'b')[0]!)).toBe(true);
   });
 
-  it('a row without our marker, identical to one of ours, is untouched by apply and destroy', async () => {
+  it('a row without our marker, identical to one of ours, is refused by apply and untouched by apply and destroy', async () => {
     const externalIds = nbctl(
       lab,
       '--columns=external_ids',
@@ -91,13 +91,21 @@ describe('two primary Layer3 networks over three nodes', () => {
       'external_ids:k8s.ovn.org/topology=layer3',
     ).trim();
     const before = nbctl(lab, 'list', 'Logical_Switch', foreignUuid);
-    expect(ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json').json.zones.central.sent).toBe(false);
+    // a planned network's row without our marker is upstream's (runtime/adoptUpstream.ts): the apply
+    // refuses before writing, rather than render a second switch of that name beside it
+    const refused = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
+    expect(refused.status, refused.stdout).toBe(1);
+    expect(refused.json.zones.central).toMatchObject({
+      exitCode: 1,
+      error: expect.stringContaining('spec.adoptUpstreamRows: true'),
+    });
+    expect(nbctl(lab, 'list', 'Logical_Switch', foreignUuid)).toBe(before);
     const db = await nbConnection(lab.nb);
     await destroyZone(db, 'central', owner);
     expect(nbctl(lab, 'list', 'Logical_Switch', foreignUuid)).toBe(before);
-    // put our rows back for the next test
+    // put our rows back for the next test, once the other writer's switch is gone
+    nbctl(lab, 'destroy', 'Logical_Switch', foreignUuid);
     expect(ovnk('apply', '-f', file, '--lab', lab.name).status).toBe(0);
-    expect(nbctl(lab, 'list', 'Logical_Switch', foreignUuid)).toBe(before);
   });
 
   it('destroy leaves no row of this owner and the pods lose connectivity, then unplugs them', async () => {

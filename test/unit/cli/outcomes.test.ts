@@ -6,6 +6,7 @@ import {
   ForeignRowClash,
   NotCommittedError,
   OutcomeUnknownError,
+  UpstreamRowsError,
 } from '../../../provider/runtime/cli';
 
 const outcome = (error: Error) => errorDocument(asCliError(error, 'f.yaml'));
@@ -38,6 +39,21 @@ describe('how the CLI reports writes others interfered with, and outcomes in dou
         reason: 'ForeignRowClash',
         message: expect.stringContaining('a row of owner "other" (u-1)'),
         path: 'Logical_Router_Port (rtoj-x)',
+      },
+    ]);
+  });
+
+  it('is a refusal (exit 1) naming spec.adoptUpstreamRows when a zone holds rows upstream wrote for a planned network', () => {
+    const { exitCode, document } = outcome(
+      new UpstreamRowsError('unix:/nb.sock', ['Logical_Switch "cluster_udn_blue_ovn_layer2_switch"']),
+    );
+    expect(exitCode).toBe(1);
+    expect(document.error).toContain('set spec.adoptUpstreamRows: true in the Inventory');
+    expect(document.problems).toEqual([
+      {
+        reason: 'UpstreamRows',
+        message: expect.stringContaining('nothing was written'),
+        path: 'spec.adoptUpstreamRows',
       },
     ]);
   });
