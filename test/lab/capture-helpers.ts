@@ -6,6 +6,7 @@
  * the gateway announcements a live migration would need (gratuitous ARP, router advertisements).
  */
 import { execFileSync, spawn } from 'node:child_process';
+import ipaddr from 'ipaddr.js';
 
 export interface FrameFilter {
   /** The socket's protocol: an ethertype (`0x0800`), or `3` (ETH_P_ALL) for every frame both ways. */
@@ -82,6 +83,14 @@ export const garpsAndAdverts = (lines: string[]): string[] =>
     const [kind, op, sender, target] = l.split(' ');
     return (kind === 'arp' && sender === target) || (kind === 'nd' && op === '134');
   });
+
+/** The IPv6 link-local address (EUI-64) of `mac`: a router port's source address in its advertisements. */
+export function linkLocalOf(mac: string): string {
+  const m = mac.split(':').map((h) => parseInt(h, 16));
+  return ipaddr
+    .fromByteArray([0xfe, 0x80, 0, 0, 0, 0, 0, 0, m[0]! ^ 2, m[1]!, m[2]!, 0xff, 0xfe, m[3]!, m[4]!, m[5]!])
+    .toString();
+}
 
 const garpScript = `
 import socket, sys

@@ -20,7 +20,7 @@ import { chassisIdOf, ovnTool, pingOnce, readState } from '../../lab';
 import '../setup/lab';
 import { macFromIP } from '../../provider/topology/mac';
 import { podPort } from '../../provider/topology/names';
-import { framesSeen, garpsAndAdverts, gatewayAnnouncements, sendGratuitousArp } from './capture-helpers';
+import { framesSeen, garpsAndAdverts, gatewayAnnouncements, linkLocalOf, sendGratuitousArp } from './capture-helpers';
 import { type InterconnectLab, useInterconnectLab } from './ic-helpers';
 import { fixture, neighbourMac, ovnk, podIPs, podNetns, reaches } from './networks-helpers';
 import { openStream, stopAllStreams, type TcpStream } from './stream-helpers';
@@ -158,13 +158,18 @@ function liveMigration(layout: string, ic: MigrationLab): void {
       expect(bound).toBe(chassisRow);
     });
 
-    it('green/a reaches its default gateway at once, with the MAC it had, and no gratuitous ARP or router advertisement reached it', () => {
+    it('green/a reaches its default gateway at once, with the MAC it had; no gratuitous ARP reached it, and no advertisement of another router', () => {
       // OKEP-5094: with the transit router the gateway's MAC is the same on every node, so the VM's
       // cached neighbour stays right; upstream still sends one GARP with that same MAC
       // (kubevirt/pod.go ReconcileIPv4AfterLiveMigration), which nothing here sends
       expect(gatewayAnswered).toBe(true);
       expect(neighbourMac(podA().netns, GATEWAY)).toBe(gatewayMacBefore);
-      expect(garpsAndAdverts(announcements)).toEqual([]);
+      const [garps, adverts] = partition(garpsAndAdverts(announcements), (l) => l.startsWith('arp'));
+      expect(garps).toEqual([]);
+      // ovn-controller's own periodic advertisements (upstream sets send_periodic on the router
+      // port, topology/layer2Parts.ts) can fall in the capture, e.g. when the port is claimed on
+      // the new chassis (one clean-clone run saw one): each names the router the pod already had
+      for (const advert of adverts) expect(advert).toBe(`nd 134 ${linkLocalOf(gatewayMacBefore!)}`);
     });
 
     it('the TCP stream stayed open and kept moving bytes; its longest pause is under the OKEP’s 2 seconds', async () => {
@@ -195,4 +200,9 @@ function liveMigration(layout: string, ic: MigrationLab): void {
       expect(garpsAndAdverts(seen.eth0!)).toEqual([`arp 1 ${a4} ${a4}`]);
     });
   });
+}
+
+/** The items `keep` accepts, then the others. */
+function partition<T>(items: T[], keep: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(keep), items.filter((item) => !keep(item))];
 }
