@@ -18,6 +18,8 @@ export interface BridgeChange {
   bundle: string[];
   /** Owners' networks' patch ports of other owners on the bridge (their drop flows). */
   otherPorts: string[];
+  /** Why nothing may be written: the shared flows other owners need say another service network. */
+  conflict?: string;
 }
 
 const dropFlow = /^in_port=(\w+),priority=9 actions=drop$/;
@@ -65,6 +67,27 @@ function wantedShared(
   return { flows, whole: false, canonical: canonicalFlows(stripped.map((f) => f.now)) };
 }
 
+/** The service CIDRs of breth0's shared masquerade-subnet entries (priority 550, serviceFlows.ts). */
+const serviceEntry = /^in_port=\w+,ipv?6?,(?:nw|ipv6)_dst=([^,]+),(?:nw|ipv6)_src=[^,]+,priority=550 /;
+const servicesOf = (flows: readonly string[]): string[] => flows.flatMap((f) => serviceEntry.exec(f)?.[1] ?? []);
+
+/**
+ * A node has one service network, so every owner's networks on a bridge share its entries. When
+ * other owners' networks are there and theirs name service CIDRs this owner's do not, rewriting
+ * them would cut those networks off their services (issue 25 point 1): the two Inventories disagree.
+ */
+function serviceConflict(wanted: string[], haveShared: DumpedFlow[], others: string[]): string | undefined {
+  if (others.length === 0) return undefined;
+  const ours = servicesOf(wanted);
+  const theirs = servicesOf(haveShared.map((f) => f.flow)).filter((c) => !ours.includes(c));
+  if (theirs.length === 0) return undefined;
+  return (
+    `serviceCIDRs: other owners' networks on the bridge (patch ports ${others.join(', ')}) use service CIDR ` +
+    `${theirs.join(', ')}, which this owner's Inventory spec.serviceCIDRs (${ours.join(', ') || 'none'}) does not ` +
+    `name: a node has one service network, so every owner must give the same`
+  );
+}
+
 /**
  * What `owner` must change on a bridge whose flows of ours are `dumped`, to carry `input`'s
  * networks (none: leave it).
@@ -77,6 +100,8 @@ export function bridgeChange(owner: string, input: BridgeFlowInput | undefined, 
   const mine = input ? networkFlows(owner, input) : [];
   const myPorts = input ? input.networks.map((n) => n.patchPort) : portsOf(haveMine);
   const shared = wantedShared(input, haveShared, myPorts, otherPorts);
+  const conflict = input ? serviceConflict(shared.canonical, haveShared, otherPorts) : undefined;
+  if (conflict) return { missing: 0, unexpected: 0, bundle: [], otherPorts, conflict };
   const diff = difference(
     [...canonicalFlows(mine), ...shared.canonical],
     [...haveMine, ...haveShared].map((f) => f.flow),

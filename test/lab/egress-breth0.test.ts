@@ -8,6 +8,8 @@
  * there and replaces the bridge's flows every 15 s, openflow_manager.go), ovnk leaves the bridge to
  * it: `diff` says so without drift, `apply` writes and removes nothing there.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
@@ -23,7 +25,14 @@ const run = (command: string) => ovnk(command, '-f', file, '--lab', lab.name, '-
 const defaultPatch = 'patch-breth0_ovn-worker-to-br-int';
 const ofctl = (...argv: string[]) => onNode(worker(), 'ovs-ofctl', '-O', 'OpenFlow13', ...argv);
 
-type Report = { bridge: string; written: boolean; managedBy?: string; missing: number; unexpected: number };
+type Report = {
+  bridge: string;
+  written: boolean;
+  managedBy?: string;
+  missing: number;
+  unexpected: number;
+  error?: string;
+};
 const breth0Report = (result: ReturnType<typeof run>): Report =>
   result.json.uplinkFlows['ovn-worker'].bridges.find((b: Report) => b.bridge === 'breth0');
 
@@ -165,5 +174,59 @@ describe('breth0 managed by ovnkube-node', () => {
     expect(breth0Report(taken)).toMatchObject({ written: true, missing: 0, unexpected: 0 });
     expect(run('diff').status).toBe(0);
     await greenLeavesThroughBreth0();
+  });
+});
+
+describe('a second owner on breth0 that gives another service network', () => {
+  // a node has one service network (config.Kubernetes.ServiceCIDRs); breth0's masquerade-subnet
+  // entry to it is shared by every owner's networks there, so the second Inventory is wrong
+  const amber = `apiVersion: ovnk/v1alpha1
+kind: Inventory
+metadata: {name: amber}
+spec:
+  ipFamilies: [IPv4]
+  masqueradeSubnets: [169.254.0.0/17]
+  serviceCIDRs: [172.30.0.0/16]
+  namespaces: [{name: egress-amber, labels: {egress: amber}}]
+  pods: [{name: a, namespace: egress-amber, node: ovn-worker}]
+---
+# an Uplink in the file is what makes apply work on the nodes' bridges; amber's CUDN uses breth0
+apiVersion: k8s.ovn.org/v1alpha1
+kind: Uplink
+metadata: {name: egress-red}
+spec:
+  nodeConfigs:
+  - {type: OVSBridge, nodeSelector: {}, hostInterfaceName: red0}
+---
+apiVersion: k8s.ovn.org/v1
+kind: ClusterUserDefinedNetwork
+metadata: {name: egress-amber}
+spec:
+  namespaceSelector: {matchLabels: {egress: amber}}
+  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.65.0.0/16}]}}
+`;
+
+  it("is refused on breth0 naming both service CIDRs, and the first owner's flows, egress and diff stay as they were", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'egress-amber-'));
+    const amberFile = path.join(dir, 'amber.yaml');
+    writeFileSync(amberFile, amber);
+    const shared = () => ourFlows(worker(), 'breth0', `cookie=${sharedCookie}/-1`);
+    try {
+      const before = await shared();
+      const applied = ovnk('apply', '-f', amberFile, '--lab', lab.name, '-o', 'json');
+      expect(applied.status, applied.stderr).toBe(4);
+      expect(applied.json.ok).toBe(false);
+      expect(breth0Report(applied)).toMatchObject({ written: false });
+      expect(breth0Report(applied).error).toMatch(
+        /use service CIDR 172\.16\.1\.0\/24, which this owner's Inventory spec\.serviceCIDRs \(172\.30\.0\.0\/16\)/,
+      );
+      expect(await shared()).toEqual(before);
+      await greenLeavesThroughBreth0();
+      expect(run('diff').status).toBe(0);
+    } finally {
+      ovnk('destroy', '-f', amberFile, '--lab', lab.name);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(run('diff').status).toBe(0);
   });
 });

@@ -133,7 +133,11 @@ async function onBridge(
     change = bridgeChange(owner, wanted.input, (await readBridge(runner, bridge)).ours);
   }
   const error =
-    write && wanted.absent.length > 0 ? `ports without an ofport on ${bridge}: ${wanted.absent.join(', ')}` : undefined;
+    change.conflict !== undefined
+      ? change.conflict
+      : write && wanted.absent.length > 0
+        ? `ports without an ofport on ${bridge}: ${wanted.absent.join(', ')}`
+        : undefined;
   const { missing, unexpected } = change;
   return { bridge, networks, missing, unexpected, written, ...(error ? { error } : {}) };
 }

@@ -89,4 +89,25 @@ describe("one owner's change to a bridge other owners share", () => {
       fanOut('output:1,output:7,NORMAL'),
     ]);
   });
+
+  it("refuses to rewrite breth0's shared service entry when another owner's networks use another service CIDR", () => {
+    const services = (cidr: string) => [{ cidr, masqueradeSubnet: '169.254.169.0/29', hostMasqIp: '169.254.169.2' }];
+    const onBreth0 = (input: typeof blue, cidr: string) => ({
+      ...input,
+      kind: 'gateway' as const,
+      services: services(cidr),
+    });
+    const dumped = dumpedFlows(bridgeFlows('a', onBreth0(blue, '10.96.0.0/16')));
+    const change = bridgeChange('b', onBreth0(purple, '172.30.0.0/16'), dumped);
+    expect(change.bundle).toEqual([]);
+    expect(change.conflict).toMatch(/use service CIDR 10\.96\.0\.0\/16.*spec\.serviceCIDRs \(172\.30\.0\.0\/16\)/);
+    // the same service network: no conflict, and the shared flows stay as the first owner wrote them
+    const agreeing = bridgeChange('b', onBreth0(purple, '10.96.0.0/16'), dumped);
+    expect(agreeing.conflict).toBeUndefined();
+    expect(flowsOf(agreeing.bundle).filter((f) => f.includes('priority=550'))).toEqual(
+      bridgeFlows('a', onBreth0(blue, '10.96.0.0/16')).filter((f) => f.includes('priority=550')),
+    );
+    // the owner alone on the bridge may change its own service network
+    expect(bridgeChange('a', onBreth0(blue, '172.30.0.0/16'), dumped).conflict).toBeUndefined();
+  });
 });
