@@ -17,6 +17,7 @@ import { connectInputs, connectNodes } from './fromCluster';
 import type { ConnectInput, ConnectNode } from './input';
 import { ConnectRenderError } from './links';
 import { renderConnect } from './render';
+import { renderConnectCached } from './renderCache';
 
 export interface ZoneRows {
   zone: Zone;
@@ -70,11 +71,16 @@ export function prepareZones(
   return { nodes, connects, loadBalancers, zones: zoneSpecs(cluster, nodes) };
 }
 
-/** `counts`: as renderConnect's, the remote nodes' shared rows counted there, not listed. */
+/**
+ * `counts`: as renderConnect's, the remote nodes' shared rows counted there, not listed. Listed,
+ * each connect's rows come from the render memo when it rendered the same input before.
+ */
 export function renderZone(plan: ZonePlan, zone: Zone, counts?: Map<string, number>): ZoneRows {
   const out: ZoneRows = { zone, rows: [], notes: [] };
   for (const input of plan.connects) {
-    const rendered = renderConnect(input, plan.nodes, zone, counts);
+    const rendered = counts
+      ? renderConnect(input, plan.nodes, zone, counts)
+      : renderConnectCached(input, plan.nodes, zone);
     out.rows.push(...rendered.rows);
     out.notes.push(...rendered.notes);
   }
