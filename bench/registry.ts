@@ -1,5 +1,6 @@
 /** Every benchmark, by name. Add one line per benchmark module. */
 import { allocBenchmark } from './alloc';
+import { applyMemoryBenchmark } from './applyMemory';
 import { auditBenchmark } from './audit';
 import { connectBenchmark } from './connect';
 import { connectRowsBenchmark } from './connectRows';
@@ -32,4 +33,5 @@ export const benchmarks: Benchmark[] = [
   auditBenchmark,
   readsBenchmark,
   perNodeBenchmark,
+  applyMemoryBenchmark,
 ];
