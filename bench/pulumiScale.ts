@@ -13,7 +13,7 @@ import { apply } from '../provider/nb/apply';
 import { nbSchema } from '../provider/nb/generated/nb';
 import { OvsdbClient } from '../provider/ovsdb/client';
 import { adaptToServer } from '../provider/runtime/compat';
-import { type ClusterSlices, pulumiKinds, pulumiOutputsOf } from '../provider/runtime/pulumi';
+import { catalogRef, type ClusterSlices, pulumiKinds, pulumiOutputsOf } from '../provider/runtime/pulumi';
 import { unpack } from '../provider/runtime/pulumi/pack';
 import { zoneSliceRows } from '../provider/runtime/pulumi/sliceRows';
 import type { ZoneSlice } from '../provider/runtime/pulumi/slices';
@@ -63,10 +63,11 @@ async function allocations(nodes: number, change = false) {
 }
 
 const zoneName = (i: number) => `node-${i}`;
+/** As components/cluster.ts makes them: a reference to the catalog ClusterAllocations publishes in the zone. */
 const zoneProps = (slices: ClusterSlices, zone: string): Props => ({
   owner: `bench/cluster/zone/${zone}`,
   zone,
-  slice: slices.zone,
+  slice: catalogRef(slices.zone!, 'bench/cluster'),
 });
 
 /** Check+Diff of every resource of an unchanged stack through the host, as a preview makes them. */
@@ -188,6 +189,9 @@ async function size(host: PulumiHost, shims: Record<string, string>, nodes: numb
   figure(`pulumi.scale.${label}.preview.zonerows_each`, (previewed.zones / nodes) * 1000, 'ms');
   figure(`pulumi.scale.${label}.state`, (caState + nodes * zoneState) / 1048576, 'MiB');
   figure(`pulumi.scale.${label}.state.zonerows`, zoneState / 1024, 'KiB');
+  figure(`pulumi.scale.${label}.state.cluster`, caState / 1024, 'KiB');
+  // not in the stack's state: what ClusterAllocations publishes in each zone's Northbound for its ZoneRows
+  figure(`pulumi.scale.${label}.catalog.published`, slices.zone!.data.length / 1024, 'KiB');
   figure(`pulumi.scale.${label}.one_network_change.touched`, changed + 1, 'resources');
   figure(`pulumi.scale.${label}.read.zone`, read.seconds, 's');
   figure(`pulumi.scale.${label}.read.zone.cpu`, read.cpu, 's');

@@ -6,7 +6,15 @@
  */
 import * as pulumi from '@pulumi/pulumi';
 import { clusterDiagramDot } from '../provider/runtime/diagram/cluster';
-import { DEFAULT_LAYOUT, keyPathProblems, type Layout, type NorthboundInput } from '../provider/runtime/pulumi';
+import {
+  catalogRef,
+  DEFAULT_LAYOUT,
+  keyPathProblems,
+  type Layout,
+  type NorthboundInput,
+  stateValue,
+  withNetworkSubnets,
+} from '../provider/runtime/pulumi';
 import {
   clusterKubernetes,
   type ClusterObjects,
@@ -170,10 +178,11 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
     };
     const Allocations = this.target.kind === 'kubernetes' ? ClusterPrediction : ClusterAllocations;
     this.allocationsResource = new Allocations(`${name}-allocations`, this.topology, { parent: this });
-    this.allocations = this.allocationsResource.allocations;
+    // the resource holds each network's host subnets once (clusterInputs.ts); its entry gets them back here
+    this.allocations = this.allocationsResource.allocations.apply(withNetworkSubnets);
     this.diagram = pulumi
       .all([resolved, this.allocationsResource.state])
-      .apply(([objects, state]) => clusterDiagramDot(objects, state));
+      .apply(([objects, state]) => clusterDiagramDot(objects, stateValue(state)));
     for (const uplink of args.uplinks ?? [])
       this.uplinks[uplink.metadata.name] = new Uplink(
         `${name}-uplink-${uplink.metadata.name}`,
@@ -228,7 +237,11 @@ export class Cluster extends pulumi.ComponentResource implements ClusterContext 
       const zone = String(node.name);
       this.zones[zone] = new ZoneRows(
         `${name}-zone-${zone}`,
-        { ...zoneProps(this, `zone/${zone}`, zone, (s) => s.zone), ...this.uplinkStatesProp() },
+        {
+          // the catalog by reference: ClusterAllocations publishes it in each zone (state linear in the nodes)
+          ...zoneProps(this, `zone/${zone}`, zone, (s) => s.zone && catalogRef(s.zone, `${this.owner}/cluster`)),
+          ...this.uplinkStatesProp(),
+        },
         { parent: this, dependsOn: [this.allocationsResource, ...Object.values(this.uplinks)] },
       );
     }

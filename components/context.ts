@@ -4,7 +4,7 @@
  * each per-zone resource renders from.
  */
 import type * as pulumi from '@pulumi/pulumi';
-import type { ClusterSlices, Layout, NorthboundInput, PackedSlice } from '../provider/runtime/pulumi';
+import type { CatalogRef, ClusterSlices, Layout, NorthboundInput, PackedSlice } from '../provider/runtime/pulumi';
 import type { ClusterNetworkConnectObject, InventoryObject, NetworkObject, UplinkObject } from './objects';
 import { type AllocationsOutput, ClusterAllocations, type ClusterPrediction, type TopologyProps } from './resources';
 import type { ClusterTarget } from './target';
@@ -20,6 +20,8 @@ export interface ClusterContext {
   readonly topology: TopologyProps;
   /** ClusterAllocations (Northbound mode) or ClusterPrediction (Kubernetes mode): every number, at preview. */
   readonly allocationsResource: ClusterAllocations | ClusterPrediction;
+  /** Its allocations, each network's entry with its host subnets. */
+  readonly allocations: pulumi.Output<AllocationsOutput>;
   /** The plain Inventory and network objects (an Uplink's children are cut from them). */
   readonly inventory: InventoryObject;
   readonly networkObjects: NetworkObject[];
@@ -63,11 +65,13 @@ export function zoneProps(
   cluster: ClusterContext,
   owner: string,
   zone: string,
-  pick: (slices: ClusterSlices) => PackedSlice | undefined,
+  pick: (slices: ClusterSlices) => PackedSlice | CatalogRef | undefined,
 ) {
   const source = cluster.allocationsResource;
   if (!(source instanceof ClusterAllocations)) throw new Error(`${owner}: zone rows exist in Northbound mode only`);
-  const slice: pulumi.Output<PackedSlice | undefined> = source.slices.apply((s) => (s ? pick(s) : undefined));
+  const slice: pulumi.Output<PackedSlice | CatalogRef | undefined> = source.slices.apply((s) =>
+    s ? pick(s) : undefined,
+  );
   const northbound = cluster.northbound ? { northbound: cluster.northbound } : {};
   return { owner: `${cluster.owner}/${owner}`, zone, slice, ...northbound };
 }
@@ -82,7 +86,7 @@ export function allocationOf<T>(
   ref: string,
   pick: (allocations: AllocationsOutput) => T | undefined,
 ): pulumi.Output<T> {
-  return cluster.allocationsResource.allocations.apply((a): T => {
+  return cluster.allocations.apply((a): T => {
     if (a === undefined || a === null)
       throw new Error(
         `${ref}: the Cluster's allocation resource (ClusterAllocations in Northbound mode, ClusterPrediction in Kubernetes mode) has no allocations output, so its check did not run (under mocks, wrap your mocks with ovnkMocks from ovnk-pulumi/testing)`,

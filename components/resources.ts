@@ -2,10 +2,17 @@
  * The dynamic resources (`pulumi-nodejs:dynamic/ovnk:<Type>`), thin classes over the shims of
  * provider/shim.ts. Outputs are `declare`d (a class field would wipe what the base class set)
  * and present in the props, so each gets a resolver; the runtime fills them. Per-zone resources
- * take only their slice of the cluster, so their state stays small and their diff cheap.
+ * take only their slice of the cluster (a ZoneRows a reference to the zone catalog published in
+ * its zone), so their state stays small and their diff cheap.
  */
 import * as pulumi from '@pulumi/pulumi';
-import type { ClusterSlices, NorthboundInput, PackedSlice, PredictionAudit } from '../provider/runtime/pulumi';
+import type {
+  CatalogRef,
+  ClusterSlices,
+  NorthboundInput,
+  PackedSlice,
+  PredictionAudit,
+} from '../provider/runtime/pulumi';
 import { shims } from '../provider/shim';
 import type {
   ClusterNetworkConnectObject,
@@ -75,7 +82,9 @@ const rowOutputs = {
  * resource renders from, and the shared Copp/meter rows in each zone with an endpoint.
  */
 export class ClusterAllocations extends pulumi.dynamic.Resource {
+  /** Each network's entry without its host subnets (they are under `hostSubnets`; Cluster.allocations has both). */
   declare readonly allocations: pulumi.Output<AllocationsOutput>;
+  /** The allocation state, packed (`{summary, digest, data}`: the runtime's stateValue reads it). */
   declare readonly state: pulumi.Output<unknown>;
   declare readonly slices: pulumi.Output<ClusterSlices>;
   declare readonly digest: pulumi.Output<string>;
@@ -97,7 +106,8 @@ export class ClusterAllocations extends pulumi.dynamic.Resource {
 export interface ZoneProps {
   owner: pulumi.Input<string>;
   zone: pulumi.Input<string>;
-  slice: pulumi.Input<PackedSlice | undefined>;
+  /** A ZoneRows' is a reference to the zone catalog ClusterAllocations publishes in its zone. */
+  slice: pulumi.Input<PackedSlice | CatalogRef | undefined>;
   /**
    * The UplinkStates of the Uplinks of the resource's CUDNs: their gateway routers' external side
    * (absent without Uplinks).

@@ -21,6 +21,8 @@ export const PART_PREFIX = 'ovnk.io/part/';
 export const LEDGER_PREFIX = 'ovnk.io/owned/';
 /** `ovnk.io/state/<owner>` on NB_Global: the CLI's allocation state (runtime/state.ts). */
 export const STATE_KEY_PREFIX = 'ovnk.io/state/';
+/** `ovnk.io/catalog/<owner>` on NB_Global: the zone catalog a stack's ZoneRows render (runtime/pulumi/catalog.ts). */
+export const CATALOG_KEY_PREFIX = 'ovnk.io/catalog/';
 /** `ovnk.io/txn/<owner>` on NB_Global: the commit marker of the last transaction (runtime/commit.ts). */
 export const MARKER_PREFIX = 'ovnk.io/txn/';
 /** `ovnk.io/bridge-mappings/<owner>` on Open_vSwitch: the physical networks we mapped (uplink/mappings.ts). */

@@ -120,6 +120,14 @@ describe('components under mocks', () => {
       'c5-zone-ovn-worker2',
     ]);
     expect(Object.keys(cluster.zones).sort()).toEqual(['ovn-control-plane', 'ovn-worker', 'ovn-worker2']);
+    // each ZoneRows references the zone catalog ClusterAllocations publishes, never carries it
+    const { zone } = await valueOf((cluster.allocationsResource as ClusterAllocations).slices);
+    for (const r of named('c5-zone-'))
+      expect(r.inputs.slice).toEqual({
+        summary: zone!.summary,
+        digest: zone!.digest,
+        owner: 'ovnk-pulumi.test/cluster',
+      });
   });
 
   it('Uplinks get one UplinkState per selected node, holding only that node, and the CUDNs naming them see their states', async () => {

@@ -91,6 +91,28 @@ describe('preview diffs in words', () => {
     expect(Object.keys(detailedDiff as object).some((k) => k.includes('green'))).toBe(false);
   });
 
+  it("a ZoneRows by reference (as the Cluster makes it) names the network and the connect from the catalog's part digests, and the nodes as one part", async () => {
+    const zone = (checked: Props) => {
+      const { summary, digest } = (checked.slices as { zone: { summary: Props; digest: string } }).zone;
+      return {
+        schemaVersion: version,
+        __provider: shim.ZoneRows,
+        owner: `${OWNER}/zone/node-1`,
+        zone: 'node-1',
+        slice: { summary, digest, owner: `${OWNER}/cluster` },
+      };
+    };
+    const urn = dynamicUrn('ZoneRows', 'words-zone-node-1');
+    expect(await host.diff('id', urn, zone(olds), zone(news))).toMatchObject({ changes: 2, replaces: [] });
+    expect((await host.diff('id', urn, zone(olds), zone(olds))).changes).toBe(1);
+    const { detailedDiff } = await kinds.ZoneRows!.diff('id', zone(olds), zone(news));
+    expect(detailedDiff).toEqual({
+      'networks[cluster_udn_blue-network]': { kind: 'update', inputDiff: true },
+      [`connects[${CONNECT}]`]: { kind: 'update', inputDiff: true },
+      nodes: { kind: 'update', inputDiff: true },
+    });
+  });
+
   it('a ConnectRouter whose connectSubnets changed says the connect is replaced, and the host asks for a delete before the replace', async () => {
     const router = (checked: Props, args: typeof before) => ({
       schemaVersion: version,

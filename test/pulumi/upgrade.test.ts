@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { stateValue, withNetworkSubnets } from '../../provider/runtime/pulumi/clusterInputs';
 import { unpack } from '../../provider/runtime/pulumi/pack';
 import { useTestHost } from '../support/hostFixture';
 import { dynamicUrn, type Props } from '../support/pulumiHost';
@@ -15,6 +16,10 @@ const fixture = (name: string) =>
 const v1 = fixture('cluster-allocations.v1.json');
 const v2 = fixture('cluster-allocations.v2.json');
 const router = fixture('connect-router.v2.json');
+const perNode = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'per-node.v2.json'), 'utf8')) as Record<
+  'cluster' | 'zone',
+  { id: string; outputs: Props }
+>;
 const { host, shim } = useTestHost(['ClusterAllocations', 'NetworkRows', 'ConnectRouter', 'ZoneRows'], () => ({
   'ovnk:nb': lab.nb,
 }));
@@ -55,7 +60,7 @@ describe('state written by version 1', () => {
   it('ClusterAllocations: the same program keeps every allocation and plans an update (the migration), not a replacement', async () => {
     const olds = { ...v1.outputs, __provider: shim.ClusterAllocations };
     const inputs = await checkCluster(olds);
-    expect(inputs.allocations).toEqual(v1.outputs.allocations);
+    expect(withNetworkSubnets(inputs.allocations)).toEqual(v1.outputs.allocations);
     expect(await host.diff(v1.id, urnOf('ClusterAllocations'), olds, inputs)).toEqual({
       changes: 2,
       replaces: [],
@@ -67,11 +72,11 @@ describe('state written by version 1', () => {
     const olds = { ...v1.outputs, __provider: shim.ClusterAllocations };
     const updated = await host.update(v1.id, urnOf('ClusterAllocations'), olds, await checkCluster(olds));
     expect(updated.properties.schemaVersion).toBe(2);
-    expect(updated.properties.allocations).toEqual(v1.outputs.allocations);
-    expect(Object.keys((updated.properties.slices as Slices).networks).sort()).toEqual([
-      'ClusterUserDefinedNetwork/blue-network',
-      'ClusterUserDefinedNetwork/green-network',
-    ]);
+    expect(withNetworkSubnets(updated.properties.allocations)).toEqual(v1.outputs.allocations);
+    // the fixture's inventory is per-node: its slices are the zone catalog only
+    const slices = updated.properties.slices as Slices & { zone: { summary: { networks: number } } };
+    expect(slices.networks).toEqual({});
+    expect(slices.zone.summary.networks).toBe(2);
     const read = await host.read(v1.id, urnOf('ClusterAllocations'), updated.properties);
     expect(read.properties.drift).toEqual({ lines: [], count: 0 });
     await host.delete(v1.id, urnOf('ClusterAllocations'), updated.properties);
@@ -119,7 +124,7 @@ describe('state written by version 2', () => {
   it("ClusterAllocations: the same program gives the same allocations, and the networks' slices move to the /17 masquerade default as an update", async () => {
     const olds = { ...v2.outputs, __provider: shim.ClusterAllocations };
     const inputs = await checkCluster(olds);
-    expect(inputs.allocations).toEqual(v2.outputs.allocations);
+    expect(withNetworkSubnets(inputs.allocations)).toEqual(v2.outputs.allocations);
     // version 2 defaulted to upstream's built-in 169.254.169.0/29 and fd69::/125, which hold no
     // network's masquerade addresses (upstream fails to add the node); the default is now
     // 169.254.0.0/17 and fd69::/112, so the networks' rows change, in place
@@ -201,5 +206,41 @@ describe('state written by version 2', () => {
         __provider: shim.ConnectRouter,
       }),
     ).rejects.toThrow(/schemaVersion 99.*upgrade the ovnk-pulumi package/);
+  });
+});
+
+describe('per-node state written before the zone catalog was published', () => {
+  type Zoned = { zone: { digest: string; summary: Props }; networks: Record<string, unknown> };
+
+  it('ClusterAllocations: the same program plans no change; its allocations, state and zone catalog hold the same in their new shapes', async () => {
+    const olds: Props = { ...perNode.cluster.outputs, __provider: shim.ClusterAllocations };
+    const inputs = await checkCluster(olds);
+    expect(withNetworkSubnets(inputs.allocations)).toEqual(olds.allocations);
+    expect(stateValue(inputs.state)).toEqual(olds.state);
+    const [slices, before] = [inputs.slices as Zoned, olds.slices as Zoned];
+    expect(slices.zone.digest).toBe(before.zone.digest);
+    // the central layout's slices are no longer in a per-node cluster's state
+    expect(Object.keys(before.networks).length).toBeGreaterThan(0);
+    expect(slices.networks).toEqual({});
+    const diff = await host.diff(perNode.cluster.id, urnOf('ClusterAllocations'), olds, inputs);
+    expect(diff).toEqual({ changes: 1, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it('ZoneRows: the catalog it held and the reference the Cluster now gives it plan no change', async () => {
+    const cluster = (await checkCluster({ ...perNode.cluster.outputs, __provider: shim.ClusterAllocations }))
+      .slices as Zoned;
+    const olds = { ...perNode.zone.outputs, __provider: shim.ZoneRows };
+    const reference = {
+      summary: cluster.zone.summary,
+      digest: cluster.zone.digest,
+      owner: 'ovnk-pulumi.upgrade/cluster',
+    };
+    const { owner, zone } = perNode.zone.outputs;
+    const news = (
+      await host.check(urnOf('ZoneRows'), olds, { __provider: shim.ZoneRows, owner, zone, slice: reference })
+    ).inputs;
+    expect(news.slice).toEqual(reference);
+    const diff = await host.diff(perNode.zone.id, urnOf('ZoneRows'), olds, news);
+    expect(diff).toEqual({ changes: 1, replaces: [], deleteBeforeReplace: false });
   });
 });

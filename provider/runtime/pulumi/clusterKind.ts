@@ -7,7 +7,8 @@
  * publish the allocation state there (`ovnk.io/state/<owner>`): other owners of that Northbound
  * (another stack, an `ovnk apply` file) take its network ids and tunnel keys as taken. check has
  * no I/O and cannot see them, so this first write refuses, before any row of the stack is
- * written, a value another owner already holds, naming that owner (pin another one).
+ * written, a value another owner already holds, naming that owner (pin another one). In the
+ * per-node layout the same write publishes the zone catalog the ZoneRows render (catalog.ts).
  * State of version 1 has the same inputs and is migrated by the next update.
  */
 import { connectRouterName } from '../../connect/ids';
@@ -15,10 +16,12 @@ import { sameJson } from '../../model/canonical';
 import { dict, own } from '../../model/dict';
 import { clusterRouterName, networkPrefix, transitRouterName } from '../../topology/names';
 import { renderSharedRows } from '../../topology/shared';
+import { comparableAllocations, layoutOf, layoutSliceDigests, packState, stateDigest } from './clusterInputs';
 import { asReplacement, fieldDiff, topologyDiff, upkeepDiff } from './detailedDiff';
 import { keyPathFailures } from './keyPaths';
 import { driftCount, inputChanged, ownerFailure, zoneRowMethods } from './kind';
-import { sliceDigest } from './pack';
+import type { HomeKeys } from './nbRows';
+import { isPacked } from './pack';
 import {
   type CheckResult,
   containsUnknown,
@@ -95,25 +98,32 @@ function check(olds: Props, news: Props): CheckResult<Props> {
   const inputs = {
     owner: news.owner,
     ...read.topology,
-    allocations: allocationSummary(allocated),
-    state: allocated.state,
+    // small inputs: they cross gRPC in every Check and Diff (clusterInputs.ts)
+    allocations: comparableAllocations(allocationSummary(allocated)),
+    state: packState(allocated.state),
     slices: clusterSlices(allocated),
   };
   return { inputs: jsonClean(inputs) };
 }
 
-/** Slices compared by digest: equal content is no change, whatever bytes zlib produced. */
-function sliceDigests(slices: unknown): unknown {
-  const s = (slices ?? {}) as Partial<ClusterSlices>;
-  const digests = (r: Record<string, unknown> = {}) => dict(Object.entries(r).map(([k, v]) => [k, sliceDigest(v)]));
-  return { networks: digests(s.networks), connects: digests(s.connects), zone: sliceDigest(s.zone) };
+/** Whether what the inputs hold changed (not their shape: clusterInputs.ts), objects first. */
+function inputsChanged(olds: Props, news: Props): boolean {
+  const differs = (key: string) => inputChanged(olds, news, key);
+  if (['inventory', 'networks', 'connects', 'routeAdvertisements'].some(differs)) return true;
+  if (containsUnknown(news.allocations) || containsUnknown(news.state)) return true;
+  const allocations =
+    news.allocations !== undefined &&
+    !sameJson(comparableAllocations(olds.allocations), comparableAllocations(news.allocations));
+  return allocations || (news.state !== undefined && stateDigest(olds.state) !== stateDigest(news.state));
 }
 
 function diff(olds: Props, news: Props): DiffResult {
-  const differs = (key: string) => inputChanged(olds, news, key);
-  const replaces = differs('owner') ? ['owner'] : [];
-  const inputs = ['inventory', 'networks', 'connects', 'routeAdvertisements', 'allocations', 'state'].some(differs);
-  const slices = containsUnknown(news.slices) || !sameJson(sliceDigests(olds.slices), sliceDigests(news.slices));
+  const replaces = inputChanged(olds, news, 'owner') ? ['owner'] : [];
+  const inputs = inputsChanged(olds, news);
+  const layout = layoutOf(news);
+  const slices =
+    containsUnknown(news.slices) ||
+    !sameJson(layoutSliceDigests(olds.slices, layout), layoutSliceDigests(news.slices, layout));
   const changes =
     replaces.length > 0 || inputs || slices || driftCount(olds) > 0 || olds.schemaVersion !== SCHEMA_VERSION;
   if (!changes) return { changes, replaces, deleteBeforeReplace: false };
@@ -136,10 +146,20 @@ function sharedRows(props: Props): Record<string, ReturnType<typeof renderShared
   return dict(zones.map((z) => [z, renderSharedRows()]));
 }
 
+/**
+ * What each write publishes beside the shared rows: the allocation state and, in the per-node
+ * layout, the zone catalog its ZoneRows render from (catalog.ts).
+ */
+function homeOf(props: Props): HomeKeys {
+  const zone = (props.slices as Partial<ClusterSlices> | undefined)?.zone;
+  const catalog = layoutOf(props) === 'per-node' && isPacked(zone) ? { catalog: zone.data } : {};
+  return { state: stateOf(props), ...catalog };
+}
+
 export const ClusterAllocations: ResourceKind = {
   configure: async ({ config }) => configureSettings(config),
   check: async (olds, news) => check(olds, news),
   diff: async (_id, olds, news) => diff(olds, news),
   // the allocation state is published in each zone, so other owners take its ids and keys as taken
-  ...zoneRowMethods(sharedRows, stateOf),
+  ...zoneRowMethods(sharedRows, homeOf),
 };

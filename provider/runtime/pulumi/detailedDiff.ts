@@ -5,9 +5,10 @@
  * reordered list is no change; values compare as canonical JSON (model/canonical.ts). A slice is
  * unpacked only when its digest differs, and compared part by part.
  */
-import { sameJson } from '../../model/canonical';
+import { createHash } from 'node:crypto';
+import { canonicalJson, sameJson } from '../../model/canonical';
 import { dict } from '../../model/dict';
-import { isPacked, unpack } from './pack';
+import { isPacked, sliceDigest, unpack } from './pack';
 import { containsUnknown, type DetailedDiff, type PropertyDiff, type PropertyDiffKind, type Props } from './protocol';
 
 const entry = (kind: 'add' | 'delete' | 'update', replace: boolean): PropertyDiff => ({
@@ -44,9 +45,47 @@ export function fieldDiff(olds: Props, news: Props, key: string, replace = false
   return { [key]: entry(olds[key] === undefined ? 'add' : 'update', replace) };
 }
 
+/** A slice's named parts as digests: what a catalog reference carries (catalog.ts); `whole` prefixes as one digest. */
+export type PartDigests = Record<string, string | Record<string, string>>;
+
+const shortDigest = (value: unknown) => createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);
+
+export function partDigests(parts: Record<string, Record<string, unknown>>, whole: string[] = []): PartDigests {
+  return dict(
+    Object.entries(parts).map(([prefix, named]) => [
+      prefix,
+      whole.includes(prefix)
+        ? shortDigest(named)
+        : dict(Object.entries(named).map(([name, value]) => [name, shortDigest(value)])),
+    ]),
+  );
+}
+
+const digestsOf = (value: unknown): PartDigests | undefined =>
+  ((value as { summary?: { parts?: PartDigests } } | null)?.summary?.parts ?? undefined) as PartDigests | undefined;
+
+/** The parts of two slices: unpacked when both hold their data, else the digests both carry; undefined when neither. */
+function partsOfBoth(
+  a: unknown,
+  b: unknown,
+  key: string,
+  parts: (slice: Record<string, unknown>) => Record<string, Record<string, unknown>>,
+):
+  | [PartDigests | Record<string, Record<string, unknown>>, PartDigests | Record<string, Record<string, unknown>>]
+  | undefined {
+  const [da, db] = [digestsOf(a), digestsOf(b)];
+  if (!isPacked(a) || !isPacked(b)) return da && db ? [da, db] : undefined;
+  try {
+    return [parts(unpack(a, key)), parts(unpack(b, key))];
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * A packed slice's parts that changed, named by `parts` (slice -> prefix -> name-keyed record);
- * the slice as one entry when either side cannot be unpacked or the new one is not known yet.
+ * A slice's parts that changed, named by `parts` (slice -> prefix -> name-keyed record) or by the
+ * part digests both sides carry; the slice as one entry when either side cannot be read or the
+ * new one is not known yet.
  */
 export function sliceDiff(
   olds: Props,
@@ -56,18 +95,17 @@ export function sliceDiff(
 ): DetailedDiff {
   const [a, b] = [olds[key], news[key]];
   if (containsUnknown(b)) return { [key]: entry('update', false) };
-  if (!isPacked(a) || !isPacked(b)) return fieldDiff(olds, news, key);
-  if (a.digest === b.digest) return {};
-  let before: Record<string, Record<string, unknown>>;
-  let after: Record<string, Record<string, unknown>>;
-  try {
-    [before, after] = [parts(unpack(a, key)), parts(unpack(b, key))];
-  } catch {
-    return { [key]: entry('update', false) };
-  }
+  if (sliceDigest(a) !== undefined && sliceDigest(a) === sliceDigest(b)) return {};
+  const both = partsOfBoth(a, b, key, parts);
+  if (!both) return isPacked(a) && isPacked(b) ? { [key]: entry('update', false) } : fieldDiff(olds, news, key);
+  const [before, after] = both;
   const out: DetailedDiff = dict();
-  for (const prefix of new Set([...Object.keys(before), ...Object.keys(after)]))
-    Object.assign(out, keyedDiff(prefix, before[prefix] ?? {}, after[prefix] ?? {}));
+  for (const prefix of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const [x, y] = [before[prefix], after[prefix]];
+    if (typeof x === 'string' || typeof y === 'string') {
+      if (x !== y) out[prefix] = entry(x === undefined ? 'add' : 'update', false);
+    } else Object.assign(out, keyedDiff(prefix, x ?? {}, y ?? {}));
+  }
   // what differs but no named part holds (a digest of the same parts, another field): the slice itself
   return Object.keys(out).length > 0 ? out : { [key]: entry('update', false) };
 }

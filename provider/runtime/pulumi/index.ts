@@ -13,6 +13,8 @@ export const pulumiKinds = Object.fromEntries(
 export type PulumiKindName = keyof typeof pulumiKinds;
 export { SCHEMA_VERSION, UNKNOWN, PartialApplyError, type ResourceKind } from './protocol';
 export { SliceError, type PackedSlice } from './pack';
+export { catalogRef, type CatalogRef } from './catalog';
+export { stateValue, withNetworkSubnets } from './clusterInputs';
 export type { ClusterSlices } from './slices';
 export type { PredictionAudit, ZoneAuditSummary } from './predictionAudit';
 export { outputsOf as pulumiOutputsOf } from './kind';

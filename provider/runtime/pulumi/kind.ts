@@ -10,8 +10,7 @@ import { dict } from '../../model/dict';
 import type { DesiredRow } from '../../nb/desired';
 import { checkOwner } from '../../nb/ownership';
 import { eachZone, type ZoneOutcome } from '../eachZone';
-import type { RuntimeState } from '../state';
-import { applyRows, countRows, deleteRows, digestRows, driftOf } from './nbRows';
+import { applyRows, countRows, deleteRows, digestRows, driftOf, type HomeKeys } from './nbRows';
 import {
   checkFailure,
   type CheckFailure,
@@ -86,11 +85,11 @@ export async function writeZones(
   id: string,
   inputs: Props,
   rows: Record<string, DesiredRow[]>,
-  state?: RuntimeState,
+  keys: HomeKeys = {},
 ): Promise<Props> {
   const all = Object.values(rows).flat();
   const owner = String(inputs.owner);
-  const outcomes = await onEveryZone(Object.keys(rows), (zone) => applyRows(zone, owner, rows[zone]!, state));
+  const outcomes = await onEveryZone(Object.keys(rows), (zone) => applyRows(zone, owner, rows[zone]!, keys));
   const done = outcomes.filter((o) => o.ok).map((o) => o.zone);
   const failures = failureText(outcomes);
   if (failures.length > 0)
@@ -103,9 +102,13 @@ export async function writeZones(
   return outputsOf(inputs, done, all);
 }
 
-/** The stored props with the live drift of each zone (first lines only) and the owned rows counted. */
-export async function readZones(props: Props, rows: Record<string, DesiredRow[]>): Promise<Props> {
-  const outcomes = await onEveryZone(Object.keys(rows), (zone) => driftOf(zone, String(props.owner), rows[zone]!));
+/**
+ * The stored props with the live drift of each zone (first lines only) and the owned rows counted;
+ * a published catalog (`catalog`) that is missing or another counts as drift.
+ */
+export async function readZones(props: Props, rows: Record<string, DesiredRow[]>, catalog?: string): Promise<Props> {
+  const owner = String(props.owner);
+  const outcomes = await onEveryZone(Object.keys(rows), (zone) => driftOf(zone, owner, rows[zone]!, catalog));
   const failures = failureText(outcomes);
   if (failures.length > 0) throw new Error(`cannot read every zone: ${failures.join('; ')}`);
   const drifts = outcomes.flatMap((o) => (o.ok ? [{ zone: o.zone, ...o.value }] : []));
@@ -129,29 +132,32 @@ export async function removeZones(props: Props): Promise<void> {
 /** Drift found by the last read: the next update repairs it. */
 export const driftCount = (props: Props): number => (props.drift as { count?: number } | undefined)?.count ?? 0;
 
+type RowsOf = (props: Props, stored?: Props) => Record<string, DesiredRow[]> | Promise<Record<string, DesiredRow[]>>;
+
 /**
  * create, read, update and delete of a kind whose rows (by zone) follow from its props: every
  * write is one transaction per zone, read is the live rows, delete removes this owner's rows.
- * `stateOf` (ClusterAllocations) gives the allocation state each write publishes beside the rows.
+ * `rowsOf` gets the stored props on update; `homeOf` (ClusterAllocations) gives the keys each
+ * write publishes beside the rows (its allocation state and zone catalog: nbRows.ts HomeKeys).
  */
 export function zoneRowMethods(
-  rowsOf: (props: Props) => Record<string, DesiredRow[]>,
-  stateOf?: (props: Props) => RuntimeState | undefined,
+  rowsOf: RowsOf,
+  homeOf?: (props: Props) => HomeKeys,
 ): Pick<ResourceKind, 'create' | 'read' | 'update' | 'delete'> {
-  const write = (id: string, inputs: Props) => {
+  const write = async (id: string, inputs: Props, stored?: Props) => {
     const props = withoutProvider(inputs);
-    return writeZones(id, props, rowsOf(props), stateOf?.(props));
+    return writeZones(id, props, await rowsOf(props, stored && withoutProvider(stored)), homeOf?.(props));
   };
   return {
     create: async (inputs) => ({ id: String(inputs.owner), outs: await write(String(inputs.owner), inputs) }),
     read: async (id, stored) => {
       stateVersion(stored);
       const props = withoutProvider(stored);
-      return { id, props: await readZones(props, rowsOf(props)) };
+      return { id, props: await readZones(props, await rowsOf(props), homeOf?.(props).catalog) };
     },
     update: async (id, olds, news) => {
       stateVersion(olds);
-      return { outs: await write(id, news) };
+      return { outs: await write(id, news, olds) };
     },
     delete: async (_id, props) => {
       stateVersion(props);

@@ -6,15 +6,18 @@
  * for Uplink CUDNs, the UplinkStates of their Uplinks, which give their gateway routers' external
  * side): check
  * validates shapes, diff compares identities and the slice digest (no planning, no rendering);
- * create, update and read render the slice for the resource's zone.
+ * create, update and read render the slice for the resource's zone. A ZoneRows carries a
+ * reference to the zone catalog ClusterAllocations publishes in its zone (catalog.ts), not the
+ * catalog, so the stack's state grows with the nodes, not their square.
  */
 import { sameJson } from '../../model/canonical';
 import type { DesiredRow } from '../../nb/desired';
 import type { UplinkState } from '../../uplink/conditions';
 import { routerGateways } from '../../uplink/routerGateway';
+import { CatalogError, isCatalogRef, sliceOf } from './catalog';
 import { asReplacement, fieldDiff, sliceDiff, sliceParts, upkeepDiff } from './detailedDiff';
 import { driftCount, inputChanged, ownerFailure, zoneRowMethods } from './kind';
-import { isPacked, sliceDigest, unpack } from './pack';
+import { isPacked, sliceDigest } from './pack';
 import {
   checkFailure,
   type CheckFailure,
@@ -25,6 +28,7 @@ import {
   type Props,
   type ResourceKind,
   SCHEMA_VERSION,
+  withoutProvider,
 } from './protocol';
 import { configureSettings } from './settings';
 import { connectSliceRows, networkSliceRows, zoneSliceRows } from './sliceRows';
@@ -40,6 +44,8 @@ interface SliceKindSpec {
   parts: (slice: Record<string, unknown>) => Record<string, Record<string, unknown>>;
   /** The rows of the slice in `zone`; `uplinkStates` are the resource's UplinkStates input (Uplink CUDNs' gateways). */
   render(slice: unknown, zone: string, uplinkStates: UplinkState[]): DesiredRow[];
+  /** Whether the slice may be a reference to a catalog published in the zone (catalog.ts): ZoneRows. */
+  byReference?: boolean;
 }
 
 /** The UplinkStates input of a resource (absent: none; a resource of a cluster without Uplinks has none). */
@@ -59,14 +65,14 @@ function check(spec: SliceKindSpec, news: Props): CheckResult<Props> {
         checkFailure(key, 'InvalidField', `${key} must be a non-empty string, not ${JSON.stringify(news[key])}`),
       );
   }
-  if (!isPacked(news.slice))
+  if (!isPacked(news.slice) && !(spec.byReference && isCatalogRef(news.slice)))
     failures.push(
       news.slice === undefined
         ? checkFailure('slice', 'InvalidSpec', spec.noSlice(news))
         : checkFailure(
             'slice',
             'InvalidField',
-            'slice must be the packed slice ClusterAllocations outputs ({summary, digest, data})',
+            `slice must be the packed slice ClusterAllocations outputs ({summary, digest, data})${spec.byReference ? ' or a reference to its published catalog ({summary, digest, owner})' : ''}`,
           ),
     );
   return failures.length > 0 ? { inputs: news, failures } : { inputs: jsonClean(news) };
@@ -90,23 +96,42 @@ function diff(spec: SliceKindSpec, olds: Props, news: Props): DiffResult {
   return { changes, replaces, deleteBeforeReplace: replaces.length > 0, detailedDiff };
 }
 
-/** The resource's rows by zone, from its slice; an unusable slice or zone is an error naming it. */
-function rowsOf(spec: SliceKindSpec, props: Props): Record<string, DesiredRow[]> {
+/**
+ * The resource's rows by zone, from its slice (or the catalog it references: catalog.ts); an
+ * unusable slice or zone is an error naming it. An update passes the stored props: a state of the
+ * earlier shape holds the data of the same digest, which stands in for a catalog not yet published.
+ */
+async function rowsOf(spec: SliceKindSpec, props: Props, stored?: Props): Promise<Record<string, DesiredRow[]>> {
   if (props.slice === undefined && props.state !== undefined) {
     throw new Error(
       `${spec.name} state of schemaVersion 1 holds the whole topology, not its slice: run \`pulumi up\` (which rewrites it as version ${SCHEMA_VERSION}) before \`pulumi refresh\``,
     );
   }
   const zone = String(props.zone);
-  return { [zone]: spec.render(unpack(props.slice), zone, uplinkStatesOf(props)) };
+  const held = isPacked(stored?.slice) && sliceDigest(stored.slice) === sliceDigest(props.slice);
+  const slice = await sliceOf(held ? stored!.slice : props.slice, zone);
+  return { [zone]: spec.render(slice, zone, uplinkStatesOf(props)) };
 }
 
 function makeSliceKind(spec: SliceKindSpec): ResourceKind {
+  const methods = zoneRowMethods((props, stored) => rowsOf(spec, props, stored));
   return {
     configure: async ({ config }) => configureSettings(config),
     check: async (_olds, news) => check(spec, news),
     diff: async (_id, olds, news) => diff(spec, olds, news),
-    ...zoneRowMethods((props) => rowsOf(spec, props)),
+    ...methods,
+    // a missing or stale published catalog is drift, not a failed refresh: the next update repairs it
+    read: async (id, stored) =>
+      methods.read!(id, stored).catch((error: unknown) => {
+        if (!(error instanceof CatalogError)) throw error;
+        return {
+          id,
+          props: jsonClean({
+            ...withoutProvider(stored),
+            drift: { lines: [`${stored.zone}: ${error.message}`], count: 1 },
+          }),
+        };
+      }),
   };
 }
 
@@ -133,4 +158,5 @@ export const ZoneRows: ResourceKind = makeSliceKind({
   noSlice: () => 'the cluster has no zone catalog (ClusterAllocations outputs slices.zone)',
   parts: sliceParts.zone,
   render: (slice, zone, states) => zoneSliceRows(slice as ZoneSlice, zone, states),
+  byReference: true,
 });

@@ -11,9 +11,10 @@ import { observe, planApply } from '../../nb/apply';
 import type { DesiredRow } from '../../nb/desired';
 import { nbSchema } from '../../nb/generated/nb';
 import { isSharedRow, isUsedBy } from '../../nb/shared';
-import { commit, type Committed } from '../commit';
+import { commit } from '../commit';
 import { checkOthers, othersUnchanged } from '../owners';
 import { serializeState, stateKey, stateWrite, type RuntimeState } from '../state';
+import { catalogKey, catalogWrite } from './catalog';
 import { zoneDatabase } from './zoneDatabase';
 
 /** Drift lines kept in outputs; the count says how many there were. */
@@ -44,19 +45,21 @@ export function digestRows(rows: DesiredRow[]): string {
   return createHash('sha256').update(canonicalJson(rows)).digest('hex');
 }
 
+/** What a write publishes beside the rows in NB_Global (ClusterAllocations'): absent keys are removed. */
+export interface HomeKeys {
+  /** The allocation state: other owners of the Northbound take its allocations as taken. */
+  state?: RuntimeState;
+  /** The packed zone catalog the per-node layout's ZoneRows render from (catalog.ts). */
+  catalog?: string;
+}
+
 /**
  * One zone's rows of `owner` through commit.ts: guarded, retried, its outcome read back after a
- * failed connection. `state` (ClusterAllocations') is published as the owner's state key, so
- * other owners of the Northbound take its allocations as taken; undefined removes the key.
+ * failed connection, with the owner's home keys (HomeKeys) written in the same transaction.
  */
-async function commitRows(
-  zone: string,
-  owner: string,
-  rows: DesiredRow[],
-  state: RuntimeState | undefined,
-  removeMarker = false,
-): Promise<Committed> {
+async function commitRows(zone: string, owner: string, rows: DesiredRow[], keys: HomeKeys, removeMarker = false) {
   const request = { owner, schema: nbSchema, desired: rows };
+  const { state, catalog } = keys;
   const text = state === undefined ? undefined : serializeState(state);
   return commit(
     await database(zone),
@@ -65,13 +68,18 @@ async function commitRows(
       const observation = await observe(db, request);
       const home = observation.home ?? { exists: false, map: {} };
       const plan = planApply(request, observation).plan;
-      const before = home.map[stateKey(owner)];
-      if (before === text) return { plan, global: { exists: home.exists, ids: home.map } };
-      if (state !== undefined) checkOthers(db.endpoint, state.allocation, home.map, owner, PIN_ADVICE, true);
+      const global = { exists: home.exists, ids: home.map };
+      const [before, catalogBefore] = [home.map[stateKey(owner)], home.map[catalogKey(owner)]];
+      if (before === text && catalogBefore === catalog) return { plan, global };
+      const stateChanged = before !== text && state !== undefined;
+      if (stateChanged) checkOthers(db.endpoint, state.allocation, home.map, owner, PIN_ADVICE, true);
       const inserted = plan.operations.some((op) => op.op === 'insert' && op.table === 'NB_Global');
+      const stateOps = stateWrite(owner, before, text, home.exists || inserted);
+      const stateInserted = stateOps.operations.some((op) => op.op === 'insert');
       const writes = [
-        stateWrite(owner, before, text, home.exists || inserted),
-        ...(state === undefined ? [] : [othersUnchanged(home.map, owner)]),
+        stateOps,
+        catalogWrite(owner, catalogBefore, catalog, home.exists || inserted || stateInserted),
+        ...(stateChanged ? [othersUnchanged(home.map, owner)] : []),
       ];
       return {
         plan: {
@@ -79,7 +87,7 @@ async function commitRows(
           operations: [...plan.operations, ...writes.flatMap((w) => w.operations)],
           guards: [...plan.guards, ...writes.flatMap((w) => w.guards)],
         },
-        global: { exists: home.exists, ids: home.map },
+        global,
       };
     },
     { removeMarker, reconnect: async (body) => body(await database(zone)) },
@@ -98,19 +106,25 @@ export async function applyRows(
   zone: string,
   owner: string,
   rows: DesiredRow[],
-  state?: RuntimeState,
+  keys: HomeKeys = {},
 ): Promise<{ sent: boolean; changes: number }> {
-  const result = await commitRows(zone, owner, rows, state);
+  const result = await commitRows(zone, owner, rows, keys);
   return { sent: result.sent, changes: result.plan.changes.length };
 }
 
-export async function driftOf(zone: string, owner: string, rows: DesiredRow[]): Promise<Drift> {
+/** `catalog`: the zone catalog the owner publishes (HomeKeys); missing or another is a line of drift. */
+export async function driftOf(zone: string, owner: string, rows: DesiredRow[], catalog?: string): Promise<Drift> {
   const request = { owner, schema: nbSchema, desired: rows };
   const observation = await observe(await database(zone), request);
-  const { plan } = planApply(request, observation);
+  const live = observation.home?.map[catalogKey(owner)];
+  const stale =
+    catalog === undefined || live === catalog
+      ? []
+      : [`NB_Global external_ids["${catalogKey(owner)}"]: ${live === undefined ? 'missing' : 'another catalog'}`];
+  const summary = [...stale, ...planApply(request, observation).plan.summary];
   return {
-    lines: plan.summary.slice(0, DRIFT_LINES),
-    count: plan.summary.length,
+    lines: summary.slice(0, DRIFT_LINES),
+    count: summary.length,
     // observe also reads the shared rows others use; only those this owner uses are its own
     liveRows: countRows(
       observation.owned.filter((row) => {
@@ -123,8 +137,8 @@ export async function driftOf(zone: string, owner: string, rows: DesiredRow[]): 
 
 /**
  * Deletes every row carrying this owner's marker in the zone (Meters with their bands), and its
- * state key; idempotent.
+ * state and catalog keys; idempotent.
  */
 export async function deleteRows(zone: string, owner: string): Promise<void> {
-  await commitRows(zone, owner, [], undefined, true);
+  await commitRows(zone, owner, [], {}, true);
 }

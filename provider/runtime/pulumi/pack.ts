@@ -58,7 +58,8 @@ export function unpack<T>(value: unknown, property = 'slice'): T {
   return JSON.parse(text) as T;
 }
 
-/** What diff compares of a slice: its digest (undefined when absent). */
+/** What diff compares of a slice or a reference to one (catalog.ts): its digest (undefined when absent). */
 export function sliceDigest(value: unknown): string | undefined {
-  return isPacked(value) ? value.digest : undefined;
+  const digest = (value as { digest?: unknown } | null)?.digest;
+  return value !== null && typeof value === 'object' && typeof digest === 'string' ? digest : undefined;
 }

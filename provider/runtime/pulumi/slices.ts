@@ -5,7 +5,8 @@
  * the nodes with that network's host subnets only, its pods, its namespaces' ClusterIP services
  * (the network owns their load balancers) with its pods as backends. A connect's: the nodes' ids
  * and chassis and the connect's input (its networks' subnets and host subnets); its ServiceNetwork
- * group references the networks' load balancers. The zone slice (per-node layout) is the whole catalog.
+ * group references the networks' load balancers. The zone slice (per-node layout) is the whole
+ * catalog, which ClusterAllocations publishes in each zone and the ZoneRows reference (catalog.ts).
  */
 import { connectRouterName } from '../../connect/ids';
 import type { ConnectNode } from '../../connect/input';
@@ -17,6 +18,7 @@ import type { Layout } from '../../model/zones';
 import type { ClusterInput, NetworkInput, NodeInput, PodInput, RenderInput } from '../../topology/input';
 import type { PodPlug } from '../pods';
 import { type ConnectJson, connectToJson } from './connectJson';
+import { partDigests, sliceParts } from './detailedDiff';
 import { pack, type PackedSlice } from './pack';
 
 export interface NetworkPart {
@@ -60,11 +62,14 @@ export interface ZoneSlice {
   sources: ServiceSources;
 }
 
-/** ClusterAllocations' `slices` output: per network reference, per connect name, and the zone catalog. */
+/**
+ * ClusterAllocations' `slices` output: per network reference and per connect name (central
+ * layout), or the zone catalog (per-node layout; absent in the central one).
+ */
 export interface ClusterSlices {
   networks: Record<string, PackedSlice>;
   connects: Record<string, PackedSlice>;
-  zone: PackedSlice;
+  zone?: PackedSlice;
 }
 
 /** What the slices are cut from: the cluster and its render inputs (one zone's, zone-independent parts used). */
@@ -122,8 +127,8 @@ function zoneSlice(source: SliceSource, connects: ConnectJson[]): ZoneSlice {
   };
 }
 
-/** Every slice of the cluster, packed; networks keyed by object reference (`Kind/[ns/]name`). */
-export function clusterSlices(source: SliceSource): ClusterSlices {
+/** The central layout's slices: per network (by object reference) and per connect. */
+function rowSlices(source: SliceSource, connectJson: ConnectJson[]): ClusterSlices {
   const networks = dict<PackedSlice>();
   for (const n of source.cluster.networks) {
     const input = source.renderInputs.find((i) => i.network.name === n.name);
@@ -135,7 +140,6 @@ export function clusterSlices(source: SliceSource): ClusterSlices {
         pods: input.pods?.length ?? 0,
       });
   }
-  const connectJson = source.connects.connects.map(connectToJson);
   const connects = dict<PackedSlice>();
   for (const c of connectJson) {
     connects[c.name] = pack(connectSlice(source, c), {
@@ -144,10 +148,25 @@ export function clusterSlices(source: SliceSource): ClusterSlices {
       networks: c.networks.map((n) => n.name),
     });
   }
-  const zone = pack(zoneSlice(source, connectJson), {
+  return { networks, connects };
+}
+
+/** The per-node layout's zone catalog, packed, with the digests of its parts (catalog.ts). */
+function zoneCatalog(source: SliceSource, connectJson: ConnectJson[]): PackedSlice {
+  const catalog = zoneSlice(source, connectJson);
+  return pack(catalog, {
     networks: source.renderInputs.length,
     connects: connectJson.length,
     nodes: source.connects.nodes.length,
+    // the ZoneRows' diff in words without the data; the nodes as one digest, so it stays small
+    parts: partDigests(sliceParts.zone(catalog as unknown as Record<string, unknown>), ['nodes']),
   });
-  return { networks, connects, zone };
+}
+
+/** The slices of the cluster's layout, packed (only those its resources render: clusterInputs.ts). */
+export function clusterSlices(source: SliceSource): ClusterSlices {
+  const connectJson = source.connects.connects.map(connectToJson);
+  if (source.cluster.inventory.zones === 'per-node')
+    return { networks: {}, connects: {}, zone: zoneCatalog(source, connectJson) };
+  return rowSlices(source, connectJson);
 }

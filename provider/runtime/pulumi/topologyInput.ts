@@ -11,6 +11,7 @@ import type { Rejection } from '../../model/outcome';
 import type { Problem } from '../../model/problem';
 import { allocateTopology } from '../plan';
 import { parseState, type RuntimeState } from '../state';
+import { stateValue } from './clusterInputs';
 import { type CheckFailure, checkFailure, type Props } from './protocol';
 import type { SliceSource } from './slices';
 
@@ -113,11 +114,11 @@ export function allocateInputs(topology: TopologyInputs, previous?: RuntimeState
   };
 }
 
-/** The allocation state kept under `state` (the cluster's, as the runtime stores it), when readable. */
+/** The allocation state kept under `state` (packed, or an object: clusterInputs.ts), when readable. */
 export function stateOf(props: Props): RuntimeState | undefined {
   if (props.state === undefined || props.state === null) return undefined;
   try {
-    return parseState(JSON.stringify(props.state), 'state');
+    return parseState(JSON.stringify(stateValue(props.state)), 'state');
   } catch {
     return undefined;
   }
