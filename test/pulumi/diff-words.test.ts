@@ -124,7 +124,14 @@ describe('preview diffs in words', () => {
       slice: (checked.slices as { connects: Record<string, Props> }).connects[CONNECT],
     });
     const urn = dynamicUrn('ConnectRouter', 'words-connect');
-    const [a, b] = [router(olds, before), router(news, after)];
+    // ConnectRouters are the central layout's: its slices hold the connect's
+    const central = (args: typeof before) => ({
+      ...args,
+      inventory: { ...args.inventory, spec: { ...args.inventory.spec, zones: 'central' as const } },
+    });
+    const centralOlds = await check('ClusterAllocations', clusterUrn, {}, topology(central(before)));
+    const centralNews = await check('ClusterAllocations', clusterUrn, centralOlds, topology(central(after)));
+    const [a, b] = [router(centralOlds, before), router(centralNews, after)];
     expect(await host.diff('id', urn, a, b)).toMatchObject({
       changes: 2,
       replaces: ['connectSubnets'],
