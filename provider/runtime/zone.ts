@@ -25,6 +25,7 @@ import { NB_DATABASE } from './connections';
 import { checkOthers, otherOwners, othersUnchanged } from './owners';
 import type { ZonePlan } from './plan';
 import { parseState, selectGlobal, serializeState, StateError, stateKey, stateWrite, type RuntimeState } from './state';
+import { boundedSummary } from './summary';
 
 export interface ZoneResult {
   zone: string;
@@ -33,7 +34,10 @@ export interface ZoneResult {
   sent: boolean;
   /** Operations in that transaction (0 when none was sent). */
   operations: number;
-  /** One line per row change, in words (plus the state key when it changed). */
+  /**
+   * One line per row change, in words (plus the state key when it changed); past SUMMARY_LINES a
+   * count of the rest (summary.ts).
+   */
   summary: string[];
   /** What was adapted for this server (compat.ts), and how the outcome was learnt after a failed connection. */
   notes: string[];
@@ -158,7 +162,7 @@ function zoneResult(zone: string, db: OvsdbDatabase, committed: Committed, notes
     endpoint: db.endpoint,
     sent,
     operations: sent ? plan.operations.length : 0,
-    summary: plan.summary,
+    summary: boundedSummary(plan.summary),
     notes: recovered === undefined ? notes : [...notes, recovered],
     attempts,
   };
