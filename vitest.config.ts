@@ -7,28 +7,34 @@ const testFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
   );
+const all = testFiles('test').map((f) => ({ f, text: readFileSync(f, 'utf8') }));
+
+/** The files that take the central lab (`inject('lab')`): one at a time, as they share its nodes and bridges. */
+const LAB_LANE = all.filter(({ text }) => text.includes("inject('lab')")).map(({ f }) => f);
 
 /**
- * The files of the lab lane: the packet and CLI tests of test/lab, the Pulumi host tests (each runs
- * a host and its provider processes: heavy, and most use the lab), any other file that takes the
- * shared lab (`inject('lab')`), and any file serializing a Pulumi shim (test/support/pulumiHost.ts:
- * Pulumi's closure serialization needs trace events, which worker threads lack). Every other file
- * needs no lab (pure tests, the fuzz suite, the QEMU guest tests, the integration tests with
- * servers of their own) and runs in the no-lab lane.
+ * The files that need no central lab but a fork: the rest of test/lab (each starts a lab of its
+ * own: per-node zones, RAFT, the demo, the README's commands), the Pulumi host tests, and any file
+ * serializing a Pulumi shim (test/support/pulumiHost.ts) or constructing components under mocks
+ * (Pulumi's closure serialization needs trace events, which worker threads lack; there it hangs).
+ * Their labs have names of their own (test/lab/ic-helpers.ts, the QEMU guest's `v<pid>`) and
+ * claim lab indexes (lab/state.ts), so they do not contend with the central lab's files.
  */
-const LAB_LANE = [
-  'test/lab/**/*.test.ts',
-  'test/pulumi/**/*.test.ts',
-  ...testFiles('test').filter((f) => /inject\('lab'\)|support\/pulumiHost'/.test(readFileSync(f, 'utf8'))),
-];
+const OWN_LAB_LANE = all
+  .filter(({ f, text }) => /^test\/(lab|pulumi)\//.test(f) || text.includes("support/pulumiHost'"))
+  .map(({ f }) => f)
+  .filter((f) => !LAB_LANE.includes(f));
 
-// Two lanes side by side, one per core of the machines the suite runs on (vitest runs its fork
-// and thread pools at the same time), each running its files one at a time:
+// Three lanes side by side, each running its files one at a time:
 // - lab: one central lab for the run (test/setup/lab.ts starts it once and provides its status),
-//   its files in forks, as they share the lab's nodes and bridges;
-// - no-lab: the files that need no lab, in a worker thread (one at a time also keeps two QEMU
-//   guests from booting at once).
-// test/setup/dist.ts builds a stale dist/ for both first; test/setup/rpc.ts keeps a test's
+//   in forks;
+// - own-lab: files starting labs of their own, in forks;
+// - no-lab: every other file (pure tests, the fuzz suite, the QEMU guest tests, integration tests
+//   with servers of their own), in a worker thread (one at a time also keeps two of its QEMU guests
+//   from booting at once).
+// vitest has one pool per kind in a process, so `lab` and `own-lab` would share the forks pool and
+// run one after the other: scripts/test.sh runs `own-lab` in a second vitest process beside the
+// first. test/setup/dist.ts builds a stale dist/ first; test/setup/rpc.ts keeps a test's
 // synchronous work from timing out vitest's own calls.
 export default defineConfig({
   test: {
@@ -45,12 +51,13 @@ export default defineConfig({
         extends: true,
         test: { name: 'lab', include: LAB_LANE, globalSetup: ['test/setup/lab.ts'], pool: 'forks' },
       },
+      { extends: true, test: { name: 'own-lab', include: OWN_LAB_LANE, pool: 'forks' } },
       {
         extends: true,
         test: {
           name: 'no-lab',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...LAB_LANE],
+          exclude: [...configDefaults.exclude, ...LAB_LANE, ...OWN_LAB_LANE],
           pool: 'threads',
         },
       },
