@@ -27,4 +27,5 @@ export type { PodSpec } from './pods';
 export { nbctl, ovnTool, sbctl } from './ovnTools';
 export type { OvnToolsTarget } from './ovnTools';
 export { pingOnce, pingWithRetries } from './ping';
+export { labActivity, labOfNamespace, nbctlWhileLabWorks, syncChassis } from './settle';
 export type { PingRetries } from './ping';

@@ -3,7 +3,7 @@
  * daemon may linger as a zombie: a zombie counts as stopped. A pid is only signalled while its
  * command line still names the program the lab started, so a reused pid is never hit.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { sleep } from './exec';
 
 export interface DaemonRecord {
@@ -42,6 +42,32 @@ export function runsProgram(pid: number, program: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Seconds since boot, as /proc/PID/stat's start times count them (in clock ticks, 1/100 s). */
+export function ticksSinceBoot(): number {
+  return Math.floor(Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 100);
+}
+
+/**
+ * Whether a process of `program` whose command line names `marker` (a lab's directory) and that
+ * started at or after `sinceTicks` (ticksSinceBoot) still runs: a daemon being started.
+ */
+export function startingSince(program: string, marker: string, sinceTicks: number): boolean {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .some((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+        // stat fields after "(comm) ": [0] state, [19] starttime
+        return (
+          Number(stat[19]) >= sinceTicks && stat[0] !== 'Z' && cmdline.includes(marker) && runsProgram(+entry, program)
+        );
+      } catch {
+        return false;
+      }
+    });
 }
 
 export function pidOf(daemon: DaemonRecord): number | undefined {

@@ -11,7 +11,7 @@ import { centralStarters } from './central';
 import { refused } from './errors';
 import { sleep } from './exec';
 import { hasDataPlane, zoneLayoutOf } from './layout';
-import { isRunning, pidOf, runsProgram, type DaemonRecord } from './processes';
+import { isRunning, pidOf, runsProgram, startingSince, ticksSinceBoot, type DaemonRecord } from './processes';
 import { startSshd } from './sshd';
 import type { LabState } from './state';
 import { zoneStarters } from './zones';
@@ -53,10 +53,17 @@ export function daemonHealth(state: LabState): DaemonHealth[] {
   return state.daemons.map((d) => ({ name: d.name, ...isUp(d), restartable: restartable.has(d.name) }));
 }
 
-/** Until the daemon's pid file names a running process of its program (a detached daemon writes it late). */
-async function waitUp(daemon: DaemonRecord, timeoutMs = 10_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !isUp(daemon).up; await sleep(20))
-    if (Date.now() > deadline) throw refused(`${daemon.name} did not come up again within ${timeoutMs / 1000} s`);
+/**
+ * Until the daemon's pid file names a running process of its program (a detached daemon writes it
+ * late), for as long as a process of that program started since `sinceTicks` for this lab still
+ * runs: a loaded machine makes the wait longer, a daemon that died ends it at once.
+ */
+async function waitUp(daemon: DaemonRecord, labDir: string, sinceTicks: number): Promise<void> {
+  while (!isUp(daemon).up) {
+    if (!startingSince(daemon.program, labDir, sinceTicks) && !isUp(daemon).up)
+      throw refused(`${daemon.name} did not come up again: it exited while starting (see its log)`);
+    await sleep(20);
+  }
 }
 
 /**
@@ -74,8 +81,9 @@ export async function restartDead(state: LabState): Promise<RestartResult> {
   // databases before northd, which connects to them
   const ordered = [...dead].sort((a, b) => Number(a.program === 'ovn-northd') - Number(b.program === 'ovn-northd'));
   for (const daemon of ordered) {
+    const since = ticksSinceBoot();
     await start.get(daemon.name)!();
-    await waitUp(daemon);
+    await waitUp(daemon, state.layout.dir, since);
   }
   return { name: state.name, restarted: ordered.map((d) => d.name), health: daemonHealth(state) };
 }

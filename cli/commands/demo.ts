@@ -23,6 +23,7 @@ import {
   nbctl,
   pingWithRetries,
   readState,
+  syncChassis,
   up,
 } from '../../lab';
 import { closeConnections } from '../../provider/runtime/cli';
@@ -94,8 +95,10 @@ async function pingRow(lab: LabStatus, [from, to, family, expect]: (typeof PINGS
   const address = (podOf(lab, to).addresses as string[])
     .map((a) => a.split('/')[0]!)
     .find((a) => a.includes(':') === (family === 6))!;
-  // Within 8 (2 for a block) one-second attempts: the first packets may go while tunnels settle.
-  const replied = await pingWithRetries(podOf(lab, from).netns, address, { tries: expect === 'reply' ? 8 : 2 });
+  // Within 8 (2 for a block) one-second attempts, and on while the lab's ovn-controllers still work
+  // (a loaded machine): the first packets may go while tunnels settle.
+  const tries = expect === 'reply' ? 8 : 2;
+  const replied = await pingWithRetries(podOf(lab, from).netns, address, { tries, whileLabWorks: true });
   const zones = { fromZone: zoneOfPod(lab, from).name, toZone: zoneOfPod(lab, to).name };
   return { from, to, ...zones, address, expect, got: replied ? 'reply' : 'blocked' };
 }
@@ -111,7 +114,7 @@ export function pingTable(rows: PingRow[]): string {
 
 /** Until every zone's chassis have caught up with its Northbound. */
 const sync = (lab: LabStatus) => {
-  for (const zone of lab.zones) nbctl({ ovnRoot: lab.ovnRoot, nb: zone.nb }, '--wait=hv', '--timeout=30', 'sync');
+  for (const zone of lab.zones) syncChassis({ name: lab.name, ovnRoot: lab.ovnRoot, nb: zone.nb });
 };
 
 /** Deletes the connect-router route to green/b's host subnet in the probe's source zone; returns both. */

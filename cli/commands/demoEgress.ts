@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { type LabStatus, nbctl, pingWithRetries, readState } from '../../lab';
+import { type LabStatus, pingWithRetries, readState, syncChassis } from '../../lab';
 import type { UplinkSection } from '../../provider/runtime/cli';
 import { progress } from '../contract';
 import { runApply } from './apply';
@@ -67,13 +67,13 @@ export async function egressSection(lab: LabStatus): Promise<{ rows: EgressRow[]
   const file = egressFile();
   const report = await runApply({ file, lab: lab.name });
   try {
-    for (const zone of lab.zones) nbctl({ ovnRoot: lab.ovnRoot, nb: zone.nb }, '--wait=hv', '--timeout=30', 'sync');
+    for (const zone of lab.zones) syncChassis({ name: lab.name, ovnRoot: lab.ovnRoot, nb: zone.nb });
     const rows = await Promise.all(
       PROBES.map(async (p) => {
         const [namespace, name] = p.pod.split('/');
         const pod = readState(lab.name)!.pods.find((x) => x.namespace === namespace && x.name === name)!;
         const to = p.to(lab);
-        const replied = await pingWithRetries(pod.netns, to, { tries: 8 });
+        const replied = await pingWithRetries(pod.netns, to, { tries: 8, whileLabWorks: true });
         const via = bridgeOf(report.uplinks, lab, pod.node, p.network);
         return {
           pod: p.pod,

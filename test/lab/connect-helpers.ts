@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll } from 'vitest';
-import { pingOnce, pingWithRetries, readState, sbctl, type LabStatus } from '../../lab';
-import { nbctl, podIPs, podNetns } from './networks-helpers';
+import { nbctlWhileLabWorks, pingOnce, pingWithRetries, readState, sbctl, type LabStatus } from '../../lab';
+import { nbctl, podIPs, podNetns, syncChassis } from './networks-helpers';
 
 export { sbctl };
 
@@ -38,7 +38,7 @@ export function variant(base: string, name: string, edits: [string, string][]): 
   return file;
 }
 
-export const sync = (lab: LabStatus): void => void nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+export const sync = (lab: LabStatus): void => syncChassis(lab);
 
 function run(argv: string[]): Promise<{ status: number; stdout: string }> {
   return new Promise((resolve) => {
@@ -61,7 +61,7 @@ const PROBES_AT_ONCE = 12;
 
 /** True as soon as one ping answers within `budgetMs`. */
 export const pingFrom = (netns: string, address: string, budgetMs = PROBE_BUDGET_MS): Promise<boolean> =>
-  pingWithRetries(netns, address, { budgetMs, pauseMs: 200 });
+  pingWithRetries(netns, address, { budgetMs, pauseMs: 200, whileLabWorks: true });
 
 /**
  * True when `settled` pings in a row go unanswered within `budgetMs`: a datapath flow cached
@@ -98,7 +98,7 @@ export function ready(lab: LabStatus, pods: string[]): void {
     port,
     'up=true',
   ]);
-  if (waits.length > 0) nbctl(lab, '--timeout=30', ...waits);
+  if (waits.length > 0) nbctlWhileLabWorks(lab, ...waits);
   sync(lab);
 }
 

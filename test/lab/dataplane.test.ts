@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { addPod, nbctl as labNbctl, pingWithRetries, readState, removePod } from '../../lab';
+import { addPod, nbctl as labNbctl, pingWithRetries, readState, removePod, syncChassis } from '../../lab';
 import '../setup/lab';
 
 const lab = inject('lab');
@@ -46,8 +46,8 @@ describe('the lab dataplane', () => {
       );
     const records = [];
     for (const pod of pods) records.push(await addPod(lab.name, pod));
-    nbctl('--wait=hv', '--timeout=30', 'sync');
-    expect(await pingWithRetries(records[0].netns, '10.9.0.11', { tries: 10 })).toBe(true);
+    syncChassis(lab);
+    expect(await pingWithRetries(records[0].netns, '10.9.0.11', { tries: 10, whileLabWorks: true })).toBe(true);
     expect(readState(lab.name)!.pods.map((p) => `${p.namespace}/${p.name}@${p.node}`)).toEqual(
       pods.map((p) => `smoke/${p.name}@${p.node}`),
     );

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
 import { sharedCookie, upstreamCookie } from '../../provider/uplink/flows';
 import { echoRequestsSeen, ourFlows, pingsAnswered } from './egress-helpers';
-import { nbctl, ovnk } from './networks-helpers';
+import { ovnk, syncChassis } from './networks-helpers';
 import { closeNodes, onNode } from './uplink-helpers';
 
 const lab = inject('lab');
@@ -50,7 +50,7 @@ async function greenLeavesThroughBreth0(): Promise<void> {
 beforeAll(() => {
   const applied = run('apply');
   expect(applied.status, applied.stderr).toBe(0);
-  nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+  syncChassis(lab);
 });
 
 afterAll(async () => {

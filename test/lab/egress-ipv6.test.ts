@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
 import { ownerCookie } from '../../provider/uplink/flows';
 import { echoRequestsSeen, ourFlows } from './egress-helpers';
-import { nbctl, ovnk, podNetns } from './networks-helpers';
+import { ovnk, podNetns, syncChassis } from './networks-helpers';
 import { closeNodes } from './uplink-helpers';
 
 const lab = inject('lab');
@@ -83,7 +83,7 @@ beforeAll(() => {
   writeFileSync(file, stack());
   const applied = run('apply');
   expect(applied.status, applied.stderr).toBe(0);
-  nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+  syncChassis(lab);
 });
 
 afterAll(async () => {

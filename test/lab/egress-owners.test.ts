@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
 import { ownerCookie, sharedCookie } from '../../provider/uplink/flows';
 import { echoRequestsSeen, ourFlows, pingsAnswered } from './egress-helpers';
-import { nbctl, ovnk } from './networks-helpers';
+import { ovnk, syncChassis } from './networks-helpers';
 import { bridgeMappings, closeNodes } from './uplink-helpers';
 
 const lab = inject('lab');
@@ -116,7 +116,7 @@ describe('two owners with networks on one Uplink bridge', () => {
       const kept = first === leaving ? second : first;
       run('apply', first);
       run('apply', second);
-      nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+      syncChassis(lab);
       expect(await bridgeMappings(worker())).toContain(`cluster_udn_${owners[kept].network}:br-blue`);
       await egressWorks(first);
       await egressWorks(second);

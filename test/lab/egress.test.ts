@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
 import { echoRequestsSeen, nodePingsAnswered, ourCookies, ourFlows, pingsAnswered } from './egress-helpers';
-import { nbctl, ovnk } from './networks-helpers';
+import { ovnk, syncChassis } from './networks-helpers';
 import { bridgeMappings, closeNodes, onNode } from './uplink-helpers';
 
 const lab = inject('lab');
@@ -29,7 +29,7 @@ let applied: ReturnType<typeof apply>;
 beforeAll(() => {
   applied = apply();
   expect(applied.status, applied.stderr).toBe(0);
-  nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+  syncChassis(lab);
   const states = applied.json.uplinkStates as { metadata: { name: string }; status: { ipAddresses: string[] } }[];
   addressOf = (name) => states.find((s) => s.metadata.name === name)!.status.ipAddresses[0]!.split('/')[0]!;
 });
@@ -114,7 +114,7 @@ describe('egress through breth0', () => {
     try {
       const moved = ovnk('apply', '-f', path.join(dir, 'egress.yaml'), '--lab', lab.name, '-o', 'json');
       expect(moved.status, moved.stderr).toBe(0);
-      nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+      syncChassis(lab);
       expect(await bridgeMappings(worker)).not.toContain('cluster_udn_egress-blue');
       expect(await ourFlows(worker, 'br-blue')).toEqual([]);
       let answered = 0;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readState } from '../../lab';
 import '../setup/lab';
 import { echoRequestsSeen } from './egress-helpers';
-import { nbctl, ovnk, podIPs, podNetns, reaches } from './networks-helpers';
+import { nbctl, ovnk, podIPs, podNetns, reaches, syncChassis } from './networks-helpers';
 
 const lab = inject('lab');
 const file = path.join(tmpdir(), `ovnk-localnet-pods-${process.pid}.yaml`);
@@ -53,7 +53,7 @@ beforeAll(() => {
   writeFileSync(file, stack);
   const applied = run('apply');
   expect(applied.status, applied.stderr).toBe(0);
-  nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+  syncChassis(lab);
 });
 
 afterAll(() => {

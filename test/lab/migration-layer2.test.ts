@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { chassisIdOf, ovnTool, pingOnce, readState } from '../../lab';
+import { chassisIdOf, ovnTool, pingOnce, readState, syncChassis } from '../../lab';
 import '../setup/lab';
 import { macFromIP } from '../../provider/topology/mac';
 import { podPort } from '../../provider/topology/names';
@@ -63,7 +63,7 @@ function liveMigration(layout: string, ic: MigrationLab): void {
   const zone = (name: string) => ic.zones.find((z) => z.name === name) ?? ic.zones[0]!;
   const perNode = () => ic.zones.length > 1;
   const syncAll = () => {
-    for (const z of ic.zones) ic.ovn('ovn-nbctl', z.nb, '--wait=hv', '--timeout=30', 'sync');
+    for (const z of ic.zones) syncChassis({ name: ic.name, ovnRoot: readState(ic.name)!.ovnRoot, nb: z.nb });
   };
   const podA = () => readState(ic.name)!.pods.find((p) => p.namespace === 'green' && p.name === 'a')!;
 

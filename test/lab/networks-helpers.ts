@@ -6,12 +6,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { nbctl, pingWithRetries, readState, type LabStatus } from '../../lab';
+import { nbctl, pingWithRetries, readState, syncChassis, type LabStatus } from '../../lab';
 import { nbSchema } from '../../provider/nb/generated/nb';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { closeConnections } from '../../provider/runtime/cli';
 
-export { nbctl };
+export { nbctl, syncChassis };
 
 export const cliPath = path.resolve(__dirname, '../../dist/cli/main.js');
 export const fixture = (name: string): string => path.resolve(__dirname, '../fixtures', name);
@@ -33,9 +33,12 @@ export function podNetns(lab: LabStatus, namespace: string, name: string): strin
   return pod.netns;
 }
 
-/** True as soon as one ping answers (first packets may be lost while tunnels and DAD settle). */
+/**
+ * True as soon as one ping answers (first packets may be lost while tunnels and DAD settle): `tries`
+ * attempts, and more while the lab's OVN still works through a change (lab/settle.ts).
+ */
 export const reaches = (netns: string, address: string, tries = 8): Promise<boolean> =>
-  pingWithRetries(netns, address, { tries, pauseMs: 300 });
+  pingWithRetries(netns, address, { tries, pauseMs: 300, whileLabWorks: true });
 
 export function neighbourMac(netns: string, address: string): string | undefined {
   const out = execFileSync('ip', ['netns', 'exec', netns, 'ip', 'neigh', 'show', address], { encoding: 'utf8' });
@@ -85,7 +88,7 @@ export function appliedForTheseTests(lab: LabStatus, file: string, cleanup: () =
   beforeAll(() => {
     const applied = ovnk('apply', '-f', file, '--lab', lab.name, '-o', 'json');
     expect(applied.status, applied.stderr).toBe(0);
-    nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+    syncChassis(lab);
   });
   afterAll(async () => {
     await closeConnections();

@@ -13,6 +13,7 @@ import {
   podIPs,
   podNetns,
   reaches,
+  syncChassis,
 } from './networks-helpers';
 
 const lab = inject('lab');
@@ -72,12 +73,12 @@ describe('a primary Layer2 network with the transit router over three nodes', ()
   });
 
   it('destroy leaves no row of this owner and the pods lose connectivity, then unplugs them', async () => {
-    nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+    syncChassis(lab);
     const [from, to] = [podNetns(lab, 'green', 'a'), podIPs(lab, 'green', 'b')[0]!];
     expect(await reaches(from, to)).toBe(true);
     await destroyZone(await nbConnection(lab.nb), 'central', owner);
     expect(await ownedRowCounts(lab, owner)).toEqual({});
-    nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+    syncChassis(lab);
     expect(await reaches(from, to, 2)).toBe(false);
     const destroyed = ovnk('destroy', '-f', file, '--lab', lab.name, '-o', 'json');
     expect(destroyed.status, destroyed.stderr).toBe(0);

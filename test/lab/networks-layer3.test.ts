@@ -11,6 +11,7 @@ import {
   podIPs,
   podNetns,
   reaches,
+  syncChassis,
 } from './networks-helpers';
 
 const lab = inject('lab');
@@ -68,7 +69,7 @@ describe('two primary Layer3 networks over three nodes', () => {
     expect(repaired.json.zones.central.sent).toBe(true);
     expect(nbctl(lab, 'get', 'Logical_Router_Port', port, 'mac').trim()).toBe(mac);
     expect(ovnk('diff', '-f', file, '--lab', lab.name).status).toBe(0);
-    nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+    syncChassis(lab);
     expect(await reaches(podNetns(lab, 'blue', 'a'), podIPs(lab, 'blue', 'b')[0]!)).toBe(true);
   });
 
@@ -109,7 +110,7 @@ describe('two primary Layer3 networks over three nodes', () => {
   });
 
   it('destroy leaves no row of this owner and the pods lose connectivity, then unplugs them', async () => {
-    nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+    syncChassis(lab);
     const [from, to] = [podNetns(lab, 'blue', 'a'), podIPs(lab, 'blue', 'b')[0]!];
     expect(await reaches(from, to)).toBe(true);
     expect(Object.keys(await ownedRowCounts(lab, owner)).length).toBeGreaterThan(5);
@@ -118,7 +119,7 @@ describe('two primary Layer3 networks over three nodes', () => {
     expect(result.sent).toBe(true);
     expect(await ownedRowCounts(lab, owner)).toEqual({});
     expect(nbctl(lab, 'get', 'NB_Global', '.', 'external_ids')).not.toContain(`ovnk.io/state/${owner}`);
-    nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+    syncChassis(lab);
     expect(await reaches(from, to, 2)).toBe(false);
     const destroyed = ovnk('destroy', '-f', file, '--lab', lab.name, '-o', 'json');
     expect(destroyed.status, destroyed.stderr).toBe(0);

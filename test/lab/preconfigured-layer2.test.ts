@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
 import { pingWithRetries } from '../../lab';
-import { nbctl, ovnk, podIPs, podNetns, reaches } from './networks-helpers';
+import { nbctl, ovnk, podIPs, podNetns, reaches, syncChassis } from './networks-helpers';
 
 const lab = inject('lab');
 const file = path.join(tmpdir(), `ovnk-preconfigured-${process.pid}.yaml`);
@@ -49,7 +49,7 @@ beforeAll(() => {
   writeFileSync(file, stack);
   const applied = run('apply');
   expect(applied.status, applied.stderr).toBe(0);
-  nbctl(lab, '--wait=hv', '--timeout=30', 'sync');
+  syncChassis(lab);
 });
 
 afterAll(() => {

@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readState } from '../../lab';
+import { readState, syncChassis } from '../../lab';
 import { macFromIP } from '../../provider/topology/mac';
 import { useInterconnectLab } from './ic-helpers';
 import { neighbourMac, ovnk, reaches } from './networks-helpers';
@@ -48,7 +48,7 @@ function fileWith(upgraded: string[]): string {
   return file;
 }
 const syncAll = () => {
-  for (const z of ic.zones) ic.ovn('ovn-nbctl', z.nb, '--wait=hv', '--timeout=30', 'sync');
+  for (const z of ic.zones) syncChassis({ name: ic.name, ovnRoot: readState(ic.name)!.ovnRoot, nb: z.nb });
 };
 /** The fabric's underlay gateway: beyond every node's gateway router and breth0. */
 const externalHost = () => readState(ic.name)!.layout.nodes[0]!.encapIp.replace(/\.\d+$/, '.1');

@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, requireFreshDist } from './dist';
 
@@ -18,6 +18,16 @@ export interface CliRun {
 
 let checked = false;
 
+/**
+ * How long one CLI run may take before it is killed (a hung run must end: `spawnSync` blocks the
+ * worker, so no test timeout can). A run's time is its CPU time stretched by the machine's load:
+ * with more runnable processes than cores each gets its share, so the limit grows with the load
+ * average per core when the run starts, from `quietMs` on a machine at rest.
+ */
+export function cliTimeoutMs(quietMs = 120_000): number {
+  return Math.round(quietMs * Math.max(1, loadavg()[0]! / availableParallelism()));
+}
+
 /** Run `ovnk ...args` with `input` on stdin (default: none), from the repository root. */
 export function ovnk(args: string[], options: { input?: string; cwd?: string } = {}): CliRun {
   if (!checked) requireFreshDist(['cli', 'provider', 'lab', 'components', 'stacks']);
@@ -27,7 +37,7 @@ export function ovnk(args: string[], options: { input?: string; cwd?: string } =
     cwd: options.cwd ?? repoRoot,
     input: options.input ?? '',
     maxBuffer: 256 * 1024 * 1024,
-    timeout: 120_000,
+    timeout: cliTimeoutMs(),
   });
   return { code: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
 }
@@ -36,7 +46,7 @@ export function ovnk(args: string[], options: { input?: string; cwd?: string } =
 export function ovnkAsync(args: string[], options: { input?: string } = {}): Promise<CliRun> {
   if (!checked) requireFreshDist(['cli', 'provider', 'lab', 'components', 'stacks']);
   checked = true;
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, timeout: 120_000 });
+  const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, timeout: cliTimeoutMs() });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -78,7 +88,7 @@ export function onTerminal(args: string[]): CliRun & { terminal: string } {
       encoding: 'utf8',
       cwd: repoRoot,
       input: '',
-      timeout: 300_000,
+      timeout: cliTimeoutMs(300_000),
     });
     const terminal = run.stdout.replace(/\r/g, '');
     return { code: run.status ?? -1, terminal, stdout: readFileSync(out, 'utf8'), stderr: run.stderr };

@@ -47,18 +47,16 @@ export interface ServerOptions {
   remotes?: string[];
 }
 
-async function waitForLog(
-  logPath: string,
-  pattern: RegExp,
-  child: ChildProcess,
-  timeoutMs = 10_000,
-): Promise<RegExpExecArray> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Until the server logs `pattern`, for as long as it runs (a loaded machine starts it late; one that
+ * exited never will; the calling hook's timeout bounds a server that hangs).
+ */
+async function waitForLog(logPath: string, pattern: RegExp, child: ChildProcess): Promise<RegExpExecArray> {
   for (;;) {
     const log = await fs.readFile(logPath, 'utf8').catch(() => '');
     const match = pattern.exec(log);
     if (match) return match;
-    if (child.exitCode !== null || Date.now() > deadline) {
+    if (child.exitCode !== null) {
       throw new Error(`ovsdb-server did not log ${pattern} (exit ${child.exitCode}); log:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 10));
@@ -69,10 +67,9 @@ async function waitForLog(
  * ovsdb-server opens its remotes in one pass, in hash order, and logs only the tcp ones: the unix
  * socket may be bound after the tcp port was logged, and refuses connections (ECONNREFUSED)
  * between its bind and its listen. A loaded machine can stop the server in that gap, so connect
- * until the socket accepts.
+ * until the socket accepts, for as long as the server runs.
  */
-async function waitForSocket(socketPath: string, child: ChildProcess, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+async function waitForSocket(socketPath: string, child: ChildProcess): Promise<void> {
   for (;;) {
     const accepted = await new Promise<boolean>((resolve) => {
       const socket = net.connect(socketPath);
@@ -83,7 +80,7 @@ async function waitForSocket(socketPath: string, child: ChildProcess, timeoutMs 
       socket.once('error', () => resolve(false));
     });
     if (accepted) return;
-    if (child.exitCode !== null || Date.now() > deadline)
+    if (child.exitCode !== null)
       throw new Error(`ovsdb-server never accepted a connection on ${socketPath} (exit ${child.exitCode})`);
     await new Promise((r) => setTimeout(r, 10));
   }
