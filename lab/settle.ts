@@ -13,8 +13,11 @@ import { pidOf } from './processes';
 import { listLabNames, readState, type LabState } from './state';
 
 const TRANSLATORS = new Set(['ovn-northd', 'ovn-controller']);
-/** CPU ticks (1/100 s) above which the daemons count as still working: a probe or an echo costs less. */
-const BUSY_TICKS = 3;
+/**
+ * CPU ticks (1/100 s) between two looks above which the daemons count as still working: an idle
+ * probe or echo costs less; a daemon starved on a loaded machine still gets this much.
+ */
+const BUSY_TICKS = 1;
 
 /** user + system CPU ticks of a process (0 once it is gone). */
 function cpuTicks(pid: number): number {
