@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { down, type LabZoneStatus, ovnTool, readState, up } from '../../lab';
+import { down, type LabZoneStatus, nbctlWhileLabWorks, ovnTool, readState, up } from '../../lab';
 import { labDir } from '../../lab/state';
 import { northdComplaints } from './connect-helpers';
 import { fixture, podIPs, podNetns } from './networks-helpers';
@@ -24,6 +24,8 @@ export interface InterconnectLab {
   ovn(tool: string, db: string, ...args: string[]): string;
   /** Each zone's northd warnings and errors but the upstream-faithful ones (connect-helpers.ts). */
   northdComplaints(): Record<string, string[]>;
+  /** `ovn-nbctl --wait=<wait> sync` in every zone, for as long as the lab works (lab/settle.ts). */
+  syncZones(wait: 'sb' | 'hv'): void;
 }
 
 /** The fixture's text with its owner renamed. */
@@ -42,6 +44,10 @@ export function useInterconnectLab(prefix: string, fixtureName: string, owner: [
     netnsOf: (ns, pod) => podNetns({ name } as never, ns, pod),
     ipsOf: (ns, pod) => podIPs({ name } as never, ns, pod),
     ovn: (tool, db, ...args) => ovnTool(readState(name)!.ovnRoot!, tool, db, ...args),
+    syncZones: (wait) => {
+      for (const z of lab.zones)
+        nbctlWhileLabWorks({ name, ovnRoot: readState(name)!.ovnRoot, nb: z.nb }, `--wait=${wait}`, 'sync');
+    },
     northdComplaints: () =>
       Object.fromEntries(
         lab.zones.map((z) => [

@@ -33,7 +33,7 @@ describe('a primary Layer2 network across zones (one Northbound per node)', () =
   });
 
   it('every zone binds each green pod port to the same tunnel key', async () => {
-    for (const zone of ic.zones) ic.ovn('ovn-nbctl', zone.nb, '--wait=sb', '--timeout=30', 'sync');
+    ic.syncZones('sb');
     const [first, ...others] = ic.zones.map((z) => podKeys(z.sb));
     expect(first).toEqual({ a: '1', b: '2', c: '3' });
     for (const keys of others) expect(keys).toEqual(first);
@@ -53,7 +53,7 @@ describe('a primary Layer2 network across zones (one Northbound per node)', () =
   });
 
   it("every zone's northd logs no warning or error about the rows but upstream-faithful ones", () => {
-    for (const zone of ic.zones) ic.ovn('ovn-nbctl', zone.nb, '--wait=sb', '--timeout=30', 'sync');
+    ic.syncZones('sb');
     const complaints = ic.northdComplaints();
     expect(Object.keys(complaints)).toEqual(ic.zones.map((z) => z.name));
     for (const zone of ic.zones) expect(complaints[zone.name], zone.name).toEqual([]);

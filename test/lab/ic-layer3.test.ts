@@ -34,7 +34,7 @@ describe('the per-node layout in a lab with one Northbound per node', () => {
   });
 
   it("every zone's northd logs no warning or error about the rows but upstream-faithful ones", () => {
-    for (const zone of ic.zones) ic.ovn('ovn-nbctl', zone.nb, '--wait=sb', '--timeout=30', 'sync');
+    ic.syncZones('sb');
     const complaints = ic.northdComplaints();
     expect(Object.keys(complaints)).toEqual(ic.zones.map((z) => z.name));
     for (const zone of ic.zones) expect(complaints[zone.name], zone.name).toEqual([]);

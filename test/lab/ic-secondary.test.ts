@@ -63,7 +63,7 @@ describe('secondary networks across zones (one Northbound per node)', () => {
   });
 
   it("every zone's northd logs no warning or error about the rows but upstream-faithful ones", () => {
-    for (const zone of ic.zones) ic.ovn('ovn-nbctl', zone.nb, '--wait=sb', '--timeout=30', 'sync');
+    ic.syncZones('sb');
     const complaints = ic.northdComplaints();
     for (const zone of ic.zones) expect(complaints[zone.name], zone.name).toEqual([]);
   });

@@ -67,7 +67,7 @@ describe('two owners in a per-node lab, each with a primary Layer2 network', () 
       const applied = ovnk('apply', '-f', file, '--lab', ic.name, '-o', 'json');
       expect(applied.status, applied.stderr + applied.stdout).toBe(0);
     }
-    for (const zone of ic.zones) ic.ovn('ovn-nbctl', zone.nb, '--wait=sb', '--timeout=30', 'sync');
+    ic.syncZones('sb');
   });
 
   it('in every zone, their datapaths request keys no other owner holds, and northd gives them as requested', () => {

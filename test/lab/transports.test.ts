@@ -27,7 +27,7 @@ describe('NoOverlay and advertised networks in a per-node lab', () => {
   });
 
   it("every zone's northd takes the rows without a warning or error but upstream-faithful ones", () => {
-    for (const zone of ic.zones) ic.ovn('ovn-nbctl', zone.nb, '--wait=sb', '--timeout=30', 'sync');
+    ic.syncZones('sb');
     const complaints = ic.northdComplaints();
     for (const zone of ic.zones) expect(complaints[zone.name], zone.name).toEqual([]);
   });

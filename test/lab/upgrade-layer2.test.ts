@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readState, syncChassis } from '../../lab';
+import { readState } from '../../lab';
 import { macFromIP } from '../../provider/topology/mac';
 import { useInterconnectLab } from './ic-helpers';
 import { neighbourMac, ovnk, reaches } from './networks-helpers';
@@ -47,9 +47,7 @@ function fileWith(upgraded: string[]): string {
   writeFileSync(file, text);
   return file;
 }
-const syncAll = () => {
-  for (const z of ic.zones) syncChassis({ name: ic.name, ovnRoot: readState(ic.name)!.ovnRoot, nb: z.nb });
-};
+const syncAll = () => ic.syncZones('hv');
 /** The fabric's underlay gateway: beyond every node's gateway router and breth0. */
 const externalHost = () => readState(ic.name)!.layout.nodes[0]!.encapIp.replace(/\.\d+$/, '.1');
 const fabric = () => readState(ic.name)!.layout.fabricNamespace;
