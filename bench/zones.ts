@@ -5,9 +5,10 @@
  * at once (the default --parallel 8) against the same work one zone at a time (--parallel 1) in
  * the same run, rounds alternating. Loading, planning and connecting, done once per command
  * whatever the zones, are not timed; every zone's northd settles before each timed step.
- * Figures: the speed-up of each step and its cost per zone (seconds / zones, both ways). Each
- * zone runs its own servers, so on a machine with few cores the speed-up is bounded by what
- * those servers get of the CPU, not by the loop.
+ * Figures: the speed-up of each step and its cost per zone (seconds / zones, both ways), and where
+ * the time goes (zoneCpu.ts): our CPU and the zones' servers' CPU per zone, and the speed-up that
+ * CPU allows on this machine's cores (cpu_bound). Each zone runs its own servers, so on a machine
+ * with few cores the speed-up is bounded by the CPU of both sides, not by the loop.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -28,7 +29,8 @@ import {
   type Drift,
   type ZoneResult,
 } from '../provider/runtime/cli';
-import { type Benchmark, figure, note, timed } from './harness';
+import { type Benchmark, figure, note } from './harness';
+import { type CpuSplit, cpuBound, cpuSplit, serversOf, splitText, type ZoneDaemon, zoneDaemons } from './zoneCpu';
 
 const SIZES = [3, 10, 20] as const;
 const NETWORKS = 8;
@@ -85,7 +87,7 @@ function topology(lab: LabStatus, zones: number): string {
 }
 
 type Step = 'apply' | 'reapply' | 'diff';
-type Timings = Record<Step, number>;
+type Timings = Record<Step, CpuSplit>;
 const STEPS: Step[] = ['apply', 'reapply', 'diff'];
 
 /** What a step must have done in every zone, else the wrong work was timed. */
@@ -100,18 +102,18 @@ const expected: Record<Step, (value: ZoneResult | Drift) => boolean> = {
  * cli/commands/zoneRuns.ts), with `parallel` zones at a time; loading, planning and connecting
  * come first and are not timed.
  */
-async function timeStep(file: string, step: Step, parallel: number): Promise<number> {
+async function timeStep(file: string, step: Step, parallel: number, daemons: ZoneDaemon[]): Promise<CpuSplit> {
   const target = await fileTarget({ file, parallel: String(parallel) });
   const plan = await clusterPlanFor(target, undefined, false);
   const names = plan.topology.zones.map((z) => z.name);
   const targets = zoneTargets(target, step, names, () => '');
   const run = (): Promise<ClusterResult<ZoneResult | Drift>> =>
     step === 'diff' ? diffCluster(plan, targets) : applyCluster(plan, targets);
-  const { seconds, value: result } = await timed(run);
+  const { split, value: result } = await cpuSplit(daemons, run);
   const value = zoneRunsOf(target, names, result.zones);
   const wrong = value.find((run) => !run.ok || !expected[step](run.value));
   if (wrong) throw new Error(`${step} did not do what is timed in zone ${wrong.zone}: ${JSON.stringify(wrong)}`);
-  return seconds;
+  return split;
 }
 
 /** Until every zone's northd has caught up, so it does not compete with the step timed next. */
@@ -127,33 +129,41 @@ async function settle(lab: LabStatus, zones: number): Promise<void> {
 async function round(lab: LabStatus, file: string, zones: number, parallel: number): Promise<Timings> {
   const removed = await destroy({ file });
   if (removed.exitCode) throw new Error(`destroy failed: ${JSON.stringify(removed.document).slice(0, 400)}`);
+  const daemons = zoneDaemons(
+    lab.name,
+    lab.nodes.slice(0, zones).map((n) => n.name),
+  );
   await settle(lab, zones);
-  const apply = await timeStep(file, 'apply', parallel);
+  const apply = await timeStep(file, 'apply', parallel, daemons);
   await settle(lab, zones);
-  return { apply, reapply: await timeStep(file, 'reapply', parallel), diff: await timeStep(file, 'diff', parallel) };
+  const reapply = await timeStep(file, 'reapply', parallel, daemons);
+  return { apply, reapply, diff: await timeStep(file, 'diff', parallel, daemons) };
 }
 
-const best = (a: Timings, b: Timings): Timings =>
-  Object.fromEntries(STEPS.map((s) => [s, Math.min(a[s], b[s])])) as Timings;
+const best = (a: Timings | undefined, b: Timings): Timings =>
+  Object.fromEntries(STEPS.map((s) => [s, a && a[s].wall <= b[s].wall ? a[s] : b[s]])) as Timings;
 
 /** Best of RUNS rounds each way, one at a time and DEFAULT_PARALLEL at a time alternating, so load drift hits both. */
 async function measureSize(lab: LabStatus, dir: string, zones: number): Promise<void> {
   const file = path.join(dir, `zones-${zones}.yaml`);
   writeFileSync(file, topology(lab, zones));
-  let serial: Timings = { apply: Infinity, reapply: Infinity, diff: Infinity };
-  let parallel = serial;
+  let serial: Timings | undefined;
+  let parallel: Timings | undefined;
   for (let i = 0; i < RUNS; i++) {
     serial = best(serial, await round(lab, file, zones, 1));
     parallel = best(parallel, await round(lab, file, zones, DEFAULT_PARALLEL));
   }
   await destroy({ file });
   for (const step of STEPS) {
-    note(
-      `${zones} zones ${step}: one at a time ${serial[step].toFixed(3)} s, ${DEFAULT_PARALLEL} at a time ${parallel[step].toFixed(3)} s`,
-    );
-    figure(`zones.${step}.${zones}.speedup`, serial[step] / parallel[step], 'x one-at-a-time');
-    figure(`zones.${step}.${zones}.per_zone`, parallel[step] / zones, 's');
-    figure(`zones.${step}.${zones}.per_zone.one_at_a_time`, serial[step] / zones, 's');
+    const [one, many] = [serial![step], parallel![step]];
+    note(`${zones} zones ${step}: one at a time ${splitText(one)}`);
+    note(`${zones} zones ${step}: ${DEFAULT_PARALLEL} at a time ${splitText(many)}`);
+    figure(`zones.${step}.${zones}.speedup`, one.wall / many.wall, 'x one-at-a-time');
+    figure(`zones.${step}.${zones}.per_zone`, many.wall / zones, 's');
+    figure(`zones.${step}.${zones}.per_zone.one_at_a_time`, one.wall / zones, 's');
+    figure(`zones.${step}.${zones}.our_cpu_per_zone`, many.ours / zones, 's');
+    figure(`zones.${step}.${zones}.servers_cpu_per_zone`, serversOf(many) / zones, 's');
+    figure(`zones.${step}.${zones}.cpu_bound`, cpuBound(one, many), 'x one-at-a-time');
   }
 }
 
