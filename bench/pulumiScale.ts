@@ -5,8 +5,9 @@
  * test/pulumi/stacks.test.ts), the Check+Diff time of one ZoneRows against a trivial dynamic
  * provider given the same props in the same host (target <= 1.1x), a whole no-change preview (the
  * ClusterAllocations Check+Diff and every ZoneRows') through the dynamic-provider host, the state
- * size, what a one-network change touches, and a refresh: one zone's Read (render its slice,
- * observe and reconcile against a real ovsdb-server holding its rows) times the zones.
+ * size, what a one-network change touches, and a refresh: one zone's Read (fetch the zone catalog
+ * from the zone's NB_Global, render it, observe and reconcile against a real ovsdb-server holding
+ * its rows) times the zones.
  */
 import { observe, planApply } from '../provider/nb/apply';
 import { apply } from '../provider/nb/apply';
@@ -14,9 +15,12 @@ import { nbSchema } from '../provider/nb/generated/nb';
 import { OvsdbClient } from '../provider/ovsdb/client';
 import { adaptToServer } from '../provider/runtime/compat';
 import { catalogRef, type ClusterSlices, pulumiKinds, pulumiOutputsOf } from '../provider/runtime/pulumi';
+import { catalogKey } from '../provider/runtime/pulumi/catalog';
 import { unpack } from '../provider/runtime/pulumi/pack';
 import { zoneSliceRows } from '../provider/runtime/pulumi/sliceRows';
 import type { ZoneSlice } from '../provider/runtime/pulumi/slices';
+import { stateOf } from '../provider/runtime/pulumi/topologyInput';
+import { selectGlobal, serializeState, stateKey } from '../provider/runtime/state';
 import { renderSharedRows } from '../provider/topology/shared';
 import { resourceCount, scaleTopology } from '../stacks/scale';
 import { startOvsdbServer } from '../test/support/ovsdbServer';
@@ -120,21 +124,47 @@ async function touched(host: PulumiHost, shim: string, nodes: number, before: Cl
   return changed;
 }
 
-/** One zone's Read: render its slice and observe + reconcile against a server holding its rows. */
-async function zoneRead(slices: ClusterSlices) {
+/** NB_Global.external_ids as ClusterAllocations leaves them in each zone: its allocation state and the catalog. */
+async function publish(client: OvsdbClient, inputs: Props): Promise<void> {
+  const state = serializeState(stateOf(inputs)!);
+  const catalog = (inputs.slices as ClusterSlices).zone!.data;
+  const keys = [
+    [stateKey('bench/cluster'), state],
+    [catalogKey('bench/cluster'), catalog],
+  ];
+  const [global] = await client.transact('OVN_Northbound', [selectGlobal()]);
+  const mutations = [['external_ids', 'insert', ['map', keys]]];
+  // a fresh server has no NB_Global row (ovn-northd would make it)
+  const op = global!.rows?.length
+    ? { op: 'mutate', table: 'NB_Global', where: [], mutations }
+    : { op: 'insert', table: 'NB_Global', row: { external_ids: ['map', keys] } };
+  await client.transact('OVN_Northbound', [op as never]);
+}
+
+/**
+ * One zone's Read as the ZoneRows makes it: fetch the catalog its reference names from the
+ * zone's NB_Global (catalog.ts), render it, observe + reconcile against a server holding its rows.
+ */
+async function zoneRead(inputs: Props) {
   const server = await startOvsdbServer();
   const client = await OvsdbClient.connect(server.unix, { requestTimeoutMs: 600_000 });
   try {
     const owner = 'bench-cluster-zone';
-    const render = () => zoneSliceRows(unpack(slices.zone) as ZoneSlice, zoneName(0));
+    const ref = catalogRef((inputs.slices as ClusterSlices).zone!, 'bench/cluster');
+    const render = async () => {
+      const [global] = await client.transact('OVN_Northbound', [selectGlobal()]);
+      const data = (global!.rows![0]!.external_ids as Record<string, string>)[catalogKey(ref.owner)];
+      return zoneSliceRows(unpack({ ...ref, data }) as ZoneSlice, zoneName(0));
+    };
     const schema = await client.getSchema('OVN_Northbound');
     // ClusterAllocations writes the shared Copp and meters in every zone first (clusterKind.ts)
     await apply(client, { owner: 'bench-cluster', schema: nbSchema, desired: renderSharedRows() });
-    const desired = adaptToServer(render(), schema).rows;
+    await publish(client, inputs);
+    const desired = adaptToServer(await render(), schema).rows;
     await apply(client, { owner, schema: nbSchema, desired });
     const before = process.cpuUsage();
     const read = await timed(async () => {
-      const request = { owner, schema: nbSchema, desired: adaptToServer(render(), schema).rows };
+      const request = { owner, schema: nbSchema, desired: adaptToServer(await render(), schema).rows };
       const { plan } = planApply(request, await observe(client, request));
       if (plan.changes.length > 0) throw new Error(`a no-change read found drift: ${plan.summary[0]}`);
     });
@@ -172,7 +202,7 @@ async function size(host: PulumiHost, shims: Record<string, string>, nodes: numb
   const previewed = await preview(host, shims, nodes, ca.props, slices);
   const changedCa = await allocations(nodes, true);
   const changed = await touched(host, shims.ZoneRows!, nodes, slices, changedCa.inputs.slices as ClusterSlices);
-  const read = await zoneRead(slices);
+  const read = await zoneRead(ca.inputs);
   const label = `${nodes}n`;
   note(
     `${nodes} nodes x ${NETWORKS} networks: ${resources} resources (${nodes} ZoneRows); ClusterAllocations check ${ca.seconds.toFixed(2)} s in-process; Check+Diff of a ZoneRows ${ours!.toFixed(2)} ms vs trivial ${baseline!.toFixed(2)} ms (floor ${floor!.toFixed(2)} ms); preview through the host ${previewed.seconds.toFixed(2)} s (ClusterAllocations ${previewed.cluster.toFixed(2)} s, ${nodes} ZoneRows ${previewed.zones.toFixed(2)} s; CPU ${previewed.cpu.cluster.toFixed(2)} s and ${previewed.cpu.zones.toFixed(2)} s); Check+Diff CPU ZoneRows / trivial ${(oursCpu / trivialCpu).toFixed(2)}x; state ${((caState + nodes * zoneState) / 1048576).toFixed(1)} MiB (ClusterAllocations ${(caState / 1024).toFixed(0)} KiB, a ZoneRows ${(zoneState / 1024).toFixed(1)} KiB); a one-network change touches ${changed} ZoneRows + ClusterAllocations; a zone's read ${read.seconds.toFixed(2)} s (our CPU ${read.cpu.toFixed(2)} s) for ${read.rows} rows, refresh ~${(read.seconds * nodes).toFixed(0)} s of zones in turn`,
