@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apply, observe } from '../../../provider/nb/apply';
+import { apply, observe, planApply } from '../../../provider/nb/apply';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
@@ -117,5 +117,36 @@ describe('observe reads our rows of the crowded tables without scanning them (nb
     const [sw] = await rows('Logical_Switch', [['name', '==', 'foreign-ls']]);
     const [theirs] = await rows('ACL', [['external_ids', 'includes', ['map', [['k8s.ovn.org/id', 'foreign-acl']]]]]);
     expect(sw!.acls).toEqual([theirs!._uuid]);
+  });
+});
+
+describe('an owner that drops its last row hung from a foreign parent (nb/hung.ts)', () => {
+  it('finds and deletes its last ACL and port under a foreign switch while it keeps other rows, and then stops scanning', async () => {
+    await client.transact(NB, [{ op: 'insert', table: 'Logical_Switch', row: { name: 'their-ls' } }]);
+    const hung = { parents: [{ table: 'Logical_Switch', identity: 'their-ls', column: 'acls' }] };
+    const port: DesiredRow = {
+      table: 'Logical_Switch_Port',
+      columns: { name: 'kept-owner-lsp' },
+      parents: [{ table: 'Logical_Switch', identity: 'their-ls', column: 'ports' }],
+    };
+    const kept: DesiredRow = { table: 'Logical_Switch', columns: { name: 'kept-owner-ls' } };
+    const request = { owner: 'o-keep', schema: nbSchema, desired: [kept, acl('k-1', hung), port] };
+    await apply(client, request);
+    const dropped = { ...request, desired: [kept] };
+    // what `ovnk diff` and a Pulumi read plan: observe then reconcile, nothing written
+    const { plan } = planApply(dropped, await observe(client, dropped));
+    expect(plan.summary.filter((line) => line.startsWith('delete'))).toEqual([
+      'delete ACL "k-1"',
+      'delete Logical_Switch_Port "kept-owner-lsp"',
+    ]);
+    await apply(client, dropped);
+    const [sw] = await rows('Logical_Switch', [['name', '==', 'their-ls']]);
+    expect([sw!.acls, sw!.ports]).toEqual([['set', []], ['set', []]]);
+    expect(await rows('ACL', [['external_ids', 'includes', ['map', [['k8s.ovn.org/id', 'k-1']]]]])).toEqual([]);
+    // nothing of ours hangs from a foreign row any more: the crowded tables are not scanned again
+    const again = recording(client);
+    await apply(again, dropped);
+    expect(writes(again)).toEqual([]);
+    for (const table of ['ACL', 'Logical_Switch_Port']) expect(selectsOn(again.sent, table)).toEqual([]);
   });
 });
