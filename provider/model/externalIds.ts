@@ -19,6 +19,8 @@ export const USER_PREFIX = 'ovnk.io/user/';
 export const PART_PREFIX = 'ovnk.io/part/';
 /** `ovnk.io/owned/<owner>` on NB_Global: the ledger of rows without external_ids (nb/ledger.ts). */
 export const LEDGER_PREFIX = 'ovnk.io/owned/';
+/** `ovnk.io/hung/<owner>` on NB_Global: the crowded tables where rows of ours hang from others' rows (nb/hung.ts). */
+export const HUNG_PREFIX = 'ovnk.io/hung/';
 /** `ovnk.io/state/<owner>` on NB_Global: the CLI's allocation state (runtime/state.ts). */
 export const STATE_KEY_PREFIX = 'ovnk.io/state/';
 /** `ovnk.io/catalog/<owner>` on NB_Global: the zone catalog a stack's ZoneRows render (runtime/pulumi/catalog.ts). */

@@ -8,10 +8,12 @@
  */
 import type { OvsdbDatabase } from '../ovsdb/client';
 import { adaptRows, compareSchemas, type SchemaMismatch } from './adapt';
+import { withHungRecord } from './hung';
 import type { ApplyRequest, Observation } from './observation';
 import { observe } from './observe';
 import { reconcile, type Plan } from './reconcile';
 import { transactPlan } from './transact';
+import { adoption } from './upstreamRows';
 
 export { ConcurrentChangeError, transactPlan } from './transact';
 export { observe } from './observe';
@@ -27,7 +29,11 @@ export interface ApplyResult {
   created: Record<string, string>;
 }
 
-/** The plan for an observation (pure): desired rows adapted to the server's schema, then reconciled. */
+/**
+ * The plan for an observation (pure): desired rows adapted to the server's schema, then
+ * reconciled (taking over the rows of `upstream` found, upstreamRows.ts), with the owner's record
+ * of where its rows hang from others' (hung.ts).
+ */
 export function planApply(
   request: ApplyRequest,
   observation: Observation,
@@ -39,9 +45,12 @@ export function planApply(
     desired,
     observed: observation.owned,
     foreign: observation.foreign,
-    ledger: observation.ledger,
+    ...adoption(observation),
   });
-  return { plan, mismatches: compareSchemas(request.schema, observation.server) };
+  return {
+    plan: withHungRecord(plan, request, observation),
+    mismatches: compareSchemas(request.schema, observation.server),
+  };
 }
 
 /** observe -> adapt -> reconcile -> one transaction. */

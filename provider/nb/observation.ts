@@ -12,6 +12,8 @@ export interface ApplyRequest {
   /** Our generated metadata (nbSchema, vswitchSchema); its name is the database. */
   schema: DatabaseSchema;
   desired: DesiredRow[];
+  /** Whose unmarked rows of what we plan to look for (upstreamRows.ts); none when absent. */
+  upstream?: Upstream;
 }
 
 export interface Observation {
@@ -25,4 +27,26 @@ export interface Observation {
   ledger?: LedgerState;
   /** The home row's map (every owner's bookkeeping keys), when the database has a home. */
   home?: { exists: boolean; map: Record<string, string> };
+  /** Rows of `upstream` found for what we plan, observed among `owned` (ledger rows among `foreign`). */
+  upstream?: Twin[];
+}
+
+/** Whose unmarked rows an apply may take over (upstreamRows.ts). */
+export interface Upstream {
+  /** external_ids pairs any of which marks a row as theirs, made for what we plan. */
+  tags: [key: string, value: string][];
+  /** Read on every apply: an unowned row of these tables carrying one of these pairs shows they wrote. */
+  probe: { tables: string[]; tags: [key: string, value: string][] };
+  /** Tables whose tagged rows we do not plan are taken over too, to be deleted. */
+  leftovers: string[];
+  /** Tables whose rows stay theirs. */
+  keep: string[];
+}
+
+/** A row of theirs with an identity we plan, or a leftover. `tagged`: it carries one of `tags`. */
+export interface Twin {
+  table: string;
+  uuid: string;
+  identity: string;
+  tagged: boolean;
 }

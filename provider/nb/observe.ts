@@ -5,9 +5,12 @@
  * 1. our rows and the shared rows by condition in the scanned tables, the desired rows of ledger
  *    tables (ledger.ts) by identity, the rows of others that references and parents name, and
  *    the ledger's home row;
- * 2. until none is left: the children of our rows found so far, by uuid, and the rows our ledger
- *    lists that were not found yet;
+ * 2. until none is left: the children of our rows found so far, by uuid, the rows our ledger
+ *    lists that were not found yet, and (once) our rows in the crowded tables where our record
+ *    says rows of ours hang from others' rows (hung.ts);
  * 3. the rows of others that hold a row of ours in a declared parent column (holders.ts).
+ * When asked (`upstream`), rows another writer made for what we plan are looked for in the same
+ * rounds (upstreamRows.ts).
  * The server sends back our rows, the rows they name and their parents; the work it does is a
  * scan of the root tables and the tables where our rows hang from others' (plus one per lookup).
  */
@@ -17,6 +20,7 @@ import type { Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
 import { rowIdentity, type ObservedRow } from './desired';
 import { holders } from './holders';
+import { hungTables } from './hung';
 import { isLedgerTable, ledgerHome, ledgerKey, ledgerSelect, parseLedger, type Ledger } from './ledger';
 import type { ApplyRequest, Observation } from './observation';
 import {
@@ -34,6 +38,7 @@ import { OWNER_KEY, SHARED_OWNER } from './ownership';
 import { runReads, toRow, type Read, type Row } from './readRound';
 import { referencedTable } from './references';
 import { sharedTables } from './shared';
+import { UpstreamSearch } from './upstreamRows';
 
 /** What observe has found so far. */
 class Found {
@@ -197,7 +202,10 @@ export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise
   let homeRows: Row[] = [];
   const homeReads: Read[] =
     home && server.tables[home.table] ? [{ op: ledgerSelect(home), read: (rows) => (homeRows = rows) }] : [];
+  const upstream =
+    request.upstream && new UpstreamSearch({ ...request, upstream: request.upstream }, server, columnsOf);
   await runReads(db, database, [
+    ...(upstream?.reads(found) ?? []),
     ...[...scanned].map((t) => ownedRead(t, request.owner)),
     ...[...scanned].filter((t) => shared.has(t)).map((t) => ownedRead(t, SHARED_OWNER)),
     ...known
@@ -207,21 +215,28 @@ export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise
     ...homeReads,
   ]);
   const { ledger, home: homeState } = home ? homeOf(homeRows[0], home, request.owner) : {};
+  // crowded tables where rows of ours hung from others' rows when last written (hung.ts)
+  const listed = hungTables(homeState, request.owner, server.name).filter((t) => unscanned(t));
+  for (const table of listed) scanned.add(table);
   let reads = [
+    ...listed.map((t) => ownedRead(t, request.owner)),
     ...childReads(found, server, unscanned, columnsOf),
     ...ledgerReads({ foreign: found.foreign.values() }, server, readableLedger(ledger?.text), (row) => found.add(row)),
+    ...(upstream?.reads(found) ?? []),
   ];
   while (reads.length > 0) {
     await runReads(db, database, reads);
-    reads = childReads(found, server, unscanned, columnsOf);
+    reads = [...childReads(found, server, unscanned, columnsOf), ...(upstream?.reads(found) ?? [])];
   }
   for (const row of await holders(db, request, server, [...found.owned, ...found.foreign.values()])) found.add(row);
+  const twins = upstream?.found(found, ledger) ?? [];
   return {
     server,
     owned: found.owned,
     foreign: found.foreignRows(),
     ...(ledger && { ledger }),
     ...(homeState && { home: homeState }),
+    ...(twins.length > 0 && { upstream: twins }),
   };
 }
 

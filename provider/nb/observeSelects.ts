@@ -6,8 +6,9 @@
  * milliseconds per select. Our rows are found by condition in every table but the crowded ones
  * (CROWDED_TABLES); there they are children of rows of ours (the server deletes a non-root row
  * nothing references) and are read by uuid, following our rows' references (observe.ts), unless
- * some desired row there hangs from a row of someone else, or nothing is desired (a destroy finds
- * every row of ours wherever it hangs).
+ * some desired row there hangs from a row of someone else, or the owner's record says one did
+ * when its rows were last written (hung.ts), or nothing is desired (a destroy finds every row of
+ * ours wherever it hangs).
  */
 import type { Condition, Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
@@ -124,6 +125,11 @@ export function foreignParentedTables(request: ApplyRequest): Set<string> {
 const CROWDED_TABLES: Readonly<Record<string, readonly string[]>> = {
   OVN_Northbound: ['ACL', 'Logical_Switch_Port'],
 };
+
+/** The crowded tables of a database (none for a database upstream does not crowd). */
+export function crowdedTables(database: string): string[] {
+  return [...(CROWDED_TABLES[database] ?? [])];
+}
 
 /** The tables whose rows of ours are found by condition (see the header). */
 export function scannedTables(

@@ -1,6 +1,7 @@
 /**
  * Which observed rows are ours (reconcile.ts): rows carrying our marker, shared rows carrying our
- * user key (shared.ts), and rows of ledger tables whose identity our ledger lists (ledger.ts);
+ * user key (shared.ts), rows being taken over (upstreamRows.ts), and rows of ledger tables whose
+ * identity our ledger lists (ledger.ts);
  * everything else is someone else's. A desired
  * ledger row whose identity a foreign row already has is refused. Pure.
  */
@@ -34,7 +35,7 @@ export interface Split {
   others: ObservedRow[];
 }
 
-/** Ours: rows with our marker, and rows of ledger tables whose identity our ledger lists. */
+/** Ours: rows with our marker or taken over (`adopted`), and rows of ledger tables whose identity our ledger lists. */
 export function splitObserved(input: ReconcileInput, ledger: Ledger): Split {
   const owned = new RowIndex<ObservedRow>();
   const foreign = new RowIndex<ObservedRow>();
@@ -47,7 +48,8 @@ export function splitObserved(input: ReconcileInput, ledger: Ledger): Split {
   const mine = [...byUuid.values()].filter((row) =>
     isLedgerTable(input.schema, row.table)
       ? inLedger(row)
-      : observed.has(row) && (isOwnedBy(ids(row), input.owner) || isUsedBy(ids(row), input.owner)),
+      : observed.has(row) &&
+        (isOwnedBy(ids(row), input.owner) || isUsedBy(ids(row), input.owner) || input.adopted?.has(row.uuid) === true),
   );
   const mineSet = new Set(mine);
   const others = [...byUuid.values()].filter((row) => !mineSet.has(row));

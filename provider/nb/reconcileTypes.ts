@@ -20,6 +20,8 @@ export interface ReconcileInput {
   foreign?: ObservedRow[];
   /** The owner's ledger as observed (default: none stored, home row present). */
   ledger?: LedgerState;
+  /** Uuids of observed rows without our marker that are taken over as ours (upstreamRows.ts). */
+  adopted?: ReadonlySet<string>;
 }
 
 export interface RowChange {
