@@ -1,7 +1,8 @@
 /**
- * The I/O of one zone: observe -> plan -> one transaction (commit.ts: guarded, retried when
- * another writer interferes, its outcome read back when the connection fails), for apply, diff
- * and destroy, over a Northbound connection. The state key is written in the same transaction as
+ * The I/O of one zone: observe (on apply, upstream's rows of the plan too: adoptUpstream.ts) ->
+ * plan -> one transaction (commit.ts: guarded, retried when another writer interferes, its
+ * outcome read back when the connection fails), for apply, diff and destroy, over a Northbound
+ * connection. The state key is written in the same transaction as
  * the rows and only when its text changes, so an unchanged apply sends nothing. Usable by the CLI
  * and the providers.
  */
@@ -18,7 +19,7 @@ import { describeChange, type Plan, type RowChange } from '../nb/reconcile';
 import { isSharedRow } from '../nb/shared';
 import type { OvsdbDatabase } from '../ovsdb/client';
 import type { Operation } from '../ovsdb/notation';
-import { takeOverUpstreamRows } from './adoptUpstream';
+import { takeOverUpstreamRows, upstreamOf } from './adoptUpstream';
 import { ChangedByAnotherWriterError, commit, type CommitOptions, type Committed, type GlobalRow } from './commit';
 import { adaptToServer, dropForeignShared, type ForeignShared } from './compat';
 import { NB_DATABASE } from './connections';
@@ -109,19 +110,27 @@ export async function readZoneState(db: OvsdbDatabase, owner: string): Promise<R
     : parseState(text, `NB_Global.external_ids["${stateKey(owner)}"] of ${db.endpoint}`);
 }
 
-/** `recover`: a lost or unreadable ledger is rebuilt from the owner markers (destroy works from them alone). */
+interface ReconcileOptions {
+  /** A lost or unreadable ledger is rebuilt from the owner markers (destroy works from them alone). */
+  recover?: boolean;
+  /** An apply: upstream's rows of the planned networks are looked for, taken over when `adopt` (adoptUpstream.ts). */
+  upstream?: { adopt: boolean };
+}
+
 async function reconcileZone(
   db: OvsdbDatabase,
   rows: DesiredRow[],
   owner: string,
-  recover = false,
+  options: ReconcileOptions = {},
 ): Promise<{ plan: Plan; found: Lookup; notes: string[] }> {
   const [found, server] = await Promise.all([lookup(db, owner), db.getSchema(NB_DATABASE)]);
   const adapted = adaptToServer(rows, server);
   const desired = dropForeignShared(adapted.rows, found.foreign);
-  const request: ApplyRequest = { owner, schema: nbSchema, desired };
+  const upstream = options.upstream && upstreamOf(desired);
+  const request: ApplyRequest = { owner, schema: nbSchema, desired, ...(upstream && { upstream }) };
   const observation = await observe(db, request);
-  const notes = [...adapted.notes];
+  const notes = [...takeOverUpstreamRows(observation, db.endpoint, options.upstream?.adopt === true), ...adapted.notes];
+  const recover = options.recover === true;
   const ledger = observation.ledger;
   if (recover && ledger && (ledger.text === undefined || unreadableLedger(ledger.text))) {
     const recovered = await recoverLedger(db, NB_DATABASE, owner);
@@ -185,12 +194,11 @@ export async function applyZone(
   let notes: string[] = [];
   // rendered once: a zone that does not hold its rows renders them on each read (plan.ts zonePlans)
   const rows = zone.rows;
-  const adopted = await takeOverUpstreamRows(db, rows, owner, zone.adoptUpstream === true);
   const committed = await commit(
     db,
     owner,
     async (conn) => {
-      const planned = await reconcileZone(conn, rows, owner);
+      const planned = await reconcileZone(conn, rows, owner, { upstream: { adopt: zone.adoptUpstream === true } });
       first ??= planned.found;
       if (planned.found.storedState !== first.storedState)
         throw new ChangedByAnotherWriterError(
@@ -214,7 +222,7 @@ export async function applyZone(
     },
     options,
   );
-  return zoneResult(zone.name, db, committed, [...adopted, ...notes]);
+  return zoneResult(zone.name, db, committed, notes);
 }
 
 /**
@@ -233,7 +241,7 @@ export async function destroyZone(
     db,
     owner,
     async (conn) => {
-      const planned = await reconcileZone(conn, [], owner, true);
+      const planned = await reconcileZone(conn, [], owner, { recover: true });
       notes = planned.notes;
       return { plan: withState(planned.plan, owner, planned.found, undefined), global: planned.found.global };
     },
@@ -261,7 +269,7 @@ export async function diffZone(
   owner: string,
   options: { recoverLedger?: boolean } = {},
 ): Promise<Drift> {
-  const { plan } = await reconcileZone(db, zone.rows, owner, options.recoverLedger);
+  const { plan } = await reconcileZone(db, zone.rows, owner, { recover: options.recoverLedger === true });
   const changes = plan.changes.filter((c) => c.table !== ledgerHome(NB_DATABASE)?.table);
   const lines = changes.map((c) => describeChange(c, 'drift'));
   return { zone: zone.name, endpoint: db.endpoint, lines, changes };

@@ -12,6 +12,7 @@ import { UpstreamRowsError } from '../../../provider/runtime/adoptUpstream';
 import { applyZone, diffZone, planTopology, type TopologyPlan } from '../../../provider/runtime/cli';
 import { dump } from '../../support/nbDump';
 import { gatewayNode, layer2, networkFor, ownedNetworks } from '../../support/objects';
+import { recording, writes } from '../../support/recordingDatabase';
 import { stripOurMarks } from '../../support/upstreamLike';
 import { useZoneServers } from '../../support/zoneServers';
 
@@ -93,5 +94,30 @@ describe('a Northbound holding the old Layer2 topology without owner markers (as
     // the first apply took the rows over; the old topology's own rows are gone with the last node
     const n1 = await names(zones.clients[0]!);
     expect(n1.filter((n) => /:(stor-|rtos-)|-upgrade$/.test(n))).toEqual([]);
+  });
+});
+
+describe('taking upstream rows over costs one read phase and one transaction (nb/upstreamRows.ts)', () => {
+  const zone = useZoneServers(1);
+
+  it('reads them by condition only, never a whole table of rows, and writes rows and takeover in one transaction', async () => {
+    const old = world('upstream-sim', []);
+    await applyZone(zone.clients[0]!, zoneOf(old, 'n1'), 'upstream-sim', old.state);
+    await stripOurMarks(zone.servers[0]!.unix);
+    const p = world('upgrade', ['n1'], true);
+    const db = recording(zone.clients[0]!);
+    const result = await applyZone(db, zoneOf(p, 'n1'), 'upgrade', p.state);
+    expect(result.notes[0]).toMatch(/^took over \d+ rows written without an owner marker/);
+    expect(writes(db)).toHaveLength(1);
+    // the zone's own bookkeeping reads NB_Global and the few Copp and Meter rows whole (zone.ts lookup)
+    const whole = db.sent
+      .flat()
+      .filter(
+        (op) => op.op === 'select' && op.where.length === 0 && !['NB_Global', 'Copp', 'Meter'].includes(op.table),
+      );
+    expect(whole).toEqual([]);
+    expect((await diffZone(zone.clients[0]!, zoneOf(p, 'n1'), 'upgrade')).lines).toEqual([]);
+    const again = recording(zone.clients[0]!);
+    expect((await applyZone(again, zoneOf(p, 'n1'), 'upgrade', p.state)).sent).toBe(false);
   });
 });
