@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { RUN_STARTED } from './test/support/dist';
+import { QUIET_HOOK_TIMEOUT_MS, QUIET_TEST_TIMEOUT_MS } from './test/support/load';
 
 const testFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -35,15 +36,17 @@ const OWN_LAB_LANE = all
 // vitest has one pool per kind in a process, so `lab` and `own-lab` would share the forks pool and
 // run one after the other: scripts/test.sh runs `own-lab` in a second vitest process beside the
 // first. test/setup/dist.ts builds a stale dist/ first; test/setup/rpc.ts keeps a test's
-// synchronous work from timing out vitest's own calls.
+// synchronous work from timing out vitest's own calls; test/setup/timeouts.ts stretches the
+// timeouts by the load.
 export default defineConfig({
   test: {
     globalSetup: ['test/setup/dist.ts'],
-    setupFiles: ['test/setup/rpc.ts'],
+    setupFiles: ['test/setup/rpc.ts', 'test/setup/timeouts.ts'],
     // when this run started: sources edited later are not this run's (test/support/dist.ts)
     env: { [RUN_STARTED]: process.env[RUN_STARTED] ?? String(Date.now()) },
-    testTimeout: 60_000,
-    hookTimeout: 180_000,
+    // stretched by the load when each file starts (test/setup/timeouts.ts)
+    testTimeout: QUIET_TEST_TIMEOUT_MS,
+    hookTimeout: QUIET_HOOK_TIMEOUT_MS,
     poolOptions: { forks: { maxForks: 1, minForks: 1 }, threads: { maxThreads: 1, minThreads: 1 } },
     reporters: ['default'],
     projects: [

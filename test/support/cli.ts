@@ -4,9 +4,10 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, requireFreshDist } from './dist';
+import { stretchedByLoad } from './load';
 
 export const cliPath = join(repoRoot, 'dist', 'cli', 'main.js');
 
@@ -20,12 +21,11 @@ let checked = false;
 
 /**
  * How long one CLI run may take before it is killed (a hung run must end: `spawnSync` blocks the
- * worker, so no test timeout can). A run's time is its CPU time stretched by the machine's load:
- * with more runnable processes than cores each gets its share, so the limit grows with the load
- * average per core when the run starts, from `quietMs` on a machine at rest.
+ * worker, so no test timeout can): `quietMs` on a machine at rest, stretched by the load when the
+ * run starts.
  */
 export function cliTimeoutMs(quietMs = 120_000): number {
-  return Math.round(quietMs * Math.max(1, loadavg()[0]! / availableParallelism()));
+  return stretchedByLoad(quietMs);
 }
 
 /** Run `ovnk ...args` with `input` on stdin (default: none), from the repository root. */
