@@ -22,6 +22,7 @@ import {
   type ZoneOutcome,
   type ZoneTargets,
 } from '../../provider/runtime/cli';
+import { collectGarbage } from '../collect';
 import { CliError, type CommandResult, ExitCode, progress as stderrLine } from '../contract';
 import { progressFor } from '../progress';
 import { asCliError } from './cliErrors';
@@ -140,7 +141,8 @@ export type ZoneRun<T> = ({ zone: string } & Success<T>) | ZoneFailure;
 
 /**
  * The runtime's zone targets of a command: the connected zones among `names`, `parallel` at a
- * time, with one progress line per zone (`outcomeText` of its value, or its failure).
+ * time, with one progress line per zone (`outcomeText` of its value, or its failure) and a
+ * full garbage collection after it.
  */
 export function zoneTargets<T>(
   target: ConnectedZones & { parallel: number; file: string },
@@ -154,12 +156,15 @@ export function zoneTargets<T>(
     parallel: target.parallel,
     onZone: (name) => {
       const done = progress.zone(name);
-      return (outcome) =>
+      return (outcome) => {
         done(
           outcome.ok
             ? outcomeText(outcome.value as T)
             : `failed: ${failureOf(name, endpointOf(target, name), outcome.cause, target.file).why}`,
         );
+        // what the zone held is garbage now: collected before the next zone adds its own (collect.ts)
+        collectGarbage();
+      };
     },
   };
 }
