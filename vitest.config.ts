@@ -11,25 +11,37 @@ const testFiles = (dir: string): string[] =>
 const all = testFiles('test').map((f) => ({ f, text: readFileSync(f, 'utf8') }));
 
 /** The files that take the central lab (`inject('lab')`): one at a time, as they share its nodes and bridges. */
-const LAB_LANE = all.filter(({ text }) => text.includes("inject('lab')")).map(({ f }) => f);
+const CENTRAL_LAB = all.filter(({ text }) => text.includes("inject('lab')")).map(({ f }) => f);
 
 /**
- * The files that need no central lab but a fork: the rest of test/lab (each starts a lab of its
- * own: per-node zones, RAFT, the demo, the README's commands), the Pulumi host tests, and any file
- * serializing a Pulumi shim (test/support/pulumiHost.ts) or constructing components under mocks
- * (Pulumi's closure serialization needs trace events, which worker threads lack; there it hangs).
- * Their labs have names of their own (test/lab/ic-helpers.ts, the QEMU guest's `v<pid>`) and
- * claim lab indexes (lab/state.ts), so they do not contend with the central lab's files.
+ * The files with a data plane of their own (the rest of test/lab: per-node zones, RAFT, the demo,
+ * the README's commands; the QEMU guest of test/vm that needs a fork) run in the `lab` lane too,
+ * one at a time beside the central lab's files, as they always have: with them in a lane of their
+ * own beside it, the central lab's pods lost their cross-node traffic from the first such file on
+ * (a fresh-clone run at 2026-11-27 05:10, load 3-5: 15 failures in networks-layer2/3,
+ * connect-services, migration-layer2 and egress-breth0, whose breth0 lost its static host MAC).
+ * The cause was not found; see the README's test-suite section.
+ */
+const OWN_DATA_PLANE = all
+  .map(({ f }) => f)
+  .filter((f) => (/^test\/lab\//.test(f) || f === 'test/vm/pulumi-uplink.test.ts') && !CENTRAL_LAB.includes(f));
+const LAB_LANE = [...CENTRAL_LAB, ...OWN_DATA_PLANE];
+
+/**
+ * The files that need a fork but no data plane: the Pulumi host tests, and any file serializing a
+ * Pulumi shim (test/support/pulumiHost.ts) or constructing components under mocks (Pulumi's
+ * closure serialization needs trace events, which worker threads lack; there it hangs). Their
+ * servers (ovsdb-servers of their own) do not contend with the labs.
  */
 const OWN_LAB_LANE = all
-  .filter(({ f, text }) => /^test\/(lab|pulumi)\//.test(f) || text.includes("support/pulumiHost'"))
+  .filter(({ f, text }) => /^test\/pulumi\//.test(f) || text.includes("support/pulumiHost'"))
   .map(({ f }) => f)
   .filter((f) => !LAB_LANE.includes(f));
 
 // Three lanes side by side, each running its files one at a time:
-// - lab: one central lab for the run (test/setup/lab.ts starts it once and provides its status),
-//   in forks;
-// - own-lab: files starting labs of their own, in forks;
+// - lab: one central lab for the run (test/setup/lab.ts starts it once and provides its status)
+//   and the files with data planes of their own, in forks;
+// - own-lab: the Pulumi files that need a fork but no data plane, in forks;
 // - no-lab: every other file (pure tests, the fuzz suite, the QEMU guest tests, integration tests
 //   with servers of their own), in a worker thread (one at a time also keeps two of its QEMU guests
 //   from booting at once).
