@@ -227,13 +227,27 @@ export async function startOvsdbServer(options: ServerOptions = {}): Promise<Ovs
   }
 }
 
-/** A free loopback port (RAFT addresses must be fixed before the servers start). */
+/**
+ * A free loopback port below the kernel's ephemeral range (RAFT addresses must be fixed before the
+ * servers start). A port the kernel handed out and we closed again may be handed to another
+ * process's outgoing connection before the member binds it; the kernel never picks a source port
+ * below `ip_local_port_range`, so one from there stays free for us (seen: a member left "joining
+ * cluster" forever, its leader's port taken, while other test lanes ran beside it).
+ */
 async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  const [ephemeralFloor] = (await fs.readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')).split(/\s+/);
+  const below = Number(ephemeralFloor) - 1024;
+  for (;;) {
+    const port = 1024 + Math.floor(Math.random() * below);
+    const server = net.createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
 }
 
 /** Joining finishes after the server starts; until then a member does not count for a majority. */
