@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../setup/lab';
 import { sharedCookie, upstreamCookie } from '../../provider/uplink/flows';
+import { layer3, networkFor, ovsBridgeConfig, ownedNetworks, uplink, yamlOf } from '../support/objects';
 import { echoRequestsSeen, ourFlows, pingsAnswered } from './egress-helpers';
 import { ovnk, syncChassis } from './networks-helpers';
 import { closeNodes, onNode } from './uplink-helpers';
@@ -180,31 +181,20 @@ describe('breth0 managed by ovnkube-node', () => {
 describe('a second owner on breth0 that gives another service network', () => {
   // a node has one service network (config.Kubernetes.ServiceCIDRs); breth0's masquerade-subnet
   // entry to it is shared by every owner's networks there, so the second Inventory is wrong
-  const amber = `apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: amber}
-spec:
-  ipFamilies: [IPv4]
-  masqueradeSubnets: [169.254.0.0/17]
-  serviceCIDRs: [172.30.0.0/16]
-  namespaces: [{name: egress-amber, labels: {egress: amber}}]
-  pods: [{name: a, namespace: egress-amber, node: ovn-worker}]
----
-# an Uplink in the file is what makes apply work on the nodes' bridges; amber's CUDN uses breth0
-apiVersion: k8s.ovn.org/v1alpha1
-kind: Uplink
-metadata: {name: egress-red}
-spec:
-  nodeConfigs:
-  - {type: OVSBridge, nodeSelector: {}, hostInterfaceName: red0}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: egress-amber}
-spec:
-  namespaceSelector: {matchLabels: {egress: amber}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.65.0.0/16}]}}
-`;
+  // an Uplink in the file is what makes apply work on the nodes' bridges; amber's CUDN uses breth0
+  const amber =
+    ownedNetworks(
+      'amber',
+      {
+        ipFamilies: ['IPv4'],
+        masqueradeSubnets: ['169.254.0.0/17'],
+        serviceCIDRs: ['172.30.0.0/16'],
+        pods: [{ name: 'a', namespace: 'egress-amber', node: 'ovn-worker' }],
+      },
+      networkFor('egress-amber', layer3('10.65.0.0/16')),
+    ) +
+    '---\n' +
+    yamlOf(uplink('egress-red', [ovsBridgeConfig('red0')]));
 
   it("is refused on breth0 naming both service CIDRs, and the first owner's flows, egress and diff stay as they were", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'egress-amber-'));

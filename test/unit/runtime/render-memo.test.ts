@@ -9,69 +9,44 @@ import type { RenderInput } from '../../../provider/topology/input';
 import { renderNetworkKeyed } from '../../../provider/topology/render';
 import { renderNetworkCached } from '../../../provider/topology/renderCache';
 import { networkEndpoints } from '../../../provider/topology/services';
+import {
+  cudnsLabelled,
+  gatewayNode,
+  layer2,
+  layer3,
+  networkConnect,
+  networkFor,
+  ownedNetworks,
+  yamlOf,
+} from '../../support/objects';
 
 // Issue 30.2: a zone rendered again after a one-network change renders only that network and the
 // connects that select it (provider/topology/renderCache.ts, provider/connect/renderCache.ts). The
 // memo must never answer with stale rows: what it gives equals a fresh render, and a change to
 // anything a network's (or a connect's) rows read gives another key.
 
-const nodes = [0, 1, 2]
-  .map(
-    (i) =>
-      `  - {name: node-${i}, chassisId: chassis-${i}, gatewayBridge: breth0, gatewayMac: "0a:58:0a:00:00:0${i}", nodeIPs: [172.18.0.${i + 2}/16], gatewayNextHops: [172.18.0.1]}`,
-  )
-  .join('\n');
+const joined = { labels: { joined: 'yes' } };
+const pod = (name: string, namespace: string, node: number) => ({ name, namespace, node: `n${node}` });
 
-const text = ({ redMtu = 1400, redCidr = '10.64.0.0/14' } = {}) => `
-apiVersion: ovnk/v1alpha1
-kind: Inventory
-metadata: {name: memo}
-spec:
-  clusterSubnets: [10.244.0.0/14]
-  namespaces:
-  - {name: red, labels: {net: red}}
-  - {name: blue, labels: {net: blue}}
-  - {name: green, labels: {net: green}}
-  nodes:
-${nodes}
-  pods:
-  - {name: a, namespace: red, node: node-0}
-  - {name: b, namespace: red, node: node-1}
-  - {name: c, namespace: blue, node: node-0}
-  - {name: d, namespace: blue, node: node-2}
-  - {name: e, namespace: green, node: node-1}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: red, labels: {joined: 'yes'}}
-spec:
-  namespaceSelector: {matchLabels: {net: red}}
-  network: {topology: Layer3, layer3: {role: Primary, mtu: ${redMtu}, subnets: [{cidr: ${redCidr}, hostSubnet: 26}]}}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: blue, labels: {joined: 'yes'}}
-spec:
-  namespaceSelector: {matchLabels: {net: blue}}
-  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.130.0.0/16]}}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterUserDefinedNetwork
-metadata: {name: green}
-spec:
-  namespaceSelector: {matchLabels: {net: green}}
-  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.80.0.0/14, hostSubnet: 26}]}}
----
-apiVersion: k8s.ovn.org/v1
-kind: ClusterNetworkConnect
-metadata: {name: both}
-spec:
-  networkSelectors:
-  - networkSelectionType: ClusterUserDefinedNetworks
-    clusterUserDefinedNetworkSelector: {networkSelector: {matchLabels: {joined: 'yes'}}}
-  connectSubnets: [{cidr: 192.168.0.0/16, networkPrefix: 20}]
-  connectivity: [PodNetwork]
-`;
+const text = ({ redMtu = 1400, redCidr = '10.64.0.0/14' } = {}) =>
+  ownedNetworks(
+    'memo',
+    {
+      clusterSubnets: ['10.244.0.0/14'],
+      nodes: [0, 1, 2].map(gatewayNode),
+      pods: [pod('a', 'red', 0), pod('b', 'red', 1), pod('c', 'blue', 0), pod('d', 'blue', 2), pod('e', 'green', 1)],
+    },
+    networkFor('red', { ...layer3(redCidr, 26), layer3: { ...layer3(redCidr, 26).layer3, mtu: redMtu } }, joined),
+    networkFor('blue', layer2(['10.130.0.0/16']), joined),
+    networkFor('green', layer3('10.80.0.0/14', 26)),
+  ) +
+  '---\n' +
+  yamlOf(
+    networkConnect('both', {
+      networkSelectors: [cudnsLabelled({ joined: 'yes' })],
+      connectSubnets: [{ cidr: '192.168.0.0/16', networkPrefix: 20 }],
+    }),
+  );
 
 function planned(source: string): TopologyPlan {
   const result = planTopology(source, undefined, { holdRows: true });
@@ -144,7 +119,7 @@ const relevant: Record<string, Change> = {
     void (i.nodes[k % i.nodes.length]!.hostSubnets![i.network.name] = [`10.${64 + (k % 3)}.200.0/26`]),
   'a pod of the network dropped': (i, k) => void i.pods!.splice(k % i.pods!.length, 1),
   "a pod's address": (i, k) => void (i.pods![k % i.pods!.length]!.ips = [`10.${64 + (k % 3)}.0.${k + 9}`]),
-  'the zone': (i, k) => void (i.zone = { ...i.zone, name: `node-${k % 3}`, localNodes: [`node-${k % 3}`] }),
+  'the zone': (i, k) => void (i.zone = { ...i.zone, name: `n${k % 3}`, localNodes: [`n${k % 3}`] }),
 };
 
 describe('the network render memo', () => {
@@ -193,7 +168,7 @@ describe('the connect render memo', () => {
     const changes: Record<string, (c: typeof connect, n: typeof plan.nodes) => void> = {
       "a network's connect slice": (c) => void (c.networks[0]!.connectSubnets[0]!.base += 4096n),
       "a network's host subnet": (c) => void (Object.values(layer3(c).hostSubnets)[0]![0]!.base += 256n),
-      "a network's activity": (c) => void (c.networks[0]!.activeNodes = ['node-1']),
+      "a network's activity": (c) => void (c.networks[0]!.activeNodes = ['n1']),
       'the tunnel key': (c) => void (c.tunnelKey += 1),
       "a node's chassis": (_c, n) => void (n[1]!.chassisId = 'moved'),
     };
