@@ -9,7 +9,7 @@
  * address-set ids), so a server selects on them as it would on a real cluster's rows.
  */
 import { OvsdbClient } from '../provider/ovsdb/client';
-import type { Operation, WireAtom, WireMap, WireValue } from '../provider/ovsdb/notation';
+import type { Condition, Operation, WireAtom, WireMap, WireValue } from '../provider/ovsdb/notation';
 
 const NB = 'OVN_Northbound';
 const CONTROLLER = 'default-network-controller';
@@ -197,6 +197,35 @@ export async function writeLoad(endpoint: string, size: LoadSize): Promise<numbe
   try {
     await client.transact(NB, [...serviceRows(size), ...nodeRows(size), ...policyRows(size)], { timeoutMs: 600_000 });
     return loadRows(size);
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * Deletes the load (its root rows; the server deletes their ports and ACLs with them), leaving
+ * a database of only the rows written beside it in a server whose heap held the load.
+ */
+export async function dropLoad(endpoint: string, size: LoadSize): Promise<void> {
+  const client = await OvsdbClient.connect(endpoint, { requestTimeoutMs: 600_000 });
+  const ids = (key: string, value: string): Condition[] => [['external_ids', 'includes', ['map', [[key, value]]]]];
+  try {
+    await client.transact(
+      NB,
+      [
+        ...Array.from({ length: size.nodes }, (_, n): Operation => ({
+          op: 'delete',
+          table: 'Logical_Switch',
+          where: [['name', '==', `load-node-${n}`]],
+        })),
+        { op: 'delete', table: 'Logical_Router', where: [['name', '==', 'ovn_cluster_router']] },
+        { op: 'delete', table: 'Load_Balancer_Group', where: [['name', '==', 'clusterLBGroup']] },
+        { op: 'delete', table: 'Load_Balancer', where: ids('k8s.ovn.org/kind', 'Service') },
+        { op: 'delete', table: 'Port_Group', where: ids('k8s.ovn.org/owner-controller', CONTROLLER) },
+        { op: 'delete', table: 'Address_Set', where: ids('k8s.ovn.org/owner-controller', CONTROLLER) },
+      ],
+      { timeoutMs: 600_000 },
+    );
   } finally {
     client.close();
   }

@@ -1,11 +1,15 @@
 /**
  * `npm run bench -- reads`: what a no-change re-apply, a diff and a Pulumi Read of one per-node
  * zone cost when its Northbound also holds an upstream-like load of rows that are not ours
- * (foreignLoad.ts), about 10x and 100x our rows. Each size runs on its own server, beside the
- * same operations on a server holding only our rows (same run). Baseline: `ovsdb-client dump` of
- * the loaded database (what reading the whole database costs). Targets (issue 30.1): re-apply
- * and diff <= 0.1x the dump and <= 1.5x the same operation without the load.
- * CPU figures are the best of CPU_RUNS calls (client and server together).
+ * (foreignLoad.ts), about 10x and 100x our rows, beside the same operations on a server holding
+ * only our rows. Baseline: `ovsdb-client dump` of the loaded database (what reading the whole
+ * database costs). Targets (issue 30.1): re-apply and diff <= 0.1x the dump and <= 1.5x the same
+ * operation without the load.
+ * Every server is up at once and the calls take turns, server after server, so the other work of
+ * a shared machine falls on all of them alike; CPU figures are the best of CPU_RUNS calls (client
+ * and server together). A fourth server held the 100x load and dropped it (its database holds
+ * only our rows, its heap went through the load): told apart, what the load's rows cost and what
+ * the server's heap after them costs.
  * Times are of the Northbound part (observe, reconcile, the transaction when one is due) for a
  * zone planned once, as the Pulumi providers run it (their plan comes from check); planning the
  * topology costs the same whatever the database holds, and is noted apart.
@@ -25,7 +29,7 @@ import {
 } from '../provider/runtime/cli';
 import { startOvsdbServer, type OvsdbServer } from '../test/support/ovsdbServer';
 import { cpuSecondsOf, preciseCpuSecondsOf } from '../test/support/processCpu';
-import { loadSize, writeLoad } from './foreignLoad';
+import { dropLoad, loadSize, writeLoad } from './foreignLoad';
 import { bestOf, figure, note, timed, type Benchmark } from './harness';
 import { perNodeTopologyText } from './perNodeTopology';
 
@@ -34,17 +38,27 @@ const RUNS = 5;
 const CPU_RUNS = 30;
 const NB = 'OVN_Northbound';
 const TEXT = perNodeTopologyText({ nodes: 3, namespaces: 32 }, 'per-node');
+const OPERATIONS = ['reapply', 'diff', 'read'] as const;
+type Op = (typeof OPERATIONS)[number];
 
-interface Costs {
-  /** CPU seconds of one operation, ours and the server's together. */
-  reapply: number;
-  diff: number;
-  read: number;
-  dump: number;
-  /** Wall seconds (best of RUNS), noisy on a shared machine. */
-  wall: { reapply: number; diff: number; read: number; dump: number };
-  /** Rows the server sent back to one re-apply's reads. */
-  rowsRead: number;
+/** What one call sent and got back. */
+interface Sent {
+  transactions: number;
+  operations: number;
+  rows: number;
+}
+
+/** One server and the operations on it. */
+interface Subject {
+  label: string;
+  server: OvsdbServer;
+  /** Rows of the load it holds (0 when none or dropped). */
+  foreign: number;
+  calls: Record<Op, (db: OvsdbDatabase) => Promise<unknown>>;
+  db: OvsdbDatabase;
+  /** CPU seconds of one call, best of CPU_RUNS: ours and the server's main thread. */
+  cpu: Record<Op, { client: number; server: number }>;
+  sent: Record<Op, Sent>;
 }
 
 const ownCpu = () => {
@@ -52,21 +66,7 @@ const ownCpu = () => {
   return (user + system) / 1e6;
 };
 
-/**
- * CPU seconds of one call of `body`, this process's and the server's main thread's together: the
- * best of `runs` calls, the one least disturbed by the other work of a shared machine.
- */
-async function cpuPerCall(server: OvsdbServer, runs: number, body: () => Promise<unknown>): Promise<number> {
-  let best = { client: Infinity, server: Infinity };
-  for (let i = 0; i < runs; i++) {
-    const [mine, theirs] = [ownCpu(), preciseCpuSecondsOf(server.pid)];
-    await body();
-    const call = { client: ownCpu() - mine, server: preciseCpuSecondsOf(server.pid) - theirs };
-    if (call.client + call.server < best.client + best.server) best = call;
-  }
-  note(`  client ${best.client.toFixed(4)} s, server ${best.server.toFixed(4)} s (best of ${runs})`);
-  return best.client + best.server;
-}
+const total = (c: { client: number; server: number }) => c.client + c.server;
 
 /** `ovsdb-client dump` of the whole Northbound: its CPU and the server's, per dump. */
 function dumpCpu(server: OvsdbServer, runs: number): number {
@@ -89,62 +89,49 @@ function plan(): TopologyPlan {
   return result.plan;
 }
 
-/** A database counting the rows its selects return. */
-function counting(db: OvsdbDatabase): OvsdbDatabase & { rows: number } {
-  const counted = {
-    rows: 0,
+/** A database counting the transactions, operations and rows of its selects. */
+function counting(db: OvsdbDatabase): OvsdbDatabase & { sent: Sent } {
+  const sent: Sent = { transactions: 0, operations: 0, rows: 0 };
+  return {
+    sent,
     endpoint: db.endpoint,
     listDbs: () => db.listDbs(),
     getSchema: (name: string) => db.getSchema(name),
     transact: async (...args: Parameters<OvsdbDatabase['transact']>) => {
       const results = await db.transact(...args);
-      for (const r of results) counted.rows += r.rows?.length ?? 0;
+      sent.transactions++;
+      sent.operations += args[1].length;
+      for (const r of results) sent.rows += r.rows?.length ?? 0;
       return results;
     },
     close: () => undefined,
   };
-  return counted;
 }
 
-async function costs(server: OvsdbServer, planned: TopologyPlan): Promise<Costs> {
-  const db = await nbConnection(server.unix);
+async function callsOn(db: OvsdbDatabase, planned: TopologyPlan): Promise<Subject['calls']> {
   const zone = planned.zones[0]!;
-  const reapply = async (on: OvsdbDatabase) => {
-    const result = await applyZone(on, zone, OWNER, planned.state);
-    if (result.sent) throw new Error(`a no-change re-apply sent ${result.operations} operations: ${result.summary[0]}`);
-  };
-  const diff = async () => {
-    const drift = await diffZone(db, zone, OWNER);
-    if (drift.lines.length > 0) throw new Error(`a no-change diff found drift: ${drift.lines[0]}`);
-  };
   // the Pulumi provider's read (runtime/pulumi/nbRows.ts driftOf): observe and reconcile
   const schema = await db.getSchema(NB);
   const request = { owner: OWNER, schema: nbSchema, desired: adaptToServer(zone.rows, schema).rows };
-  const read = async () => {
-    const { plan } = planApply(request, await observe(db, request));
-    if (plan.changes.length > 0) throw new Error(`a no-change read found drift: ${plan.summary[0]}`);
-  };
-  await reapply(db); // warm: code compiled, schema fetched
-  const counted = counting(db);
-  await reapply(counted);
-  const dump = () => execFileSync('ovsdb-client', ['dump', server.unix, NB], { maxBuffer: 1 << 30 });
   return {
-    reapply: await cpuPerCall(server, CPU_RUNS, () => reapply(db)),
-    diff: await cpuPerCall(server, CPU_RUNS, diff),
-    read: await cpuPerCall(server, CPU_RUNS, read),
-    dump: dumpCpu(server, 3),
-    wall: {
-      reapply: await bestOf(RUNS, () => reapply(db)),
-      diff: await bestOf(RUNS, diff),
-      read: await bestOf(RUNS, read),
-      dump: await bestOf(3, dump),
+    reapply: async (on) => {
+      const result = await applyZone(on, zone, OWNER, planned.state);
+      if (result.sent)
+        throw new Error(`a no-change re-apply sent ${result.operations} operations: ${result.summary[0]}`);
     },
-    rowsRead: counted.rows,
+    diff: async (on) => {
+      const drift = await diffZone(on, zone, OWNER);
+      if (drift.lines.length > 0) throw new Error(`a no-change diff found drift: ${drift.lines[0]}`);
+    },
+    read: async (on) => {
+      const { plan } = planApply(request, await observe(on, request));
+      if (plan.changes.length > 0) throw new Error(`a no-change read found drift: ${plan.summary[0]}`);
+    },
   };
 }
 
-/** A server holding our zone's rows and, when `scale` > 0, the load at that scale. */
-async function measure(planned: TopologyPlan, scale: number): Promise<Costs & { foreign: number }> {
+/** A server holding our zone's rows and, when `scale` > 0, the load at that scale (dropped again when `drop`). */
+async function subject(label: string, planned: TopologyPlan, scale: number, drop = false): Promise<Subject> {
   const server = await startOvsdbServer();
   try {
     // the load first: its long transaction would starve the pooled connection's keepalive
@@ -152,17 +139,48 @@ async function measure(planned: TopologyPlan, scale: number): Promise<Costs & { 
     const db = await nbConnection(server.unix);
     const first = await applyZone(db, planned.zones[0]!, OWNER, planned.state);
     if (!first.sent) throw new Error('the first apply sent nothing');
-    return { ...(await costs(server, planned)), foreign };
-  } finally {
-    await closeConnections();
+    if (drop) await dropLoad(server.unix, loadSize(scale));
+    const calls = await callsOn(db, planned);
+    const none = { client: Infinity, server: Infinity };
+    const cpu = { reapply: none, diff: none, read: none };
+    return { label, server, foreign: drop ? 0 : foreign, calls, db, sent: await sentBy(db, calls), cpu };
+  } catch (error) {
     await server.stop();
+    throw error;
   }
 }
 
-const OPERATIONS = ['reapply', 'diff', 'read'] as const;
+/** What each operation sends, counted on its second call (the first compiles code and fetches the schema). */
+async function sentBy(db: OvsdbDatabase, calls: Subject['calls']): Promise<Subject['sent']> {
+  const sent = {} as Subject['sent'];
+  for (const op of OPERATIONS) {
+    await calls[op](db);
+    const counted = counting(db);
+    await calls[op](counted);
+    sent[op] = counted.sent;
+  }
+  return sent;
+}
 
-const describe = (label: string, c: Costs) =>
-  `${label}: CPU per call (ours + server) re-apply ${c.reapply.toFixed(4)} s, diff ${c.diff.toFixed(4)} s, read ${c.read.toFixed(4)} s, dump ${c.dump.toFixed(4)} s; wall re-apply ${c.wall.reapply.toFixed(4)} s, diff ${c.wall.diff.toFixed(4)} s, read ${c.wall.read.toFixed(4)} s, dump ${c.wall.dump.toFixed(4)} s; a re-apply read ${c.rowsRead} rows`;
+/** One call of each operation on each server, CPU_RUNS times, each keeping its best. */
+async function measureCpu(subjects: Subject[]): Promise<void> {
+  for (let i = 0; i < CPU_RUNS; i++)
+    for (const s of subjects)
+      for (const op of OPERATIONS) {
+        const [mine, theirs] = [ownCpu(), preciseCpuSecondsOf(s.server.pid)];
+        await s.calls[op](s.db);
+        const call = { client: ownCpu() - mine, server: preciseCpuSecondsOf(s.server.pid) - theirs };
+        if (total(call) < total(s.cpu[op])) s.cpu[op] = call;
+      }
+}
+
+const describe = (s: Subject) =>
+  `${s.label}: CPU per call, best of ${CPU_RUNS} (client + server): ` +
+  OPERATIONS.map(
+    (op) =>
+      `${op} ${total(s.cpu[op]).toFixed(4)} s (${s.cpu[op].client.toFixed(4)} + ${s.cpu[op].server.toFixed(4)}; ` +
+      `${s.sent[op].transactions} transactions, ${s.sent[op].operations} operations, ${s.sent[op].rows} rows)`,
+  ).join(', ');
 
 async function run(): Promise<void> {
   const planning = await timed(plan);
@@ -171,25 +189,39 @@ async function run(): Promise<void> {
   note(
     `planning the ${planned.zones.length}-zone topology: ${planning.seconds.toFixed(3)} s (the same whatever the database holds)`,
   );
-  const alone = await measure(planned, 0);
-  note(describe(`alone (${ours} rows of ours)`, alone));
-  for (const [label, scale] of [
-    ['10x', 0.1],
-    ['100x', 1],
-  ] as const) {
-    const loaded = await measure(planned, scale);
-    note(describe(`${label} (${loaded.foreign} foreign rows)`, loaded));
-    figure(`reads.${label}.foreign_per_ours`, loaded.foreign / ours, 'x');
-    for (const op of OPERATIONS) {
-      figure(`reads.${label}.${op}.cpu.vs_dump`, loaded[op] / loaded.dump, 'x');
-      figure(`reads.${label}.${op}.cpu.vs_alone`, loaded[op] / alone[op], 'x');
-      figure(`reads.${label}.${op}.wall.vs_dump`, loaded.wall[op] / loaded.wall.dump, 'x');
+  const subjects: Subject[] = [];
+  try {
+    subjects.push(await subject('alone', planned, 0));
+    subjects.push(await subject('10x', planned, 0.1));
+    subjects.push(await subject('100x', planned, 1));
+    subjects.push(await subject('100x_dropped', planned, 1, true));
+    await measureCpu(subjects);
+    const [alone, ...others] = subjects as [Subject, ...Subject[]];
+    note(describe(alone));
+    for (const op of OPERATIONS) figure(`reads.alone.${op}.cpu`, total(alone.cpu[op]), 's');
+    figure('reads.alone.dump.cpu', dumpCpu(alone.server, 3), 's');
+    for (const s of others) {
+      note(`${describe(s)}; ${s.foreign} foreign rows`);
+      const dump = s.foreign > 0 ? dumpCpu(s.server, 3) : undefined;
+      if (s.foreign > 0) figure(`reads.${s.label}.foreign_per_ours`, s.foreign / ours, 'x');
+      for (const op of OPERATIONS) {
+        figure(`reads.${s.label}.${op}.cpu.vs_alone`, total(s.cpu[op]) / total(alone.cpu[op]), 'x');
+        figure(`reads.${s.label}.${op}.server_cpu.vs_alone`, s.cpu[op].server / alone.cpu[op].server, 'x');
+        if (dump !== undefined) figure(`reads.${s.label}.${op}.cpu.vs_dump`, total(s.cpu[op]) / dump, 'x');
+      }
+      figure(`reads.${s.label}.rows_read.vs_alone`, s.sent.reapply.rows / alone.sent.reapply.rows, 'x');
+      if (dump === undefined) continue;
+      figure(`reads.${s.label}.dump.cpu`, dump, 's');
+      const dumpWall = await bestOf(3, () =>
+        execFileSync('ovsdb-client', ['dump', s.server.unix, NB], { maxBuffer: 1 << 30 }),
+      );
+      for (const op of OPERATIONS)
+        figure(`reads.${s.label}.${op}.wall.vs_dump`, (await bestOf(RUNS, () => s.calls[op](s.db))) / dumpWall, 'x');
     }
-    figure(`reads.${label}.rows_read.vs_alone`, loaded.rowsRead / alone.rowsRead, 'x');
-    figure(`reads.${label}.dump.cpu`, loaded.dump, 's');
+  } finally {
+    await closeConnections();
+    for (const s of subjects) await s.server.stop();
   }
-  for (const op of OPERATIONS) figure(`reads.alone.${op}.cpu`, alone[op], 's');
-  figure('reads.alone.dump.cpu', alone.dump, 's');
 }
 
 export const readsBenchmark: Benchmark = {
