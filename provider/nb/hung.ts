@@ -1,46 +1,50 @@
 /**
- * The record of where rows of ours hang from rows that are not ours. observe (observe.ts) reads
- * our rows of the crowded tables (observeSelects.ts CROWDED_TABLES: ACL, Logical_Switch_Port)
- * by uuid from our own rows' references, without scanning those tables; a row of ours there
- * whose only parent is someone else's switch is found by no reference of ours. While desired rows
- * hang so, the table is scanned anyway; once the last of them is dropped from the desired rows,
- * only this record says where to look. Each owner keeps, in the database's home row (ledger.ts),
- * `external_ids["ovnk.io/hung/<owner>"]` = JSON list of those tables (sorted; absent when none),
- * written in the same transaction as the rows, so it always describes the rows committed with it;
- * observe scans the tables it lists. Pure.
+ * The record of where rows of ours in the crowded tables (observeSelects.ts CROWDED_TABLES: ACL,
+ * Address_Set, Load_Balancer, Logical_Switch_Port, Port_Group) are found by no reference of
+ * ours. observe (observe.ts) reads a non-root row of ours there by uuid from our own rows'
+ * references, and scans such a table only while desired rows need it: a root row there, or one
+ * whose only parent is someone else's row (observeSelects.ts unreachedTables). Once the last of
+ * them is dropped from the desired rows, only this record says where to look. Each owner keeps,
+ * in the database's home row (ledger.ts), `external_ids["ovnk.io/hung/<owner>"]` = JSON list of
+ * those tables (sorted, `[]` when none; absent when the owner has no rows), written in the same
+ * transaction as the rows, so it always describes the rows committed with it; observe scans the
+ * tables it lists; without the key (rows written before the record was always kept) it scans
+ * the crowded root tables, until the owner's next apply writes the record. Pure.
  */
 import { HUNG_PREFIX } from '../model/externalIds';
+import type { DatabaseSchema } from '../ovsdb/schema';
 import { writeHomeKey } from './homeKey';
 import { ledgerHome } from './ledger';
 import type { ApplyRequest, Observation } from './observation';
-import { crowdedTables, foreignParentedTables } from './observeSelects';
+import { crowdedTables, unreachedTables } from './observeSelects';
 import { checkOwner } from './ownership';
 import type { Plan } from './reconcile';
 
 export const hungKey = (owner: string): string => `${HUNG_PREFIX}${checkOwner(owner)}`;
 
-/** The crowded tables where a desired row hangs from a row outside the desired set, as the record's text. */
-function recordOf(request: ApplyRequest, database: string): string | undefined {
-  const crowded = crowdedTables(database);
-  if (crowded.length === 0) return undefined;
-  const tables = [...foreignParentedTables(request)].filter((t) => crowded.includes(t)).sort();
-  return tables.length === 0 ? undefined : JSON.stringify(tables);
+/** The record's text for the desired rows (none for no rows, or a database upstream does not crowd). */
+function recordOf(request: ApplyRequest, server: DatabaseSchema): string | undefined {
+  if (crowdedTables(server.name).length === 0 || request.desired.length === 0) return undefined;
+  return JSON.stringify(unreachedTables(request, server).sort());
 }
+
+const crowdedRoots = (server: DatabaseSchema) =>
+  crowdedTables(server.name).filter((t) => server.tables[t]?.isRoot === true);
 
 /**
  * The tables a stored record lists (see the header). A record that cannot be read lists every
  * crowded table: scanning them costs time, guessing could leave a row of ours behind.
  */
-export function hungTables(home: Observation['home'], owner: string, database: string): string[] {
+export function hungTables(home: Observation['home'], owner: string, server: DatabaseSchema): string[] {
   const text = home?.map[hungKey(owner)];
-  if (text === undefined) return [];
+  if (text === undefined) return crowdedRoots(server);
   try {
     const tables: unknown = JSON.parse(text);
     if (Array.isArray(tables) && tables.every((t) => typeof t === 'string')) return tables as string[];
   } catch {
     // below
   }
-  return crowdedTables(database);
+  return crowdedTables(server.name);
 }
 
 /** `plan` with the record rewritten after its rows, when what the desired rows need differs from what is stored. */
@@ -50,7 +54,7 @@ export function withHungRecord(plan: Plan, request: ApplyRequest, observation: O
   if (home === undefined || observation.home === undefined) return plan;
   const key = hungKey(request.owner);
   const before = observation.home.map[key];
-  const after = recordOf(request, database);
+  const after = recordOf(request, observation.server);
   if (before === after) return plan;
   // the ledger may insert the home row in this transaction: then the key is set there
   const inserted = plan.operations.some((op) => op.op === 'insert' && op.table === home.table);

@@ -7,12 +7,14 @@
  *    the ledger's home row;
  * 2. until none is left: the children of our rows found so far, by uuid, the rows our ledger
  *    lists that were not found yet, and (once) our rows in the crowded tables where our record
- *    says rows of ours hang from others' rows (hung.ts);
+ *    says rows of ours are found by no reference of ours (hung.ts);
  * 3. the rows of others that hold a row of ours in a declared parent column (holders.ts).
  * When asked (`upstream`), rows another writer made for what we plan are looked for in the same
  * rounds (upstreamRows.ts).
  * The server sends back our rows, the rows they name and their parents; the work it does is a
- * scan of the root tables and the tables where our rows hang from others' (plus one per lookup).
+ * scan of the tables where rows of ours are found by no reference of ours: the root tables but
+ * the crowded ones we hold no rows in, and the tables where our rows hang from others' (plus one
+ * per lookup).
  */
 import type { OvsdbDatabase } from '../ovsdb/client';
 import { isUuid } from '../ovsdb/codec';
@@ -26,7 +28,6 @@ import type { ApplyRequest, Observation } from './observation';
 import {
   childColumns,
   desiredIdentities,
-  foreignParentedTables,
   foreignWanted,
   identitySelects,
   observedColumns,
@@ -190,8 +191,10 @@ export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise
     .sort();
   const marked = known.filter((t) => server.tables[t]!.columns.external_ids !== undefined);
   const shared = new Set(sharedTables(server.name).filter((t) => marked.includes(t)));
-  const scanned = new Set(scannedTables(request, server, marked, foreignParentedTables(request)));
-  const unscanned = (table: string) => marked.includes(table) && !scanned.has(table);
+  const scanned = new Set(scannedTables(request, server, marked));
+  // a root row is no child of ours: found by a scan or not at all (observeSelects.ts)
+  const unscanned = (table: string) =>
+    marked.includes(table) && !scanned.has(table) && server.tables[table]!.isRoot !== true;
   const columnsOf = observedColumns(request, server, unscanned);
   const found = new Found(request.owner, shared);
   const ownedRead = (table: string, owner: string): Read => ({
@@ -215,11 +218,12 @@ export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise
     ...homeReads,
   ]);
   const { ledger, home: homeState } = home ? homeOf(homeRows[0], home, request.owner) : {};
-  // crowded tables where rows of ours hung from others' rows when last written (hung.ts)
-  const listed = hungTables(homeState, request.owner, server.name).filter((t) => unscanned(t));
+  // crowded tables where rows of ours were found by no reference of ours when last written (hung.ts)
+  const listed = hungTables(homeState, request.owner, server).filter((t) => marked.includes(t) && !scanned.has(t));
   for (const table of listed) scanned.add(table);
   let reads = [
     ...listed.map((t) => ownedRead(t, request.owner)),
+    ...listed.filter((t) => shared.has(t)).map((t) => ownedRead(t, SHARED_OWNER)),
     ...childReads(found, server, unscanned, columnsOf),
     ...ledgerReads({ foreign: found.foreign.values() }, server, readableLedger(ledger?.text), (row) => found.add(row)),
     ...(upstream?.reads(found) ?? []),

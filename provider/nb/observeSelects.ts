@@ -4,11 +4,14 @@
  * `_uuid ==` (ovsdb/query.c `ovsdb_query`), so a select costs the size of the table it scans,
  * whatever it returns: a big Northbound's ACLs (one per network policy rule) cost tens of
  * milliseconds per select. Our rows are found by condition in every table but the crowded ones
- * (CROWDED_TABLES); there they are children of rows of ours (the server deletes a non-root row
- * nothing references) and are read by uuid, following our rows' references (observe.ts), unless
- * some desired row there hangs from a row of someone else, or the owner's record says one did
- * when its rows were last written (hung.ts), or nothing is desired (a destroy finds every row of
- * ours wherever it hangs).
+ * (CROWDED_TABLES), which a scan there is only when rows of ours there are found no other way:
+ * - a non-root row of ours is a child of a row of ours (the server deletes a non-root row nothing
+ *   references), read by uuid following our rows' references (observe.ts), unless some desired
+ *   row there hangs from a row of someone else;
+ * - a root row of ours there is found by a scan while desired rows are in that table;
+ * - once the last of them is dropped, the owner's record (hung.ts), written with the rows, lists
+ *   the table, so the rows left are found and deleted;
+ * and when nothing is desired (a destroy) every table is scanned.
  */
 import type { Condition, Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
@@ -119,11 +122,13 @@ export function foreignParentedTables(request: ApplyRequest): Set<string> {
 }
 
 /**
- * Non-root tables an upstream cluster fills by the thousand (an ACL per network policy rule, a
- * port per pod, go-controller/pkg/ovn): a scan there costs more than reading our rows one by one.
+ * Tables an upstream cluster fills by the thousand (go-controller/pkg/ovn: an ACL per network
+ * policy rule, a port per pod, a port group per policy, an address set per namespace and policy
+ * peer, a load balancer per service and protocol): a scan there costs more than reading our
+ * rows one by one, or than a record of where they are.
  */
 const CROWDED_TABLES: Readonly<Record<string, readonly string[]>> = {
-  OVN_Northbound: ['ACL', 'Logical_Switch_Port'],
+  OVN_Northbound: ['ACL', 'Address_Set', 'Load_Balancer', 'Logical_Switch_Port', 'Port_Group'],
 };
 
 /** The crowded tables of a database (none for a database upstream does not crowd). */
@@ -131,18 +136,24 @@ export function crowdedTables(database: string): string[] {
   return [...(CROWDED_TABLES[database] ?? [])];
 }
 
-/** The tables whose rows of ours are found by condition (see the header). */
-export function scannedTables(
-  request: ApplyRequest,
-  server: DatabaseSchema,
-  marked: string[],
-  parented: Set<string>,
-): string[] {
+/**
+ * The crowded tables where desired rows are found by no reference of ours: root rows, and rows
+ * hanging from a row outside the desired set (what the owner's record lists, hung.ts).
+ */
+export function unreachedTables(request: ApplyRequest, server: DatabaseSchema): string[] {
+  const parented = foreignParentedTables(request);
+  const desired = new Set(request.desired.map((row) => row.table));
+  return crowdedTables(server.name)
+    .filter((t) => server.tables[t] !== undefined)
+    .filter((t) => parented.has(t) || (server.tables[t]!.isRoot === true && desired.has(t)));
+}
+
+/** The tables whose rows of ours are found by condition in observe's first round (see the header). */
+export function scannedTables(request: ApplyRequest, server: DatabaseSchema, marked: string[]): string[] {
   if (request.desired.length === 0) return marked;
   const crowded = CROWDED_TABLES[server.name] ?? [];
-  return marked.filter(
-    (table) => server.tables[table]!.isRoot === true || !crowded.includes(table) || parented.has(table),
-  );
+  const unreached = unreachedTables(request, server);
+  return marked.filter((table) => !crowded.includes(table) || unreached.includes(table));
 }
 
 /**

@@ -150,3 +150,54 @@ describe('an owner that drops its last row hung from a foreign parent (nb/hung.t
     for (const table of ['ACL', 'Logical_Switch_Port']) expect(selectsOn(again.sent, table)).toEqual([]);
   });
 });
+
+describe('root rows of ours in the crowded tables are scanned for only while the record lists them (nb/hung.ts)', () => {
+  const group = (name: string): DesiredRow => ({ table: 'Port_Group', columns: { name } });
+  const addressSet = (name: string): DesiredRow => ({ table: 'Address_Set', columns: { name } });
+  const recordOf = async (owner: string) =>
+    ((await rows('NB_Global', []))[0]!.external_ids as Record<string, string>)[`ovnk.io/hung/${owner}`];
+  const scans = (sent: Operation[][], table: string) =>
+    selectsOn(sent, table).filter((op) => (op as { where: Condition[] }).where[0]?.[0] !== '_uuid');
+
+  it('scans the tables of its desired rows only, finds a dropped port group through the record, then stops', async () => {
+    const kept: DesiredRow = { table: 'Logical_Switch', columns: { name: 'root-owner-ls' } };
+    const request = { owner: 'o-root', schema: nbSchema, desired: [kept, group('root_pg'), addressSet('root_as')] };
+    await apply(client, request);
+    expect(await recordOf('o-root')).toBe('["Address_Set","Port_Group"]');
+    const again = recording(client);
+    await apply(again, request);
+    expect(writes(again)).toEqual([]);
+    expect(scans(again.sent, 'Load_Balancer')).toEqual([]);
+    expect(scans(again.sent, 'Port_Group')).not.toEqual([]);
+    // the port group dropped: a diff (observe then reconcile) and an apply find it through the record
+    const dropped = { ...request, desired: [kept, addressSet('root_as')] };
+    const { plan } = planApply(dropped, await observe(client, dropped));
+    expect(plan.summary).toEqual(['delete Port_Group "root_pg"']);
+    await apply(client, dropped);
+    expect(await rows('Port_Group', [['name', '==', 'root_pg']])).toEqual([]);
+    expect(await recordOf('o-root')).toBe('["Address_Set"]');
+    const after = recording(client);
+    await apply(after, dropped);
+    expect(writes(after)).toEqual([]);
+    expect(scans(after.sent, 'Port_Group')).toEqual([]);
+  });
+
+  it('scans every crowded root table for an owner without the record (rows written before it), and writes it', async () => {
+    const request = { owner: 'o-legacy', schema: nbSchema, desired: [group('legacy_pg'), addressSet('legacy_as')] };
+    await apply(client, request);
+    await client.transact(NB, [
+      {
+        op: 'mutate',
+        table: 'NB_Global',
+        where: [],
+        mutations: [['external_ids', 'delete', ['set', ['ovnk.io/hung/o-legacy']]]],
+      },
+    ]);
+    const dropped = { ...request, desired: [group('legacy_pg')] };
+    const db = recording(client);
+    const result = await apply(db, dropped);
+    for (const table of ['Address_Set', 'Load_Balancer', 'Port_Group']) expect(scans(db.sent, table)).not.toEqual([]);
+    expect(result.plan.summary).toEqual(['delete Address_Set "legacy_as"']);
+    expect(await recordOf('o-legacy')).toBe('["Port_Group"]');
+  });
+});

@@ -22,7 +22,7 @@ async function select(table: string, columns?: string[]) {
 }
 
 describe("a zone with the gateway routers' external side, on a real ovsdb-server", () => {
-  it('writes the Static_MAC_Binding rows with the others, creating NB_Global once for the state and the ledger', async () => {
+  it('writes the Static_MAC_Binding rows with the others, creating NB_Global once for the state, the ledger and the record of crowded tables', async () => {
     const { zones, state } = plan();
     const wanted = zones[0]!.rows
       .filter((r) => r.table === 'Static_MAC_Binding')
@@ -41,6 +41,7 @@ describe("a zone with the gateway routers' external side, on a real ovsdb-server
     const globals = await select('NB_Global', ['external_ids']);
     expect(globals).toHaveLength(1);
     expect(Object.keys(globals[0]!.external_ids as object).sort()).toEqual([
+      `ovnk.io/hung/${owner}`,
       `ovnk.io/owned/${owner}`,
       `ovnk.io/state/${owner}`,
       `ovnk.io/txn/${owner}`,
