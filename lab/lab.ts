@@ -233,7 +233,8 @@ export async function up(options: UpOptions): Promise<UpResult> {
     await bringUp(layout, state, options.readyTimeoutMs ?? 30_000);
     if (options.uplinks && layout.dataPlane) {
       await provisionUplinkSegments(layout);
-      await Promise.all(layout.nodes.map((node) => provisionUplinks(layout, node, ovnRoot)));
+      const macs = state.gatewayMacs ?? {};
+      await Promise.all(layout.nodes.map((node) => provisionUplinks(layout, node, ovnRoot, macs[node.name]!)));
     }
     state.phase = 'running';
     writeState(state);

@@ -34,9 +34,22 @@ function nodeEnv(node: NodeLayout): NodeJS.ProcessEnv {
   return { OVS_RUNDIR: runDir, OVS_LOGDIR: logDir, OVS_DBDIR: dbDir, OVN_RUNDIR: runDir, OVN_LOGDIR: logDir };
 }
 
+/**
+ * The node's kernel answers ARP only for addresses on the link asked (arp_ignore 1) and asks from
+ * the address of the link it asks on (arp_announce 2). With Linux's defaults, eth1 (the underlay
+ * port in breth0, whose frames the kernel also receives: the userspace datapath reads them
+ * beside it, where a real node's kernel datapath takes them away) and eth0 (the mgmt link, on the
+ * fabric's one L2 segment) answered an ARP request for the node address with their own MACs,
+ * beside breth0. The asking node's ovs-vswitchd keeps the last answer for its tunnels (tnl/neigh):
+ * when breth0's came first, geneve went to eth1's MAC, which breth0 does not take, and every
+ * pod lost its traffic to that node until the entry was replaced, more often the busier the machine.
+ */
+const NODE_SYSCTLS = ['net.ipv4.conf.all.arp_ignore=1', 'net.ipv4.conf.all.arp_announce=2'];
+
 async function createLinks(layout: LabLayout, node: NodeLayout): Promise<void> {
   const { namespace: ns, fabricMgmtLink: m, fabricUnderlayLink: u } = node;
   await exec(['ip', 'netns', 'add', ns]);
+  await exec(inNamespace(ns, ['sysctl', '-q', '-w', ...NODE_SYSCTLS]));
   await ipBatch(
     [
       `link add ${m} type veth peer name eth0 netns ${ns}`,
@@ -157,8 +170,13 @@ async function gatewayMacOf(node: NodeLayout): Promise<string> {
  * and the gateway flows ovnk writes on breth0 (issue 20) still reach the routers by their own
  * outputs.
  */
-async function pinHostMac(node: NodeLayout, root: string | undefined, mac: string): Promise<void> {
-  const argv = ['ovs-appctl', '-t', 'ovs-vswitchd', 'fdb/add', GATEWAY_BRIDGE, GATEWAY_BRIDGE, '0', mac];
+export async function pinHostMac(
+  node: NodeLayout,
+  root: string | undefined,
+  mac: string,
+  bridge = GATEWAY_BRIDGE,
+): Promise<void> {
+  const argv = ['ovs-appctl', '-t', 'ovs-vswitchd', 'fdb/add', bridge, bridge, '0', mac];
   await exec(inNamespace(node.namespace, inRoot(root, argv)), { env: nodeEnv(node) });
 }
 

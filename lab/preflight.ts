@@ -18,6 +18,7 @@ const REQUIRED: Record<string, string> = {
   '/usr/bin/ssh-keygen': 'openssh-client',
   '/usr/bin/unshare': 'util-linux',
   '/usr/sbin/ethtool': 'ethtool',
+  '/usr/sbin/sysctl': 'procps',
   '/usr/bin/ping': 'iputils-ping',
   '/bin/nc': 'netcat-openbsd',
 };

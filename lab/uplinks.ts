@@ -8,13 +8,14 @@
  * default network MTU 1400). Each Uplink bridge's segment has its external host in the fabric
  * namespace: a Linux bridge (`xblue`, `xred`) joining every node's physical uplink peer and
  * holding the segment's gateway address (203.0.113.1, 198.51.100.1), the host that egress through
- * an Uplink reaches (issue 20); frames tagged VLAN 100 find no host there. Nothing here changes
- * after `up`; tests restore what they change.
+ * an Uplink reaches (issue 20); frames tagged VLAN 100 find no host there. Each Uplink bridge
+ * holds breth0's MAC as a static entry (pinGatewayMac). Nothing here changes after `up`; tests
+ * restore what they change.
  */
 import { failing } from './errors';
 import { exec, inNamespace, inRoot, ipBatch, sleep } from './exec';
 import type { LabLayout, NodeLayout } from './layout';
-import { nodeDbSocket } from './node';
+import { nodeDbSocket, pinHostMac } from './node';
 
 export const UPLINK_GROUP_LABEL = 'uplink.ovnk.io/group';
 export const UPLINK_VLAN = 100;
@@ -119,8 +120,27 @@ async function waitForLinks(node: NodeLayout, names: string[]): Promise<void> {
   }
 }
 
+/**
+ * breth0's MAC (`gatewayMac`) pinned on each Uplink bridge's own port, so that no Uplink bridge
+ * ever learns it. A gateway router sends from that MAC, and while a network moves between breth0
+ * and an Uplink bridge it did so through the Uplink bridge's patch port, which learnt it there;
+ * when ovn-controller then deleted that patch port, ovs-vswitchd expired the MAC in every bridge
+ * of the node, breth0's static entry included (ofproto-dpif.c bundle_destroy:
+ * bundle_flush_macs(bundle, true)), and breth0 learnt it on its own patch port: the node's geneve
+ * went into OVN (test/lab/egress.test.ts moves blue's network so, on the shared lab). A learnt
+ * entry never replaces a static one.
+ */
+async function pinGatewayMac(node: NodeLayout, root: string | undefined, gatewayMac: string): Promise<void> {
+  for (const b of uplinkBridgesOf(node)) await pinHostMac(node, root, gatewayMac, b.bridge);
+}
+
 /** Veths, bridges, ports, addresses and routes of the Uplink bridges of one node. */
-export async function provisionUplinks(layout: LabLayout, node: NodeLayout, root: string | undefined): Promise<void> {
+export async function provisionUplinks(
+  layout: LabLayout,
+  node: NodeLayout,
+  root: string | undefined,
+  gatewayMac: string,
+): Promise<void> {
   const bridges = uplinkBridgesOf(node);
   await ipBatch(
     bridges.flatMap((b) => [
@@ -152,6 +172,7 @@ export async function provisionUplinks(layout: LabLayout, node: NodeLayout, root
     ]),
     node.namespace,
   );
+  await pinGatewayMac(node, root, gatewayMac);
 }
 
 /** The segments' external hosts in the fabric namespace (before any node's uplinks join them). */

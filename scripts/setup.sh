@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(ovn-central ovn-host openvswitch-switch openssh-server iproute2 iputils-ping ethtool netcat-openbsd debootstrap qemu-system-x86 cpio xz-utils)
+packages=(ovn-central ovn-host openvswitch-switch openssh-server iproute2 iputils-ping ethtool procps netcat-openbsd debootstrap qemu-system-x86 cpio xz-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -104,3 +104,29 @@ s.send(b'\\xff' * 6 + mac + b'\\x08\\x06' + b'\\x00\\x01\\x08\\x00\\x06\\x04\\x0
 export function sendGratuitousArp(netns: string, link: string, ip: string, mac: string): void {
   execFileSync('ip', ['netns', 'exec', netns, 'python3', '-c', garpScript, link, ip, mac]);
 }
+
+const arpAnswersScript = `
+import socket, struct, sys, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0806))
+s.bind((sys.argv[1], 0))
+mac, sender, target = s.getsockname()[4][:6], socket.inet_aton(sys.argv[2]), socket.inet_aton(sys.argv[3])
+s.send(b'\\xff' * 6 + mac + b'\\x08\\x06' + b'\\x00\\x01\\x08\\x00\\x06\\x04\\x00\\x01' + mac + sender + b'\\x00' * 6 + target)
+s.settimeout(0.1)
+end = time.time() + float(sys.argv[4])
+while time.time() < end:
+    try:
+        f = s.recv(128)
+    except socket.timeout:
+        continue
+    if f[12:14] == b'\\x08\\x06' and f[20:22] == b'\\x00\\x02' and f[28:32] == target:
+        print(':'.join('%02x' % b for b in f[22:28]), flush=True)
+`;
+
+/**
+ * The sender MACs of every ARP reply to one request for `target`, sent from `sender` on `link` of
+ * `netns`, collected for `seconds`: every link that answers for the address, once or more.
+ */
+export function arpAnswers(netns: string, link: string, sender: string, target: string, seconds = 2): string[] {
+  const argv = ['netns', 'exec', netns, 'python3', '-c', arpAnswersScript, link, sender, target, String(seconds)];
+  return execFileSync('ip', argv, { encoding: 'utf8' }).split('\n').filter(Boolean);
+}
