@@ -9,7 +9,7 @@ import { type ClusterSlices, pulumiKinds, pulumiOutputsOf } from '../provider/ru
 import { unpack } from '../provider/runtime/pulumi/pack';
 import { connectSliceRows } from '../provider/runtime/pulumi/sliceRows';
 import { resourceCount, scaleTopology } from '../stacks/scale';
-import { dynamicUrn, linkedConsumer, PulumiHost, serializeShim } from '../test/support/pulumiHost';
+import { dynamicUrn, linkedConsumer, PulumiHost, providerText } from '../test/support/pulumiHost';
 import { type Benchmark, figure, note, timed } from './harness';
 
 export const trivial = {
@@ -74,7 +74,7 @@ async function checkDiffRatio(): Promise<void> {
     const [floor, baseline, ours] = (await interleaved([
       await batchOf(host, 'Trivial', { __provider: trivialText }),
       await batchOf(host, 'Trivial', { __provider: trivialText, ...props }),
-      await batchOf(host, 'ConnectRouter', { __provider: await serializeShim('ConnectRouter'), ...props }),
+      await batchOf(host, 'ConnectRouter', { __provider: providerText('ConnectRouter'), ...props }),
     ])) as [number, number, number];
     note(
       `Check+Diff per resource: ConnectRouter ${ours.toFixed(2)} ms, trivial provider ${baseline.toFixed(2)} ms (same host, same inputs); the host's floor (trivial provider, no inputs) ${floor.toFixed(2)} ms`,

@@ -25,7 +25,7 @@ import { renderSharedRows } from '../provider/topology/shared';
 import { resourceCount, scaleTopology } from '../stacks/scale';
 import { startOvsdbServer } from '../test/support/ovsdbServer';
 import { cpuSecondsOf } from '../test/support/processCpu';
-import { dynamicUrn, linkedConsumer, PulumiHost, serializeShim, type Props } from '../test/support/pulumiHost';
+import { dynamicUrn, linkedConsumer, PulumiHost, providerText, type Props } from '../test/support/pulumiHost';
 import { type Benchmark, figure, note, timed } from './harness';
 import { batchOf, interleaved, trivial } from './pulumi';
 
@@ -183,10 +183,13 @@ async function size(host: PulumiHost, shims: Record<string, string>, nodes: numb
   const zone = zoneProps(slices, zoneName(0));
   const zoneChecked = await pulumiKinds.ZoneRows.check({}, zone);
   const rows = zoneSliceRows(unpack(slices.zone) as ZoneSlice, zoneName(0));
+  // the host stores `__provider` in both the inputs and the outputs of each resource
+  const stored = (props: Props, shim: string) => JSON.stringify({ __provider: shim, ...props }).length;
   const zoneState =
-    JSON.stringify(zoneChecked.inputs).length +
-    JSON.stringify(pulumiOutputsOf(zoneChecked.inputs!, [zoneName(0)], rows)).length;
-  const caState = 2 * JSON.stringify(ca.inputs).length; // inputs and outputs both hold the allocations
+    stored(zoneChecked.inputs!, shims.ZoneRows!) +
+    stored(pulumiOutputsOf(zoneChecked.inputs!, [zoneName(0)], rows), shims.ZoneRows!);
+  // inputs and outputs both hold the allocations
+  const caState = 2 * stored(ca.inputs, shims.ClusterAllocations!);
   const [floor, baseline, ours] = await interleaved([
     await batchOf(host, 'Trivial', { __provider: shims.Trivial! }),
     await batchOf(host, 'Trivial', { __provider: shims.Trivial!, ...zone }),
@@ -220,6 +223,11 @@ async function size(host: PulumiHost, shims: Record<string, string>, nodes: numb
   figure(`pulumi.scale.${label}.state`, (caState + nodes * zoneState) / 1048576, 'MiB');
   figure(`pulumi.scale.${label}.state.zonerows`, zoneState / 1024, 'KiB');
   figure(`pulumi.scale.${label}.state.cluster`, caState / 1024, 'KiB');
+  figure(
+    `pulumi.scale.${label}.state.shims`,
+    (2 * (nodes * shims.ZoneRows!.length + shims.ClusterAllocations!.length)) / 1024,
+    'KiB',
+  );
   // not in the stack's state: what ClusterAllocations publishes in each zone's Northbound for its ZoneRows
   figure(`pulumi.scale.${label}.catalog.published`, slices.zone!.data.length / 1024, 'KiB');
   figure(`pulumi.scale.${label}.one_network_change.touched`, changed + 1, 'resources');
@@ -236,9 +244,14 @@ async function run(): Promise<void> {
     await host.configure({});
     const shims: Record<string, string> = {
       Trivial: (await pulumi.runtime.serializeFunction(() => trivial, { allowSecrets: true })).text,
-      ZoneRows: await serializeShim('ZoneRows'),
-      ClusterAllocations: await serializeShim('ClusterAllocations'),
+      ZoneRows: providerText('ZoneRows'),
+      ClusterAllocations: providerText('ClusterAllocations'),
     };
+    note(
+      `__provider: ZoneRows ${shims.ZoneRows!.length} bytes, ClusterAllocations ${shims.ClusterAllocations!.length}, the trivial provider ${shims.Trivial!.length}`,
+    );
+    figure('pulumi.scale.shim.zonerows', shims.ZoneRows!.length, 'bytes');
+    figure('pulumi.scale.shim.trivial', shims.Trivial!.length, 'bytes');
     for (const nodes of SIZES) await size(host, shims, nodes);
   } finally {
     await host.stop();

@@ -1,11 +1,11 @@
 /**
- * The dynamic resources (`pulumi-nodejs:dynamic/ovnk:<Type>`), thin classes over the shims of
- * provider/shim.ts. Outputs are `declare`d (a class field would wipe what the base class set)
+ * The dynamic resources (`pulumi-nodejs:dynamic/ovnk:<Type>`), thin classes over DynamicResource
+ * (each kind's `__provider` text of provider/shim.ts). Outputs are `declare`d (a class field would wipe what the base class set)
  * and present in the props, so each gets a resolver; the runtime fills them. Per-zone resources
  * take only their slice of the cluster (a ZoneRows a reference to the zone catalog published in
  * its zone), so their state stays small and their diff cheap.
  */
-import * as pulumi from '@pulumi/pulumi';
+import type * as pulumi from '@pulumi/pulumi';
 import type {
   CatalogRef,
   ClusterSlices,
@@ -13,7 +13,7 @@ import type {
   PackedSlice,
   PredictionAudit,
 } from '../provider/runtime/pulumi';
-import { shims } from '../provider/shim';
+import { DynamicResource } from './dynamicResource';
 import type {
   ClusterNetworkConnectObject,
   InventoryObject,
@@ -81,7 +81,7 @@ const rowOutputs = {
  * Every cluster-wide allocation, stable per name (known at preview), the slice each per-zone
  * resource renders from, and the shared Copp/meter rows in each zone with an endpoint.
  */
-export class ClusterAllocations extends pulumi.dynamic.Resource {
+export class ClusterAllocations extends DynamicResource {
   /** Each network's entry without its host subnets (they are under `hostSubnets`; Cluster.allocations has both). */
   declare readonly allocations: pulumi.Output<AllocationsOutput>;
   /** The allocation state, packed (`{summary, digest, data}`: the runtime's stateValue reads it). */
@@ -92,12 +92,10 @@ export class ClusterAllocations extends pulumi.dynamic.Resource {
 
   constructor(name: string, props: TopologyProps, opts?: pulumi.CustomResourceOptions) {
     super(
-      shims.ClusterAllocations,
+      'ClusterAllocations',
       name,
       { ...rowOutputs, allocations: undefined, state: undefined, slices: undefined, ...props },
       opts,
-      'ovnk',
-      'ClusterAllocations',
     );
   }
 }
@@ -116,19 +114,19 @@ export interface ZoneProps {
 }
 
 /** One network's rows in the central layout. */
-export class NetworkRows extends pulumi.dynamic.Resource {
+export class NetworkRows extends DynamicResource {
   declare readonly slice: pulumi.Output<PackedSlice>;
   declare readonly digest: pulumi.Output<string>;
   declare readonly rowCounts: pulumi.Output<Record<string, number>>;
   declare readonly drift: pulumi.Output<DriftSummary>;
 
   constructor(name: string, props: ZoneProps & { network: string }, opts?: pulumi.CustomResourceOptions) {
-    super(shims.NetworkRows, name, { ...rowOutputs, ...props }, opts, 'ovnk', 'NetworkRows');
+    super('NetworkRows', name, { ...rowOutputs, ...props }, opts);
   }
 }
 
 /** One connect's router and links in the central layout; a change of connectSubnets replaces it. */
-export class ConnectRouter extends pulumi.dynamic.Resource {
+export class ConnectRouter extends DynamicResource {
   declare readonly slice: pulumi.Output<PackedSlice>;
   declare readonly connectSubnets: pulumi.Output<{ cidr: string; networkPrefix: number }[]>;
   declare readonly digest: pulumi.Output<string>;
@@ -140,18 +138,18 @@ export class ConnectRouter extends pulumi.dynamic.Resource {
     props: ZoneProps & { connect: string; connectSubnets: { cidr: string; networkPrefix: number }[] },
     opts?: pulumi.CustomResourceOptions,
   ) {
-    super(shims.ConnectRouter, name, { ...rowOutputs, ...props }, opts, 'ovnk', 'ConnectRouter');
+    super('ConnectRouter', name, { ...rowOutputs, ...props }, opts);
   }
 }
 
 /** Every row of one zone in the per-node layout (all networks and connects there). */
-export class ZoneRows extends pulumi.dynamic.Resource {
+export class ZoneRows extends DynamicResource {
   declare readonly digest: pulumi.Output<string>;
   declare readonly rowCounts: pulumi.Output<Record<string, number>>;
   declare readonly drift: pulumi.Output<DriftSummary>;
 
   constructor(name: string, props: ZoneProps, opts?: pulumi.CustomResourceOptions) {
-    super(shims.ZoneRows, name, { ...rowOutputs, ...props }, opts, 'ovnk', 'ZoneRows');
+    super('ZoneRows', name, { ...rowOutputs, ...props }, opts);
   }
 }
 
@@ -189,7 +187,7 @@ export type UplinkVrfReport =
   | { error: string };
 
 /** One Uplink on one node: its bridge mappings (and VRF membership) written over SSH; read rediscovers the node. */
-export class UplinkState extends pulumi.dynamic.Resource {
+export class UplinkState extends DynamicResource {
   declare readonly stateName: pulumi.Output<string>;
   declare readonly physicalNetworks: pulumi.Output<string[]>;
   /** `network:bridge` entries written to the node's ovn-bridge-mappings. */
@@ -201,7 +199,7 @@ export class UplinkState extends pulumi.dynamic.Resource {
 
   constructor(name: string, props: UplinkStateProps, opts?: pulumi.CustomResourceOptions) {
     super(
-      shims.UplinkState,
+      'UplinkState',
       name,
       {
         stateName: undefined,
@@ -214,8 +212,6 @@ export class UplinkState extends pulumi.dynamic.Resource {
         ...props,
       },
       opts,
-      'ovnk',
-      'UplinkState',
     );
   }
 }
@@ -234,7 +230,7 @@ export interface PredictedAnnotationsOutput {
  * Kubernetes mode's allocations: ClusterAllocations' check (every problem refused at preview, the
  * same numbers), the predicted annotations and the replacements a change implies; it writes nothing.
  */
-export class ClusterPrediction extends pulumi.dynamic.Resource {
+export class ClusterPrediction extends DynamicResource {
   declare readonly allocations: pulumi.Output<AllocationsOutput>;
   declare readonly annotations: pulumi.Output<PredictedAnnotationsOutput>;
   /** `<Kind>/<name>: <path> changed and upstream refuses that update (...)`: what this run replaces. */
@@ -245,7 +241,7 @@ export class ClusterPrediction extends pulumi.dynamic.Resource {
 
   constructor(name: string, props: TopologyProps, opts?: pulumi.CustomResourceOptions) {
     super(
-      shims.ClusterPrediction,
+      'ClusterPrediction',
       name,
       {
         allocations: undefined,
@@ -256,8 +252,6 @@ export class ClusterPrediction extends pulumi.dynamic.Resource {
         ...props,
       },
       opts,
-      'ovnk',
-      'ClusterPrediction',
     );
   }
 }

@@ -1,47 +1,30 @@
 /**
- * The tiny dynamic-provider shim Pulumi serializes into each resource's `__provider`: per kind
- * an object whose methods `require("ovnk-pulumi/runtime")` by package name at call time and
- * forward. It captures only the kind's name and `load`, so the state stays small, a library
- * upgrade does not churn `__provider`, and read/delete always run the installed runtime.
- * One object per kind at module scope: the host caches and configures providers per text.
+ * The `__provider` text of our dynamic resources: the module the Pulumi dynamic-provider host
+ * loads (`requireFromString(text).handler()`, then its methods per call) for each resource. Ours
+ * is one line per kind that `require`s `ovnk-pulumi/runtime` by package name, resolved from the
+ * Pulumi project's directory (the host's cwd), and hands the host that kind's provider object.
+ *
+ * Written here rather than serialized by `pulumi.dynamic.Resource`: the SDK's closure serializer
+ * wraps each of a provider object's seven methods in its own function (2.1 KB per kind), and the
+ * engine sends that text in every Check, Diff, Create, Read, Update and Delete and stores it twice
+ * in each resource's state; this text is under 100 bytes. It captures nothing, so a library
+ * upgrade does not change it, and read/delete always run the installed runtime. Texts written by
+ * earlier versions (the serialized shim) keep working: they require the same module and kind.
  */
 
 export type ShimKind =
   'ClusterAllocations' | 'NetworkRows' | 'ConnectRouter' | 'ZoneRows' | 'UplinkState' | 'ClusterPrediction';
 
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
-type Method = (...args: any[]) => Promise<any>;
-
-/** Structurally a `pulumi.dynamic.ResourceProvider`, without importing the SDK here. */
-export interface Shim {
-  configure: Method;
-  check: Method;
-  diff: Method;
-  create: Method;
-  read: Method;
-  update: Method;
-  delete: Method;
+/** The kind's `__provider` text: a CommonJS module whose `handler()` returns the kind's provider. */
+export function shimText(kind: ShimKind): string {
+  return `exports.handler = () => require("ovnk-pulumi/runtime").pulumiKinds.${kind};\n`;
 }
 
-export function makeShim(kind: ShimKind): Shim {
-  // Resolved from the Pulumi project's directory (the host's cwd), never from this file.
-  const load = () => require('ovnk-pulumi/runtime').pulumiKinds[kind];
-  return {
-    configure: (...args: any[]) => load().configure(...args),
-    check: (...args: any[]) => load().check(...args),
-    diff: (...args: any[]) => load().diff(...args),
-    create: (...args: any[]) => load().create(...args),
-    read: (...args: any[]) => load().read(...args),
-    update: (...args: any[]) => load().update(...args),
-    delete: (...args: any[]) => load().delete(...args),
-  };
-}
-
-export const shims = {
-  ClusterAllocations: makeShim('ClusterAllocations'),
-  NetworkRows: makeShim('NetworkRows'),
-  ConnectRouter: makeShim('ConnectRouter'),
-  ZoneRows: makeShim('ZoneRows'),
-  UplinkState: makeShim('UplinkState'),
-  ClusterPrediction: makeShim('ClusterPrediction'),
+export const shims: Record<ShimKind, string> = {
+  ClusterAllocations: shimText('ClusterAllocations'),
+  NetworkRows: shimText('NetworkRows'),
+  ConnectRouter: shimText('ConnectRouter'),
+  ZoneRows: shimText('ZoneRows'),
+  UplinkState: shimText('UplinkState'),
+  ClusterPrediction: shimText('ClusterPrediction'),
 };

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import { NB_SCHEMA, startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
-import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
+import { dynamicUrn, linkedConsumer, type Props, PulumiHost, providerText } from '../support/pulumiHost';
 import { renamedTopology } from './fixtures';
 
 // Endpoints and credentials come from stack config in configure(): an ssl: Northbound with the
@@ -74,7 +74,7 @@ async function lifecycle(host: PulumiHost, owner: string): Promise<{ replies: un
 
 beforeAll(async () => {
   Object.assign(consumer, linkedConsumer());
-  for (const kind of ['ClusterAllocations', 'NetworkRows']) shim[kind] = await serializeShim(kind);
+  for (const kind of ['ClusterAllocations', 'NetworkRows']) shim[kind] = providerText(kind);
   server = await startOvsdbServer({
     schema,
     ssl: true,

@@ -15,7 +15,7 @@ import {
   restoreExternalIds,
   withoutKeyPaths,
 } from '../lab/uplink-helpers';
-import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
+import { dynamicUrn, linkedConsumer, type Props, PulumiHost, providerText } from '../support/pulumiHost';
 
 // Where an UplinkState's SSH key comes from, through the dynamic-provider host against a lab node:
 // a Pulumi secret (`ovnk:sshPrivateKey`), a key file named in stack config (`ovnk:sshKeyFile`) or
@@ -91,8 +91,8 @@ const keyBody = () => keyText().split('\n')[1]!;
 beforeAll(async () => {
   saved = await externalIds(node);
   Object.assign(consumer, linkedConsumer());
-  shim = await serializeShim('UplinkState');
-  clusterShim = await serializeShim('ClusterAllocations');
+  shim = providerText('UplinkState');
+  clusterShim = providerText('ClusterAllocations');
 }, 60_000);
 
 afterAll(async () => {

@@ -1,9 +1,9 @@
 /**
- * The engine's side of a dynamic provider, for tests: serializes a provider exactly as
- * `dynamic.Resource` does, spawns `@pulumi/pulumi`'s dynamic-provider host (the process the
- * engine runs as `pulumi-resource-pulumi-nodejs`) in a consumer project directory, and drives it
- * over gRPC with Configure, Check, Diff, Create, Read, Update and Delete as the engine does.
- * Providers are loaded from the tsc-compiled dist (vite-transformed code breaks serialization).
+ * The engine's side of a dynamic provider, for tests: takes each kind's `__provider` text as the
+ * compiled components register it, spawns `@pulumi/pulumi`'s dynamic-provider host (the process
+ * the engine runs as `pulumi-resource-pulumi-nodejs`) in a consumer project directory, and drives
+ * it over gRPC with Configure, Check, Diff, Create, Read, Update and Delete as the engine does.
+ * The host loads the providers from the tsc-compiled dist, through the consumer's node_modules.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -37,12 +37,11 @@ export interface DiffReply {
   detailedDiff?: Record<string, number>;
 }
 
-/** The `__provider` text of a compiled shim (dist/provider/shim.js), as dynamic.Resource makes it. */
-export async function serializeShim(kind: string): Promise<string> {
-  const pulumi = load('@pulumi/pulumi');
-  const shim = load(join(repoRoot, 'dist', 'provider', 'shim.js')).shims[kind];
-  if (!shim) throw new Error(`dist/provider/shim.js has no shim ${kind} (run npm run build)`);
-  return (await pulumi.runtime.serializeFunction(() => shim, { allowSecrets: true })).text;
+/** The `__provider` text of a kind as the compiled components register it (dist/provider/shim.js). */
+export function providerText(kind: string): string {
+  const text = (load(join(repoRoot, 'dist', 'provider', 'shim.js')).shims as Record<string, string>)[kind];
+  if (!text) throw new Error(`dist/provider/shim.js has no shim ${kind} (run npm run build)`);
+  return text;
 }
 
 /** A temporary Pulumi project directory whose node_modules/ovnk-pulumi is this repository. */
@@ -207,7 +206,7 @@ export function dynamicUrn(type: string, name: string, stack = 'test', project =
   return `urn:pulumi:${stack}::${project}::pulumi-nodejs:dynamic/ovnk:${type}::${name}`;
 }
 
-/** A host started in a linked consumer project, with the named kinds' shims serialized once. */
+/** A host started in a linked consumer project, with the named kinds' `__provider` texts. */
 export interface TestHost {
   host: PulumiHost;
   shim: Record<string, string>;
@@ -219,7 +218,7 @@ export async function startTestHost(kinds: string[], config: Record<string, stri
   const consumer = linkedConsumer();
   const host = await PulumiHost.start(consumer.dir);
   const shim: Record<string, string> = {};
-  for (const kind of kinds) shim[kind] = await serializeShim(kind);
+  for (const kind of kinds) shim[kind] = providerText(kind);
   await host.configure(config);
   return { host, shim, consumer };
 }

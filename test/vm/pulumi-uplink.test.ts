@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vmStatus } from '../../lab/vm';
 import { anyOfOursMatch, ownerCookie } from '../../provider/uplink/cookies';
-import { dynamicUrn, linkedConsumer, type Props, PulumiHost, serializeShim } from '../support/pulumiHost';
+import { dynamicUrn, linkedConsumer, type Props, PulumiHost, providerText } from '../support/pulumiHost';
 import {
   adminBridge,
   bootGuest,
@@ -129,7 +129,7 @@ beforeAll(async () => {
   patchOfport = (await g().sh(`ovs-vsctl --timeout=30 get Interface ${patch} ofport`)).trim();
   consumer = linkedConsumer();
   host = await PulumiHost.start(consumer.dir);
-  shim = await serializeShim('UplinkState');
+  shim = providerText('UplinkState');
   // the key from stack config, never from the Inventory (whose inputs the state keeps)
   await host.configure({ 'ovnk:sshKeyFile': vmStatus(g().lab)!.nodes[0]!.ssh.keyPath });
 });
