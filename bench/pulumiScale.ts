@@ -3,12 +3,15 @@
  * components' resources, at 50 and 500 nodes: how many resources the stack registers
  * (stacks/scale.ts `resourceCount`, checked against the components under mocks by
  * test/pulumi/stacks.test.ts), the Check+Diff time of one ZoneRows against a trivial dynamic
- * provider given the same props in the same host (target <= 1.1x), a whole no-change preview (the
+ * provider given the same props in the same host (target <= 1.1x; and with the serialized shim
+ * earlier versions stored as `__provider`, the difference that text makes), a whole no-change preview (the
  * ClusterAllocations Check+Diff and every ZoneRows') through the dynamic-provider host, the state
  * size, what a one-network change touches, and a refresh: one zone's Read (fetch the zone catalog
  * from the zone's NB_Global, render it, observe and reconcile against a real ovsdb-server holding
  * its rows) times the zones.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { observe, planApply } from '../provider/nb/apply';
 import { apply } from '../provider/nb/apply';
 import { nbSchema } from '../provider/nb/generated/nb';
@@ -24,22 +27,30 @@ import { selectGlobal, serializeState, stateKey } from '../provider/runtime/stat
 import { renderSharedRows } from '../provider/topology/shared';
 import { resourceCount, scaleTopology } from '../stacks/scale';
 import { startOvsdbServer } from '../test/support/ovsdbServer';
-import { cpuSecondsOf } from '../test/support/processCpu';
-import { dynamicUrn, linkedConsumer, PulumiHost, providerText, type Props } from '../test/support/pulumiHost';
+import { threadsCpuSecondsOf } from '../test/support/processCpu';
+import { dynamicUrn, linkedConsumer, PulumiHost, providerText, type Props, repoRoot } from '../test/support/pulumiHost';
 import { type Benchmark, figure, note, timed } from './harness';
 import { batchOf, interleaved, trivial } from './pulumi';
 
 const NETWORKS = 30;
-const CPU_ROUNDS = 5;
+const SERIALIZED = join(repoRoot, 'test', 'pulumi', 'fixtures', 'provider-shims.v2.json');
+const CPU_ROUNDS = 20;
 
 /** CPU seconds (the host's and ours) of `body`: on this shared machine, wall time is mostly waiting. */
 async function cpuOf(host: PulumiHost, body: () => Promise<unknown>): Promise<number> {
-  const [theirs, mine] = [cpuSecondsOf(host.pid), process.cpuUsage()];
+  const [theirs, mine] = [threadsCpuSecondsOf(host.pid), process.cpuUsage()];
   await body();
   const own = process.cpuUsage(mine);
-  return cpuSecondsOf(host.pid) - theirs + (own.user + own.system) / 1e6;
+  return threadsCpuSecondsOf(host.pid) - theirs + (own.user + own.system) / 1e6;
 }
 const SIZES = [50, 500];
+
+/** Host CPU seconds of each batch over CPU_ROUNDS rounds, the batches interleaved. */
+async function cpuRounds(host: PulumiHost, batches: (() => Promise<void>)[]): Promise<number[]> {
+  const sums = batches.map(() => 0);
+  for (let r = 0; r < CPU_ROUNDS; r++) for (const [i, batch] of batches.entries()) sums[i]! += await cpuOf(host, batch);
+  return sums;
+}
 
 /** The scale topology with host subnets for 512 nodes per network (a /15 cut in /24s). */
 function topology(nodes: number) {
@@ -195,25 +206,25 @@ async function size(host: PulumiHost, shims: Record<string, string>, nodes: numb
     await batchOf(host, 'Trivial', { __provider: shims.Trivial!, ...zone }),
     await batchOf(host, 'ZoneRows', { __provider: shims.ZoneRows!, ...zone }),
   ]);
-  const trivialBatch = await batchOf(host, 'Trivial', { __provider: shims.Trivial!, ...zone });
-  const oursBatch = await batchOf(host, 'ZoneRows', { __provider: shims.ZoneRows!, ...zone });
-  let [trivialCpu, oursCpu] = [0, 0];
-  for (let r = 0; r < CPU_ROUNDS; r++) {
-    trivialCpu += await cpuOf(host, trivialBatch);
-    oursCpu += await cpuOf(host, oursBatch);
-  }
+  // CPU of the host: the trivial provider, ours, ours with the serialized shim earlier versions stored
+  const [trivialCpu, oursCpu, serializedCpu] = await cpuRounds(host, [
+    await batchOf(host, 'Trivial', { __provider: shims.Trivial!, ...zone }),
+    await batchOf(host, 'ZoneRows', { __provider: shims.ZoneRows!, ...zone }),
+    await batchOf(host, 'ZoneRows', { __provider: shims.Serialized!, ...zone }),
+  ]);
   const previewed = await preview(host, shims, nodes, ca.props, slices);
   const changedCa = await allocations(nodes, true);
   const changed = await touched(host, shims.ZoneRows!, nodes, slices, changedCa.inputs.slices as ClusterSlices);
   const read = await zoneRead(ca.inputs);
   const label = `${nodes}n`;
   note(
-    `${nodes} nodes x ${NETWORKS} networks: ${resources} resources (${nodes} ZoneRows); ClusterAllocations check ${ca.seconds.toFixed(2)} s in-process; Check+Diff of a ZoneRows ${ours!.toFixed(2)} ms vs trivial ${baseline!.toFixed(2)} ms (floor ${floor!.toFixed(2)} ms); preview through the host ${previewed.seconds.toFixed(2)} s (ClusterAllocations ${previewed.cluster.toFixed(2)} s, ${nodes} ZoneRows ${previewed.zones.toFixed(2)} s; CPU ${previewed.cpu.cluster.toFixed(2)} s and ${previewed.cpu.zones.toFixed(2)} s); Check+Diff CPU ZoneRows / trivial ${(oursCpu / trivialCpu).toFixed(2)}x; state ${((caState + nodes * zoneState) / 1048576).toFixed(1)} MiB (ClusterAllocations ${(caState / 1024).toFixed(0)} KiB, a ZoneRows ${(zoneState / 1024).toFixed(1)} KiB); a one-network change touches ${changed} ZoneRows + ClusterAllocations; a zone's read ${read.seconds.toFixed(2)} s (our CPU ${read.cpu.toFixed(2)} s) for ${read.rows} rows, refresh ~${(read.seconds * nodes).toFixed(0)} s of zones in turn`,
+    `${nodes} nodes x ${NETWORKS} networks: ${resources} resources (${nodes} ZoneRows); ClusterAllocations check ${ca.seconds.toFixed(2)} s in-process; Check+Diff of a ZoneRows ${ours!.toFixed(2)} ms vs trivial ${baseline!.toFixed(2)} ms (floor ${floor!.toFixed(2)} ms); preview through the host ${previewed.seconds.toFixed(2)} s (ClusterAllocations ${previewed.cluster.toFixed(2)} s, ${nodes} ZoneRows ${previewed.zones.toFixed(2)} s; CPU ${previewed.cpu.cluster.toFixed(2)} s and ${previewed.cpu.zones.toFixed(2)} s); Check+Diff CPU ZoneRows / trivial ${(oursCpu! / trivialCpu!).toFixed(2)}x (${(serializedCpu! / trivialCpu!).toFixed(2)}x with the serialized shim); state ${((caState + nodes * zoneState) / 1048576).toFixed(1)} MiB (ClusterAllocations ${(caState / 1024).toFixed(0)} KiB, a ZoneRows ${(zoneState / 1024).toFixed(1)} KiB); a one-network change touches ${changed} ZoneRows + ClusterAllocations; a zone's read ${read.seconds.toFixed(2)} s (our CPU ${read.cpu.toFixed(2)} s) for ${read.rows} rows, refresh ~${(read.seconds * nodes).toFixed(0)} s of zones in turn`,
   );
   figure(`pulumi.scale.${label}.resources`, resources, 'resources');
   figure(`pulumi.scale.${label}.checkdiff.zonerows`, ours!, 'ms');
   figure(`pulumi.scale.${label}.checkdiff.ratio`, ours! / baseline!, 'x');
-  figure(`pulumi.scale.${label}.checkdiff.cpu.ratio`, oursCpu / trivialCpu, 'x');
+  figure(`pulumi.scale.${label}.checkdiff.cpu.ratio`, oursCpu! / trivialCpu!, 'x');
+  figure(`pulumi.scale.${label}.checkdiff.cpu.ratio.serialized_shim`, serializedCpu! / trivialCpu!, 'x');
   figure(`pulumi.scale.${label}.preview.cpu`, previewed.cpu.cluster + previewed.cpu.zones, 's');
   figure(`pulumi.scale.${label}.preview.cpu.cluster`, previewed.cpu.cluster, 's');
   figure(`pulumi.scale.${label}.preview.cpu.zonerows_each`, (previewed.cpu.zones / nodes) * 1000, 'ms');
@@ -223,11 +234,10 @@ async function size(host: PulumiHost, shims: Record<string, string>, nodes: numb
   figure(`pulumi.scale.${label}.state`, (caState + nodes * zoneState) / 1048576, 'MiB');
   figure(`pulumi.scale.${label}.state.zonerows`, zoneState / 1024, 'KiB');
   figure(`pulumi.scale.${label}.state.cluster`, caState / 1024, 'KiB');
-  figure(
-    `pulumi.scale.${label}.state.shims`,
-    (2 * (nodes * shims.ZoneRows!.length + shims.ClusterAllocations!.length)) / 1024,
-    'KiB',
-  );
+  // what the same state held with the serialized shim in each resource's inputs and outputs
+  const oneLine = nodes * shims.ZoneRows!.length + shims.ClusterAllocations!.length;
+  const grown = 2 * ((nodes + 1) * shims.Serialized!.length - oneLine);
+  figure(`pulumi.scale.${label}.state.serialized_shim`, (caState + nodes * zoneState + grown) / 1048576, 'MiB');
   // not in the stack's state: what ClusterAllocations publishes in each zone's Northbound for its ZoneRows
   figure(`pulumi.scale.${label}.catalog.published`, slices.zone!.data.length / 1024, 'KiB');
   figure(`pulumi.scale.${label}.one_network_change.touched`, changed + 1, 'resources');
@@ -246,9 +256,11 @@ async function run(): Promise<void> {
       Trivial: (await pulumi.runtime.serializeFunction(() => trivial, { allowSecrets: true })).text,
       ZoneRows: providerText('ZoneRows'),
       ClusterAllocations: providerText('ClusterAllocations'),
+      // ZoneRows' `__provider` as every version before the one-line text stored it
+      Serialized: (JSON.parse(readFileSync(SERIALIZED, 'utf8')) as Record<string, string>).ZoneRows!,
     };
     note(
-      `__provider: ZoneRows ${shims.ZoneRows!.length} bytes, ClusterAllocations ${shims.ClusterAllocations!.length}, the trivial provider ${shims.Trivial!.length}`,
+      `__provider: ZoneRows ${shims.ZoneRows!.length} bytes, ClusterAllocations ${shims.ClusterAllocations!.length}, the trivial provider ${shims.Trivial!.length}, ZoneRows' serialized shim of earlier versions ${shims.Serialized!.length}`,
     );
     figure('pulumi.scale.shim.zonerows', shims.ZoneRows!.length, 'bytes');
     figure('pulumi.scale.shim.trivial', shims.Trivial!.length, 'bytes');

@@ -1,9 +1,10 @@
 /**
  * The dynamic resources (`pulumi-nodejs:dynamic/ovnk:<Type>`), thin classes over DynamicResource
- * (each kind's `__provider` text of provider/shim.ts). Outputs are `declare`d (a class field would wipe what the base class set)
- * and present in the props, so each gets a resolver; the runtime fills them. Per-zone resources
- * take only their slice of the cluster (a ZoneRows a reference to the zone catalog published in
- * its zone), so their state stays small and their diff cheap.
+ * (each kind's `__provider` text of provider/shim.ts). Outputs are `declare`d (a class field
+ * would wipe what the base class set) and present in the props, so each gets a resolver; the
+ * runtime fills them. Per-zone resources take only their slice of the cluster (a ZoneRows a
+ * reference to the zone catalog published in its zone), so their state stays small and their
+ * diff cheap.
  */
 import type * as pulumi from '@pulumi/pulumi';
 import type {

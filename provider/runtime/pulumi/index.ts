@@ -1,4 +1,4 @@
-/** The dynamic-provider kinds, by the name provider/shim.ts forwards to. */
+/** The dynamic-provider kinds, by the name each `__provider` text (provider/shim.ts) takes. */
 import { ClusterAllocations } from './clusterKind';
 import { ConnectRouter, NetworkRows, ZoneRows } from './kinds';
 import { scopedKind } from './northboundScope';
