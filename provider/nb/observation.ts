@@ -35,8 +35,12 @@ export interface Observation {
 export interface Upstream {
   /** external_ids pairs any of which marks a row as theirs, made for what we plan. */
   tags: [key: string, value: string][];
-  /** Read on every apply: an unowned row of these tables carrying one of these pairs shows they wrote. */
-  probe: { tables: string[]; tags: [key: string, value: string][] };
+  /**
+   * Read on every apply: an unowned row of these tables carrying one of `tags` shows they wrote.
+   * The server is asked, per table, for the rows without our marker carrying one of `by` (one
+   * select each; RFC 7047 ANDs a select's conditions), a pair every row carrying a tag carries too.
+   */
+  probe: { tables: string[]; tags: [key: string, value: string][]; by: [key: string, value: string][] };
   /** Tables whose tagged rows we do not plan are taken over too, to be deleted. */
   leftovers: string[];
   /** Tables whose rows stay theirs. */

@@ -2,8 +2,10 @@
  * Rows another writer made for what we plan, without our marker (ovn-kubernetes' own rows of a
  * network we now render: OKEP-5094's rolling upgrade, runtime/adoptUpstream.ts says whose and
  * when). observe (observe.ts) finds them in its own rounds, by server-side conditions only:
- * 1. every apply: the probe tables' rows carrying a probe pair (upstream's switches and routers of
- *    our networks), our marker's absence checked here; none unowned, nothing more is read;
+ * 1. every apply: the probe tables' rows without our marker carrying one of the probe's `by`
+ *    pairs (upstream's switches and routers of any network, a few selects whatever the number of
+ *    networks), of which those carrying a probe tag and no owner marker show upstream wrote for
+ *    what we plan; none, nothing more is read;
  * 2. else, in every table we plan or whose leftovers are taken (minus `keep`), the rows carrying
  *    one of `tags` without an owner marker: a twin when we plan its identity, or when its table's
  *    leftovers are taken over (the plan then deletes it);
@@ -74,11 +76,13 @@ export class UpstreamSearch {
   }
 
   private probeReads(): Read[] {
-    const { tables, tags } = this.request.upstream.probe;
+    const { tables, tags, by } = this.request.upstream.probe;
+    const tagged = (row: ObservedRow) => tags.some(([key, value]) => idsOf(row)[key] === value);
+    const notOurs: Condition = ['external_ids', 'excludes', ['map', [[OWNER_KEY, this.request.owner]]]];
     return this.tables(tables).flatMap((table) =>
-      tags.map((tag) => ({
-        op: { op: 'select', table, where: [includes(tag)], columns: ['_uuid', 'external_ids'] },
-        read: (rows) => (this.probed ||= rows.map(toRow(table)).some(unowned)),
+      by.map((pair) => ({
+        op: { op: 'select', table, where: [includes(pair), notOurs], columns: ['_uuid', 'external_ids'] },
+        read: (rows) => (this.probed ||= rows.map(toRow(table)).some((row) => unowned(row) && tagged(row))),
       })),
     );
   }

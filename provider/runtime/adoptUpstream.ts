@@ -16,7 +16,7 @@
  * does not hold (ACLs, port groups, address sets, load balancers of what is not modelled) stay
  * upstream's. Rows of another ovnk owner are never touched.
  */
-import { NETWORK_KEY, OWNER_CONTROLLER_KEY } from '../model/externalIds';
+import { NETWORK_KEY, OWNER_CONTROLLER_KEY, TOPOLOGY_KEY } from '../model/externalIds';
 import { describeRow } from '../nb/desired';
 import type { Observation } from '../nb/observation';
 import type { Upstream } from '../nb/observation';
@@ -51,10 +51,20 @@ export class UpstreamRowsError extends Error {
 }
 
 /**
+ * Upstream's network topologies (go-controller/pkg/types/const.go Layer3Topology, Layer2Topology,
+ * LocalnetTopology): every switch and router upstream writes for a user-defined network carries
+ * `k8s.ovn.org/topology` beside `k8s.ovn.org/network` (util.GenerateExternalIDsForSwitchOrRouter,
+ * topology/topologyfactory.go newClusterRouter and NewJoinSwitch), so asking for these three
+ * finds them for every network at once.
+ */
+const TOPOLOGIES = ['layer2', 'layer3', 'localnet'];
+
+/**
  * Upstream's rows of the zone's networks, for observe: tagged `k8s.ovn.org/network` of a network
  * the zone renders or `k8s.ovn.org/owner-controller` its network controller (ACLs, port groups);
- * upstream tags every switch and router of a network, so those are probed on every apply. Copp
- * and meters upstream wrote stay theirs (zone.ts leaves them out of the desired rows).
+ * upstream tags every switch and router of a network, so those are probed on every apply (by
+ * topology, whatever the network: TOPOLOGIES). Copp and meters upstream wrote stay theirs
+ * (zone.ts leaves them out of the desired rows).
  */
 export function upstreamOf(rows: readonly DesiredRow[]): Upstream | undefined {
   const networks = new Set<string>();
@@ -69,7 +79,11 @@ export function upstreamOf(rows: readonly DesiredRow[]): Upstream | undefined {
       ...tagged,
       ...[...networks].sort().map((n): [string, string] => [OWNER_CONTROLLER_KEY, networkControllerName(n)]),
     ],
-    probe: { tables: ['Logical_Switch', 'Logical_Router'], tags: tagged },
+    probe: {
+      tables: ['Logical_Switch', 'Logical_Router'],
+      tags: tagged,
+      by: TOPOLOGIES.map((t): [string, string] => [TOPOLOGY_KEY, t]),
+    },
     leftovers: OLD_TOPOLOGY_TABLES,
     keep: ['Copp', 'Meter', 'Meter_Band'],
   };

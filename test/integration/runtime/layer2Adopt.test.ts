@@ -119,5 +119,13 @@ describe('taking upstream rows over costs one read phase and one transaction (nb
     expect((await diffZone(zone.clients[0]!, zoneOf(p, 'n1'), 'upgrade')).lines).toEqual([]);
     const again = recording(zone.clients[0]!);
     expect((await applyZone(again, zoneOf(p, 'n1'), 'upgrade', p.state)).sent).toBe(false);
+    // once taken over, a re-apply's probe asks per table for the three topologies, not per network
+    const probes = (key: string) =>
+      again.sent
+        .flat()
+        .filter((op) => op.op === 'select' && ['Logical_Switch', 'Logical_Router'].includes(op.table))
+        .filter((op) => JSON.stringify((op as { where: unknown }).where).includes(key));
+    expect(probes('k8s.ovn.org/network')).toEqual([]);
+    expect(probes('k8s.ovn.org/topology')).toHaveLength(6);
   });
 });
