@@ -80,7 +80,9 @@ export class PulumiHost {
   /** Starts the host with `cwd` as the project directory (where `require("ovnk-pulumi/runtime")` resolves). */
   static async start(cwd: string, project = 'ovnk-pulumi'): Promise<PulumiHost> {
     const host = join(pulumiDir, 'cmd', 'dynamic-provider', 'index.js');
-    const child = spawn(process.execPath, [host, '127.0.0.1:0'], {
+    // setpriv execs the host with a parent-death signal: a test process that dies (a timeout's
+    // SIGKILL, a crash) takes its host with it instead of leaving it to idle for the rest of the run
+    const child = spawn('setpriv', ['--pdeathsig', 'TERM', process.execPath, host, '127.0.0.1:0'], {
       cwd,
       env: { ...process.env, PULUMI_NODEJS_PROJECT: project },
       stdio: ['ignore', 'pipe', 'pipe'],
