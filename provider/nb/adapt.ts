@@ -9,7 +9,7 @@
  * Pure.
  */
 import { normalizeColumnType, type BaseType, type ColumnType, type DatabaseSchema } from '../ovsdb/schema';
-import { describeRow, rowIdentity, type DesiredRow } from './desired';
+import { describeRow, desiredIdentity, type DesiredRow } from './desired';
 import { featureFor } from './features';
 import { type AdaptReason, type RowProblem, rowProblem } from './rowProblems';
 import { describeValue, enumValues, isDefault } from './values';
@@ -84,6 +84,17 @@ function compareColumn(where: string, ours: ColumnType, theirs: ColumnType, serv
 
 /** Every difference between our schema and the server's that could affect rows we write. */
 export function compareSchemas(ours: DatabaseSchema, server: DatabaseSchema): SchemaMismatch[] {
+  const known = comparisons.get(server);
+  if (known?.ours === ours) return [...known.found];
+  const found = compared(ours, server);
+  comparisons.set(server, { ours, found });
+  return [...found];
+}
+
+/** compareSchemas once per pair of schema objects (servers' schemas are interned: ovsdb/schema.ts). */
+const comparisons = new WeakMap<DatabaseSchema, { ours: DatabaseSchema; found: SchemaMismatch[] }>();
+
+function compared(ours: DatabaseSchema, server: DatabaseSchema): SchemaMismatch[] {
   const found: SchemaMismatch[] = [];
   if (ours.name !== server.name) return [{ table: '', message: `the server serves ${server.name}, not ${ours.name}` }];
   for (const [table, mine] of Object.entries(ours.tables).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -117,10 +128,29 @@ export function compareSchemas(ours: DatabaseSchema, server: DatabaseSchema): Sc
  */
 export function adaptRows(rows: DesiredRow[], ours: DatabaseSchema, server: DatabaseSchema): DesiredRow[] {
   const problems: RowProblem<AdaptReason>[] = [];
-  const adapted = rows.map((row) => adaptRow(row, ours, server, problems));
+  const adapted = rows.map((row) => {
+    let known = adaptedRows.get(row);
+    if (known?.ours !== ours || known.server !== server) {
+      const found: RowProblem<AdaptReason>[] = [];
+      known = { ours, server, row: adaptRow(row, ours, server, found), problems: found };
+      adaptedRows.set(row, known);
+    }
+    if (known.problems.length > 0) problems.push(...known.problems);
+    return known.row;
+  });
   if (problems.length > 0) throw new SchemaAdaptationError(problems);
   return adapted;
 }
+
+/**
+ * Each row adapted once per pair of schemas: the zones of a per-node plan share most rows
+ * (topology/remoteRows.ts) and their servers' schemas are one object (ovsdb/schema.ts
+ * internSchema). Rows and schemas are never changed once made.
+ */
+const adaptedRows = new WeakMap<
+  DesiredRow,
+  { ours: DatabaseSchema; server: DatabaseSchema; row: DesiredRow; problems: RowProblem<AdaptReason>[] }
+>();
 
 /** Rows the server takes as they are (the common case) are returned as they are. */
 function adaptRow(
@@ -129,7 +159,7 @@ function adaptRow(
   server: DatabaseSchema,
   problems: RowProblem<AdaptReason>[],
 ): DesiredRow {
-  const identity = rowIdentity(row.table, row.columns);
+  const identity = desiredIdentity(row);
   const who = () => describeRow(row.table, identity);
   const refuse = (reason: AdaptReason, message: string) =>
     problems.push(rowProblem(reason, row.table, identity, message));

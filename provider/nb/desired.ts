@@ -84,6 +84,20 @@ export function rowIdentity(table: string, columns: Record<string, unknown>): st
   return undefined;
 }
 
+const desiredIdentities = new WeakMap<DesiredRow, string | undefined>();
+
+/**
+ * A desired row's identity, computed once per row object: the zones of a per-node plan share
+ * most of their rows (topology/remoteRows.ts), and a zone asks each row's identity several times.
+ * Desired rows are never changed after rendering (topology/renderMemo.ts).
+ */
+export function desiredIdentity(row: DesiredRow): string | undefined {
+  if (desiredIdentities.has(row)) return desiredIdentities.get(row);
+  const identity = rowIdentity(row.table, row.columns);
+  desiredIdentities.set(row, identity);
+  return identity;
+}
+
 /** `Logical_Router "cr-blue"`: how rows are named in errors and summaries. */
 export function describeRow(table: string, identity: string | undefined): string {
   return identity === undefined ? table : `${table} ${JSON.stringify(identity)}`;

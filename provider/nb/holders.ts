@@ -8,7 +8,7 @@
  */
 import type { OvsdbDatabase } from '../ovsdb/client';
 import type { DatabaseSchema } from '../ovsdb/schema';
-import { rowIdentity, type ObservedRow } from './desired';
+import { desiredIdentity, rowIdentity, type ObservedRow } from './desired';
 import type { ApplyRequest } from './observation';
 import { uuidSelect } from './observeSelects';
 import { runReads, uuidOf } from './readRound';
@@ -19,12 +19,16 @@ function heldChildren(
   server: DatabaseSchema,
   observed: ObservedRow[],
 ): { table: string; column: string; child: string }[] {
-  const withParents = request.desired.filter((r) => (r.parents ?? []).length > 0);
+  const withParents = request.desired.filter((r) => r.parents !== undefined && r.parents.length > 0);
   if (withParents.length === 0) return [];
-  const byKey = new Map(observed.map((row) => [`${row.table}/${rowIdentity(row.table, row.columns)}`, row]));
+  // only the tables of rows with parents are looked up: not every observed row keyed
+  const tables = new Set(withParents.map((r) => r.table));
+  const byKey = new Map<string, ObservedRow>();
+  for (const row of observed)
+    if (tables.has(row.table)) byKey.set(`${row.table}/${rowIdentity(row.table, row.columns)}`, row);
   const held = new Map<string, { table: string; column: string; child: string }>();
   for (const row of withParents) {
-    const match = byKey.get(`${row.table}/${rowIdentity(row.table, row.columns)}`);
+    const match = byKey.get(`${row.table}/${desiredIdentity(row)}`);
     if (match === undefined) continue;
     for (const p of row.parents!.filter((p) => server.tables[p.table]?.columns[p.column] !== undefined))
       held.set(`${p.table}\u0000${p.column}\u0000${match.uuid}`, {

@@ -106,13 +106,13 @@ const identityReads = (found: Found, server: DatabaseSchema, table: string, iden
 function childReads(
   found: Found,
   server: DatabaseSchema,
-  unscanned: (table: string) => boolean,
+  childColumnsOf: (table: string) => string[],
   columnsOf: (table: string) => string[],
 ): Read[] {
   const reads: Read[] = [];
   for (; found.followed < found.owned.length; found.followed++) {
     const row = found.owned[found.followed]!;
-    for (const column of childColumns(server, row.table, unscanned)) {
+    for (const column of childColumnsOf(row.table)) {
       const target = referencedTable(server.tables[row.table]!.columns[column]!.type)!;
       for (const uuid of uuidsIn(row.columns[column])) {
         if (found.asked.has(uuid) || found.ownedUuids.has(uuid)) continue;
@@ -221,16 +221,23 @@ export async function observe(db: OvsdbDatabase, request: ApplyRequest): Promise
   // crowded tables where rows of ours were found by no reference of ours when last written (hung.ts)
   const listed = hungTables(homeState, request.owner, server).filter((t) => marked.includes(t) && !scanned.has(t));
   for (const table of listed) scanned.add(table);
+  // the scanned tables are settled from here on: each table's child columns are found once
+  const children = new Map<string, string[]>();
+  const childColumnsOf = (table: string) => {
+    let columns = children.get(table);
+    if (columns === undefined) children.set(table, (columns = childColumns(server, table, unscanned)));
+    return columns;
+  };
   let reads = [
     ...listed.map((t) => ownedRead(t, request.owner)),
     ...listed.filter((t) => shared.has(t)).map((t) => ownedRead(t, SHARED_OWNER)),
-    ...childReads(found, server, unscanned, columnsOf),
+    ...childReads(found, server, childColumnsOf, columnsOf),
     ...ledgerReads({ foreign: found.foreign.values() }, server, readableLedger(ledger?.text), (row) => found.add(row)),
     ...(upstream?.reads(found) ?? []),
   ];
   while (reads.length > 0) {
     await runReads(db, database, reads);
-    reads = [...childReads(found, server, unscanned, columnsOf), ...(upstream?.reads(found) ?? [])];
+    reads = [...childReads(found, server, childColumnsOf, columnsOf), ...(upstream?.reads(found) ?? [])];
   }
   for (const row of await holders(db, request, server, [...found.owned, ...found.foreign.values()])) found.add(row);
   const twins = upstream?.found(found, ledger) ?? [];

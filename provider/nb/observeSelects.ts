@@ -15,7 +15,7 @@
  */
 import type { Condition, Operation } from '../ovsdb/notation';
 import type { DatabaseSchema } from '../ovsdb/schema';
-import { INDEX_IDENTITY, rowIdentity, type DesiredRow } from './desired';
+import { desiredIdentity, INDEX_IDENTITY, type DesiredRow } from './desired';
 import type { ApplyRequest } from './observation';
 import { KEY_KEY, OWNER_KEY, UPSTREAM_ID_KEY } from './ownership';
 import { referencedTable } from './references';
@@ -80,12 +80,21 @@ export function observedColumns(
 
 const keyOf = (table: string, identity: string) => `${table}/${identity}`;
 
-/** The desired rows' identities, by `table/identity`. */
-export function desiredKeys(request: ApplyRequest): Set<string> {
-  const keys = new Set<string>();
-  for (const row of request.desired) {
-    const identity = rowIdentity(row.table, row.columns);
-    if (identity !== undefined) keys.add(keyOf(row.table, identity));
+const keySets = new WeakMap<DesiredRow[], ReadonlySet<string>>();
+
+/**
+ * The desired rows' identities, by `table/identity`: once per desired list (observe, the upstream
+ * search and the hung record all ask; the list is never changed once requested).
+ */
+export function desiredKeys(request: ApplyRequest): ReadonlySet<string> {
+  let keys = keySets.get(request.desired);
+  if (keys === undefined) {
+    const set = new Set<string>();
+    for (const row of request.desired) {
+      const identity = desiredIdentity(row);
+      if (identity !== undefined) set.add(keyOf(row.table, identity));
+    }
+    keySets.set(request.desired, (keys = set));
   }
   return keys;
 }
@@ -100,13 +109,15 @@ export function foreignWanted(request: ApplyRequest): Map<string, Set<string>> {
     wanted.get(table)!.add(identity);
   };
   for (const row of request.desired) {
-    for (const parent of row.parents ?? []) want(parent.table, parent.identity);
+    if (row.parents !== undefined) for (const parent of row.parents) want(parent.table, parent.identity);
     const columns = request.schema.tables[row.table]?.columns;
     for (const column in row.columns) {
       const spec = columns?.[column];
       const refTable = spec && referencedTable(spec.type);
+      if (refTable === undefined) continue;
       const value = row.columns[column];
-      if (refTable) for (const ref of Array.isArray(value) ? value : [value]) want(refTable, ref);
+      if (!Array.isArray(value)) want(refTable, value);
+      else for (const ref of value) want(refTable, ref);
     }
   }
   return wanted;
@@ -117,7 +128,7 @@ export function foreignParentedTables(request: ApplyRequest): Set<string> {
   const own = desiredKeys(request);
   const tables = new Set<string>();
   for (const row of request.desired)
-    if ((row.parents ?? []).some((p) => !own.has(keyOf(p.table, p.identity)))) tables.add(row.table);
+    if (row.parents?.some((p) => !own.has(keyOf(p.table, p.identity)))) tables.add(row.table);
   return tables;
 }
 
@@ -187,7 +198,7 @@ function splitIndexIdentity(identity: string, parts: number): string[] | undefin
 /** The identities of the desired rows of `table`. */
 export function desiredIdentities(rows: DesiredRow[], table: string): string[] {
   return rows.flatMap((row) => {
-    const identity = row.table === table ? rowIdentity(row.table, row.columns) : undefined;
+    const identity = row.table === table ? desiredIdentity(row) : undefined;
     return identity === undefined ? [] : [identity];
   });
 }

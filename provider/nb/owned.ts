@@ -55,10 +55,15 @@ export function splitObserved(input: ReconcileInput, ledger: Ledger): Split {
   const others = [...byUuid.values()].filter((row) => !mineSet.has(row));
   // a desired shared row matches a shared row whoever uses it (the owner then claims it)
   const matchable = [...mine, ...others.filter((row) => observed.has(row) && isSharedRow(ids(row)))];
-  for (const row of matchable.sort((a, b) => (a.uuid < b.uuid ? -1 : 1))) {
+  const lowest = new Map<string, { identity: string; row: ObservedRow }>();
+  for (const row of matchable) {
     const identity = rowIdentity(row.table, row.columns);
-    if (identity !== undefined && owned.get(row.table, identity).length === 0) owned.add(row.table, identity, row);
+    if (identity === undefined) continue;
+    const key = `${row.table}\u0000${identity}`;
+    const kept = lowest.get(key);
+    if (kept === undefined || row.uuid < kept.row.uuid) lowest.set(key, { identity, row });
   }
+  for (const { identity, row } of lowest.values()) owned.add(row.table, identity, row);
   for (const row of others) {
     const identity = rowIdentity(row.table, row.columns);
     if (identity !== undefined) foreign.add(row.table, identity, row);

@@ -6,7 +6,7 @@
  * hold one of our rows in a declared parent column without being its parent any more.
  */
 import type { DatabaseSchema } from '../ovsdb/schema';
-import { describeRow, rowIdentity, type DesiredRow, type ObservedRow, type ParentRef } from './desired';
+import { describeRow, desiredIdentity, type DesiredRow, type ObservedRow, type ParentRef } from './desired';
 import type { Entry, Holder } from './reconcileTypes';
 import { isReferenceSet, referencedTable } from './references';
 
@@ -24,25 +24,26 @@ export function checkParentColumns(schema: DatabaseSchema, row: DesiredRow, iden
 }
 
 /**
- * The rows with every child written into the column of each parent found among them (copies; the
- * inputs are untouched; when no row has `parents`, the rows themselves). A child keeps in
- * `parents` only the parents not in the set: an empty list still says it has declared parents,
- * so rows of others that held it can be detached.
+ * The rows with every child written into the column of each parent found among them (the inputs
+ * are untouched: a row that changes is a copy, the others are the rows themselves, so what is
+ * kept per row object (rowMemo.ts) still serves them). A child keeps in `parents` only the
+ * parents not in the set: an empty list still says it has declared parents, so rows of others
+ * that held it can be detached.
  */
 export function inlineParents(rows: DesiredRow[]): DesiredRow[] {
   if (!rows.some((row) => row.parents !== undefined)) return rows;
-  const index = new Map(rows.map((row, i) => [keyOf(row.table, rowIdentity(row.table, row.columns)), i]));
-  const out = rows.map((row) => ({ ...row }));
+  const index = new Map(rows.map((row, i) => [keyOf(row.table, desiredIdentity(row)), i]));
+  const out = [...rows];
   rows.forEach((child, i) => {
     if (child.parents === undefined) return;
-    const identity = rowIdentity(child.table, child.columns);
+    const identity = desiredIdentity(child);
     const foreign: ParentRef[] = [];
     for (const ref of child.parents) {
       const at = index.get(keyOf(ref.table, ref.identity));
       if (at === undefined || identity === undefined) foreign.push(ref);
       else out[at] = withChild(out[at]!, ref.column, identity);
     }
-    out[i] = { ...out[i]!, parents: foreign };
+    if (foreign.length < child.parents.length) out[i] = { ...out[i]!, parents: foreign };
   });
   return out;
 }

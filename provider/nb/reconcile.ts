@@ -11,17 +11,26 @@
 import type { Operation } from '../ovsdb/notation';
 import { columnTypeOf, type DatabaseSchema, tableOf } from '../ovsdb/schema';
 import { describeChange } from './changeWords';
-import { describeRow, rowIdentity, type DesiredRow, type ObservedRow } from './desired';
+import { describeRow, rowIdentity, type ObservedRow } from './desired';
+import { checkDesired, type Identified } from './desiredChecks';
 import type { KeyWrite } from './homeKey';
 import { isLedgerTable, planLedger } from './ledger';
 import { checkForeignTwins, splitObserved, storedLedger, type Split } from './owned';
 import { withOwner } from './ownership';
 import { checkParentColumns, formerParents, inlineParents } from './parents';
 import type { Entry, ReconcileInput, RowChange } from './reconcileTypes';
-import { referenceSetColumns, RowIndex, resolveColumn, type DesiredTarget, type ReferenceScope } from './references';
+import {
+  referencedTable,
+  referenceSetColumns,
+  RowIndex,
+  resolveColumn,
+  type DesiredTarget,
+  type ReferenceScope,
+} from './references';
+import { keepResolved, resolvedBefore } from './rowMemo';
 import { emptyPlan, planDeletion, planRelease, planRow, type PlannedRow, type RowPlanContext } from './rowPlan';
 import { type ReconcileReason, type RowProblem, rowProblem } from './rowProblems';
-import { claimedIds, releasedIds, sharedTables } from './shared';
+import { claimedIds, releasedIds } from './shared';
 import { claimedPart } from './sharedParts';
 
 type ExternalIds = Record<string, unknown> | undefined;
@@ -75,7 +84,7 @@ export function reconcile(input: ReconcileInput): Plan {
   const context: RowPlanContext = {
     schema: input.schema,
     scope,
-    label: labeller(entries, [...input.observed, ...(input.foreign ?? [])]),
+    label: labeller(entries, () => [...input.observed, ...(input.foreign ?? [])]),
     ours: new Set(split.mine.map((r) => r.uuid)),
     stale: new Set(deleted.map((r) => r.uuid)),
     owner: input.owner,
@@ -93,58 +102,19 @@ export function reconcile(input: ReconcileInput): Plan {
   return assemble(planned, input.schema, write);
 }
 
-type Identified = { row: DesiredRow; identity: string };
-
-/** Every problem of the desired rows at once: unknown tables or columns, missing or duplicate identities. */
-function checkDesired(input: ReconcileInput, problems: Problems): Identified[] {
-  const seen = new Set<string>();
-  const identified: (Identified & { key: string })[] = [];
-  input.desired.forEach((row, index) => {
-    const table = input.schema.tables[row.table];
-    const identity = rowIdentity(row.table, row.columns);
-    const refuse = (reason: ReconcileReason, why: string) =>
-      void problems.push(
-        rowProblem(reason, row.table, identity, `desired row ${index} (${describeRow(row.table, identity)}): ${why}`),
-      );
-    if (table === undefined)
-      return refuse('unknownTable', `table ${row.table} is not in ${input.schema.name} ${input.schema.version}`);
-    if (table.columns.external_ids === undefined && !isLedgerTable(input.schema, row.table)) {
-      return refuse(
-        'unownable',
-        `${row.table} has no external_ids column to carry our owner marker, and no unique index to record its rows by in a ledger`,
-      );
-    }
-    if (row.shared && !sharedTables(input.schema.name).includes(row.table))
-      refuse('notShareable', `${row.table} is not a table of ${input.schema.name} that may hold shared rows`);
-    const unknown = Object.keys(row.columns).filter((c) => table.columns[c] === undefined);
-    if (unknown.length > 0) refuse('unknownColumns', `${row.table} has no column(s) ${unknown.join(', ')}`);
-    if (identity === undefined)
-      return refuse('noIdentity', 'has no identity (name, external_ids k8s.ovn.org/id or ovnk.io/key)');
-    const key = rowKeyOf(row.table, identity);
-    if (seen.has(key)) return refuse('duplicateIdentity', `another desired ${row.table} row has the same identity`);
-    seen.add(key);
-    if (unknown.length === 0) identified.push({ row, identity, key });
-  });
-  // `<table>\0<identity>` orders as (table, identity) does
-  return identified
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ row, identity }) => ({ row, identity }));
-}
-
 function compareKeys(tableA: string, idA: string, tableB: string, idB: string): number {
   if (tableA !== tableB) return tableA < tableB ? -1 : 1;
   return idA < idB ? -1 : idA > idB ? 1 : 0;
 }
 
-const rowKeyOf = (table: string, identity: string) => `${table}\u0000${identity}`;
-
 /** Parent columns checked; children written into the columns of parents in the desired set (parents.ts). */
 function withParentsInlined(rows: Identified[], schema: DatabaseSchema, problems: Problems): Identified[] {
-  for (const r of rows)
+  for (const r of rows.filter((r) => r.row.parents !== undefined))
     for (const message of checkParentColumns(schema, r.row, r.identity))
       problems.push(rowProblem('badParentColumn', r.row.table, r.identity, message));
   const inlined = inlineParents(rows.map((r) => r.row));
-  return rows.map((r, i) => ({ identity: r.identity, row: inlined[i]! }));
+  for (let i = 0; i < rows.length; i++) if (inlined[i] !== rows[i]!.row) rows[i] = { ...rows[i]!, row: inlined[i]! };
+  return rows;
 }
 
 function match(desired: Identified[], owned: RowIndex<ObservedRow>): Entry[] {
@@ -176,9 +146,12 @@ function resolveEntry(
   problems: Problems,
 ): Record<string, unknown> {
   const table = tableOf(input.schema, entry.row.table);
+  const { row, identity } = entry;
+  const known = row.shared ? undefined : resolvedBefore(row, input.schema, input.owner);
+  if (known !== undefined) return known;
   const resolved: Record<string, unknown> = {};
   let column = '';
-  const { row, identity } = entry;
+  let references = false;
   const problem = (message: string) =>
     problems.push(
       rowProblem(
@@ -188,13 +161,20 @@ function resolveEntry(
         `${describeRow(row.table, identity)} column ${column}: ${message}`,
       ),
     );
-  for (column in entry.row.columns)
-    resolved[column] = resolveColumn(scope, columnTypeOf(table, row.table, column), entry.row.columns[column], problem);
-  if (table.columns.external_ids === undefined) return resolved;
-  if (!entry.row.shared) {
-    resolved.external_ids = withOwner(resolved.external_ids as ExternalIds, input.owner);
+  for (column in row.columns) {
+    const type = columnTypeOf(table, row.table, column);
+    const value = row.columns[column];
+    references ||= value !== undefined && referencedTable(type) !== undefined;
+    resolved[column] = resolveColumn(scope, type, value, problem);
+  }
+  if (!row.shared) {
+    if (table.columns.external_ids !== undefined)
+      resolved.external_ids = withOwner(resolved.external_ids as ExternalIds, input.owner);
+    // without references the row resolves alike in every zone
+    if (!references) keepResolved(row, input.schema, input.owner, resolved);
     return resolved;
   }
+  if (table.columns.external_ids === undefined) return resolved;
   const observed = entry.observed?.columns;
   const ids = claimedIds(resolved.external_ids as ExternalIds, observed?.external_ids as ExternalIds, input.owner);
   const part = claimedPart(row.table, resolved, observed, input.owner);
@@ -251,12 +231,16 @@ function referencedTargets(schema: DatabaseSchema, entries: Entry[]): Set<unknow
 }
 
 /** Labels are needed only for the few rows a plan changes, so each is worded when asked for. */
-function labeller(entries: Entry[], observed: ObservedRow[]): (id: string) => string {
-  const rows = new Map<string, ObservedRow | Entry>();
-  for (const row of observed) rows.set(row.uuid, row);
-  for (const entry of entries) rows.set('uuid' in entry.target ? entry.target.uuid : entry.target.namedUuid, entry);
+function labeller(entries: Entry[], observed: () => ObservedRow[]): (id: string) => string {
+  let rows: Map<string, ObservedRow | Entry> | undefined;
+  const index = () => {
+    const made = new Map<string, ObservedRow | Entry>();
+    for (const row of observed()) made.set(row.uuid, row);
+    for (const entry of entries) made.set('uuid' in entry.target ? entry.target.uuid : entry.target.namedUuid, entry);
+    return made;
+  };
   return (id) => {
-    const row = rows.get(id);
+    const row = (rows ??= index()).get(id);
     if (row === undefined) return id;
     return 'row' in row
       ? describeRow(row.row.table, row.identity)

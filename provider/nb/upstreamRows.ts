@@ -41,7 +41,7 @@ const unowned = (row: ObservedRow) => idsOf(row)[OWNER_KEY] === undefined && !is
 /** The search of one observe, stepped once per round (see the header). */
 export class UpstreamSearch {
   private step = 0;
-  private readonly planned: Set<string>;
+  private readonly planned: ReadonlySet<string>;
   private readonly twins = new Map<string, Twin>();
   private probed = false;
 

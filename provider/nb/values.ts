@@ -55,8 +55,13 @@ export function sameValue(a: unknown, b: unknown, type: ColumnType): boolean {
     case 'set':
       return sameSet(asList(a), asList(b));
     default:
-      return sameAtom(asList(a)[0], asList(b)[0]);
+      return sameAtom(firstOf(a), firstOf(b));
   }
+}
+
+/** An optional or scalar column's atom (the compact form or a one-element list). */
+function firstOf(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value === null ? undefined : value;
 }
 
 function sameAtom(a: unknown, b: unknown): boolean {

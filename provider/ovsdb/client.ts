@@ -18,7 +18,7 @@ import {
 } from './monitor';
 import type { Operation, OperationResult } from './notation';
 import { RpcConnection, type RpcOptions } from './rpc';
-import type { DatabaseSchema } from './schema';
+import { type DatabaseSchema, internSchema } from './schema';
 import { openTransport, type OpenOptions } from './transport';
 
 export type ClientOptions = RpcOptions & OpenOptions;
@@ -85,11 +85,11 @@ export class OvsdbClient implements OvsdbDatabase {
     return this.rpc.request<string[]>('list_dbs', []);
   }
 
-  /** The server's schema of `db`, fetched once per connection. */
+  /** The server's schema of `db`, fetched once per connection (one object per schema text: internSchema). */
   getSchema(db: string): Promise<DatabaseSchema> {
     let schema = this.schemas.get(db);
     if (!schema) {
-      schema = this.rpc.request<DatabaseSchema>('get_schema', [db]);
+      schema = this.rpc.request<DatabaseSchema>('get_schema', [db]).then(internSchema);
       schema.catch(() => this.schemas.delete(db));
       this.schemas.set(db, schema);
     }

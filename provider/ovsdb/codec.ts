@@ -9,6 +9,7 @@ import { OvsdbValueError } from './errors';
 import type { WireAtom, WireRow, WireValue } from './notation';
 import {
   columnShape,
+  type ColumnShape,
   normalizeColumnType,
   type AtomicType,
   type BaseType,
@@ -155,6 +156,7 @@ function isTagged(wire: unknown, tag: string): wire is [string, unknown] {
 }
 
 export function decodeAtom(wire: WireAtom): PlainAtom {
+  if (typeof wire !== 'object') return wire;
   if (isTagged(wire, 'uuid')) return { uuid: wire[1] as string };
   if (isTagged(wire, 'named-uuid')) return { namedUuid: wire[1] as string };
   return wire as PlainAtom;
@@ -173,17 +175,21 @@ function decodeElements(wire: WireValue): PlainAtom[] {
 
 /** Wire -> plain for a column of the given type (the compact one-element set form included). */
 export function decodeValue(wire: WireValue, type: ColumnType): PlainValue {
-  switch (columnShape(type)) {
-    case 'map':
-      return decodeMap(wire);
-    case 'set':
-      return decodeElements(wire);
-    default: {
-      const elements = decodeElements(wire);
-      return elements.length === 0 ? undefined : elements[0];
-    }
-  }
+  return DECODERS[columnShape(type)](wire);
 }
+
+function decodeOptional(wire: WireValue): PlainValue {
+  if (!isTagged(wire, 'set')) return decodeAtom(wire as WireAtom);
+  const elements = wire[1] as WireAtom[];
+  return elements.length === 0 ? undefined : decodeAtom(elements[0]!);
+}
+
+const DECODERS: Record<ColumnShape, (wire: WireValue) => PlainValue> = {
+  map: decodeMap,
+  set: decodeElements,
+  optional: decodeOptional,
+  scalar: decodeOptional,
+};
 
 function decodeMap(wire: WireValue): PlainMap {
   if (!isTagged(wire, 'map')) throw new OvsdbValueError('value', wire, 'is not an OVSDB map');
@@ -203,11 +209,27 @@ const UUID_COLUMN: ColumnType = 'uuid';
 
 /** A row as selected or monitored; `_uuid` and `_version` decode to `{ uuid }`. */
 export function decodeRow(wire: WireRow, table?: TableSchema): PlainRow {
+  const decoders = table === undefined ? undefined : decodersOf(table);
   const row: PlainRow = {};
-  for (const [column, value] of Object.entries(wire)) {
-    const type =
-      table?.columns[column]?.type ?? (column === '_uuid' || column === '_version' ? UUID_COLUMN : undefined);
-    row[column] = type === undefined ? decodeUntyped(value) : decodeValue(value, type);
-  }
+  for (const column in wire) row[column] = (decoders?.get(column) ?? untypedDecoder(column))(wire[column]!);
   return row;
 }
+
+type Decoder = (wire: WireValue) => PlainValue;
+
+/** Each table's column decoders, made once per table schema (rows are decoded by the thousand). */
+const tableDecoders = new WeakMap<TableSchema, Map<string, Decoder>>();
+
+function decodersOf(table: TableSchema): Map<string, Decoder> {
+  let decoders = tableDecoders.get(table);
+  if (decoders === undefined) {
+    decoders = new Map(
+      Object.entries(table.columns).map(([column, { type }]) => [column, DECODERS[columnShape(type)]]),
+    );
+    tableDecoders.set(table, decoders);
+  }
+  return decoders;
+}
+
+const untypedDecoder = (column: string): Decoder =>
+  column === '_uuid' || column === '_version' ? DECODERS[columnShape(UUID_COLUMN)] : decodeUntyped;

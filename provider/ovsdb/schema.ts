@@ -121,3 +121,21 @@ function shapeOf(t: NormalizedColumnType): ColumnShape {
   if (t.max === 'unlimited' || t.max > 1) return 'set';
   return t.min === 0 ? 'optional' : 'scalar';
 }
+
+/** Schemas seen, by their JSON text; a few at most (the servers of one run serve one or two versions). */
+const interned = new Map<string, DatabaseSchema>();
+const INTERNED_MAX = 16;
+
+/**
+ * One object per schema text: every connection to servers of the same schema gets the same
+ * object, so what is derived from a schema (checked rows, decoders) is derived once per run, not
+ * once per zone. Schemas are never changed after they are loaded.
+ */
+export function internSchema(schema: DatabaseSchema): DatabaseSchema {
+  const text = JSON.stringify(schema);
+  const known = interned.get(text);
+  if (known !== undefined) return known;
+  if (interned.size >= INTERNED_MAX) interned.delete(interned.keys().next().value!);
+  interned.set(text, schema);
+  return schema;
+}
