@@ -42,26 +42,33 @@ export function splitObserved(input: ReconcileInput, ledger: Ledger): Split {
   const inLedger = (row: ObservedRow) =>
     isLedgerTable(input.schema, row.table) &&
     (ledger[row.table] ?? []).includes(rowIdentity(row.table, row.columns) ?? '');
-  const byUuid = new Map([...input.observed, ...(input.foreign ?? [])].map((row) => [row.uuid, row]));
+  // a uuid seen twice keeps its first place and its last row, as a Map of both lists would
+  const byUuid = new Map<string, ObservedRow>();
+  for (const row of input.observed) byUuid.set(row.uuid, row);
+  for (const row of input.foreign ?? []) byUuid.set(row.uuid, row);
   const observed = new Set(input.observed);
   const ids = (row: ObservedRow) => row.columns.external_ids as Record<string, unknown> | undefined;
-  const mine = [...byUuid.values()].filter((row) =>
+  const isMine = (row: ObservedRow) =>
     isLedgerTable(input.schema, row.table)
       ? inLedger(row)
       : observed.has(row) &&
-        (isOwnedBy(ids(row), input.owner) || isUsedBy(ids(row), input.owner) || input.adopted?.has(row.uuid) === true),
-  );
-  const mineSet = new Set(mine);
-  const others = [...byUuid.values()].filter((row) => !mineSet.has(row));
-  // a desired shared row matches a shared row whoever uses it (the owner then claims it)
-  const matchable = [...mine, ...others.filter((row) => observed.has(row) && isSharedRow(ids(row)))];
+        (isOwnedBy(ids(row), input.owner) || isUsedBy(ids(row), input.owner) || input.adopted?.has(row.uuid) === true);
+  const mine: ObservedRow[] = [];
+  const others: ObservedRow[] = [];
+  // of several matchable rows with one identity the lowest uuid is kept
   const lowest = new Map<string, { identity: string; row: ObservedRow }>();
-  for (const row of matchable) {
+  const keep = (row: ObservedRow) => {
     const identity = rowIdentity(row.table, row.columns);
-    if (identity === undefined) continue;
+    if (identity === undefined) return;
     const key = `${row.table}\u0000${identity}`;
     const kept = lowest.get(key);
     if (kept === undefined || row.uuid < kept.row.uuid) lowest.set(key, { identity, row });
+  };
+  for (const row of byUuid.values()) {
+    const ours = isMine(row);
+    (ours ? mine : others).push(row);
+    // a desired shared row matches a shared row whoever uses it (the owner then claims it)
+    if (ours || (observed.has(row) && isSharedRow(ids(row)))) keep(row);
   }
   for (const { identity, row } of lowest.values()) owned.add(row.table, identity, row);
   for (const row of others) {

@@ -4,7 +4,7 @@
  * monitor_cond / monitor_cond_since with their notifications, monitor_cancel and echo. The wire
  * connection (framing, ids, timeouts, keepalive) is rpc.ts; several remotes are cluster.ts.
  */
-import { decodeRow, type PlainRow } from './codec';
+import { decodeRowsInPlace, type PlainRow } from './codec';
 import { describeEndpoint, parseEndpoint, type Endpoint } from './endpoint';
 import { checkResults, type OvsdbTransportError } from './errors';
 import {
@@ -174,7 +174,7 @@ function decodeResult(
   if (result.count !== undefined) decoded.count = result.count;
   if (result.rows) {
     const table = 'table' in operation ? schema?.tables[operation.table] : undefined;
-    decoded.rows = result.rows.map((row) => decodeRow(row, table));
+    decoded.rows = decodeRowsInPlace(result.rows, table);
   }
   return decoded;
 }

@@ -209,10 +209,23 @@ const UUID_COLUMN: ColumnType = 'uuid';
 
 /** A row as selected or monitored; `_uuid` and `_version` decode to `{ uuid }`. */
 export function decodeRow(wire: WireRow, table?: TableSchema): PlainRow {
-  const decoders = table === undefined ? undefined : decodersOf(table);
   const row: PlainRow = {};
-  for (const column in wire) row[column] = (decoders?.get(column) ?? untypedDecoder(column))(wire[column]!);
+  decodeColumns(wire, row, table && decodersOf(table));
   return row;
+}
+
+/**
+ * Rows of a reply decoded in place: each wire row object becomes its plain row (a reply's rows
+ * are parsed for this alone; a zone's reply holds thousands, and a copy of each was garbage).
+ */
+export function decodeRowsInPlace(rows: WireRow[], table?: TableSchema): PlainRow[] {
+  const decoders = table && decodersOf(table);
+  for (const row of rows) decodeColumns(row, row as PlainRow, decoders);
+  return rows as unknown as PlainRow[];
+}
+
+function decodeColumns(wire: WireRow, into: PlainRow, decoders: Map<string, Decoder> | undefined): void {
+  for (const column in wire) into[column] = (decoders?.get(column) ?? untypedDecoder(column))(wire[column]!);
 }
 
 type Decoder = (wire: WireValue) => PlainValue;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   decodeRow,
+  decodeRowsInPlace,
   decodeUntyped,
   decodeValue,
   encodeAtom,
@@ -138,6 +139,29 @@ describe('decoding OVSDB notation by column type', () => {
       table,
     );
     expect(row).toEqual({ _uuid: { uuid: '1a09' }, name: 'lr-a', ports: [{ uuid: '8ea4' }], extra: [1, 2] });
+  });
+
+  it("decodes a reply's rows in place to what decodeRow gives", () => {
+    const table: TableSchema = { columns: { name: { type: 'string' }, ports: { type: ports } } };
+    const wire = () => [
+      { _uuid: ['uuid', '1a09'], name: 'lr-a', ports: ['uuid', '8ea4'] },
+      {
+        _uuid: ['uuid', '2b10'],
+        name: 'lr-b',
+        ports: [
+          'set',
+          [
+            ['uuid', 'a1'],
+            ['uuid', 'b2'],
+          ],
+        ],
+        extra: ['map', [['k', 1]]],
+      },
+    ];
+    const rows = wire();
+    const decoded = decodeRowsInPlace(rows as never, table);
+    expect(decoded).toEqual(wire().map((row) => decodeRow(row as never, table)));
+    expect(decoded[1]).toBe(rows[1]);
   });
 
   it('decodes without a type by the tags alone', () => {
