@@ -15,33 +15,30 @@ const CENTRAL_LAB = all.filter(({ text }) => text.includes("inject('lab')")).map
 
 /**
  * The files with a data plane of their own (the rest of test/lab: per-node zones, RAFT, the demo,
- * the README's commands; the QEMU guest of test/vm that needs a fork) run in the `lab` lane too,
- * one at a time beside the central lab's files, as they always have: with them in a lane of their
- * own beside it, the central lab's pods lost their cross-node traffic from the first such file on
- * (a fresh-clone run at 2026-11-27 05:10, load 3-5: 15 failures in networks-layer2/3,
- * connect-services, migration-layer2 and egress-breth0, whose breth0 lost its static host MAC).
- * The cause was not found; see the README's test-suite section.
+ * the README's commands; the QEMU guest of test/vm that needs a fork): beside the central lab's
+ * files, in the `own-lab` lane. Labs share no namespace, address, port or root-namespace link
+ * (lab/layout.ts), and a lab's nodes keep their MAC their own under load (lab/node.ts,
+ * lab/uplinks.ts; test/lab/node-mac.test.ts).
  */
 const OWN_DATA_PLANE = all
   .map(({ f }) => f)
   .filter((f) => (/^test\/lab\//.test(f) || f === 'test/vm/pulumi-uplink.test.ts') && !CENTRAL_LAB.includes(f));
-const LAB_LANE = [...CENTRAL_LAB, ...OWN_DATA_PLANE];
 
 /**
- * The files that need a fork but no data plane: the Pulumi host tests, and any file serializing a
- * Pulumi shim (test/support/pulumiHost.ts) or constructing components under mocks (Pulumi's
- * closure serialization needs trace events, which worker threads lack; there it hangs). Their
- * servers (ovsdb-servers of their own) do not contend with the labs.
+ * The files that need a fork: those with a data plane of their own, the Pulumi host tests, and any
+ * file serializing a Pulumi shim (test/support/pulumiHost.ts) or constructing components under
+ * mocks (Pulumi's closure serialization needs trace events, which worker threads lack; there it
+ * hangs).
  */
-const OWN_LAB_LANE = all
+const PULUMI_FORKS = all
   .filter(({ f, text }) => /^test\/pulumi\//.test(f) || text.includes("support/pulumiHost'"))
-  .map(({ f }) => f)
-  .filter((f) => !LAB_LANE.includes(f));
+  .map(({ f }) => f);
+const OWN_LAB_LANE = [...new Set([...OWN_DATA_PLANE, ...PULUMI_FORKS])].filter((f) => !CENTRAL_LAB.includes(f));
 
 // Three lanes side by side, each running its files one at a time:
 // - lab: one central lab for the run (test/setup/lab.ts starts it once and provides its status)
-//   and the files with data planes of their own, in forks;
-// - own-lab: the Pulumi files that need a fork but no data plane, in forks;
+//   and the files that take it, in forks;
+// - own-lab: the files with labs of their own and the Pulumi files that need a fork, in forks;
 // - no-lab: every other file (pure tests, the fuzz suite, the QEMU guest tests, integration tests
 //   with servers of their own), in a worker thread (one at a time also keeps two of its QEMU guests
 //   from booting at once).
@@ -64,7 +61,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'lab', include: LAB_LANE, globalSetup: ['test/setup/lab.ts'], pool: 'forks' },
+        test: { name: 'lab', include: CENTRAL_LAB, globalSetup: ['test/setup/lab.ts'], pool: 'forks' },
       },
       { extends: true, test: { name: 'own-lab', include: OWN_LAB_LANE, pool: 'forks' } },
       {
@@ -72,7 +69,7 @@ export default defineConfig({
         test: {
           name: 'no-lab',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...LAB_LANE, ...OWN_LAB_LANE],
+          exclude: [...configDefaults.exclude, ...CENTRAL_LAB, ...OWN_LAB_LANE],
           pool: 'threads',
         },
       },
