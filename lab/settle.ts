@@ -6,35 +6,19 @@
  * and an idle lab still ends it at once. Idle, these daemons use no CPU over seconds (measured:
  * 20 northds of a per-node lab, 0 ticks in 5 s).
  */
-import { readFileSync } from 'node:fs';
+import { processActivity } from './activity';
 import { namespacePrefix } from './layout';
 import { nbctl, type OvnToolsTarget } from './ovnTools';
 import { pidOf } from './processes';
 import { listLabNames, readState, type LabState } from './state';
 
 const TRANSLATORS = new Set(['ovn-northd', 'ovn-controller']);
-/**
- * CPU ticks (1/100 s) between two looks above which the daemons count as still working: an idle
- * probe or echo costs less; a daemon starved on a loaded machine still gets this much.
- */
-const BUSY_TICKS = 1;
 
-/** user + system CPU ticks of a process (0 once it is gone). */
-function cpuTicks(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
-
-function translatorTicks(state: LabState): number {
-  return state.daemons
+const translatorPids = (state: LabState): number[] =>
+  state.daemons
     .filter((d) => TRANSLATORS.has(d.program))
     .map(pidOf)
-    .reduce((sum: number, pid) => sum + (pid === undefined ? 0 : cpuTicks(pid)), 0);
-}
+    .filter((pid): pid is number => pid !== undefined);
 
 /** The lab a namespace of it (node, pod or fabric: `ol<index>-...`) belongs to. */
 export function labOfNamespace(netns: string): LabState | undefined {
@@ -47,16 +31,7 @@ export function labOfNamespace(netns: string): LabState | undefined {
 
 /** A lab's activity since the previous call of `working()` (the first call compares with creation). */
 export function labActivity(state: LabState | undefined): { working(): boolean } {
-  let last = state ? translatorTicks(state) : 0;
-  return {
-    working() {
-      if (!state) return false;
-      const now = translatorTicks(state);
-      const busy = now - last > BUSY_TICKS;
-      last = now;
-      return busy;
-    },
-  };
+  return processActivity(() => (state ? translatorPids(state) : []));
 }
 
 /** Seconds of one round of a waiting `ovn-nbctl`: enough for an idle lab, short enough to look again soon. */

@@ -1,15 +1,9 @@
 /**
- * Time limits stretched by the machine's load. A test's wall time is its CPU time stretched by the
- * load: with more runnable processes than cores each gets its share. So a limit measured on a
- * machine at rest grows with the load average per core when the limit is set, never below it.
+ * The tests' time limits on a machine at rest, stretched by the load (lab/load.ts) when a file
+ * starts (test/setup/timeouts.ts).
  */
-import { availableParallelism, loadavg } from 'node:os';
+export { stretchedByLoad } from '../../lab/load';
 
 /** vitest's limits on a machine at rest (vitest.config.ts; test/setup/timeouts.ts stretches them). */
 export const QUIET_TEST_TIMEOUT_MS = 60_000;
 export const QUIET_HOOK_TIMEOUT_MS = 180_000;
-
-/** `quietMs` stretched by the load average per core now. */
-export function stretchedByLoad(quietMs: number): number {
-  return Math.round(quietMs * Math.max(1, loadavg()[0]! / availableParallelism()));
-}

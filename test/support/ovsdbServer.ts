@@ -10,6 +10,8 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { processActivity } from '../../lab/activity';
+import { stretchedByLoad } from '../../lab/load';
 import type { Operation } from '../../provider/ovsdb/notation';
 import type { TlsMaterial } from '../../provider/ovsdb/transport';
 
@@ -250,13 +252,24 @@ async function freePort(): Promise<number> {
   }
 }
 
-/** Joining finishes after the server starts; until then a member does not count for a majority. */
-async function waitForMembership(ctl: string, dbName: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/** A round of waiting for a member to join: ample on a machine at rest. */
+const MEMBERSHIP_ROUND_MS = 15_000;
+
+/**
+ * Joining finishes after the server starts; until then a member does not count for a majority.
+ * Waits in rounds (stretched by the load) that go on while the cluster's servers use CPU, so a
+ * busy machine makes the wait longer and a cluster at rest ends it.
+ */
+async function waitForMembership(ctl: string, dbName: string, servers: () => number[]): Promise<void> {
+  const activity = processActivity(servers);
+  let deadline = Date.now() + stretchedByLoad(MEMBERSHIP_ROUND_MS);
   for (;;) {
     const { stdout } = await run('ovs-appctl', ['-t', ctl, 'cluster/status', dbName]).catch(() => ({ stdout: '' }));
     if (/Status: cluster member/.test(stdout) && /Leader: (?!unknown)/.test(stdout)) return;
-    if (Date.now() > deadline) throw new Error(`${ctl} did not become a cluster member:\n${stdout}`);
+    if (Date.now() > deadline) {
+      if (!activity.working()) throw new Error(`${ctl} did not become a cluster member:\n${stdout}`);
+      deadline = Date.now() + stretchedByLoad(MEMBERSHIP_ROUND_MS);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -287,7 +300,8 @@ export async function startOvsdbCluster(size = 3, schema = NB_SCHEMA): Promise<O
       else await run('ovsdb-tool', ['join-cluster', db, dbName, local, `tcp:127.0.0.1:${raft[0]}`]);
       members.push(serverHandle(dir, `m${i}`, await spawnServer(dir, db, `m${i}`, [], false), false));
     }
-    for (let i = 0; i < size; i++) await waitForMembership(path.join(dir, `m${i}.ctl`), dbName);
+    const servers = () => members.map((m) => m.pid);
+    for (let i = 0; i < size; i++) await waitForMembership(path.join(dir, `m${i}.ctl`), dbName, servers);
     return { dir, members, remotes: members.map((m) => m.tcp).join(','), stop };
   } catch (error) {
     await stop();
