@@ -1,7 +1,7 @@
 /**
  * Observing one owner's rows in a live database (apply.ts's first step) without reading the
  * database: a few rounds of selects (observeSelects.ts says which tables are scanned and why),
- * each round one transaction:
+ * each round its selects sent together (readRound.ts):
  * 1. our rows and the shared rows by condition in the scanned tables, the desired rows of ledger
  *    tables (ledger.ts) by identity, the rows of others that references and parents name, and
  *    the ledger's home row;

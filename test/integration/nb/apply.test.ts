@@ -146,7 +146,7 @@ describe('apply against a real ovsdb-server (OVN_Northbound 7.0.0)', () => {
     const route = observation.owned.find((r) => r.table === 'Logical_Router_Static_Route')!;
     expect(Object.keys(route.columns).sort()).toEqual(['_uuid', 'external_ids', 'ip_prefix', 'nexthop']);
     // a switch's references to ACLs and ports lead to our rows there, which are read by uuid (observeSelects.ts)
-    const selects = db.sent[0]!.filter((op) => op.op === 'select' && op.table === 'Logical_Switch');
+    const selects = db.sent.flat().filter((op) => op.op === 'select' && op.table === 'Logical_Switch');
     expect(selects[0]).toMatchObject({ columns: ['_uuid', 'acls', 'external_ids', 'name', 'ports'] });
     expect((await apply(client, { ...request, desired: [] })).plan.changes.map((c) => c.action)).toEqual(
       Array(4).fill('delete'),
