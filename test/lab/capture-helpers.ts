@@ -92,41 +92,67 @@ export function linkLocalOf(mac: string): string {
     .toString();
 }
 
-const garpScript = `
+const sendScript = `
 import socket, sys
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((sys.argv[1], 0))
-mac, ip = bytes.fromhex(sys.argv[3].replace(':', '')), socket.inet_aton(sys.argv[2])
-s.send(b'\\xff' * 6 + mac + b'\\x08\\x06' + b'\\x00\\x01\\x08\\x00\\x06\\x04\\x00\\x01' + mac + ip + b'\\x00' * 6 + ip)
+s.send(bytes.fromhex(sys.argv[2]))
 `;
+
+/** Send one Ethernet frame (`hex`, from the destination MAC on) out of `link` in `netns`. */
+export function sendFrame(netns: string, link: string, hex: string): void {
+  execFileSync('ip', ['netns', 'exec', netns, 'python3', '-c', sendScript, link, hex]);
+}
+
+const hexOfMac = (mac: string): string => mac.replace(/:/g, '').toLowerCase();
+const hexOfIp = (ip: string): string =>
+  ipaddr
+    .parse(ip)
+    .toByteArray()
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('');
+
+/** A broadcast ARP request from `mac` with sender `sender` for `target` (gratuitous when they are equal). */
+function arpRequest(mac: string, sender: string, target: string): string {
+  const ethernet = 'ff'.repeat(6) + hexOfMac(mac) + '0806';
+  return ethernet + '0001080006040001' + hexOfMac(mac) + hexOfIp(sender) + '00'.repeat(6) + hexOfIp(target);
+}
 
 /** Send one gratuitous ARP request (sender = target = `ip`) on `link` of `netns` (arping is not on these machines). */
 export function sendGratuitousArp(netns: string, link: string, ip: string, mac: string): void {
-  execFileSync('ip', ['netns', 'exec', netns, 'python3', '-c', garpScript, link, ip, mac]);
+  sendFrame(netns, link, arpRequest(mac, ip, ip));
 }
 
-const arpAnswersScript = `
-import socket, struct, sys, time
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0806))
-s.bind((sys.argv[1], 0))
-mac, sender, target = s.getsockname()[4][:6], socket.inet_aton(sys.argv[2]), socket.inet_aton(sys.argv[3])
-s.send(b'\\xff' * 6 + mac + b'\\x08\\x06' + b'\\x00\\x01\\x08\\x00\\x06\\x04\\x00\\x01' + mac + sender + b'\\x00' * 6 + target)
-s.settimeout(0.1)
-end = time.time() + float(sys.argv[4])
-while time.time() < end:
-    try:
-        f = s.recv(128)
-    except socket.timeout:
-        continue
-    if f[12:14] == b'\\x08\\x06' and f[20:22] == b'\\x00\\x02' and f[28:32] == target:
-        print(':'.join('%02x' % b for b in f[22:28]), flush=True)
-`;
+/** Every ARP reply: `<sender MAC> <sender IP>`. */
+const arpReplies: FrameFilter = {
+  protocol: '0x0806',
+  print: `if ip[6:8] == b'\\x00\\x02':
+        print(':'.join('%02x' % b for b in ip[8:14]), socket.inet_ntoa(ip[14:18]), flush=True)`,
+};
+
+const linkMac = (netns: string, link: string): string =>
+  (
+    JSON.parse(execFileSync('ip', ['-n', netns, '-j', 'link', 'show', link], { encoding: 'utf8' })) as {
+      address: string;
+    }[]
+  )[0]!.address;
 
 /**
  * The sender MACs of every ARP reply to one request for `target`, sent from `sender` on `link` of
  * `netns`, collected for `seconds`: every link that answers for the address, once or more.
  */
-export function arpAnswers(netns: string, link: string, sender: string, target: string, seconds = 2): string[] {
-  const argv = ['netns', 'exec', netns, 'python3', '-c', arpAnswersScript, link, sender, target, String(seconds)];
-  return execFileSync('ip', argv, { encoding: 'utf8' }).split('\n').filter(Boolean);
+export async function arpAnswers(
+  netns: string,
+  link: string,
+  sender: string,
+  target: string,
+  seconds = 2,
+): Promise<string[]> {
+  const request = arpRequest(linkMac(netns, link), sender, target);
+  const ask = async () => {
+    sendFrame(netns, link, request);
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+  };
+  const seen = await framesSeen(netns, [link], arpReplies, ask, seconds + 5);
+  return seen[link]!.filter((line) => line.endsWith(` ${target}`)).map((line) => line.split(' ')[0]!);
 }

@@ -10,24 +10,13 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { readState } from '../../lab';
 import '../setup/lab';
-import { arpAnswers } from './capture-helpers';
+import { arpAnswers, sendFrame } from './capture-helpers';
 import { closeNodes, onNode } from './uplink-helpers';
 
 const lab = inject('lab');
 const worker = lab.nodes[0]!;
 const layout = () => readState(lab.name)!.layout;
 const hostEntry = (mac: string) => new RegExp(`^LOCAL\\s+0\\s+${mac}\\s+static\\s*$`, 'm');
-
-/** One broadcast frame (a local experimental ethertype) from `mac` out of `link` in `netns`. */
-function sendFrom(netns: string, link: string, mac: string): void {
-  const script = `
-import socket, sys
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind((sys.argv[1], 0))
-s.send(b'\\xff' * 6 + bytes.fromhex(sys.argv[2].replace(':', '')) + b'\\x88\\xb5' + b'\\x00' * 46)
-`;
-  execFileSync('ip', ['netns', 'exec', netns, 'python3', '-c', script, link, mac]);
-}
 
 /** Until the worker's datapath holds the flow of that frame: br-blue has switched it (NORMAL, learning). */
 async function switched(mac: string): Promise<void> {
@@ -42,12 +31,12 @@ async function switched(mac: string): Promise<void> {
 afterAll(() => closeNodes());
 
 describe("a node's breth0 MAC", () => {
-  it("is the only answer to an ARP request for the node address, so the other nodes' tunnels send to breth0", () => {
+  it("is the only answer to an ARP request for the node address, so the other nodes' tunnels send to breth0", async () => {
     // ovs-vswitchd keeps the last answer it sees for a tunnel's next hop (tnl/neigh/show); with
     // Linux's defaults the node's eth0 and eth1 answered too, with MACs breth0 does not take
     const { fabricNamespace, underlayGateway } = layout();
     for (const node of lab.nodes) {
-      const answers = arpAnswers(fabricNamespace, 'br0', underlayGateway, node.encapIp);
+      const answers = await arpAnswers(fabricNamespace, 'br0', underlayGateway, node.encapIp);
       expect(answers.length, node.name).toBeGreaterThan(0);
       expect(new Set(answers), node.name).toEqual(new Set([node.gatewayMac]));
     }
@@ -63,7 +52,8 @@ describe("a node's breth0 MAC", () => {
       await onNode(worker, 'ovs-vsctl', 'add-port', 'br-blue', port);
       // what a gateway router sends from breth0's MAC through br-blue's patch port while its
       // network moves between the bridges (test/lab/egress.test.ts)
-      sendFrom(netns, peer, mac);
+      // one broadcast frame of a local experimental ethertype from breth0's MAC
+      sendFrame(netns, peer, 'ff'.repeat(6) + mac.replace(/:/g, '') + '88b5' + '00'.repeat(46));
       await switched(mac);
       await onNode(worker, 'ovs-vsctl', 'del-port', 'br-blue', port);
       expect(await onNode(worker, 'ovs-appctl', 'fdb/show', 'breth0')).toMatch(hostEntry(mac));
