@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { trixieRoot } from '../lab/trixie';
 import { OvsdbClient } from '../provider/ovsdb/client';
 import { NB_SCHEMA, type OvsdbServer, startOvsdbServer } from '../test/support/ovsdbServer';
 
@@ -19,8 +20,7 @@ export interface NbZones {
 }
 
 function labSchema(): string {
-  const root = process.env.OVNK_LAB_CACHE ?? '/var/cache/ovnk-lab';
-  const trixie = path.join(root, 'trixie-root', 'usr', 'share', 'ovn', 'ovn-nb.ovsschema');
+  const trixie = path.join(trixieRoot(), 'usr', 'share', 'ovn', 'ovn-nb.ovsschema');
   return existsSync(trixie) ? trixie : NB_SCHEMA;
 }
 
