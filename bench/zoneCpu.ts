@@ -86,11 +86,15 @@ export function splitText({ wall, ours, servers }: CpuSplit): string {
 export const serversOf = (split: CpuSplit): number => split.servers.nb + split.servers.sb + split.servers.northd;
 
 /**
- * The most working on zones at once could gain from this CPU on an otherwise idle machine: one at
- * a time, our work and the servers' take turns (their CPU added up); at once, our work stays on
- * one thread and all of it shares the machine's cores.
+ * The most working on zones at once could gain from this CPU on an otherwise idle machine: at once,
+ * our work stays on one thread and all of it shares the machine's cores, so the step takes at
+ * least max(ours, everything / cores); one at a time took its measured wall, which is less than
+ * our CPU and the servers' added up (our garbage collector's threads and the server answering a
+ * round while we read the last run beside each other).
  */
 export function cpuBound(one: CpuSplit, many: CpuSplit, cores = availableParallelism()): number {
-  const serial = one.ours + serversOf(one);
-  return serial / Math.max(many.ours, (many.ours + serversOf(many)) / cores);
+  return one.wall / Math.max(many.ours, (many.ours + serversOf(many)) / cores);
 }
+
+/** How many cores one at a time kept busy: its CPU, ours and the servers', over its wall time. */
+export const coresBusy = (split: CpuSplit): number => (split.ours + serversOf(split)) / split.wall;

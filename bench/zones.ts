@@ -30,7 +30,16 @@ import {
   type ZoneResult,
 } from '../provider/runtime/cli';
 import { type Benchmark, figure, note } from './harness';
-import { type CpuSplit, cpuBound, cpuSplit, serversOf, splitText, type ZoneDaemon, zoneDaemons } from './zoneCpu';
+import {
+  coresBusy,
+  type CpuSplit,
+  cpuBound,
+  cpuSplit,
+  serversOf,
+  splitText,
+  type ZoneDaemon,
+  zoneDaemons,
+} from './zoneCpu';
 
 const SIZES = [3, 10, 20] as const;
 const NETWORKS = 8;
@@ -164,6 +173,7 @@ async function measureSize(lab: LabStatus, dir: string, zones: number): Promise<
     figure(`zones.${step}.${zones}.our_cpu_per_zone`, many.ours / zones, 's');
     figure(`zones.${step}.${zones}.servers_cpu_per_zone`, serversOf(many) / zones, 's');
     figure(`zones.${step}.${zones}.cpu_bound`, cpuBound(one, many), 'x one-at-a-time');
+    figure(`zones.${step}.${zones}.one_at_a_time.cores_busy`, coresBusy(one), 'cores');
   }
 }
 
