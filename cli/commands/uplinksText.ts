@@ -4,7 +4,7 @@
  * UplinkStates, per-node writes and VRF, CUDN conditions, problems, replacements, drift) and the
  * document's fields (`uplinks`, `uplinkStates` in upstream's shape, the CUDNs' UplinksReady
  * under `networks`, `uplinkNodes`, `uplinkProblems`, `uplinkReplacements`, `uplinkFindings`,
- * `uplinkVrf`, `uplinkFlows`, `uplinkDrift` for diff, `uplinkRoundTrips`), and the exit code it implies.
+ * `uplinkVrf`, `uplinkFlows`, `uplinkFdb`, `uplinkDrift` for diff, `uplinkRoundTrips`), and the exit code it implies.
  */
 import {
   findingLine,
@@ -78,6 +78,23 @@ function flowLines(section: Section): string[] {
   });
 }
 
+/** Per node, its Uplink bridges' static FDB entries: pinned, removed, in place, or why not. */
+function fdbLines(section: Section): string[] {
+  return Object.entries(section.fdb).flatMap(([node, result]) => {
+    if (!result.ok) return [`  node ${node}: static FDB entries not read: ${result.message}`];
+    return result.bridges.map((b) => {
+      const done = [
+        ...b.added.map((e) => `pinned ${e}`),
+        ...b.removed.map((e) => `removed ${e}`),
+        ...b.missing.map((e) => `missing ${e}`),
+        ...b.unexpected.map((e) => `still there ${e}`),
+      ];
+      const state = b.error ?? (done.length > 0 ? done.join('; ') : 'in place');
+      return `  node ${node}: ${b.bridge}: static FDB ${b.wanted.join(', ') || 'none of ours'}: ${state}`;
+    });
+  });
+}
+
 function vrfLine(node: string, report: NodeVrfReport): string {
   if ('error' in report) return `  node ${node}: VRF not configured: ${report.error}`;
   const outcomes = report.outcomes.map((o) => `${o.cudn}=${o.state}${o.reason ? ` ${o.reason}: ${o.message}` : ''}`);
@@ -112,6 +129,7 @@ export function uplinkLines(section: Section, command: string): string[] {
     ),
     ...Object.entries(section.vrf).map(([node, v]) => vrfLine(node, v)),
     ...flowLines(section),
+    ...fdbLines(section),
     ...section.problems.map((p) => `  problem ${p.reason} ${p.path}: ${p.message}`),
     ...section.replacements.map((r) => `  replace ${r.network}: ${r.message}`),
     ...(command === 'diff' ? uplinkDrift(section).map((l) => `  drift: ${l}`) : []),
@@ -131,7 +149,9 @@ export function uplinkFields(section: Section, command: string, networks: Record
     uplinkProblems: section.problems,
     uplinkReplacements: section.replacements,
     uplinkFindings: section.findings,
-    ...(section.mode === 'offline' ? {} : { uplinkVrf: section.vrf, uplinkFlows: section.flows }),
+    ...(section.mode === 'offline'
+      ? {}
+      : { uplinkVrf: section.vrf, uplinkFlows: section.flows, uplinkFdb: section.fdb }),
     ...(command === 'diff' ? { uplinkDrift: uplinkDrift(section) } : {}),
     ...(section.roundTrips !== undefined ? { uplinkRoundTrips: section.roundTrips } : {}),
   };

@@ -29,6 +29,8 @@ export const CATALOG_KEY_PREFIX = 'ovnk.io/catalog/';
 export const MARKER_PREFIX = 'ovnk.io/txn/';
 /** `ovnk.io/bridge-mappings/<owner>` on Open_vSwitch: the physical networks we mapped (uplink/mappings.ts). */
 export const BRIDGE_MAPPINGS_PREFIX = 'ovnk.io/bridge-mappings/';
+/** `ovnk.io/static-fdb/<owner>` on Open_vSwitch: the static FDB entries we pinned (uplink/staticFdb.ts). */
+export const STATIC_FDB_PREFIX = 'ovnk.io/static-fdb/';
 
 /** Upstream's id (db_object_ids): the identity of rows without a name. */
 export const UPSTREAM_ID_KEY = 'k8s.ovn.org/id';

@@ -51,6 +51,8 @@ export interface OvsInterface {
   /** `""` or `system` for a system device, `internal`, `patch`, ... */
   type: string;
   mtu?: number;
+  /** The OpenFlow port number ovs-vswitchd gave it (what `fdb/show` prints), when it has one. */
+  ofport?: number;
 }
 
 export interface OvsFacts {

@@ -19,3 +19,5 @@ export * from './flowText';
 export * from './flowPhase';
 export * from './conditionTimes';
 export * from './upstreamShape';
+export * from './staticFdb';
+export * from './fdbPlan';

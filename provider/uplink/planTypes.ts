@@ -7,6 +7,7 @@ import type { Outcome, Refusal } from '../model/outcome';
 import type { Uplink } from '../model/uplink';
 import type { Condition, UplinkState } from './conditions';
 import type { NodeFacts } from './facts';
+import type { NodeFdbResult } from './fdbPlan';
 import type { NodeFlowResult } from './flowPhase';
 import type { BridgeMapping, MappingChange } from './mappings';
 import type { UplinkProblem } from './problems';
@@ -29,6 +30,8 @@ export interface UplinkPlanInput {
   vrfResults?: ReadonlyMap<string, NodeVrfResult>;
   /** Per node, what the runtime found or made of its gateway bridge flows (absent: flows not looked at). */
   flowResults?: ReadonlyMap<string, NodeFlowResult>;
+  /** Per node, what the runtime found or made of its static FDB entries (absent: not looked at). */
+  fdbResults?: ReadonlyMap<string, NodeFdbResult>;
 }
 
 export interface NodeStep {

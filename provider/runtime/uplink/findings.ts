@@ -1,11 +1,13 @@
 /**
  * What an Uplink run found on the nodes, typed: a node it could not discover, a bridge mapping
  * that differs from what the plan implies, VRF membership that differs, gateway bridge flows
- * that differ, a mapping write, VRF step or flow write that failed. Drift (`ovnk diff`'s exit 2,
- * a Pulumi refresh's drift) is exactly the `mapping`, `vrf` and `flows` findings; failures are
+ * that differ, static FDB entries that differ, a mapping write, VRF step, flow or FDB write that
+ * failed. Drift (`ovnk diff`'s exit 2, a Pulumi refresh's drift) is exactly the `mapping`, `vrf`,
+ * `flows` and `fdb` findings; failures are
  * the others. `findingLine` words each one, for the
  * CLI's text and the providers' drift lines alike. Pure.
  */
+import type { NodeFdbResult } from '../../uplink/fdbPlan';
 import type { NodeFlowResult } from '../../uplink/flowPhase';
 import { upstreamCookie } from '../../uplink/flows';
 import type { NodeStep, UplinkPlan } from '../../uplink/plan';
@@ -30,11 +32,16 @@ export type UplinkFinding =
   /** The bridge's flows are ovnkube-node's: left to it, neither drift nor a failure. */
   | { kind: 'flowsLeft'; node: string; bridge: string }
   /** Reading or writing the node's (or one bridge's) flows failed. */
-  | { kind: 'flowsFailed'; node: string; bridge?: string; error: string };
+  | { kind: 'flowsFailed'; node: string; bridge?: string; error: string }
+  /** A bridge's static FDB entries differ: ours missing (ovs-vswitchd restarted, an expiry), or to be gone. */
+  | { kind: 'fdb'; node: string; bridge: string; missing: string[]; unexpected: string[] }
+  /** Reading or making the node's (or one bridge's) static FDB entries failed. */
+  | { kind: 'fdbFailed'; node: string; bridge?: string; error: string };
 
 export type UplinkFindingKind = UplinkFinding['kind'];
 
-export const isDrift = (f: UplinkFinding): boolean => f.kind === 'mapping' || f.kind === 'vrf' || f.kind === 'flows';
+export const isDrift = (f: UplinkFinding): boolean =>
+  f.kind === 'mapping' || f.kind === 'vrf' || f.kind === 'flows' || f.kind === 'fdb';
 export const isFailure = (f: UplinkFinding): boolean => !isDrift(f) && f.kind !== 'flowsLeft';
 
 /** The steps that would change the node's membership; steps that only keep our records are no drift. */
@@ -66,9 +73,18 @@ function flowDrift(node: string, result: NodeFlowResult | undefined): UplinkFind
   });
 }
 
+function fdbDrift(node: string, result: NodeFdbResult | undefined): UplinkFinding[] {
+  if (!result?.ok) return [];
+  return result.bridges.flatMap((b): UplinkFinding[] =>
+    b.error === undefined && b.missing.length + b.unexpected.length > 0
+      ? [{ kind: 'fdb', node, bridge: b.bridge, missing: b.missing, unexpected: b.unexpected }]
+      : [],
+  );
+}
+
 /** Drift (and nodes not discovered) of an observed plan, node by node in node order. */
 export function driftFindings(
-  result: UplinkPlan & Partial<Pick<UplinkRunResult, 'vrfChanges' | 'flows'>>,
+  result: UplinkPlan & Partial<Pick<UplinkRunResult, 'vrfChanges' | 'flows' | 'fdb'>>,
 ): UplinkFinding[] {
   return result.nodes.flatMap((step): UplinkFinding[] => {
     if (step.error) return [{ kind: 'notDiscovered', node: step.node, ...step.error }];
@@ -76,6 +92,7 @@ export function driftFindings(
       ...vrfDrift(step, result.vrfChanges?.[step.node]),
       ...mappingDrift(step),
       ...flowDrift(step.node, result.flows?.[step.node]),
+      ...fdbDrift(step.node, result.fdb?.[step.node]),
     ];
   });
 }
@@ -90,7 +107,17 @@ function flowFailures(flows: Record<string, NodeFlowResult> | undefined): Uplink
   );
 }
 
-/** What failed on the nodes of a run: discovery, mapping writes, VRF. */
+function fdbFailures(fdb: Record<string, NodeFdbResult> | undefined): UplinkFinding[] {
+  return Object.entries(fdb ?? {}).flatMap(([node, r]): UplinkFinding[] =>
+    r.ok
+      ? r.bridges.flatMap((b) =>
+          b.error !== undefined ? [{ kind: 'fdbFailed' as const, node, bridge: b.bridge, error: b.error }] : [],
+        )
+      : [{ kind: 'fdbFailed', node, error: r.message }],
+  );
+}
+
+/** What failed on the nodes of a run: discovery, mapping writes, VRF, flows, static FDB entries. */
 export function failureFindings(result: UplinkPlan & Partial<UplinkRunResult>): UplinkFinding[] {
   const notDiscovered = result.nodes.flatMap((step): UplinkFinding[] =>
     step.error ? [{ kind: 'notDiscovered', node: step.node, ...step.error }] : [],
@@ -101,7 +128,7 @@ export function failureFindings(result: UplinkPlan & Partial<UplinkRunResult>): 
   const vrf = Object.entries(result.vrf ?? {}).flatMap(([node, v]): UplinkFinding[] =>
     'error' in v ? [{ kind: 'vrfFailed', node, error: v.error }] : [],
   );
-  return [...notDiscovered, ...writes, ...vrf, ...flowFailures(result.flows)];
+  return [...notDiscovered, ...writes, ...vrf, ...flowFailures(result.flows), ...fdbFailures(result.fdb)];
 }
 
 /** A finding in words, as `ovnk diff` and a refresh's drift say it. */
@@ -125,5 +152,12 @@ export function findingLine(f: UplinkFinding): string {
       return `node ${f.node}: bridge ${f.bridge}: gateway flows left to ovnkube-node (flows with its cookie ${upstreamCookie} are there; it replaces the bridge's flows every 15 s)`;
     case 'flowsFailed':
       return `node ${f.node}: ${f.bridge ? `bridge ${f.bridge}: ` : ''}gateway flows not in place: ${f.error}`;
+    case 'fdb':
+      return `node ${f.node}: bridge ${f.bridge}: ${[
+        ...f.missing.map((e) => `static FDB entry ${e} missing`),
+        ...f.unexpected.map((e) => `static FDB entry ${e} still there, no longer wanted`),
+      ].join('; ')}`;
+    case 'fdbFailed':
+      return `node ${f.node}: static FDB entries not in place: ${f.error}`;
   }
 }

@@ -8,3 +8,4 @@ export * from './session';
 export * from './run';
 export * from './findings';
 export * from './section';
+export * from './staticFdb';

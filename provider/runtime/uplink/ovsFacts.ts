@@ -1,7 +1,7 @@
 /**
  * A node's Open_vSwitch facts in one OVSDB transaction (four selects) over the SSH-tunnelled
  * db socket: the Open_vSwitch row's uuid and external_ids, bridges, ports (with VLAN tags) and
- * interfaces (types, MTUs), with uuids turned into names. Also the guarded write of the two
+ * interfaces (types, MTUs, ofports), with uuids turned into names. Also the guarded write of the two
  * external_ids keys a bridge-mapping change touches.
  */
 import type { OvsdbDatabase } from '../../ovsdb/client';
@@ -36,7 +36,7 @@ export async function readOvsFacts(db: OvsdbDatabase): Promise<OvsRead> {
     select('Open_vSwitch', ['external_ids']),
     select('Bridge', ['name', 'ports', 'external_ids']),
     select('Port', ['name', 'interfaces', 'tag']),
-    select('Interface', ['name', 'type', 'mtu']),
+    select('Interface', ['name', 'type', 'mtu', 'ofport']),
   ]);
   const row = root!.rows?.[0];
   if (!row) throw new Error("the node's Open_vSwitch database has no Open_vSwitch row");
@@ -61,6 +61,7 @@ export async function readOvsFacts(db: OvsdbDatabase): Promise<OvsRead> {
         name: String(i.name),
         type: String(i.type ?? ''),
         ...(typeof i.mtu === 'number' ? { mtu: i.mtu } : {}),
+        ...(typeof i.ofport === 'number' && i.ofport > 0 ? { ofport: i.ofport } : {}),
       })),
       ...(externalIds[bridgeMappingsKey] !== undefined ? { bridgeMappings: externalIds[bridgeMappingsKey] } : {}),
       externalIds,

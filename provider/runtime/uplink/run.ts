@@ -12,6 +12,7 @@ import type { Cluster } from '../../model/cluster';
 import { dict } from '../../model/dict';
 import { success } from '../../model/outcome';
 import { conditionTime, stampObjects } from '../../uplink/conditionTimes';
+import type { NodeFdbResult } from '../../uplink/fdbPlan';
 import type { NodeFlowResult } from '../../uplink/flowPhase';
 import { ownedMappingsKey } from '../../uplink/mappings';
 import { type NodeDiscovery, type NodeStep, planUplinks, type UplinkPlan } from '../../uplink/plan';
@@ -20,6 +21,7 @@ import { type NodeVrfReport, vrfOnNodes } from '../vrf/nodes';
 import { syncNodeFlows } from './bridgeFlows';
 import { gatewayFlowIntents } from './flowIntents';
 import { nodeFailure, type SessionOptions, UplinkSession } from './session';
+import { fdbOnNodes } from './staticFdb';
 
 export interface UplinkRunOptions extends SessionOptions {
   /** Plan (and on apply, make) VRF membership from these RouteAdvertisements. */
@@ -40,6 +42,8 @@ export interface UplinkRunResult extends UplinkPlan {
   vrfChanges: Record<string, string[]>;
   /** Per discovered node, its gateway bridge flows (when the run knew the network ids). */
   flows: Record<string, NodeFlowResult>;
+  /** Per discovered node, the static FDB entries of its Uplink bridges (staticFdb.ts). */
+  fdb: Record<string, NodeFdbResult>;
 }
 
 /** One command's SSH access to the cluster's nodes and what discovery found on each. */
@@ -100,7 +104,16 @@ export async function observeUplinks(
   const plan = planUplinks({ cluster, owner, discovery, vrf: vrfInput });
   const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, false);
   const flowResults = vrfInput ? await flowsOnNodes(hosts, plan, cluster, owner, vrfInput, false) : undefined;
-  const after = planUplinks({ cluster, owner, discovery, vrf: vrfInput, vrfResults: vrf.results, flowResults });
+  const fdbResults = await fdbOnNodes(session, discovery, plan, owner, false);
+  const after = planUplinks({
+    cluster,
+    owner,
+    discovery,
+    vrf: vrfInput,
+    vrfResults: vrf.results,
+    flowResults,
+    fdbResults,
+  });
   return {
     ...(await withTimes(hosts, after, owner, now)),
     written: dict(),
@@ -108,6 +121,7 @@ export async function observeUplinks(
     vrf: vrf.report,
     vrfChanges: vrf.changes,
     flows: dict(flowResults ?? []),
+    fdb: dict(fdbResults),
   };
 }
 
@@ -192,6 +206,8 @@ export async function writeUplinks(
           };
       }),
   );
+  // upstream pins the bridge's MAC right after configuring its ports, before the VRF (gateway_udn.go)
+  const fdbResults = await fdbOnNodes(session, discovery, plan, owner, true);
   const vrf = await vrfOnNodes(plan.nodes, (n) => session.runner(n), owner, true);
   const flowResults = vrfInput ? await flowsOnNodes(hosts, plan, cluster, owner, vrfInput, true) : undefined;
   const after = planUplinks({
@@ -202,6 +218,7 @@ export async function writeUplinks(
     vrf: vrfInput,
     vrfResults: vrf.results,
     flowResults,
+    fdbResults,
   });
   const now = options.now ?? (() => new Date());
   return {
@@ -211,6 +228,7 @@ export async function writeUplinks(
     vrf: vrf.report,
     vrfChanges: vrf.changes,
     flows: dict(flowResults ?? []),
+    fdb: dict(fdbResults),
   };
 }
 

@@ -2,10 +2,10 @@
  * The Uplink section of one cluster command (OKEP-6019), typed: upstream-shaped Uplink and
  * UplinkState objects, the CUDNs' UplinksReady, each node's step, the problems that refuse the
  * command, the replacements (a CUDN whose `spec.uplinks` changed since the stored state), what
- * was written, the VRF report and the gateway bridge flows, and the findings (findings.ts). `mode`
- * says how far it went:
- * `offline` (selection and naming only; conditions that need no node), `observed` (discovered,
- * nothing written) or `written`. Pure: the runtime's cluster entry fills it.
+ * was written, the VRF report, the gateway bridge flows and the static FDB entries, and the
+ * findings (findings.ts). `mode` says how far it went: `offline` (selection and naming only;
+ * conditions that need no node), `observed` (discovered, nothing written) or `written`. Pure:
+ * the runtime's cluster entry fills it.
  */
 import { dict } from '../../model/dict';
 import type { Condition, UplinkState } from '../../uplink/conditions';
@@ -31,6 +31,8 @@ export interface UplinkSection {
   vrf: Record<string, NodeVrfReport>;
   /** Per discovered node, its gateway bridge flows (absent offline, or when the run did not know the network ids). */
   flows: UplinkRunResult['flows'];
+  /** Per discovered node, the static FDB entries of its Uplink bridges (absent offline). */
+  fdb: UplinkRunResult['fdb'];
   /** SSH round trips of the run (absent offline). */
   roundTrips?: number;
   /** Drift (observed) and failures (observed and written), node by node. */
@@ -43,11 +45,18 @@ function fromPlan(mode: UplinkSection['mode'], plan: UplinkPlan, replacements: U
 }
 
 export function offlineSection(plan: UplinkPlan, replacements: UplinkReplacement[]): UplinkSection {
-  return { ...fromPlan('offline', plan, replacements), written: dict(), vrf: dict(), flows: dict(), findings: [] };
+  return {
+    ...fromPlan('offline', plan, replacements),
+    written: dict(),
+    vrf: dict(),
+    flows: dict(),
+    fdb: dict(),
+    findings: [],
+  };
 }
 
 export function observedSection(result: UplinkRunResult, replacements: UplinkReplacement[]): UplinkSection {
-  const { written, vrf, flows, roundTrips } = result;
+  const { written, vrf, flows, fdb, roundTrips } = result;
   const drift = driftFindings(result);
   const failures = failureFindings(result).filter((f) => f.kind !== 'notDiscovered');
   return {
@@ -55,13 +64,14 @@ export function observedSection(result: UplinkRunResult, replacements: UplinkRep
     written,
     vrf,
     flows,
+    fdb,
     roundTrips,
     findings: [...drift, ...failures],
   };
 }
 
 export function writtenSection(result: UplinkRunResult, replacements: UplinkReplacement[]): UplinkSection {
-  const { written, vrf, flows, roundTrips } = result;
+  const { written, vrf, flows, fdb, roundTrips } = result;
   const findings = failureFindings(result);
-  return { ...fromPlan('written', result, replacements), written, vrf, flows, roundTrips, findings };
+  return { ...fromPlan('written', result, replacements), written, vrf, flows, fdb, roundTrips, findings };
 }

@@ -10,7 +10,7 @@ import {
 
 const bridge = { bridge: 'br-blue', networks: ['cluster_udn_blue'], missing: 0, unexpected: 0, written: false };
 
-function result(flows: UplinkRunResult['flows']): UplinkRunResult {
+function result(flows: UplinkRunResult['flows'], fdb: UplinkRunResult['fdb'] = {}): UplinkRunResult {
   return {
     problems: [],
     uplinks: [],
@@ -22,6 +22,7 @@ function result(flows: UplinkRunResult['flows']): UplinkRunResult {
     vrf: {},
     vrfChanges: {},
     flows,
+    fdb,
   };
 }
 
@@ -74,5 +75,36 @@ describe("the findings of a node's gateway bridge flows", () => {
       'node ovn-worker: bridge br-blue: gateway flows not in place: ports without an ofport on br-blue: patch-x',
       'node ovn-worker2: gateway flows not in place: ovs-vsctl failed',
     ]);
+  });
+});
+
+describe("the findings of a node's static FDB entries", () => {
+  const report = { bridge: 'br-blue', wanted: ['0a:00:00:00:00:01 on blue0 (VLAN 0)'], added: [], removed: [] };
+
+  it('are drift naming the bridge and the entry when ours is missing or should be gone', () => {
+    const run = result(
+      {},
+      {
+        'ovn-worker': {
+          ok: true,
+          bridges: [{ ...report, missing: ['0a:00:00:00:00:01 on blue0 (VLAN 0)'], unexpected: [] }],
+        },
+      },
+    );
+    const found = driftFindings(run);
+    expect(found.every(isDrift)).toBe(true);
+    expect(found.map(findingLine)).toEqual([
+      'node ovn-worker: bridge br-blue: static FDB entry 0a:00:00:00:00:01 on blue0 (VLAN 0) missing',
+    ]);
+    expect(failureFindings(run)).toEqual([]);
+  });
+
+  it('are failures naming the bridge and the reason when ovs-appctl failed', () => {
+    const error = 'bridge br-blue: ovs-appctl fdb/show br-blue failed (exit 2): no such bridge';
+    const found = failureFindings(
+      result({}, { 'ovn-worker': { ok: true, bridges: [{ ...report, missing: [], unexpected: [], error }] } }),
+    );
+    expect(found.some(isDrift)).toBe(false);
+    expect(found.map(findingLine)).toEqual([`node ovn-worker: static FDB entries not in place: ${error}`]);
   });
 });
