@@ -18,7 +18,6 @@
 import { STATIC_FDB_PREFIX } from '../model/externalIds';
 import { findCondition, type UplinkState } from './conditions';
 import type { OvsFacts } from './facts';
-import type { NodeStep } from './planTypes';
 
 export interface StaticFdbEntry {
   bridge: string;
@@ -77,7 +76,11 @@ function fdbPortOf(ovs: OvsFacts, bridge: string, host: string | undefined): str
  * UplinkState of that bridge on the node (upstream pins it when it configures the network's
  * Uplink gateway).
  */
-export function wantedFdbEntries(step: NodeStep, states: readonly UplinkState[], ovs: OvsFacts): StaticFdbEntry[] {
+export function wantedFdbEntries(
+  step: { node: string; desired: readonly { bridge: string }[] },
+  states: readonly UplinkState[],
+  ovs: OvsFacts,
+): StaticFdbEntry[] {
   const out = new Map<string, StaticFdbEntry>();
   for (const { bridge } of step.desired) {
     const resolved = states.filter(
