@@ -78,19 +78,22 @@ function flowLines(section: Section): string[] {
   });
 }
 
-/** Per node, its Uplink bridges' static FDB entries: pinned, removed, in place, or why not. */
+/** Per node, its Uplink bridges' static FDB entries: pinned, in place, missing, removed, or why not. */
 function fdbLines(section: Section): string[] {
   return Object.entries(section.fdb).flatMap(([node, result]) => {
     if (!result.ok) return [`  node ${node}: static FDB entries not read: ${result.message}`];
-    return result.bridges.map((b) => {
-      const done = [
-        ...b.added.map((e) => `pinned ${e}`),
-        ...b.removed.map((e) => `removed ${e}`),
-        ...b.missing.map((e) => `missing ${e}`),
-        ...b.unexpected.map((e) => `still there ${e}`),
+    return result.bridges.flatMap((b) => {
+      const wanted =
+        b.wanted.length > 0
+          ? (b.error ?? (b.added.length > 0 ? 'pinned' : b.missing.length > 0 ? 'missing' : 'in place'))
+          : undefined;
+      const lines = [
+        ...(wanted === undefined ? [] : [`static FDB ${b.wanted.join(', ')}: ${wanted}`]),
+        ...b.removed.map((e) => `static FDB ${e}: removed`),
+        ...b.unexpected.map((e) => `static FDB ${e}: still there, no longer wanted`),
+        ...(b.error !== undefined && wanted === undefined ? [`static FDB: ${b.error}`] : []),
       ];
-      const state = b.error ?? (done.length > 0 ? done.join('; ') : 'in place');
-      return `  node ${node}: ${b.bridge}: static FDB ${b.wanted.join(', ') || 'none of ours'}: ${state}`;
+      return lines.map((l) => `  node ${node}: ${b.bridge}: ${l}`);
     });
   });
 }
