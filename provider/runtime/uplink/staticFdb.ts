@@ -82,6 +82,30 @@ async function carryOut(runner: HostRunner, work: BridgeWork): Promise<void> {
   }
 }
 
+/** Each bridge of `wanted` or `mine` the node still has, read and planned; a bridge that fails carries its error. */
+function readBridges(runner: HostRunner, owned: Owned, ovs: OvsFacts): Promise<BridgeWork[]> {
+  const exists = (b: string) => ovs.bridges.some((x) => x.name === b);
+  const bridges = [...new Set([...owned.wanted, ...owned.mine].map((e) => e.bridge))].filter(exists).sort();
+  return Promise.all(
+    bridges.map(async (bridge) => {
+      const wanted = owned.wanted.filter((e) => e.bridge === bridge);
+      try {
+        const plan = await planOf(runner, bridge, wanted, owned.mine, owned.others, ovs);
+        return { bridge, wanted, plan, report: fdbReport(bridge, wanted, plan) };
+      } catch (error) {
+        return { bridge, wanted, report: { ...fdbReport(bridge, wanted, noPlan), error: messageOf(error) } };
+      }
+    }),
+  );
+}
+
+/** What this owner wants, what its record holds, and what the other owners' records hold. */
+interface Owned {
+  wanted: StaticFdbEntry[];
+  mine: StaticFdbEntry[];
+  others: StaticFdbEntry[];
+}
+
 /**
  * Observe (write false) or make (write true) `owner`'s static FDB entries on the node: `wanted`
  * (wantedFdbEntries) and what its record holds on the bridges the node still has.
@@ -94,37 +118,36 @@ export async function syncNodeFdb(
   write: boolean,
   writeRecord: FdbRecordWriter,
 ): Promise<NodeFdbResult> {
-  const recordText = ovs.externalIds[ownedFdbKey(owner)];
-  const mine = parseFdbRecord(recordText);
-  const others = othersRecords(ovs.externalIds, owner);
-  const exists = (b: string) => ovs.bridges.some((x) => x.name === b);
-  const bridges = [...new Set([...wanted, ...mine].map((e) => e.bridge))].filter(exists).sort();
-  const works: BridgeWork[] = await Promise.all(
-    bridges.map(async (bridge) => {
-      const own = wanted.filter((e) => e.bridge === bridge);
-      try {
-        const plan = await planOf(runner, bridge, own, mine, others, ovs);
-        return { bridge, wanted: own, plan, report: fdbReport(bridge, own, plan) };
-      } catch (error) {
-        return { bridge, wanted: own, report: { ...fdbReport(bridge, own, noPlan), error: messageOf(error) } };
-      }
-    }),
-  );
-  if (!write) return { ok: true, bridges: works.map((w) => w.report) };
-  // a bridge not read keeps its recorded entries; a bridge gone takes its own with it
-  const unread = mine.filter((e) => works.some((w) => w.bridge === e.bridge && !w.plan));
-  const recordOf = (plans: (BridgeFdbPlan | undefined)[]) =>
-    formatFdbRecord([...unread, ...plans.flatMap((p) => p?.record ?? [])]);
+  const owned = {
+    wanted,
+    mine: parseFdbRecord(ovs.externalIds[ownedFdbKey(owner)]),
+    others: othersRecords(ovs.externalIds, owner),
+  };
+  const works = await readBridges(runner, owned, ovs);
   try {
-    const before = formatFdbRecord([...mine, ...works.flatMap((w) => w.plan?.add ?? [])]);
-    if (before !== formatFdbRecord(mine)) await writeRecord(before);
-    await Promise.all(works.filter((w) => w.plan).map((w) => afterWrite(runner, w, mine, others, ovs)));
-    const after = recordOf(works.map((w) => w.plan));
-    if (after !== before) await writeRecord(after);
+    if (write) await writeBridges(runner, works, owned, ovs, writeRecord);
   } catch (error) {
     return { ok: false, message: `static FDB entries on ${runner.describe}: ${messageOf(error)}` };
   }
   return { ok: true, bridges: works.map((w) => w.report) };
+}
+
+/** The record grows by what is to be pinned, the bridges' plans are carried out, the record ends as they leave it. */
+async function writeBridges(
+  runner: HostRunner,
+  works: BridgeWork[],
+  owned: Owned,
+  ovs: OvsFacts,
+  writeRecord: FdbRecordWriter,
+): Promise<void> {
+  const { mine, others } = owned;
+  // a bridge not read keeps its recorded entries; a bridge gone takes its own with it
+  const unread = mine.filter((e) => works.some((w) => w.bridge === e.bridge && !w.plan));
+  const before = formatFdbRecord([...mine, ...works.flatMap((w) => w.plan?.add ?? [])]);
+  if (before !== formatFdbRecord(mine)) await writeRecord(before);
+  await Promise.all(works.filter((w) => w.plan).map((w) => afterWrite(runner, w, mine, others, ovs)));
+  const after = formatFdbRecord([...unread, ...works.flatMap((w) => w.plan?.record ?? [])]);
+  if (after !== before) await writeRecord(after);
 }
 
 const noPlan: BridgeFdbPlan = { add: [], remove: [], record: [] };
