@@ -4,8 +4,9 @@
  * that is not ours is a ForeignRowClash (clash.ts). Nothing is sent for an empty plan.
  */
 import type { OvsdbDatabase } from '../ovsdb/client';
-import { TimedOut } from '../ovsdb/errors';
+import { DuplicateUuid, type OvsdbOperationError, TimedOut } from '../ovsdb/errors';
 import type { Operation } from '../ovsdb/notation';
+import { withRowUuids } from '../ovsdb/rowUuids';
 import { clashOf, foreignRowClash } from './clash';
 import type { Plan } from './reconcile';
 
@@ -14,7 +15,7 @@ export class ConcurrentChangeError extends Error {
   override name = 'ConcurrentChangeError';
   constructor(
     readonly guard: string,
-    override readonly cause: TimedOut,
+    override readonly cause: OvsdbOperationError,
   ) {
     super(
       `nb: another writer changed the database since it was read: expected ${guard}; nothing was written (apply again to re-read)`,
@@ -23,8 +24,10 @@ export class ConcurrentChangeError extends Error {
 }
 
 /**
- * Sends a plan as one transaction (nothing when it is empty). A failed guard is a
- * ConcurrentChangeError; a unique value held by a row that is not ours is a ForeignRowClash.
+ * Sends a plan as one transaction (nothing when it is empty), its new rows' uuids chosen by us
+ * (rowUuids.ts: cheaper for the server than its uuid-names; the same rows either way). A failed
+ * guard is a ConcurrentChangeError; a unique value held by a row that is not ours is a
+ * ForeignRowClash.
  */
 export async function transactPlan(
   db: OvsdbDatabase,
@@ -33,11 +36,16 @@ export async function transactPlan(
 ): Promise<{ sent: boolean; created: Record<string, string> }> {
   if (plan.operations.length === 0) return { sent: false, created: {} };
   try {
-    const results = await db.transact(database, plan.operations);
+    // the same operations in the same order: results and error indexes still match plan.operations
+    const results = await db.transact(database, withRowUuids(plan.operations));
     return { sent: true, created: createdUuids(plan, results) };
   } catch (error) {
     if (error instanceof TimedOut && plan.operations[error.index]?.op === 'wait')
       throw new ConcurrentChangeError(plan.guards[waitsBefore(plan.operations, error.index)] ?? 'a guarded row', error);
+    // a row already under a uuid we just chose at random: this very transaction committed before
+    // (resent after a failover, provider/ovsdb/cluster.ts); the caller reads back what it wrote
+    if (error instanceof DuplicateUuid && plan.operations[error.index]?.op === 'insert')
+      throw new ConcurrentChangeError('no row under the uuids chosen for the new rows', error);
     if (clashOf(error)) throw await foreignRowClash(db, database, error);
     throw error;
   }

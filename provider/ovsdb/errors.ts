@@ -101,6 +101,10 @@ export class IoError extends OvsdbOperationError {
 export class DuplicateUuidName extends OvsdbOperationError {
   override name = 'DuplicateUuidName';
 }
+/** An insert's own `uuid` (an OVSDB extension) is already a row's in its table. */
+export class DuplicateUuid extends OvsdbOperationError {
+  override name = 'DuplicateUuid';
+}
 export class DomainError extends OvsdbOperationError {
   override name = 'DomainError';
 }
@@ -132,6 +136,8 @@ const byErrorString: Record<string, new (failure: OperationFailure) => OvsdbOper
   'duplicate uuid name': DuplicateUuidName,
   // what ovsdb-server actually sends (RFC 7047 writes it with a space)
   'duplicate uuid-name': DuplicateUuidName,
+  // ovsdb/execution.c ovsdb_execute_insert, for an insert's own "uuid"
+  'duplicate uuid': DuplicateUuid,
   'domain error': DomainError,
   'range error': OvsdbRangeError,
   'timed out': TimedOut,

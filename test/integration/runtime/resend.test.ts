@@ -6,8 +6,9 @@ import { blueLayer3, chassisNode, useNorthbound } from '../../support/worlds';
 // A RAFT leader killed after it committed, before its answer arrived, makes the cluster client
 // send the same transaction again to the next leader (provider/ovsdb/cluster.ts). Here a real
 // server gets each writing transaction twice, in a row, as that resend does: the second must
-// fail its guard and be recognised as our own commit, also on an owner's first apply (whose
-// marker was absent), instead of writing its rows a second time.
+// fail (its guard, or on an owner's first apply, whose marker was absent, its first insert: the
+// uuid we chose for it is taken by the first commit, provider/ovsdb/rowUuids.ts) and be
+// recognised as our own commit, instead of writing its rows a second time.
 const owner = 'resent';
 const topology = blueLayer3(owner, [chassisNode(1)]);
 
