@@ -52,15 +52,19 @@ export async function runAudit(options: FileOptions) {
   const target = await fileTarget(options, true, true);
   const names = target.names.filter((n) => options.zone === undefined || n === options.zone);
   let result: AuditResult;
+  // the audit reads every zone, plans, then compares each: it holds every zone's Northbound throughout
+  const leases = await Promise.all(target.zones.map(async (z) => ({ name: z.name, lease: await z.open() })));
   try {
-    result = await auditCluster(target.cluster, target.zones, {
-      zone: options.zone,
-      parallel: target.parallel,
-      previous: target.previous,
-    });
+    result = await auditCluster(
+      target.cluster,
+      leases.map(({ name, lease }) => ({ name, db: lease.db })),
+      { zone: options.zone, parallel: target.parallel, previous: target.previous },
+    );
   } catch (error) {
     if (error instanceof AuditInputError) throw inputError(target.file, error.problems);
     throw error;
+  } finally {
+    await Promise.all(leases.map(({ lease }) => lease.release()));
   }
   return { result, runs: zoneRunsOf(target, names, result.zones) };
 }

@@ -7,7 +7,14 @@
  * anyway; the next apply then changes the rows that differ). One transaction per zone.
  */
 import type { Command } from 'commander';
-import { diffZone, inspectZone, repairZone, type RuntimeState, type ZoneBookkeeping } from '../../provider/runtime/cli';
+import {
+  diffZone,
+  inspectZone,
+  repairZone,
+  type RuntimeState,
+  withLease,
+  type ZoneBookkeeping,
+} from '../../provider/runtime/cli';
 import { CliError, type CommandResult, ExitCode } from '../contract';
 import { type FileOptions, fileTarget, type FileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
 
@@ -29,8 +36,9 @@ async function stateToWrite(
   const plan = planFor({ ...target, previous: undefined });
   let differing = 0;
   for (const zone of plan.zones) {
-    const db = target.zones.find((z) => z.name === zone.name)!.db;
-    differing += (await diffZone(db, zone, target.owner, { recoverLedger: true })).lines.length;
+    const { open } = target.zones.find((z) => z.name === zone.name)!;
+    const drift = await withLease(open, (db) => diffZone(db, zone, target.owner, { recoverLedger: true }));
+    differing += drift.lines.length;
   }
   if (differing > 0 && !force)
     throw new CliError(
@@ -45,12 +53,13 @@ async function stateToWrite(
 export async function repair(options: RepairOptions): Promise<CommandResult> {
   const target = await fileTarget(options, false, true);
   const inspected: Inspected = [];
-  for (const { name, db } of target.zones) inspected.push({ name, found: await inspectZone(db, target.owner) });
+  for (const { name, open } of target.zones)
+    inspected.push({ name, found: await withLease(open, (db) => inspectZone(db, target.owner)) });
   const { state, source } = await stateToWrite(target, inspected, options.force === true);
   const zones: Record<string, unknown> = {};
   const lines: string[] = [];
-  for (const { name, db } of target.zones) {
-    const result = await repairZone(db, name, target.owner, state, source);
+  for (const { name, open } of target.zones) {
+    const result = await withLease(open, (db) => repairZone(db, name, target.owner, state, source));
     zones[name] = { endpoint: result.endpoint, sent: result.sent, rebuilt: result.rebuilt };
     lines.push(
       `zone ${name} (${result.endpoint}): ${result.sent ? 'rebuilt' : 'state and ledger read fine, nothing rebuilt'}`,

@@ -1,6 +1,8 @@
 /**
  * The file commands' loop over zones. Every zone is connected to and worked on at once, at most
- * `--parallel` (default 8) at a time (runtime's eachZone), each zone still one transaction. A zone
+ * `--parallel` (default 8) at a time (runtime's eachZone), each zone still one transaction; a
+ * zone's connection is held while its state is read and again while it is worked on, released in
+ * between, so a run holds at most `--parallel` (sockets here, sessions on the servers). A zone
  * that cannot be reached or fails, fails alone: the others complete, and the command names it
  * with the exit code of its failure (4 unreachable or failing, 1 refused: nothing was sent to it,
  * 3 its stored state is unusable; the most severe wins). A rerun converges: zones already done
@@ -12,13 +14,15 @@ import {
   DEFAULT_PARALLEL,
   eachZone,
   EndpointError,
-  nbConnection,
+  leaseConnection,
+  type NbLease,
   type NbOptions,
   type OtherOwners,
   readZoneStates,
   type RuntimeState,
   StateError,
   thrown,
+  withLease,
   type ZoneOutcome,
   type ZoneTargets,
 } from '../../provider/runtime/cli';
@@ -27,9 +31,11 @@ import { CliError, type CommandResult, ExitCode, progress as stderrLine } from '
 import { progressFor } from '../progress';
 import { asCliError } from './cliErrors';
 
+/** A zone that answered: its endpoint, and how to hold its Northbound for a piece of work. */
 export interface TargetZone {
   name: string;
-  db: Awaited<ReturnType<typeof nbConnection>>;
+  endpoint: string;
+  open(): Promise<NbLease>;
 }
 
 /** Why a zone failed (`why`, the command's `error` text for it), with the exit code its failure would have. */
@@ -87,7 +93,7 @@ export interface ConnectedZones {
  * Read a zone's stored state and the other owners' allocations there; with `tolerate`, an
  * unreadable state of ours is a note instead of the zone's failure.
  */
-async function stateOf(db: TargetZone['db'], owner: string, tolerate: boolean) {
+async function stateOf(db: NbLease['db'], owner: string, tolerate: boolean) {
   try {
     return await readZoneStates(db, owner);
   } catch (error) {
@@ -111,9 +117,13 @@ export async function connectZones(
   const outcomes = await eachZone(
     endpoints.map((e) => e.name),
     async (name) => {
-      const { endpoint, field, options } = endpoints.find((e) => e.name === name)!;
-      const db = await nbConnection(endpoint, field, options);
-      return { db, ...(await stateOf(db, owner, tolerateState)) };
+      const { endpoint: text, field, options } = endpoints.find((e) => e.name === name)!;
+      const open = () => leaseConnection(text, field, options);
+      const read = await withLease(open, async (db) => ({
+        endpoint: db.endpoint,
+        ...(await stateOf(db, owner, tolerateState)),
+      }));
+      return { open, ...read };
     },
     parallel,
   );
@@ -126,7 +136,8 @@ export async function connectZones(
   };
   outcomes.forEach((outcome, i) => {
     if (outcome.ok) {
-      connected.zones.push({ name: outcome.zone, db: outcome.value.db });
+      const { endpoint, open } = outcome.value;
+      connected.zones.push({ name: outcome.zone, endpoint, open });
       connected.previous ??= outcome.value.state;
       if ('problem' in outcome.value)
         connected.unreadableState.push({ zone: outcome.zone, problem: outcome.value.problem });
@@ -170,7 +181,7 @@ export function zoneTargets<T>(
 }
 
 const endpointOf = (target: ConnectedZones, name: string): string =>
-  target.zones.find((z) => z.name === name)?.db.endpoint ?? '';
+  target.zones.find((z) => z.name === name)?.endpoint ?? '';
 
 /** Each of `names` in order: its runtime outcome, or its failure to connect; errors as the command's failures. */
 export function zoneRunsOf<T>(

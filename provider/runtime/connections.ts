@@ -41,13 +41,34 @@ export class EndpointError extends Error {
   }
 }
 
-const pool = new Map<string, Promise<OvsdbDatabase>>();
+/**
+ * One pooled connection: kept for the process's life once a caller took it so (nbConnection: the
+ * providers reuse it across calls), else closed when its last lease is released (a CLI zone run's,
+ * so a run over many zones holds only the zones in flight).
+ */
+interface Pooled {
+  connection?: Promise<OvsdbDatabase>;
+  leases: number;
+  kept: boolean;
+}
+
+const pool = new Map<string, Pooled>();
 
 /** The pool's key: the endpoint and a digest (in memory only) of the material it connects with. */
 function poolKey(endpoint: string, options: NbOptions): string {
   const { tls, ssh } = options;
   return `${endpoint}#${credentialDigest(canonicalJson([tls, ssh]))}`;
 }
+
+function entryOf(key: string): Pooled {
+  let entry = pool.get(key);
+  if (!entry) {
+    entry = { leases: 0, kept: false };
+    pool.set(key, entry);
+  }
+  return entry;
+}
+
 /** How to reach each pooled connection's endpoint again (after it failed). */
 const reopeners = new WeakMap<OvsdbDatabase, () => Promise<OvsdbDatabase>>();
 
@@ -78,33 +99,75 @@ async function tunnel(endpoint: string, field: string, options: NbOptions): Prom
   }
 }
 
-/** The shared connection to `endpoint`; `field` names where the endpoint came from in errors. */
+/** The entry's open connection: opened (again) when it has none, or the one it had failed or closed. */
+async function openIn(entry: Pooled, endpoint: string, field: string, options: NbOptions): Promise<OvsdbDatabase> {
+  const connection = (entry.connection ??= open(endpoint, field, { connectTimeoutMs: 5000, ...options }));
+  try {
+    const db = await connection;
+    if (db instanceof OvsdbClient && !db.isOpen) {
+      if (entry.connection === connection) entry.connection = undefined;
+      return openIn(entry, endpoint, field, options);
+    }
+    return db;
+  } catch (error) {
+    if (entry.connection === connection) entry.connection = undefined;
+    throw unreachable(error, endpoint, field);
+  }
+}
+
+/** A connecting failure as the error that names the endpoint (never a credential). */
+function unreachable(error: unknown, endpoint: string, field: string): Error {
+  if (error instanceof EndpointError || error instanceof TargetUnreachableError) return error;
+  if (error instanceof OvsdbValueError) return new EndpointError(endpoint, field, error.reason);
+  if (error instanceof OvsdbTransportError) return new TargetUnreachableError(endpoint, error.message);
+  const code = (error as NodeJS.ErrnoException).code;
+  return new TargetUnreachableError(endpoint, code ?? (error as Error).message);
+}
+
+/** The shared connection to `endpoint`, kept until closeConnections; `field` names the endpoint's source in errors. */
 export async function nbConnection(
   endpoint: string,
   field = 'endpoint',
   options: NbOptions = {},
 ): Promise<OvsdbDatabase> {
+  const entry = entryOf(poolKey(endpoint, options));
+  entry.kept = true;
+  const db = await openIn(entry, endpoint, field, options);
+  reopeners.set(db, () => nbConnection(endpoint, field, options));
+  return db;
+}
+
+/** A pooled connection held for one piece of work; `release` ends the hold (at most once). */
+export interface NbLease {
+  db: OvsdbDatabase;
+  release(): Promise<void>;
+}
+
+/**
+ * The pooled connection to `endpoint` for one piece of work (a CLI zone run): shared with any other
+ * holder of the same endpoint and material, and closed when the last lease is released unless
+ * nbConnection keeps it. Nothing of a connection outlives a zone's run (no monitor or lock),
+ * so a run over many zones holds only the zones in flight (sockets, and servers' sessions).
+ */
+export async function leaseConnection(endpoint: string, field = 'endpoint', options: NbOptions = {}): Promise<NbLease> {
   const key = poolKey(endpoint, options);
-  let connection = pool.get(key);
-  if (!connection) {
-    connection = open(endpoint, field, { connectTimeoutMs: 5000, ...options });
-    pool.set(key, connection);
-    connection.catch(() => pool.delete(key));
-  }
+  const entry = entryOf(key);
+  entry.leases++;
+  let released = false;
+  const release = async (): Promise<void> => {
+    if (released) return;
+    released = true;
+    if (--entry.leases > 0 || entry.kept) return;
+    if (pool.get(key) === entry) pool.delete(key);
+    await closeOne(entry.connection);
+  };
   try {
-    const db = await connection;
-    if (db instanceof OvsdbClient && !db.isOpen) {
-      if (pool.get(key) === connection) pool.delete(key);
-      return nbConnection(endpoint, field, options);
-    }
-    reopeners.set(db, () => nbConnection(endpoint, field, options));
-    return db;
+    const db = await openIn(entry, endpoint, field, options);
+    reopeners.set(db, () => openIn(entry, endpoint, field, options));
+    return { db, release };
   } catch (error) {
-    if (error instanceof EndpointError || error instanceof TargetUnreachableError) throw error;
-    if (error instanceof OvsdbValueError) throw new EndpointError(endpoint, field, error.reason);
-    if (error instanceof OvsdbTransportError) throw new TargetUnreachableError(endpoint, error.message);
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new TargetUnreachableError(endpoint, code ?? (error as Error).message);
+    await release();
+    throw error;
   }
 }
 
@@ -125,16 +188,28 @@ export async function withReconnected<T>(db: OvsdbDatabase, body: (db: OvsdbData
   }
 }
 
+/** `work` on the database of `open`, released when the work ends (whatever it did). */
+export async function withLease<T>(open: () => Promise<NbLease>, work: (db: OvsdbDatabase) => Promise<T>): Promise<T> {
+  const lease = await open();
+  try {
+    return await work(lease.db);
+  } finally {
+    await lease.release();
+  }
+}
+
+async function closeOne(connection: Promise<OvsdbDatabase> | undefined): Promise<void> {
+  try {
+    (await connection)?.close();
+  } catch {
+    // a connection that never opened has nothing to close
+  }
+}
+
 /** Close every pooled connection (the CLI does so before it exits). */
 export async function closeConnections(): Promise<void> {
   const all = [...pool.values()];
   pool.clear();
-  for (const connection of all) {
-    try {
-      (await connection).close();
-    } catch {
-      // a connection that never opened has nothing to close
-    }
-  }
+  for (const entry of all) await closeOne(entry.connection);
   await closeTunnels();
 }

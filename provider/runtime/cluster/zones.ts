@@ -1,10 +1,12 @@
 /**
  * The loop over a cluster command's zones (eachZone: at most `parallel` at once, each zone one
- * transaction), with a hook per zone so a caller can show progress. The zones are those already
- * connected; a zone that could not be connected is the caller's to report.
+ * transaction), with a hook per zone so a caller can show progress. Each zone's Northbound is
+ * opened as its work begins and released as it ends, so a run over many zones holds only the
+ * zones in flight; a zone that cannot be opened then fails alone, like any other failure of it.
  */
 import { success, thrown } from '../../model/outcome';
 import type { OvsdbDatabase } from '../../ovsdb/client';
+import { type NbLease, withLease } from '../connections';
 import { eachZone, type ZoneOutcome } from '../eachZone';
 
 export interface ConnectedZone {
@@ -12,8 +14,14 @@ export interface ConnectedZone {
   db: OvsdbDatabase;
 }
 
+/** A zone to work on: its name, and how to hold its Northbound for the length of its work. */
+export interface ZoneTarget {
+  name: string;
+  open(): Promise<NbLease>;
+}
+
 export interface ZoneTargets {
-  zones: ConnectedZone[];
+  zones: ZoneTarget[];
   parallel: number;
   /** Called as a zone's work begins; the returned function gets the zone's outcome. */
   onZone?: (zone: string) => (outcome: ZoneOutcome<unknown>) => void;
@@ -27,7 +35,8 @@ export function onZones<T>(targets: ZoneTargets, work: (zone: ConnectedZone) => 
     async (name) => {
       const done = targets.onZone?.(name);
       try {
-        const value = await work(byName.get(name)!);
+        const zone = byName.get(name)!;
+        const value = await withLease(zone.open, (db) => work({ name, db }));
         done?.({ zone: name, ...success(value) });
         return value;
       } catch (error) {
