@@ -1,30 +1,30 @@
 /**
  * `npm run bench -- apply-memory` (issue 30.6): peak RSS of `ovnk apply` of the 500-node per-node
  * file (16 networks, 5,000 namespaces) against a growing number of real zones: Northbound-only
- * zones (bench/nbZones.ts: an ovsdb-server per zone, all that `apply` reads), fresh for each size;
- * the plan's first N zones target them, the other zones an endpoint that does not answer (they
- * fail alone, as `apply` fails an unreachable zone). Sizes: OVNK_BENCH_APPLY_ZONES (e.g.
- * `10,20,36`), else 10 and 20; a size whose servers would pass BUDGET_MIB, or leave less than
- * RESERVE_MIB free, is skipped and said so. Each command is a child process of its own (`node
- * dist/cli/main.js`), its peak RSS and CPU time read at its exit. Baseline in the same run: `ovnk
- * plan` of the same file. What apply holds beyond the plan should be the zones in flight
- * (`--parallel`, here 4), not the zones applied.
+ * zones started on demand (bench/zoneActivation.ts: a real ovsdb-server per zone, all that `apply`
+ * reads, alive while the CLI holds the zone, the bench relaying bytes), fresh for each size; the
+ * plan's first N zones target them, the other zones an endpoint that does not answer (they fail
+ * alone, as `apply` fails an unreachable zone). Sizes: OVNK_BENCH_APPLY_ZONES (e.g. `10,20,500`;
+ * 500 is every zone real, the command then exits 0), else 10 and 20. Each command is a child
+ * process of its own (`node dist/cli/main.js`), its peak RSS and CPU time read at its exit.
+ * Baseline in the same run: `ovnk plan` of the same file. What apply holds beyond the plan should
+ * be the zones in flight (`--parallel`, here 4), not the zones applied.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { type Benchmark, figure, note } from './harness';
-import { availableMiB, residentMiB, startNbZones } from './nbZones';
+import { availableMiB } from './nbZones';
 import { perNodeTopologyText } from './perNodeTopology';
+import { activatedZones, type ActivationStats } from './zoneActivation';
 
 const NODES = 500;
 const SIZES = [10, 20] as const;
 const PARALLEL = 4;
-/** At most this much of Northbound servers at once (the machine is shared), and this much left free. */
-const BUDGET_MIB = 6144;
+/** Left free beside the servers in flight (the machine is shared). */
 const RESERVE_MIB = 4096;
 /** A zone's Northbound before one was measured: a 500-node zone's peaked at 166 MiB (ovsdb-server 3.1). */
 const FIRST_GUESS_MIB = 170;
@@ -47,23 +47,24 @@ interface Usage {
   seconds: number;
 }
 
-function cli(dir: string, args: string[]): Usage {
+/** A CLI command in a child process (asynchronous: this process relays the zones' bytes meanwhile). */
+async function cli(dir: string, args: string[]): Promise<Usage> {
   const main = path.resolve(__dirname, '..', 'cli', 'main.js');
   const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, ['-r', path.join(dir, 'usage.js'), main, ...args], {
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
+  const child = spawn(process.execPath, ['-r', path.join(dir, 'usage.js'), main, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-100_000)));
+  const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+    child.on('close', (c, s) => resolve([c, s])),
+  );
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  const line = /bench-usage (.*)/.exec(run.stderr)?.[1];
-  if (line === undefined)
-    throw new Error(`ovnk ${args[0]} printed no usage (signal ${run.signal}): ${run.stderr.slice(-500)}`);
-  return {
-    code: run.status,
-    stdout: run.stdout,
-    seconds,
-    ...(JSON.parse(line) as { mb: number; cpu: number; live: number }),
-  };
+  const line = /bench-usage (.*)/.exec(stderr)?.[1];
+  if (line === undefined) throw new Error(`ovnk ${args[0]} printed no usage (signal ${signal}): ${stderr.slice(-500)}`);
+  return { code, stdout, seconds, ...(JSON.parse(line) as { mb: number; cpu: number; live: number }) };
 }
 
 type Document = { kind: string; spec: Record<string, unknown> };
@@ -86,14 +87,16 @@ function fileFor(dir: string, endpoints: Map<string, string>, real: number): str
   return file;
 }
 
-/** `apply` of the file: the real zones written, every other zone failed (exit 4). */
-function applied(dir: string, file: string, real: number): Usage {
-  const usage = cli(dir, ['apply', '-f', file, '-o', 'json', '--parallel', String(PARALLEL)]);
-  if (usage.code !== 4) throw new Error(`apply of ${real} real zones exited ${usage.code}, not 4 (the absent zones)`);
+/** `apply` of the file: the real zones written, every other zone failed (exit 4; 0 when all are real). */
+async function applied(dir: string, file: string, real: number): Promise<Usage & { written: number }> {
+  const usage = await cli(dir, ['apply', '-f', file, '-o', 'json', '--parallel', String(PARALLEL)]);
   const written = (usage.stdout.match(/"sent": *true/g) ?? []).length;
   note(`apply of ${real} real zones: ${written} written (a zone may fail alone on a loaded machine)`);
+  const expected = real === NODES ? 0 : 4;
+  if (usage.code !== expected)
+    throw new Error(`apply of ${real} real zones exited ${usage.code}, not ${expected}, ${written} written`);
   if (written === 0) throw new Error(`apply of ${real} real zones wrote none`);
-  return usage;
+  return { ...usage, written };
 }
 
 /** The sizes to run: OVNK_BENCH_APPLY_ZONES (comma-separated zone counts), else SIZES. */
@@ -105,49 +108,64 @@ function sizes(): number[] {
   return parsed;
 }
 
-/** Whether `real` more zones of `perZone` MiB each fit the budget and what the machine has free. */
+/** Whether the zones in flight, `perZone` MiB each, fit what the machine has free. */
 function fits(real: number, perZone: number): boolean {
-  const needed = real * perZone;
-  const room = Math.min(BUDGET_MIB, availableMiB() - RESERVE_MIB);
+  const needed = PARALLEL * perZone;
+  const room = availableMiB() - RESERVE_MIB;
   if (needed <= room) return true;
-  note(`${real} zones skipped: about ${needed.toFixed(0)} MiB of Northbounds, ${room.toFixed(0)} MiB within budget`);
+  note(`${real} zones skipped: about ${needed.toFixed(0)} MiB of Northbounds in flight, ${room.toFixed(0)} MiB free`);
   return false;
 }
 
-/** `apply` against `real` fresh Northbound-only zones; the servers' memory read before they go. */
-async function applySize(
-  dir: string,
-  names: string[],
-  real: number,
-  plan: Usage,
-): Promise<{ perZone: number; usage: Usage }> {
-  const zones = await startNbZones(names.slice(0, real));
+const loads = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+/** The servers' figures: their largest peak, the most alive at once, their starts and CPU. */
+function serversText(stats: ActivationStats): string {
+  return `a zone's Northbound at most ${stats.peakMiB.toFixed(0)} MiB peak, at most ${stats.mostAlive} alive at once (${stats.starts} starts, ${stats.failedStarts} failed), ${stats.cpu.toFixed(0)} s CPU`;
+}
+
+/** `apply` against `real` fresh Northbound-only zones started on demand; their servers' figures. */
+async function applySize(dir: string, names: string[], real: number, plan: Usage) {
+  const zonesDir = path.join(dir, `zones-${real}`);
+  mkdirSync(zonesDir);
+  const zones = await activatedZones(zonesDir, names.slice(0, real));
+  const started = Date.now();
+  const ticker = setInterval(
+    () =>
+      note(
+        `  ${((Date.now() - started) / 60_000).toFixed(0)} min: ${zones.stats.starts} server starts (load ${loads()})`,
+      ),
+    300_000,
+  );
   try {
-    const usage = applied(dir, fileFor(dir, zones.endpoints, real), real);
-    const servers = zones.servers.map((s) => residentMiB(s.pid));
-    const perZone = Math.max(...servers.map((s) => s.peak));
-    const total = servers.reduce((sum, s) => sum + s.rss, 0);
+    const usage = await applied(dir, fileFor(dir, zones.endpoints, real), real);
+    const { stats } = zones;
     note(
-      `apply of ${NODES} zones, ${real} real: ${usage.mb.toFixed(0)} MiB peak, ${usage.live.toFixed(0)} MiB live at exit, ${usage.cpu.toFixed(1)} s CPU, ${usage.seconds.toFixed(1)} s; a zone's Northbound at most ${perZone.toFixed(0)} MiB peak, all ${total.toFixed(0)} MiB (load ${loadavg()[0]!.toFixed(1)})`,
+      `apply of ${NODES} zones, ${real} real: ${usage.mb.toFixed(0)} MiB peak, ${usage.live.toFixed(0)} MiB live at exit, ${usage.cpu.toFixed(1)} s CPU, ${usage.seconds.toFixed(1)} s; ${serversText(stats)} (load ${loads()})`,
     );
     figure(`apply.memory.zones${real}`, usage.mb, 'MiB');
     figure(`apply.memory.zones${real}.vs_plan`, usage.mb / plan.mb, 'x');
-    figure(`apply.memory.zones${real}.nb_server`, perZone, 'MiB');
+    figure(`apply.memory.zones${real}.nb_server`, stats.peakMiB, 'MiB');
     figure(`apply.memory.zones${real}.live`, usage.live, 'MiB');
-    return { perZone, usage };
+    figure(`apply.memory.zones${real}.written`, usage.written, 'zones');
+    return { perZone: stats.peakMiB, usage };
   } finally {
+    clearInterval(ticker);
     await zones.stop();
+    rmSync(zonesDir, { recursive: true, force: true });
   }
 }
 
 /**
  * What a zone applied leaves live (the slope of the heap live at exit between the fewest and the
- * most zones run), and the peak of the most zones plus that for every other zone of the file: the
- * estimate for all of them real, which this machine cannot hold (a zone's Northbound alone is
- * about 160 MiB).
+ * most zones run below all of them), and the peak of the most zones plus that for every other
+ * zone of the file: the estimate for all of them real, to set beside all of them measured.
  */
 function extrapolate(runs: Map<number, Usage>): void {
-  const sizesRun = [...runs.keys()].sort((a, b) => a - b);
+  const sizesRun = [...runs.keys()].filter((n) => n < NODES).sort((a, b) => a - b);
   if (sizesRun.length < 2) return;
   const [fewest, most] = [sizesRun[0]!, sizesRun[sizesRun.length - 1]!];
   const slope = (runs.get(most)!.live - runs.get(fewest)!.live) / (most - fewest);
@@ -164,7 +182,7 @@ async function run(): Promise<void> {
   writeFileSync(path.join(dir, 'usage.js'), PRELOAD);
   const names = documents().nodes.map((n) => n.name);
   try {
-    const planned = cli(dir, ['plan', '-f', fileFor(dir, new Map(), 0)]);
+    const planned = await cli(dir, ['plan', '-f', fileFor(dir, new Map(), 0)]);
     note(
       `plan of ${NODES} zones: ${planned.mb.toFixed(0)} MiB peak, ${planned.live.toFixed(0)} MiB live at exit, ${planned.cpu.toFixed(1)} s CPU`,
     );

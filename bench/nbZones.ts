@@ -1,63 +1,30 @@
 /**
- * Northbound-only zones for benchmarks of `apply`: per node one standalone ovsdb-server holding
- * OVN_Northbound (NB_Global named after the node, as the lab's zones have it), no Southbound and no
- * northd, which `apply` never reads. A lab zone's Southbound and northd took about 1.7 GB beside
- * its Northbound (issue 30.6), so these let a run hold many more real zones. The schema is the
- * lab's OVN root's (trixie) when that root is built, else the host's.
+ * What Northbound-only zones for benchmarks of `apply` are made of (bench/zoneActivation.ts starts
+ * them): per node one standalone ovsdb-server holding OVN_Northbound (NB_Global named after the
+ * node, as the lab's zones have it), no Southbound and no northd, which `apply` never reads. A lab
+ * zone's Southbound and northd took about 1.7 GB beside its Northbound (issue 30.6). The schema is
+ * the lab's OVN root's (trixie) when that root is built, else the host's; and the servers' memory.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { trixieRoot } from '../lab/trixie';
 import { OvsdbClient } from '../provider/ovsdb/client';
-import { NB_SCHEMA, type OvsdbServer, startOvsdbServer } from '../test/support/ovsdbServer';
+import { NB_SCHEMA, type OvsdbServer } from '../test/support/ovsdbServer';
 
-export interface NbZones {
-  /** `unix:` endpoint of each zone's Northbound, by node name. */
-  endpoints: Map<string, string>;
-  servers: OvsdbServer[];
-  /** Stops every server (by its pid) and removes its files. */
-  stop(): Promise<void>;
-}
-
-function labSchema(): string {
+/** The Northbound schema of the lab's OVN root when it is built, else the host's. */
+export function labSchema(): string {
   const trixie = path.join(trixieRoot(), 'usr', 'share', 'ovn', 'ovn-nb.ovsschema');
   return existsSync(trixie) ? trixie : NB_SCHEMA;
 }
 
-async function nameZone(server: OvsdbServer, name: string): Promise<void> {
+/** NB_Global named after the node, as upstream's per-node zones have it. */
+export async function nameZone(server: Pick<OvsdbServer, 'unix'>, name: string): Promise<void> {
   const client = await OvsdbClient.connect(server.unix);
   try {
     await client.transact('OVN_Northbound', [{ op: 'insert', table: 'NB_Global', row: { name } }]);
   } finally {
     client.close();
   }
-}
-
-/** One Northbound server per name, started a few at a time. */
-export async function startNbZones(names: string[]): Promise<NbZones> {
-  const schema = labSchema();
-  const servers: OvsdbServer[] = [];
-  const endpoints = new Map<string, string>();
-  const stop = async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-  };
-  try {
-    for (let i = 0; i < names.length; i += 8) {
-      const started = await Promise.all(
-        names.slice(i, i + 8).map(async (name) => {
-          const server = await startOvsdbServer({ schema });
-          servers.push(server);
-          await nameZone(server, name);
-          return [name, server.unix] as const;
-        }),
-      );
-      for (const [name, unix] of started) endpoints.set(name, unix);
-    }
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { endpoints, servers, stop };
 }
 
 /** Resident and peak resident MiB of a process (proc(5) VmRSS, VmHWM). */

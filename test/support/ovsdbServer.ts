@@ -230,6 +230,18 @@ export async function startOvsdbServer(options: ServerOptions = {}): Promise<Ovs
 }
 
 /**
+ * A standalone server on an existing database file, its socket, log and control files beside it
+ * (named after the file), kept when it stops: started again on the same file, it holds what it held.
+ */
+export async function serveDatabase(db: string): Promise<OvsdbServer> {
+  const dir = path.dirname(db);
+  const name = path.basename(db, '.db');
+  // the port of this start is read from the log: not one of an earlier start's
+  await fs.rm(path.join(dir, `${name}.log`), { force: true });
+  return serverHandle(dir, name, await spawnServer(dir, db, name, [], false), false);
+}
+
+/**
  * A free loopback port below the kernel's ephemeral range (RAFT addresses must be fixed before the
  * servers start). A port the kernel handed out and we closed again may be handed to another
  * process's outgoing connection before the member binds it; the kernel never picks a source port
