@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,10 +8,11 @@ import { chassisNode, layer3AndLayer2, useZoneNorthbounds } from '../../support/
 
 // A CLI run holds a zone's Northbound only while it works on that zone (connections.ts
 // leaseConnection, cluster/zones.ts onZones): at most --parallel at once, none once the run is
-// over, though the process has not closed its pool yet. Counted on the real servers' side: the
-// sockets each ovsdb-server holds beyond the ones it listens on (/proc/<pid>/fd), sampled while
-// `runApply` runs in this process (the pool is the process's, so runFileCommand's closing is not
-// called here). Before, every zone's connection stayed open from its state read to the exit.
+// over, though the process has not closed its pool yet. Counted at the real servers' end: the
+// established TCP connections on each ovsdb-server's port as the kernel lists them (/proc/net/tcp;
+// one the client closed is CLOSE_WAIT there at once, however late the server gets to it), sampled
+// while `runApply` runs in this process (the pool is the process's, so runFileCommand's closing is
+// not called here). Before, every zone's connection stayed open from its state read to the exit.
 const zones = [1, 2, 3, 4, 5, 6];
 const PARALLEL = 2;
 const { servers } = useZoneNorthbounds(zones.map((i) => `n${i}`));
@@ -35,40 +36,32 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The sockets a server process holds (its listening ones among them). */
-function sockets(pid: number): number {
-  const fds = join('/proc', String(pid), 'fd');
-  return readdirSync(fds).filter((fd) => {
-    try {
-      return readlinkSync(join(fds, fd)).startsWith('socket:');
-    } catch {
-      return false; // closed between the listing and the look
-    }
-  }).length;
-}
+const ESTABLISHED = '01';
 
-/** Every server's sessions: its sockets beyond those it held with no client. */
-const sessions = (baseline: number[]) => servers.map((s, i) => sockets(s.pid) - baseline[i]!);
+/** Every server's established connections: /proc/net/tcp lines whose local port is its port. */
+function sessions(): number[] {
+  const lines = readFileSync('/proc/net/tcp', 'utf8').trim().split('\n').slice(1);
+  const established = lines
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields[3] === ESTABLISHED)
+    .map((fields) => parseInt(fields[1]!.split(':')[1]!, 16));
+  return servers.map((s) => established.filter((port) => port === s.tcpPort).length);
+}
 const total = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
-
-async function settled(baseline: number[]): Promise<number[]> {
-  for (let i = 0; i < 200 && total(sessions(baseline)) > 0; i++) await new Promise((r) => setTimeout(r, 25));
-  return sessions(baseline);
-}
 
 describe('a CLI run over per-node zones holds each zone only while it works on it', () => {
   it('apply and a re-apply hold at most --parallel sessions on the servers and none afterwards', async () => {
-    const baseline = servers.map((s) => sockets(s.pid));
-    const nb = zones.map((i) => `n${i}=${servers[i - 1]!.unix}`);
+    const nb = zones.map((i) => `n${i}=${servers[i - 1]!.tcp}`);
+    expect(sessions()).toEqual(zones.map(() => 0));
     let most = 0;
-    const sampler = setInterval(() => (most = Math.max(most, total(sessions(baseline)))), 2);
+    const sampler = setInterval(() => (most = Math.max(most, total(sessions()))), 5);
     try {
       const applied = await runApply({ file: [file], nb, parallel: String(PARALLEL) });
       expect(applied.zones.map((z) => z.ok && z.value.sent)).toEqual(zones.map(() => true));
-      expect(await settled(baseline)).toEqual(zones.map(() => 0));
+      expect(sessions()).toEqual(zones.map(() => 0));
       const again = await runApply({ file: [file], nb, parallel: String(PARALLEL) });
       expect(again.zones.map((z) => z.ok && !z.value.sent)).toEqual(zones.map(() => true));
-      expect(await settled(baseline)).toEqual(zones.map(() => 0));
+      expect(sessions()).toEqual(zones.map(() => 0));
     } finally {
       clearInterval(sampler);
     }
