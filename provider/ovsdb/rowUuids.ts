@@ -12,86 +12,118 @@
  * order the rows were allocated in. One transaction of 100,000 routes cost ovsdb-server 2.0 s
  * instead of 2.5 s (the README's Performance section, issue 30.3).
  *
- * The rest of each uuid is random (version 4): 90 random bits per row, so meeting a uuid already
- * in the table is not a practical concern; the server would refuse it ("duplicate uuid") and
- * nothing would be written.
+ * The rest of each uuid is one random (version 4) uuid's, drawn per transaction: its rows differ
+ * in the count, transactions in 90 random bits, so meeting a uuid already in the table is not a
+ * practical concern; the server would refuse it ("duplicate uuid") and nothing would be written.
+ * Rewriting copies only what holds a name (a 100,000-row transaction: about 40 ms here).
  */
 import { randomUUID } from 'node:crypto';
 import type { Condition, Mutation, Operation, Uuid, WireAtom, WireRow, WireValue } from './notation';
 
-/** Uuids whose first 32 bits count up from a random start, the rest random. */
+/** Uuids whose first 32 bits count up from a random start, the rest one random uuid's. */
 function uuidCounter(): () => Uuid {
-  let next = Number.parseInt(randomUUID().slice(0, 8), 16);
+  const random = randomUUID();
+  const tail = random.slice(8);
+  let next = Number.parseInt(random.slice(0, 8), 16);
   return () => {
-    const uuid = `${next.toString(16).padStart(8, '0')}${randomUUID().slice(8)}`;
+    const uuid = next.toString(16).padStart(8, '0') + tail;
     next = (next + 1) >>> 0;
     return uuid;
   };
 }
+
+type Names = Map<string, Uuid>;
 
 /**
  * `operations` with our uuids in place of uuid-names: the same operations in the same order (a
  * result or an error index means the same operation), each insert's result its chosen uuid.
  */
 export function withRowUuids(operations: Operation[]): Operation[] {
-  const uuids = new Map<string, Uuid>();
+  const uuids: Names = new Map();
+  const chosen: (Uuid | undefined)[] = [];
   const next = uuidCounter();
-  for (const op of operations) {
-    if (op.op !== 'insert' || op['uuid-name'] === undefined) continue;
-    // a name inserted twice is the server's to refuse ("duplicate uuid-name"): sent as it is
-    if (uuids.has(op['uuid-name'])) return operations;
-    uuids.set(op['uuid-name'], op.uuid ?? next());
-  }
-  if (uuids.size === 0) return operations;
-  return operations.map((op) => resolved(op, uuids));
+  operations.forEach((op, i) => {
+    if (op.op !== 'insert' || op['uuid-name'] === undefined) return;
+    chosen[i] = op.uuid ?? next();
+    uuids.set(op['uuid-name'], chosen[i]);
+  });
+  // a name inserted twice is the server's to refuse ("duplicate uuid-name"): sent as it is
+  if (uuids.size === 0 || uuids.size < chosen.filter((u) => u !== undefined).length) return operations;
+  return operations.map((op, i) => resolved(op, chosen[i], uuids));
 }
 
-function resolved(op: Operation, uuids: Map<string, Uuid>): Operation {
-  const row = (r: WireRow) => resolveRow(r, uuids);
-  const where = (w: Condition[]) => w.map(([c, fn, v]): Condition => [c, fn, resolveValue(v, uuids)]);
+/** `op` with `uuid` (when it is a named insert's) and its references resolved. */
+function resolved(op: Operation, uuid: Uuid | undefined, uuids: Names): Operation {
   switch (op.op) {
-    case 'insert': {
-      const name = op['uuid-name'];
-      const uuid = name === undefined ? op.uuid : uuids.get(name);
-      return { op: 'insert', table: op.table, ...(uuid === undefined ? {} : { uuid }), row: row(op.row) };
-    }
+    case 'insert':
+      if (uuid === undefined) return { ...op, row: resolveRow(op.row, uuids) };
+      return { op: 'insert', table: op.table, uuid, row: resolveRow(op.row, uuids) };
     case 'update':
-      return { ...op, where: where(op.where), row: row(op.row) };
-    case 'mutate':
-      return {
-        ...op,
-        where: where(op.where),
-        mutations: op.mutations.map(([c, m, v]): Mutation => [c, m, resolveValue(v, uuids)]),
-      };
+      return { ...op, where: resolveWhere(op.where, uuids), row: resolveRow(op.row, uuids) };
+    case 'mutate': {
+      const mutations = copyOnWrite(op.mutations, ([c, m, v]): Mutation => {
+        const value = resolveValue(v, uuids);
+        return value === v ? [c, m, v] : [c, m, value];
+      });
+      return { ...op, where: resolveWhere(op.where, uuids), mutations };
+    }
     case 'wait':
-      return { ...op, where: where(op.where), rows: op.rows.map(row) };
+      return { ...op, where: resolveWhere(op.where, uuids), rows: copyOnWrite(op.rows, (r) => resolveRow(r, uuids)) };
     case 'select':
     case 'delete':
-      return { ...op, where: where(op.where) };
+      return { ...op, where: resolveWhere(op.where, uuids) };
     default:
       return op;
   }
 }
 
-function resolveRow(row: WireRow, uuids: Map<string, Uuid>): WireRow {
-  const out: WireRow = {};
-  for (const column in row) out[column] = resolveValue(row[column]!, uuids);
-  return out;
+/** `list` mapped by `f`, or `list` itself when `f` returned every element unchanged (by identity). */
+function copyOnWrite<T>(list: T[], f: (item: T) => T): T[] {
+  let out: T[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const item = f(list[i]!);
+    if (out === undefined && !Object.is(item, list[i])) out = list.slice(0, i);
+    out?.push(item);
+  }
+  return out ?? list;
+}
+
+function resolveWhere(where: Condition[], uuids: Names): Condition[] {
+  return copyOnWrite(where, (condition) => {
+    const value = resolveValue(condition[2], uuids);
+    return value === condition[2] ? condition : [condition[0], condition[1], value];
+  });
+}
+
+function resolveRow(row: WireRow, uuids: Names): WireRow {
+  let out: WireRow | undefined;
+  for (const column in row) {
+    const value = resolveValue(row[column]!, uuids);
+    if (value !== row[column]) (out ??= { ...row })[column] = value;
+  }
+  return out ?? row;
 }
 
 /** A value's named-uuid atoms as uuids (a name not inserted here is left for the server to refuse). */
-function resolveValue(value: WireValue, uuids: Map<string, Uuid>): WireValue {
+function resolveValue(value: WireValue, uuids: Names): WireValue {
   if (!Array.isArray(value)) return value;
-  if (value[0] === 'set') return ['set', (value[1] as WireAtom[]).map((a) => resolveAtom(a, uuids))];
-  if (value[0] === 'map')
-    return [
-      'map',
-      (value[1] as [WireAtom, WireAtom][]).map(([k, v]) => [resolveAtom(k, uuids), resolveAtom(v, uuids)]),
-    ];
+  if (value[0] === 'set') {
+    const atoms = value[1] as WireAtom[];
+    const resolvedAtoms = copyOnWrite(atoms, (a) => resolveAtom(a, uuids));
+    return resolvedAtoms === atoms ? value : ['set', resolvedAtoms];
+  }
+  if (value[0] === 'map') {
+    const pairs = value[1] as [WireAtom, WireAtom][];
+    const resolvedPairs = copyOnWrite(pairs, (pair): [WireAtom, WireAtom] => {
+      const [k, v] = [resolveAtom(pair[0], uuids), resolveAtom(pair[1], uuids)];
+      return k === pair[0] && v === pair[1] ? pair : [k, v];
+    });
+    return resolvedPairs === pairs ? value : ['map', resolvedPairs];
+  }
   return resolveAtom(value as WireAtom, uuids);
 }
 
-function resolveAtom(atom: WireAtom, uuids: Map<string, Uuid>): WireAtom {
+function resolveAtom(atom: WireAtom, uuids: Names): WireAtom {
   if (!Array.isArray(atom) || atom[0] !== 'named-uuid') return atom;
   const uuid = uuids.get(atom[1]);
   return uuid === undefined ? atom : ['uuid', uuid];
