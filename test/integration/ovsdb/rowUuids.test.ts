@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OvsdbClient } from '../../../provider/ovsdb/client';
+import { OvsdbClusterClient } from '../../../provider/ovsdb/cluster';
 import { DuplicateUuid } from '../../../provider/ovsdb/errors';
 import type { Operation } from '../../../provider/ovsdb/notation';
 import { withRowUuids } from '../../../provider/ovsdb/rowUuids';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { startOvsdbCluster, startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 
 const NB = 'OVN_Northbound';
 let server: OvsdbServer;
@@ -76,5 +77,35 @@ describe('inserting rows under uuids we chose (ovsdb-server, the insert operatio
     expect(again).toBeInstanceOf(DuplicateUuid);
     expect(again).toMatchObject({ index: 0, op: 'insert', table: 'Logical_Router' });
     expect((await routesOf('lr_resent')).uuids).toHaveLength(2);
+  });
+
+  it('stores them under the chosen uuids on every member of a RAFT cluster', async () => {
+    const cluster = await startOvsdbCluster(3);
+    try {
+      const writer = new OvsdbClusterClient(cluster.remotes, NB);
+      const sent = withRowUuids(routerWithRoutes('lr_raft', 3));
+      await writer.transact(NB, sent);
+      writer.close();
+      const chosen = sent.map((op) => (op.op === 'insert' ? op.uuid : undefined)).sort();
+      for (const member of cluster.members) {
+        const reader = await OvsdbClient.connect(member.unix);
+        // a follower may apply the commit a moment after the leader answered
+        const select = () =>
+          reader.transact(NB, [{ op: 'select', table: 'Logical_Router_Static_Route', where: [], columns: ['_uuid'] }]);
+        let uuids: string[] = [];
+        for (let tries = 0; tries < 50 && uuids.length < 3; tries++) {
+          const [result] = await select();
+          uuids = result!.rows!.map((r) => (r._uuid as { uuid: string }).uuid);
+          if (uuids.length < 3) await new Promise((r) => setTimeout(r, 100));
+        }
+        const [router] = await reader.transact(NB, [
+          { op: 'select', table: 'Logical_Router', where: [['name', '==', 'lr_raft']], columns: ['_uuid'] },
+        ]);
+        reader.close();
+        expect([(router!.rows![0]!._uuid as { uuid: string }).uuid, ...uuids].sort()).toEqual(chosen);
+      }
+    } finally {
+      await cluster.stop();
+    }
   });
 });
