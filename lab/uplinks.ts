@@ -128,7 +128,9 @@ async function waitForLinks(node: NodeLayout, names: string[]): Promise<void> {
  * of the node, breth0's static entry included (ofproto-dpif.c bundle_destroy:
  * bundle_flush_macs(bundle, true)), and breth0 learnt it on its own patch port: the node's geneve
  * went into OVN (test/lab/egress.test.ts moves blue's network so, on the shared lab). A learnt
- * entry never replaces a static one.
+ * entry never replaces a static one. ovnk's own entries on these bridges (provider/uplink/staticFdb.ts,
+ * upstream's configureUplinkStaticFDBEntry) hold each bridge's own MAC, not breth0's: this pin, like
+ * breth0's entry it protects, stays the lab's stand-in for ovnkube-node.
  */
 async function pinGatewayMac(node: NodeLayout, root: string | undefined, gatewayMac: string): Promise<void> {
   for (const b of uplinkBridgesOf(node)) await pinHostMac(node, root, gatewayMac, b.bridge);
