@@ -19,7 +19,16 @@ import { findCondition } from '../../provider/uplink';
 import '../setup/lab';
 import { sendFrame } from './capture-helpers';
 import { ovnk, syncChassis } from './networks-helpers';
-import { closeNodes, externalIds, labCluster, onNode, restoreExternalIds } from './uplink-helpers';
+import {
+  closeNodes,
+  externalIds,
+  fdbPinned,
+  fdbUnpin,
+  labCluster,
+  linkMac,
+  onNode,
+  restoreExternalIds,
+} from './uplink-helpers';
 
 const lab = inject('lab');
 const worker = lab.nodes[0]!;
@@ -29,21 +38,9 @@ const blue = { bridge: 'br-blue', port: 'blue0' };
 const red = { bridge: 'br-red', port: 'red0' };
 let saved: string;
 
-const macOf = async (link: string): Promise<string> =>
-  (JSON.parse(await onNode(worker, 'ip', '-j', 'link', 'show', 'dev', link)) as { address: string }[])[0]!.address;
-const ofportOf = async (port: string) => (await onNode(worker, 'ovs-vsctl', 'get', 'Interface', port, 'ofport')).trim();
-
-/** Whether the bridge shows `port`'s MAC as a static entry on that port, VLAN 0, as SetStaticFDBEntry writes it. */
-async function pinned({ bridge, port }: { bridge: string; port: string }): Promise<boolean> {
-  const [mac, ofport] = [await macOf(port), await ofportOf(port)];
-  const shown = await onNode(worker, 'ovs-appctl', 'fdb/show', bridge);
-  return new RegExp(`^\\s*${ofport}\\s+0\\s+${mac}\\s+static\\s*$`, 'm').test(shown);
-}
-
-/** Remove a static entry by hand (an operator, or what an ovs-vswitchd restart does to all of them). */
-async function unpin({ bridge, port }: { bridge: string; port: string }): Promise<void> {
-  await onNode(worker, 'ovs-appctl', 'fdb/del', bridge, '0', await macOf(port)).catch(() => undefined);
-}
+const macOf = (link: string) => linkMac(worker, link);
+const pinned = (entry: { bridge: string; port: string }) => fdbPinned(worker, entry);
+const unpin = (entry: { bridge: string; port: string }) => fdbUnpin(worker, entry);
 
 const stateOf = (result: Awaited<ReturnType<typeof discoverUplinks>>, name: string) =>
   result.uplinkStates.find((s) => s.metadata.name === name)!;

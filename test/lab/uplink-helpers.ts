@@ -67,6 +67,28 @@ export async function restoreExternalIds(node: LabNodeStatus, saved: string): Pr
   await onNode(node, 'ovs-vsctl', 'set', 'Open_vSwitch', '.', `external_ids=${saved}`);
 }
 
+/** A link's MAC in the node's network namespace. */
+export async function linkMac(node: LabNodeStatus, link: string): Promise<string> {
+  const shown = JSON.parse(await onNode(node, 'ip', '-j', 'link', 'show', 'dev', link)) as { address: string }[];
+  return shown[0]!.address;
+}
+
+/**
+ * Whether the bridge shows `port`'s MAC as a static entry on that port (its ofport), VLAN 0, as
+ * upstream's SetStaticFDBEntry writes it (pkg/util/ovs.go).
+ */
+export async function fdbPinned(node: LabNodeStatus, { bridge, port }: { bridge: string; port: string }) {
+  const mac = await linkMac(node, port);
+  const ofport = (await onNode(node, 'ovs-vsctl', 'get', 'Interface', port, 'ofport')).trim();
+  const shown = await onNode(node, 'ovs-appctl', 'fdb/show', bridge);
+  return new RegExp(`^\\s*${ofport}\\s+0\\s+${mac}\\s+static\\s*$`, 'm').test(shown);
+}
+
+/** Remove that static entry by hand (an operator, or what an ovs-vswitchd restart does to every one). */
+export async function fdbUnpin(node: LabNodeStatus, { bridge, port }: { bridge: string; port: string }) {
+  await onNode(node, 'ovs-appctl', 'fdb/del', bridge, '0', await linkMac(node, port)).catch(() => undefined);
+}
+
 /** An Uplink document selecting one node by name label `test.ovnk.io/node`. */
 export function uplinkDoc(
   name: string,

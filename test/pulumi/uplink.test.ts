@@ -9,7 +9,10 @@ import {
   bridgeMappings,
   closeNodes,
   externalIds,
+  fdbPinned,
+  fdbUnpin,
   fixture,
+  linkMac,
   onNode,
   restoreExternalIds,
   withoutKeyPaths,
@@ -43,6 +46,8 @@ const conditionsOf = (props: Props) => (props.uplinkState as { status: { conditi
 // The nodes' external_ids are saved before the host starts and restored after it stopped.
 beforeAll(async () => {
   saved = await Promise.all(lab.nodes.map(externalIds));
+  // files before this one on the shared lab may have left entries whose records they put back
+  await Promise.all(lab.nodes.map((n) => fdbUnpin(n, { bridge: 'br-red', port: 'red0' })));
 });
 afterAll(async () => {
   await Promise.all(lab.nodes.map((n, i) => restoreExternalIds(n, saved[i]!)));
@@ -121,6 +126,24 @@ describe('UplinkState through the host, one per selected node', () => {
     expect(((await host.read(r.id, r.urn, updated.properties)).properties.drift as { count: number }).count).toBe(0);
   });
 
+  it('a static FDB entry ovs-vswitchd lost shows as drift on refresh, and update pins it back (gateway_udn.go configureUplinkStaticFDBEntry)', async () => {
+    const node = lab.nodes[2]!;
+    const r = created[node.name]!;
+    const red = { bridge: 'br-red', port: 'red0' };
+    expect(await fdbPinned(node, red)).toBe(true);
+    await fdbUnpin(node, red);
+    const read = await host.read(r.id, r.urn, r.outs);
+    expect(read.properties.drift).toEqual({
+      lines: [
+        `node ${node.name}: bridge br-red: static FDB entry ${await linkMac(node, 'red0')} on red0 (VLAN 0) missing`,
+      ],
+      count: 1,
+    });
+    const updated = await host.update(r.id, r.urn, read.properties, r.outs);
+    expect(await fdbPinned(node, red)).toBe(true);
+    expect(((await host.read(r.id, r.urn, updated.properties)).properties.drift as { count: number }).count).toBe(0);
+  });
+
   it('a node the inventory does not have is refused by check, naming node', async () => {
     const { failures } = await host.check(
       dynamicUrn('UplinkState', 'red.x'),
@@ -133,13 +156,14 @@ describe('UplinkState through the host, one per selected node', () => {
     });
   });
 
-  it('delete removes only the mappings this owner wrote, and again is a no-op', async () => {
+  it('delete removes only the mappings and static FDB entries this owner wrote, and again is a no-op', async () => {
     for (const node of lab.nodes) {
       const r = created[node.name]!;
       await host.delete(r.id, r.urn, r.outs);
       await host.delete(r.id, r.urn, r.outs);
       expect(await bridgeMappings(node)).not.toContain('cluster_udn_tenant-red');
       expect(await bridgeMappings(node)).toContain('physnet:breth0');
+      expect(await fdbPinned(node, { bridge: 'br-red', port: 'red0' })).toBe(false);
     }
   });
 });

@@ -3,9 +3,10 @@
  * check plans offline (no I/O): the problems as failures naming the property, the physical
  * networks (one per CUDN naming the Uplink) and the UplinkState's name; which bridge each maps to
  * needs the node's interfaces, so `mappings` is an output. create/update discover the node
- * over SSH and write its mappings (provider/runtime/uplink, one guarded transaction); read
- * discovers afresh, so refresh shows a removed mapping or a moved interface as drift; delete
- * removes only the mappings this owner wrote. With `routeAdvertisements` (and ClusterAllocations'
+ * over SSH, write its mappings (provider/runtime/uplink, one guarded transaction) and pin its
+ * Uplink bridges' static FDB entries (staticFdb.ts); read discovers afresh, so refresh shows a
+ * removed mapping, a moved interface or a lost FDB entry as drift; delete removes only the
+ * mappings and entries this owner wrote. With `routeAdvertisements` (and ClusterAllocations'
  * `networkIds`) the node's VRF membership is applied after the mappings, read reports it (a
  * membership released by hand is drift) and delete releases only what this owner made; VRF
  * conflicts and failures show as conditions and in `vrf`, never as a failed operation.
