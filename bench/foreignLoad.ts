@@ -6,7 +6,8 @@
  * node switch and the router hold), 1,000 port groups holding 50 ACLs each (50,000 ACLs) and
  * 1,000 address sets; `scale` 0.1 is a tenth of each. Names and external_ids follow upstream's
  * (go-controller/pkg/ovn: `rtos-<node>`, `Service_<ns>/<name>_TCP_cluster`, db_object_ids' ACL and
- * address-set ids), so a server selects on them as it would on a real cluster's rows.
+ * address-set ids), so a server selects on them as it would on a real cluster's rows. Written in
+ * one transaction (writeLoad) or one object at a time (writeLoadPiecewise): the same rows.
  */
 import { OvsdbClient } from '../provider/ovsdb/client';
 import type { Condition, Operation, WireAtom, WireMap, WireValue } from '../provider/ovsdb/notation';
@@ -196,6 +197,70 @@ export async function writeLoad(endpoint: string, size: LoadSize): Promise<numbe
   const client = await OvsdbClient.connect(endpoint, { requestTimeoutMs: 600_000 });
   try {
     await client.transact(NB, [...serviceRows(size), ...nodeRows(size), ...policyRows(size)], { timeoutMs: 600_000 });
+    return loadRows(size);
+  } finally {
+    client.close();
+  }
+}
+
+type Insert = Extract<Operation, { op: 'insert' }>;
+const PIECE = 200;
+const chunks = <T>(xs: T[]): T[][] =>
+  Array.from({ length: Math.ceil(xs.length / PIECE) }, (_, i) => xs.slice(i * PIECE, (i + 1) * PIECE));
+/** Adds the rows `inserts` names to `column` of the row of `table` named `name`. */
+const addTo = (table: string, name: string, column: string, inserts: Insert[]): Operation => ({
+  op: 'mutate',
+  table,
+  where: [['name', '==', name]],
+  mutations: [[column, 'insert', set(inserts.map((o) => o['uuid-name']!))]],
+});
+
+/**
+ * The load's transactions as upstream's controllers write theirs, one object at a time: the
+ * cluster's group and router first, then per node its switch, ports and router port, per port
+ * group its ACLs, services and address sets PIECE at a time. Same rows as writeLoad; the server
+ * parses many small requests instead of one, so its heap does not hold the rows among the holes
+ * one large parse leaves (what a server restarted from its database file holds).
+ */
+function loadPieces(size: LoadSize, group: WireAtom): Operation[][] {
+  const lbs = serviceRows(size).filter((o): o is Insert => o.op === 'insert' && o.table === 'Load_Balancer');
+  const nodes: Operation[][] = [[]];
+  for (const o of nodeRows(size) as Insert[]) {
+    if (o.table === 'Logical_Router') continue;
+    const piece = nodes[nodes.length - 1]!;
+    if (o.table !== 'Logical_Switch') piece.push(o);
+    else {
+      const rtos = piece.filter((p): p is Insert => p.op === 'insert' && p.table === 'Logical_Router_Port');
+      piece.push({ ...o, row: { ...o.row, load_balancer_group: group } });
+      piece.push(addTo('Logical_Router', 'ovn_cluster_router', 'ports', rtos));
+      nodes.push([]);
+    }
+  }
+  const policies: Operation[][] = [[]];
+  const policy = policyRows(size) as Insert[];
+  for (const o of policy.filter((p) => p.table !== 'Address_Set')) {
+    policies[policies.length - 1]!.push(o);
+    if (o.table === 'Port_Group') policies.push([]);
+  }
+  return [
+    ...chunks(lbs).map((piece) => [...piece, addTo('Load_Balancer_Group', 'clusterLBGroup', 'load_balancer', piece)]),
+    ...nodes,
+    ...chunks(policy.filter((p) => p.table === 'Address_Set')),
+    ...policies,
+  ].filter((piece) => piece.length > 0);
+}
+
+/** Writes the load one object at a time (loadPieces); returns how many rows it holds. */
+export async function writeLoadPiecewise(endpoint: string, size: LoadSize): Promise<number> {
+  const client = await OvsdbClient.connect(endpoint, { requestTimeoutMs: 600_000 });
+  try {
+    const [created] = await client.transact(NB, [
+      { op: 'insert', table: 'Load_Balancer_Group', row: { name: 'clusterLBGroup' } },
+    ]);
+    const group: WireAtom = ['uuid', created!.uuid!];
+    const router = { name: 'ovn_cluster_router', load_balancer_group: group };
+    await client.transact(NB, [{ op: 'insert', table: 'Logical_Router', row: router }]);
+    for (const piece of loadPieces(size, group)) await client.transact(NB, piece);
     return loadRows(size);
   } finally {
     client.close();

@@ -7,9 +7,12 @@
  * operation without the load.
  * Every server is up at once and the calls take turns, server after server, so the other work of
  * a shared machine falls on all of them alike; CPU figures are the best of CPU_RUNS calls (client
- * and server together). A fourth server held the 100x load and dropped it (its database holds
- * only our rows, its heap went through the load): told apart, what the load's rows cost and what
- * the server's heap after them costs.
+ * and server together). The load goes in one transaction, as a server restarted from its
+ * database file holds it (its rows among the holes one large parse leaves). More servers tell
+ * apart what the load's rows cost and what the server's heap costs: at both sizes one holding
+ * the load written one object at a time, as upstream's controllers write (`_piecewise`: the same
+ * rows, requests and replies), and one that held the 100x load and dropped it (our rows only, its
+ * heap went through the load: the second baseline, beside the fresh server).
  * Times are of the Northbound part (observe, reconcile, the transaction when one is due) for a
  * zone planned once, as the Pulumi providers run it (their plan comes from check); planning the
  * topology costs the same whatever the database holds, and is noted apart.
@@ -29,7 +32,7 @@ import {
 } from '../provider/runtime/cli';
 import { startOvsdbServer, type OvsdbServer } from '../test/support/ovsdbServer';
 import { cpuSecondsOf, preciseCpuSecondsOf } from '../test/support/processCpu';
-import { dropLoad, loadSize, writeLoad } from './foreignLoad';
+import { dropLoad, loadSize, writeLoad, writeLoadPiecewise } from './foreignLoad';
 import { bestOf, figure, note, timed, type Benchmark } from './harness';
 import { perNodeTopologyText } from './perNodeTopology';
 
@@ -130,12 +133,21 @@ async function callsOn(db: OvsdbDatabase, planned: TopologyPlan): Promise<Subjec
   };
 }
 
-/** A server holding our zone's rows and, when `scale` > 0, the load at that scale (dropped again when `drop`). */
-async function subject(label: string, planned: TopologyPlan, scale: number, drop = false): Promise<Subject> {
+/**
+ * How a server got its load: in one transaction (what a server restarted from its database file
+ * holds: rows among the holes of one large parse), one object at a time as upstream's controllers
+ * write it (foreignLoad.ts loadPieces), or in one transaction and then deleted (`dropped`).
+ */
+type Loaded = 'one' | 'piecewise' | 'dropped';
+
+/** A server holding our zone's rows and, when `scale` > 0, the load at that scale, written as `loaded` says. */
+async function subject(label: string, planned: TopologyPlan, scale: number, loaded: Loaded = 'one'): Promise<Subject> {
   const server = await startOvsdbServer();
+  const drop = loaded === 'dropped';
+  const write = loaded === 'piecewise' ? writeLoadPiecewise : writeLoad;
   try {
     // the load first: its long transaction would starve the pooled connection's keepalive
-    const foreign = scale > 0 ? await writeLoad(server.unix, loadSize(scale)) : 0;
+    const foreign = scale > 0 ? await write(server.unix, loadSize(scale)) : 0;
     const db = await nbConnection(server.unix);
     const first = await applyZone(db, planned.zones[0]!, OWNER, planned.state);
     if (!first.sent) throw new Error('the first apply sent nothing');
@@ -193,10 +205,14 @@ async function run(): Promise<void> {
   try {
     subjects.push(await subject('alone', planned, 0));
     subjects.push(await subject('10x', planned, 0.1));
+    subjects.push(await subject('10x_piecewise', planned, 0.1, 'piecewise'));
     subjects.push(await subject('100x', planned, 1));
-    subjects.push(await subject('100x_dropped', planned, 1, true));
+    subjects.push(await subject('100x_piecewise', planned, 1, 'piecewise'));
+    subjects.push(await subject('100x_dropped', planned, 1, 'dropped'));
     await measureCpu(subjects);
     const [alone, ...others] = subjects as [Subject, ...Subject[]];
+    // the second baseline: our rows only, on a server whose heap went through the 100x load
+    const dropped = subjects.find((s) => s.label === '100x_dropped')!;
     note(describe(alone));
     for (const op of OPERATIONS) figure(`reads.alone.${op}.cpu`, total(alone.cpu[op]), 's');
     figure('reads.alone.dump.cpu', dumpCpu(alone.server, 3), 's');
@@ -208,6 +224,8 @@ async function run(): Promise<void> {
         figure(`reads.${s.label}.${op}.cpu.vs_alone`, total(s.cpu[op]) / total(alone.cpu[op]), 'x');
         figure(`reads.${s.label}.${op}.server_cpu.vs_alone`, s.cpu[op].server / alone.cpu[op].server, 'x');
         if (dump !== undefined) figure(`reads.${s.label}.${op}.cpu.vs_dump`, total(s.cpu[op]) / dump, 'x');
+        if (s.foreign > 0)
+          figure(`reads.${s.label}.${op}.cpu.vs_dropped`, total(s.cpu[op]) / total(dropped.cpu[op]), 'x');
       }
       figure(`reads.${s.label}.rows_read.vs_alone`, s.sent.reapply.rows / alone.sent.reapply.rows, 'x');
       if (dump === undefined) continue;
