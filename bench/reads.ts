@@ -11,16 +11,18 @@
  * database file holds it (its rows among the holes one large parse leaves). More servers tell
  * apart what the load's rows cost and what the server's heap costs: at both sizes one holding
  * the load written one object at a time, as upstream's controllers write (`_piecewise`: the same
- * rows, requests and replies), and one that held the 100x load and dropped it (our rows only, its
+ * rows, requests and replies), one with the 10x load written so and then restarted from its
+ * compacted file (`_restarted`), and one that held the 100x load and dropped it (our rows only, its
  * heap went through the load: the second baseline, beside the fresh server).
  * Times are of the Northbound part (observe, reconcile, the transaction when one is due) for a
  * zone planned once, as the Pulumi providers run it (their plan comes from check); planning the
  * topology costs the same whatever the database holds, and is noted apart.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
 import { observe, planApply } from '../provider/nb/apply';
 import { nbSchema } from '../provider/nb/generated/nb';
-import type { OvsdbDatabase } from '../provider/ovsdb/client';
+import { OvsdbClient, type OvsdbDatabase } from '../provider/ovsdb/client';
 import {
   adaptToServer,
   applyZone,
@@ -134,23 +136,42 @@ async function callsOn(db: OvsdbDatabase, planned: TopologyPlan): Promise<Subjec
 }
 
 /**
- * How a server got its load: in one transaction (what a server restarted from its database file
- * holds: rows among the holes of one large parse), one object at a time as upstream's controllers
- * write it (foreignLoad.ts loadPieces), or in one transaction and then deleted (`dropped`).
+ * How a server got its load: in one transaction, one object at a time as upstream's controllers
+ * write it (foreignLoad.ts loadPieces), that and then a restart from its compacted database file
+ * (which the server reads in one piece), or in one transaction and then deleted (`dropped`).
  */
-type Loaded = 'one' | 'piecewise' | 'dropped';
+type Loaded = 'one' | 'piecewise' | 'restarted' | 'dropped';
+
+async function firstApply(db: OvsdbDatabase, planned: TopologyPlan): Promise<void> {
+  const first = await applyZone(db, planned.zones[0]!, OWNER, planned.state);
+  if (!first.sent) throw new Error('the first apply sent nothing');
+}
+
+/** A new server on `server`'s database file, compacted (`ovsdb-tool compact`); `server` stopped. */
+async function restarted(server: OvsdbServer): Promise<OvsdbServer> {
+  const file = `${server.dir}/restart.db`;
+  copyFileSync(`${server.dir}/db.db`, file);
+  execFileSync('ovsdb-tool', ['compact', file]);
+  const next = await startOvsdbServer({ from: file });
+  await server.stop();
+  return next;
+}
 
 /** A server holding our zone's rows and, when `scale` > 0, the load at that scale, written as `loaded` says. */
 async function subject(label: string, planned: TopologyPlan, scale: number, loaded: Loaded = 'one'): Promise<Subject> {
-  const server = await startOvsdbServer();
+  let server = await startOvsdbServer();
   const drop = loaded === 'dropped';
-  const write = loaded === 'piecewise' ? writeLoadPiecewise : writeLoad;
+  const write = loaded === 'piecewise' || loaded === 'restarted' ? writeLoadPiecewise : writeLoad;
   try {
     // the load first: its long transaction would starve the pooled connection's keepalive
     const foreign = scale > 0 ? await write(server.unix, loadSize(scale)) : 0;
+    if (loaded === 'restarted') {
+      const client = await OvsdbClient.connect(server.unix);
+      await firstApply(client, planned).finally(() => client.close());
+      server = await restarted(server);
+    }
     const db = await nbConnection(server.unix);
-    const first = await applyZone(db, planned.zones[0]!, OWNER, planned.state);
-    if (!first.sent) throw new Error('the first apply sent nothing');
+    if (loaded !== 'restarted') await firstApply(db, planned);
     if (drop) await dropLoad(server.unix, loadSize(scale));
     const calls = await callsOn(db, planned);
     const none = { client: Infinity, server: Infinity };
@@ -206,6 +227,7 @@ async function run(): Promise<void> {
     subjects.push(await subject('alone', planned, 0));
     subjects.push(await subject('10x', planned, 0.1));
     subjects.push(await subject('10x_piecewise', planned, 0.1, 'piecewise'));
+    subjects.push(await subject('10x_restarted', planned, 0.1, 'restarted'));
     subjects.push(await subject('100x', planned, 1));
     subjects.push(await subject('100x_piecewise', planned, 1, 'piecewise'));
     subjects.push(await subject('100x_dropped', planned, 1, 'dropped'));

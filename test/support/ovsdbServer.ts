@@ -47,6 +47,8 @@ export interface ServerOptions {
   ssl?: boolean;
   /** Extra --remote values, e.g. `db:...` */
   remotes?: string[];
+  /** A database file to serve (copied; a restart of the server that wrote it), instead of a new one. */
+  from?: string;
 }
 
 /**
@@ -218,7 +220,8 @@ export async function startOvsdbServer(options: ServerOptions = {}): Promise<Ovs
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ovnk-ovsdb-'));
   try {
     const db = path.join(dir, 'db.db');
-    await run('ovsdb-tool', ['create', db, options.schema ?? NB_SCHEMA]);
+    if (options.from !== undefined) await fs.copyFile(options.from, db);
+    else await run('ovsdb-tool', ['create', db, options.schema ?? NB_SCHEMA]);
     const certs = options.ssl ? await makeCertificates(dir) : undefined;
     const extra = [...(certs?.server ?? []), ...(options.remotes ?? []).map((r) => `--remote=${r}`)];
     const server = serverHandle(dir, 'db', await spawnServer(dir, db, 'db', extra, Boolean(certs)), true);
