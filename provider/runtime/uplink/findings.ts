@@ -97,23 +97,17 @@ export function driftFindings(
   });
 }
 
-function flowFailures(flows: Record<string, NodeFlowResult> | undefined): UplinkFinding[] {
-  return Object.entries(flows ?? {}).flatMap(([node, r]): UplinkFinding[] =>
+/** A per-node, per-bridge result's failures (flows' and static FDB entries' alike) as findings of `kind`. */
+function bridgeFailures(
+  kind: 'flowsFailed' | 'fdbFailed',
+  results: Record<string, NodeFlowResult | NodeFdbResult> | undefined,
+): UplinkFinding[] {
+  return Object.entries(results ?? {}).flatMap(([node, r]): UplinkFinding[] =>
     r.ok
-      ? r.bridges.flatMap((b) =>
-          b.error !== undefined ? [{ kind: 'flowsFailed' as const, node, bridge: b.bridge, error: b.error }] : [],
+      ? r.bridges.flatMap((b): UplinkFinding[] =>
+          b.error !== undefined ? [{ kind, node, bridge: b.bridge, error: b.error }] : [],
         )
-      : [{ kind: 'flowsFailed', node, error: r.message }],
-  );
-}
-
-function fdbFailures(fdb: Record<string, NodeFdbResult> | undefined): UplinkFinding[] {
-  return Object.entries(fdb ?? {}).flatMap(([node, r]): UplinkFinding[] =>
-    r.ok
-      ? r.bridges.flatMap((b) =>
-          b.error !== undefined ? [{ kind: 'fdbFailed' as const, node, bridge: b.bridge, error: b.error }] : [],
-        )
-      : [{ kind: 'fdbFailed', node, error: r.message }],
+      : [{ kind, node, error: r.message }],
   );
 }
 
@@ -128,7 +122,13 @@ export function failureFindings(result: UplinkPlan & Partial<UplinkRunResult>): 
   const vrf = Object.entries(result.vrf ?? {}).flatMap(([node, v]): UplinkFinding[] =>
     'error' in v ? [{ kind: 'vrfFailed', node, error: v.error }] : [],
   );
-  return [...notDiscovered, ...writes, ...vrf, ...flowFailures(result.flows), ...fdbFailures(result.fdb)];
+  return [
+    ...notDiscovered,
+    ...writes,
+    ...vrf,
+    ...bridgeFailures('flowsFailed', result.flows),
+    ...bridgeFailures('fdbFailed', result.fdb),
+  ];
 }
 
 /** A finding in words, as `ovnk diff` and a refresh's drift say it. */
