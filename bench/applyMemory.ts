@@ -166,30 +166,12 @@ async function applySize(dir: string, names: string[], real: number, plan: Usage
     figure(`apply.memory.zones${real}.live`, usage.live, 'MiB');
     figure(`apply.memory.zones${real}.written`, usage.written, 'zones');
     if (usage.problem) throw new Error(usage.problem);
-    return { perZone: stats.peakMiB, usage };
+    return { perZone: stats.peakMiB };
   } finally {
     clearInterval(ticker);
     await zones.stop();
     rmSync(zonesDir, { recursive: true, force: true });
   }
-}
-
-/**
- * What a zone applied leaves live (the slope of the heap live at exit between the fewest and the
- * most zones run below all of them), and the peak of the most zones plus that for every other
- * zone of the file: the estimate for all of them real, to set beside all of them measured.
- */
-function extrapolate(runs: Map<number, Usage>): void {
-  const sizesRun = [...runs.keys()].filter((n) => n < NODES).sort((a, b) => a - b);
-  if (sizesRun.length < 2) return;
-  const [fewest, most] = [sizesRun[0]!, sizesRun[sizesRun.length - 1]!];
-  const slope = (runs.get(most)!.live - runs.get(fewest)!.live) / (most - fewest);
-  const estimate = runs.get(most)!.mb + Math.max(0, slope) * (NODES - most);
-  note(
-    `live heap per zone applied: ${slope.toFixed(2)} MiB; all ${NODES} zones real: about ${estimate.toFixed(0)} MiB peak`,
-  );
-  figure('apply.memory.live_per_zone', slope, 'MiB');
-  figure(`apply.memory.zones${NODES}.estimate`, estimate, 'MiB');
 }
 
 async function run(): Promise<void> {
@@ -203,14 +185,10 @@ async function run(): Promise<void> {
     );
     figure('apply.memory.plan', planned.mb, 'MiB');
     let perZone = FIRST_GUESS_MIB;
-    const runs = new Map<number, Usage>();
     for (const real of sizes()) {
       if (!fits(real, perZone)) continue;
-      const measured = await applySize(dir, names, real, planned);
-      perZone = Math.max(FIRST_GUESS_MIB, measured.perZone);
-      runs.set(real, measured.usage);
+      perZone = Math.max(FIRST_GUESS_MIB, (await applySize(dir, names, real, planned)).perZone);
     }
-    extrapolate(runs);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
