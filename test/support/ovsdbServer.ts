@@ -1,7 +1,7 @@
 /**
  * Starts real ovsdb-servers for tests: a standalone database (unix socket, tcp on an ephemeral
- * loopback port, optionally ssl with certificates made here) or a RAFT cluster of several members
- * on one machine. Servers are children of this process (no --detach) so node reaps them; stop()
+ * loopback port, optionally ssl with certificates made here); RAFT clusters are ovsdbCluster.ts's,
+ * from the same pieces. Servers are children of this process (no --detach) so node reaps them; stop()
  * kills by pid and removes the temp dir (KEEP_TEST_ENV=1 keeps it and prints where it is).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -10,12 +10,10 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { processActivity } from '../../lab/activity';
-import { stretchedByLoad } from '../../lab/load';
 import type { Operation } from '../../provider/ovsdb/notation';
 import type { TlsMaterial } from '../../provider/ovsdb/transport';
 
-const run = promisify(execFile);
+export const run = promisify(execFile);
 
 /** The Debian package's NB schema (7.0.0 on bookworm). */
 export const NB_SCHEMA = '/usr/share/ovn/ovn-nb.ovsschema';
@@ -161,7 +159,13 @@ interface Spawned {
   sslPort?: number;
 }
 
-async function spawnServer(dir: string, db: string, name: string, extra: string[], ssl: boolean): Promise<Spawned> {
+export async function spawnServer(
+  dir: string,
+  db: string,
+  name: string,
+  extra: string[],
+  ssl: boolean,
+): Promise<Spawned> {
   const log = path.join(dir, `${name}.log`);
   const args = [
     db,
@@ -186,12 +190,12 @@ async function spawnServer(dir: string, db: string, name: string, extra: string[
   }
 }
 
-async function removeDir(dir: string): Promise<void> {
+export async function removeDir(dir: string): Promise<void> {
   if (process.env.KEEP_TEST_ENV === '1') process.stderr.write(`KEEP_TEST_ENV: ovsdb-server files kept in ${dir}\n`);
   else await fs.rm(dir, { recursive: true, force: true });
 }
 
-function serverHandle(dir: string, name: string, spawned: Spawned, ownsDir: boolean): OvsdbServer {
+export function serverHandle(dir: string, name: string, spawned: Spawned, ownsDir: boolean): OvsdbServer {
   const socketPath = path.join(dir, `${name}.sock`);
   const { child } = spawned;
   return {
@@ -242,86 +246,6 @@ export async function serveDatabase(db: string): Promise<OvsdbServer> {
   // the port of this start is read from the log: not one of an earlier start's
   await fs.rm(path.join(dir, `${name}.log`), { force: true });
   return serverHandle(dir, name, await spawnServer(dir, db, name, [], false), false);
-}
-
-/**
- * A free loopback port below the kernel's ephemeral range (RAFT addresses must be fixed before the
- * servers start). A port the kernel handed out and we closed again may be handed to another
- * process's outgoing connection before the member binds it; the kernel never picks a source port
- * below `ip_local_port_range`, so one from there stays free for us (seen: a member left "joining
- * cluster" forever, its leader's port taken, while other test lanes ran beside it).
- */
-async function freePort(): Promise<number> {
-  const [ephemeralFloor] = (await fs.readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')).split(/\s+/);
-  const below = Number(ephemeralFloor) - 1024;
-  for (;;) {
-    const port = 1024 + Math.floor(Math.random() * below);
-    const server = net.createServer();
-    const bound = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (!bound) continue;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-  }
-}
-
-/** A round of waiting for a member to join: ample on a machine at rest. */
-const MEMBERSHIP_ROUND_MS = 15_000;
-
-/**
- * Joining finishes after the server starts; until then a member does not count for a majority.
- * Waits in rounds (stretched by the load) that go on while the cluster's servers use CPU, so a
- * busy machine makes the wait longer and a cluster at rest ends it.
- */
-async function waitForMembership(ctl: string, dbName: string, servers: () => number[]): Promise<void> {
-  const activity = processActivity(servers);
-  let deadline = Date.now() + stretchedByLoad(MEMBERSHIP_ROUND_MS);
-  for (;;) {
-    const { stdout } = await run('ovs-appctl', ['-t', ctl, 'cluster/status', dbName]).catch(() => ({ stdout: '' }));
-    if (/Status: cluster member/.test(stdout) && /Leader: (?!unknown)/.test(stdout)) return;
-    if (Date.now() > deadline) {
-      if (!activity.working()) throw new Error(`${ctl} did not become a cluster member:\n${stdout}`);
-      deadline = Date.now() + stretchedByLoad(MEMBERSHIP_ROUND_MS);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-export interface OvsdbCluster {
-  dir: string;
-  members: OvsdbServer[];
-  /** Every member's client remote, comma-separated (tcp). */
-  remotes: string;
-  stop(): Promise<void>;
-}
-
-/** A RAFT cluster of `size` members from `schema`, all on 127.0.0.1. */
-export async function startOvsdbCluster(size = 3, schema = NB_SCHEMA): Promise<OvsdbCluster> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ovnk-raft-'));
-  const members: OvsdbServer[] = [];
-  const stop = async () => {
-    await Promise.all(members.map((m) => m.stop()));
-    await removeDir(dir);
-  };
-  try {
-    const raft = await Promise.all(Array.from({ length: size }, () => freePort()));
-    const dbName = JSON.parse(await fs.readFile(schema, 'utf8')).name as string;
-    for (let i = 0; i < size; i++) {
-      const db = path.join(dir, `m${i}.db`);
-      const local = `tcp:127.0.0.1:${raft[i]}`;
-      if (i === 0) await run('ovsdb-tool', ['create-cluster', db, schema, local]);
-      else await run('ovsdb-tool', ['join-cluster', db, dbName, local, `tcp:127.0.0.1:${raft[0]}`]);
-      members.push(serverHandle(dir, `m${i}`, await spawnServer(dir, db, `m${i}`, [], false), false));
-    }
-    const servers = () => members.map((m) => m.pid);
-    for (let i = 0; i < size; i++) await waitForMembership(path.join(dir, `m${i}.ctl`), dbName, servers);
-    return { dir, members, remotes: members.map((m) => m.tcp).join(','), stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
 }
 
 /** `ovn-nbctl --db=<server's unix socket> args...`, its output trimmed: a Northbound as a person reads it. */

@@ -3,13 +3,8 @@ import { OvsdbClient } from '../../../provider/ovsdb/client';
 import { OvsdbClusterClient } from '../../../provider/ovsdb/cluster';
 import { ConstraintViolation, OvsdbTransportError } from '../../../provider/ovsdb/errors';
 import type { Operation } from '../../../provider/ovsdb/notation';
-import {
-  guardedInsertRouter,
-  insertRouter,
-  startOvsdbCluster,
-  startOvsdbServer,
-  type OvsdbCluster,
-} from '../../support/ovsdbServer';
+import { startOvsdbCluster, type OvsdbCluster } from '../../support/ovsdbCluster';
+import { guardedInsertRouter, insertRouter, startOvsdbServer } from '../../support/ovsdbServer';
 
 const NB = 'OVN_Northbound';
 let cluster: OvsdbCluster;

@@ -4,7 +4,7 @@ import { OvsdbClusterClient } from '../../../provider/ovsdb/cluster';
 import type { Endpoint } from '../../../provider/ovsdb/endpoint';
 import type { MonitorMethod, MonitorUpdate, TableUpdates } from '../../../provider/ovsdb/monitor';
 import type { Operation } from '../../../provider/ovsdb/notation';
-import { startOvsdbCluster, type OvsdbCluster } from '../../support/ovsdbServer';
+import { startOvsdbCluster, type OvsdbCluster } from '../../support/ovsdbCluster';
 
 // A monitor through the cluster client, its leader killed while the client cannot reach the
 // others (their connections wait behind a gate the test opens), changes made meanwhile through

@@ -4,7 +4,8 @@ import { OvsdbClusterClient } from '../../../provider/ovsdb/cluster';
 import { DuplicateUuid } from '../../../provider/ovsdb/errors';
 import type { Operation } from '../../../provider/ovsdb/notation';
 import { withRowUuids } from '../../../provider/ovsdb/rowUuids';
-import { startOvsdbCluster, startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { startOvsdbCluster } from '../../support/ovsdbCluster';
+import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
 
 const NB = 'OVN_Northbound';
 let server: OvsdbServer;
