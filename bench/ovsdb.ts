@@ -6,8 +6,8 @@
  * rows in one transaction against `ovsdb-client transact` of the same operations (issue 30.3).
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
+import { cpuTicksOf, TICKS_PER_SECOND } from '../lab/procStat';
 import { OvsdbClient } from '../provider/ovsdb/client';
 import type { Operation } from '../provider/ovsdb/notation';
 import { withRowUuids } from '../provider/ovsdb/rowUuids';
@@ -98,15 +98,8 @@ async function measureWithCpu(
 
 /** CPU seconds so far of this process, its waited-for children and the server (proc(5) stat fields). */
 function cpuSeconds(serverPid: number): { total: number; server: number } {
-  const ticks = (pid: number | 'self', fields: number[]) => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields counted from 1 in proc(5); `after` starts at field 3
-    return fields.reduce((sum, f) => sum + Number(after[f - 3]), 0);
-  };
-  const hz = 100; // USER_HZ on Linux
-  const server = ticks(serverPid, [14, 15]) / hz;
-  return { total: ticks('self', [14, 15, 16, 17]) / hz + server, server };
+  const server = cpuTicksOf(serverPid) / TICKS_PER_SECOND;
+  return { total: cpuTicksOf('self', true) / TICKS_PER_SECOND + server, server };
 }
 
 async function ourClient(server: OvsdbServer, txns: Operation[][], wire = asSent): Promise<void> {

@@ -5,13 +5,10 @@
  * cannot take less than max(ours on its busiest thread, everything / cores), which bounds what
  * working on the zones at once can gain.
  */
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { readState } from '../lab';
 import { readPidFile } from '../lab/processes';
-
-/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
-const TICKS = 100;
+import { cpuSecondsOf } from '../test/support/processCpu';
 
 export type DaemonKind = 'nb' | 'sb' | 'northd';
 
@@ -41,17 +38,9 @@ export function zoneDaemons(lab: string, nodes: string[]): ZoneDaemon[] {
   });
 }
 
-/** utime + stime of a process, in seconds. */
-function cpuOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // the command name (field 2) may hold spaces: count fields after its closing parenthesis
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS;
-}
-
 function serversCpu(daemons: ZoneDaemon[]): Record<DaemonKind, number> {
   const sum: Record<DaemonKind, number> = { nb: 0, sb: 0, northd: 0 };
-  for (const d of daemons) sum[d.kind] += cpuOf(d.pid);
+  for (const d of daemons) sum[d.kind] += cpuSecondsOf(d.pid);
   return sum;
 }
 

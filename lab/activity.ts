@@ -3,7 +3,7 @@
  * last while what they wait for works (settle.ts for a lab's daemons, exec.ts for a command) go on
  * while that time grows and end once it stops.
  */
-import { readFileSync } from 'node:fs';
+import { cpuTicksOf } from './procStat';
 
 /**
  * CPU ticks (1/100 s) between two looks above which the processes count as still working: an idle
@@ -11,22 +11,12 @@ import { readFileSync } from 'node:fs';
  */
 const BUSY_TICKS = 1;
 
-/** user + system CPU ticks of a process and of its children it waited for (0 once it is gone). */
-function cpuTicks(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0);
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * The activity of some processes since the previous call of `working()` (the first call compares
  * with creation): working while they used more than BUSY_TICKS of CPU in between.
  */
 export function processActivity(pids: () => number[]): { working(): boolean } {
-  const ticks = () => pids().reduce((sum, pid) => sum + cpuTicks(pid), 0);
+  const ticks = () => pids().reduce((sum, pid) => sum + cpuTicksOf(pid, true), 0);
   let last = ticks();
   return {
     working() {

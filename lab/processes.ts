@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { sleep } from './exec';
+import { statFields, TICKS_PER_SECOND } from './procStat';
 
 export interface DaemonRecord {
   /** What it is, e.g. "ovn-worker2/ovs-vswitchd". */
@@ -46,7 +47,7 @@ export function runsProgram(pid: number, program: string): boolean {
 
 /** Seconds since boot, as /proc/PID/stat's start times count them (in clock ticks, 1/100 s). */
 export function ticksSinceBoot(): number {
-  return Math.floor(Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 100);
+  return Math.floor(Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * TICKS_PER_SECOND);
 }
 
 /**
@@ -58,7 +59,8 @@ export function startingSince(program: string, marker: string, sinceTicks: numbe
     .filter((entry) => /^\d+$/.test(entry))
     .some((entry) => {
       try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        const stat = statFields(+entry);
+        if (stat === undefined) return false;
         const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
         // stat fields after "(comm) ": [0] state, [19] starttime
         return (

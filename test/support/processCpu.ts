@@ -1,14 +1,10 @@
 /** CPU time of a process: what a benchmark or budget counts on a machine shared with other work. */
 import { readdirSync, readFileSync } from 'node:fs';
+import { cpuTicksOf, TICKS_PER_SECOND } from '../../lab/procStat';
 
 /** User and system CPU seconds a process has used (/proc/<pid>/stat, in clock ticks of 1/100 s). */
 export function cpuSecondsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
+  return cpuTicksOf(pid) / TICKS_PER_SECOND;
 }
 
 /**
