@@ -1,5 +1,6 @@
 /** Host access: HostRunner over SSH, its pool, host-key pins, argv quoting, OVSDB streams over SSH. */
 export type { HostRunner, RunOptions, RunResult } from './runner';
+export { commandOutput } from './runner';
 export { describeTarget, SshHostRunner } from './ssh';
 export type { SshTarget } from './ssh';
 export { credentialDigest } from './credentials';

@@ -24,3 +24,21 @@ export interface HostRunner {
   run(argv: string[], opts?: RunOptions): Promise<RunResult>;
   close(): Promise<void>;
 }
+
+/**
+ * `argv`'s stdout on `runner`; a non-zero exit throws an error naming the command, the node, the
+ * exit code and the command's words, unless those words match `accepted` (an answer that means
+ * done, such as "not there" to a delete).
+ */
+export async function commandOutput(
+  runner: HostRunner,
+  argv: string[],
+  opts: RunOptions & { accepted?: RegExp } = {},
+): Promise<string> {
+  const { accepted, ...runOptions } = opts;
+  const result = await runner.run(argv, runOptions);
+  const words = `${result.stderr.trim()} ${result.stdout.trim()}`.trim();
+  if (result.exitCode !== 0 && !accepted?.test(words))
+    throw new Error(`${argv.join(' ')} on ${runner.describe} failed (exit ${result.exitCode}): ${words}`);
+  return result.stdout;
+}

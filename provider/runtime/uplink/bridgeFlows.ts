@@ -12,7 +12,7 @@
  * after a write, and written again when another owner changed it meanwhile, so the report says
  * what is there.
  */
-import type { HostRunner } from '../../host';
+import { commandOutput, type HostRunner } from '../../host';
 import type { BridgeFlowReport, NodeFlowResult } from '../../uplink/flowPhase';
 import { type BridgeFlowInput, isOurCookie, upstreamCookie } from '../../uplink/flows';
 import { bridgeChange } from '../../uplink/flowShare';
@@ -25,18 +25,9 @@ const writeAttempts = 3;
 /** Upstream waits this long for ovn-controller's patch port. */
 export const patchPortWaitMs = 30_000;
 
-async function run(runner: HostRunner, argv: string[], stdin?: string): Promise<string> {
-  const result = await runner.run(argv, stdin === undefined ? {} : { stdin });
-  if (result.exitCode !== 0)
-    throw new Error(
-      `${argv.join(' ')} on ${runner.describe} failed (exit ${result.exitCode}): ${result.stderr.trim()}`,
-    );
-  return result.stdout;
-}
-
 /** Interface name -> ofport, for the interfaces that have one. */
 async function readOfports(runner: HostRunner): Promise<Map<string, string>> {
-  const out = await run(runner, [
+  const out = await commandOutput(runner, [
     'ovs-vsctl',
     '--timeout=15',
     '--format=csv',
@@ -55,7 +46,7 @@ async function readOfports(runner: HostRunner): Promise<Map<string, string>> {
 
 /** The bridge's flows of ours, and whether ovnkube-node's (upstream's cookie) are there: one dump of every flow. */
 async function readBridge(runner: HostRunner, bridge: string): Promise<{ ours: DumpedFlow[]; upstream: boolean }> {
-  const out = await run(runner, [...ofctl, '--no-stats', '--no-names', 'dump-flows', bridge]);
+  const out = await commandOutput(runner, [...ofctl, '--no-stats', '--no-names', 'dump-flows', bridge]);
   const flows = dumpedFlows(out.split('\n'));
   return { ours: flows.filter((f) => isOurCookie(f.cookie)), upstream: flows.some((f) => f.cookie === upstreamCookie) };
 }
@@ -108,7 +99,7 @@ async function waitForPorts(
 }
 
 async function writeBundle(runner: HostRunner, bridge: string, bundle: string[]): Promise<void> {
-  await run(runner, [...ofctl, '--bundle', 'add-flows', bridge, '-'], bundle.join('\n') + '\n');
+  await commandOutput(runner, [...ofctl, '--bundle', 'add-flows', bridge, '-'], { stdin: bundle.join('\n') + '\n' });
 }
 
 async function onBridge(

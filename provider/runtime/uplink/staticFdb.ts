@@ -5,9 +5,9 @@
  * then dies is still known as ours), the entries are pinned (`fdb/add`, upstream's
  * SetStaticFDBEntry) or removed (`fdb/del`), the bridge is read again for the report, and the
  * record is left holding what is ours. A bridge whose commands fail fails alone, its error naming
- * the bridge and ovs-appctl's words; its recorded entries are kept.
+ * the command (the bridge among its words), the node and ovs-appctl's words; its recorded entries are kept.
  */
-import type { HostRunner } from '../../host';
+import { commandOutput, type HostRunner } from '../../host';
 import type { OvsFacts } from '../../uplink/facts';
 import {
   type BridgeFdbPlan,
@@ -34,13 +34,8 @@ const appctl = ['ovs-appctl', '-t', 'ovs-vswitchd'];
 /** ovs-appctl's answer to `fdb/del` of an entry that is not there: already gone. */
 const notThere = /could not find static mac entry/;
 
-async function appctlRun(runner: HostRunner, bridge: string, args: string[], okText?: RegExp): Promise<string> {
-  const result = await runner.run([...appctl, ...args]);
-  const words = `${result.stderr.trim()} ${result.stdout.trim()}`.trim();
-  if (result.exitCode !== 0 && !(okText && okText.test(words)))
-    throw new Error(`bridge ${bridge}: ovs-appctl ${args.join(' ')} failed (exit ${result.exitCode}): ${words}`);
-  return result.stdout;
-}
+const appctlRun = (runner: HostRunner, args: string[], accepted?: RegExp): Promise<string> =>
+  commandOutput(runner, [...appctl, ...args], { accepted });
 
 /** Writes this owner's record (undefined removes it). */
 export type FdbRecordWriter = (text: string | undefined) => Promise<void>;
@@ -60,7 +55,7 @@ async function planOf(
   others: StaticFdbEntry[],
   ovs: OvsFacts,
 ): Promise<BridgeFdbPlan> {
-  const shown = parseFdbShow(await appctlRun(runner, bridge, ['fdb/show', bridge]));
+  const shown = parseFdbShow(await appctlRun(runner, ['fdb/show', bridge]));
   const onBridge = (list: StaticFdbEntry[]) => list.filter((e) => e.bridge === bridge);
   return planBridgeFdb({
     wanted,
@@ -73,11 +68,11 @@ async function planOf(
 
 async function carryOut(runner: HostRunner, work: BridgeWork): Promise<void> {
   for (const e of work.plan!.add) {
-    await appctlRun(runner, work.bridge, ['fdb/add', e.bridge, e.port, String(e.vlan), e.mac]);
+    await appctlRun(runner, ['fdb/add', e.bridge, e.port, String(e.vlan), e.mac]);
     work.report.added.push(fdbEntryWords(e));
   }
   for (const e of work.plan!.remove) {
-    await appctlRun(runner, work.bridge, ['fdb/del', e.bridge, String(e.vlan), e.mac], notThere);
+    await appctlRun(runner, ['fdb/del', e.bridge, String(e.vlan), e.mac], notThere);
     work.report.removed.push(fdbEntryWords(e));
   }
 }

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { LabNodeStatus } from '../../../lab';
 import {
+  commandOutput,
   HostArgvError,
   HostAuthError,
   HostKeyRejectedError,
@@ -75,6 +76,17 @@ describe('SSH HostRunner against the lab nodes', () => {
   it('returns the exit code and stderr of a failing command', async () => {
     const result = await runnerOf(lab.nodes[0]).run(['sh', '-c', 'echo oops >&2; echo out; exit 3']);
     expect(result).toEqual({ exitCode: 3, stdout: 'out\n', stderr: 'oops\n' });
+  });
+
+  it("gives a command's output, or fails naming the command, the node, the exit and its words, unless they are accepted", async () => {
+    const runner = runnerOf(lab.nodes[0]!);
+    expect(await commandOutput(runner, ['printf', 'ok'])).toBe('ok');
+    const failing = ['sh', '-c', 'echo no such bridge >&2; exit 2'];
+    await expect(commandOutput(runner, failing)).rejects.toThrow(
+      `sh -c echo no such bridge >&2; exit 2 on ${runner.describe} failed (exit 2): no such bridge`,
+    );
+    expect(await commandOutput(runner, failing, { accepted: /no such bridge/ })).toBe('');
+    await expect(commandOutput(runner, failing, { accepted: /not there/ })).rejects.toThrow(/exit 2/);
   });
 
   it('passes argv with spaces, quotes, semicolons and shell syntax through intact, without injection', async () => {
