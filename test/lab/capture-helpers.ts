@@ -156,3 +156,33 @@ export async function arpAnswers(
   const seen = await framesSeen(netns, [link], arpReplies, ask, seconds + 5);
   return seen[link]!.filter((line) => line.endsWith(` ${target}`)).map((line) => line.split(' ')[0]!);
 }
+
+/** What a port on a node's bridge takes: the node's command runner (uplink-helpers.ts onNode, bound to the node). */
+type OnNode = (...argv: string[]) => Promise<string>;
+
+/**
+ * What a gateway router does while its network moves between bridges: `bridge` learns `mac` on a
+ * port that then goes (ofproto-dpif.c `bundle_destroy` expires that MAC in every bridge of the
+ * node, static entries included). A scratch veth port of `bridge` in `netns` gets one broadcast
+ * frame of a local experimental ethertype (0x88b5) from `mac`; `learnt` waits until the node has
+ * switched it; the port is deleted, and the veth pair removed whatever happens.
+ */
+export async function learnOnPortThatGoes(
+  on: OnNode,
+  netns: string,
+  bridge: string,
+  mac: string,
+  learnt: () => Promise<void>,
+): Promise<void> {
+  const [port, peer] = [`lp${process.pid % 100000}a`, `lp${process.pid % 100000}b`];
+  execFileSync('ip', ['-n', netns, 'link', 'add', port, 'up', 'type', 'veth', 'peer', 'name', peer]);
+  execFileSync('ip', ['-n', netns, 'link', 'set', peer, 'up']);
+  try {
+    await on('ovs-vsctl', 'add-port', bridge, port);
+    sendFrame(netns, peer, 'ff'.repeat(6) + hexOfMac(mac) + '88b5' + '00'.repeat(46));
+    await learnt();
+    await on('ovs-vsctl', 'del-port', bridge, port);
+  } finally {
+    execFileSync('ip', ['-n', netns, 'link', 'del', port]);
+  }
+}

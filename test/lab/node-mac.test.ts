@@ -6,11 +6,10 @@
  * 2026-11-27: 15 failures from networks-layer2/3, connect-services, migration-layer2 and
  * egress-breth0, whose breth0 had learnt its own MAC on a patch port).
  */
-import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { readState } from '../../lab';
 import '../setup/lab';
-import { arpAnswers, sendFrame } from './capture-helpers';
+import { arpAnswers, learnOnPortThatGoes } from './capture-helpers';
 import { closeNodes, onNode } from './uplink-helpers';
 
 const lab = inject('lab');
@@ -45,20 +44,18 @@ describe("a node's breth0 MAC", () => {
   it("stays breth0's static entry when a port of an Uplink bridge that carried the MAC goes", async () => {
     const mac = worker.gatewayMac!;
     const netns = layout().nodes.find((n) => n.name === worker.name)!.namespace;
-    const [port, peer] = [`hm${process.pid % 100000}a`, `hm${process.pid % 100000}b`];
-    execFileSync('ip', ['-n', netns, 'link', 'add', port, 'up', 'type', 'veth', 'peer', 'name', peer]);
-    execFileSync('ip', ['-n', netns, 'link', 'set', peer, 'up']);
     try {
-      await onNode(worker, 'ovs-vsctl', 'add-port', 'br-blue', port);
       // what a gateway router sends from breth0's MAC through br-blue's patch port while its
       // network moves between the bridges (test/lab/egress.test.ts)
-      // one broadcast frame of a local experimental ethertype from breth0's MAC
-      sendFrame(netns, peer, 'ff'.repeat(6) + mac.replace(/:/g, '') + '88b5' + '00'.repeat(46));
-      await switched(mac);
-      await onNode(worker, 'ovs-vsctl', 'del-port', 'br-blue', port);
+      await learnOnPortThatGoes(
+        (...argv) => onNode(worker, ...argv),
+        netns,
+        'br-blue',
+        mac,
+        () => switched(mac),
+      );
       expect(await onNode(worker, 'ovs-appctl', 'fdb/show', 'breth0')).toMatch(hostEntry(mac));
     } finally {
-      execFileSync('ip', ['-n', netns, 'link', 'del', port]);
       // a failure here must not break the files after this one on the shared lab
       await onNode(worker, 'ovs-appctl', 'fdb/add', 'breth0', 'breth0', '0', mac);
     }

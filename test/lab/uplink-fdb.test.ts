@@ -8,7 +8,6 @@
  * in ovs-vswitchd only, and deleting a port of another bridge that had learnt the MAC expires it
  * (ofproto-dpif.c bundle_destroy), which a network moved between breth0 and br-blue does.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -17,7 +16,7 @@ import { readState } from '../../lab';
 import { applyUplinks, destroyUplinks, discoverUplinks, driftFindings } from '../../provider/runtime/uplink';
 import { findCondition } from '../../provider/uplink';
 import '../setup/lab';
-import { sendFrame } from './capture-helpers';
+import { learnOnPortThatGoes } from './capture-helpers';
 import { ovnk, syncChassis } from './networks-helpers';
 import {
   closeNodes,
@@ -117,17 +116,13 @@ describe("an Uplink bridge's static FDB entry on a lab node", () => {
     // deletes that patch port
     const mac = await macOf('blue0');
     const netns = readState(lab.name)!.layout.nodes.find((n) => n.name === worker.name)!.namespace;
-    const [port, peer] = [`fd${process.pid % 100000}a`, `fd${process.pid % 100000}b`];
-    execFileSync('ip', ['-n', netns, 'link', 'add', port, 'up', 'type', 'veth', 'peer', 'name', peer]);
-    execFileSync('ip', ['-n', netns, 'link', 'set', peer, 'up']);
-    try {
-      await onNode(worker, 'ovs-vsctl', 'add-port', 'breth0', port);
-      sendFrame(netns, peer, 'ff'.repeat(6) + mac.replace(/:/g, '') + '88b5' + '00'.repeat(46));
-      await learnt('breth0', mac);
-      await onNode(worker, 'ovs-vsctl', 'del-port', 'breth0', port);
-    } finally {
-      execFileSync('ip', ['-n', netns, 'link', 'del', port]);
-    }
+    await learnOnPortThatGoes(
+      (...argv) => onNode(worker, ...argv),
+      netns,
+      'breth0',
+      mac,
+      () => learnt('breth0', mac),
+    );
     expect(await pinned(blue)).toBe(false);
     const observed = await discoverUplinks(cluster(), owner);
     const drift = driftFindings({ ...observed, nodes: observed.nodes.filter((s) => s.node === worker.name) });
