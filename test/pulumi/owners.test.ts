@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OvsdbClient } from '../../provider/ovsdb/client';
+import type { OvsdbClient } from '../../provider/ovsdb/client';
 import { applyZone, destroyZone, planTopology, readZoneStates } from '../../provider/runtime/cli';
 import { useTestHost } from '../support/hostFixture';
+import { startNbUnderTest, stopNbUnderTest } from '../support/nbUnderTest';
 import { inventory, labelledNamespace, layer2, layer3, networkFor, ownedNetworks } from '../support/objects';
-import { startOvsdbServer, type OvsdbServer } from '../support/ovsdbServer';
+import type { OvsdbServer } from '../support/ovsdbServer';
 import { dynamicUrn } from '../support/pulumiHost';
 import { blueLayer3, chassisNode } from '../support/worlds';
 
@@ -46,17 +47,13 @@ async function globalKeys(): Promise<Record<string, string>> {
 }
 
 beforeAll(async () => {
-  server = await startOvsdbServer();
-  client = await OvsdbClient.connect(server.unix);
+  ({ server, client } = await startNbUnderTest());
   const planned = planTopology(cliFile);
   if (!planned.ok) throw new Error('bad CLI file');
   await applyZone(client, planned.plan.zones[0]!, 'cli-owner', planned.plan.state);
 }, 60_000);
 
-afterAll(async () => {
-  client?.close();
-  await server?.stop();
-});
+afterAll(() => stopNbUnderTest({ server, client }));
 // Started after the Northbound above and the CLI owner's apply; stopped before the server stops.
 const { host, shim } = useTestHost(['ClusterAllocations'], () => ({
   'ovnk:zoneEndpoints': JSON.stringify({ central: server.unix }),

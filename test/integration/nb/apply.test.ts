@@ -9,9 +9,10 @@ import { apply, ConcurrentChangeError, observe, planApply, transactPlan } from '
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { findRepoRoot } from '../../../provider/nb/generate/sources';
 import { nbSchema } from '../../../provider/nb/generated/nb';
-import { OvsdbClient } from '../../../provider/ovsdb/client';
+import type { OvsdbClient } from '../../../provider/ovsdb/client';
 import type { Condition } from '../../../provider/ovsdb/notation';
-import { startOvsdbServer, type OvsdbServer, nbctl as nbctlAt } from '../../support/ovsdbServer';
+import { startNbUnderTest, stopNbUnderTest } from '../../support/nbUnderTest';
+import { type OvsdbServer, nbctl as nbctlAt } from '../../support/ovsdbServer';
 import { recording as recordingOf, writes } from '../../support/recordingDatabase';
 
 const run = promisify(execFile);
@@ -22,15 +23,11 @@ let client: OvsdbClient;
 const recording = () => recordingOf(client);
 
 beforeAll(async () => {
-  server = await startOvsdbServer();
-  client = await OvsdbClient.connect(server.unix);
+  ({ server, client } = await startNbUnderTest());
   await run('ovn-nbctl', [`--db=${server.unix}`, 'lr-add', 'ovn_cluster_router']);
 });
 
-afterAll(async () => {
-  client?.close();
-  await server?.stop();
-});
+afterAll(() => stopNbUnderTest({ server, client }));
 
 const nbctl = (...args: string[]) => nbctlAt(server, ...args);
 

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apply } from '../../../provider/nb/apply';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
-import { OvsdbClient } from '../../../provider/ovsdb/client';
-import { startOvsdbServer, type OvsdbServer, nbctl as nbctlAt } from '../../support/ovsdbServer';
+import type { OvsdbClient } from '../../../provider/ovsdb/client';
+import { startNbUnderTest, stopNbUnderTest } from '../../support/nbUnderTest';
+import { type OvsdbServer, nbctl as nbctlAt } from '../../support/ovsdbServer';
 import { recording as recordingOf, writes } from '../../support/recordingDatabase';
 
 const NB = 'OVN_Northbound';
@@ -16,8 +17,7 @@ const recording = () => recordingOf(client);
 const nbctl = (...args: string[]) => nbctlAt(server, ...args);
 
 beforeAll(async () => {
-  server = await startOvsdbServer();
-  client = await OvsdbClient.connect(server.unix);
+  ({ server, client } = await startNbUnderTest());
   await nbctl('init');
   for (const sw of ['sw-a', 'sw-b']) await nbctl('ls-add', sw);
   await nbctl('create', 'Load_Balancer_Group', 'name=their-group');
@@ -39,10 +39,7 @@ beforeAll(async () => {
     });
 });
 
-afterAll(async () => {
-  client?.close();
-  await server?.stop();
-});
+afterAll(() => stopNbUnderTest({ server, client }));
 
 async function select(table: string): Promise<Record<string, unknown>[]> {
   const [result] = await client.transact(NB, [{ op: 'select', table, where: [] }]);

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apply, observe, planApply } from '../../../provider/nb/apply';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
-import { OvsdbClient } from '../../../provider/ovsdb/client';
+import type { OvsdbClient } from '../../../provider/ovsdb/client';
 import type { Condition, Operation, WireRow } from '../../../provider/ovsdb/notation';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { startNbUnderTest, stopNbUnderTest } from '../../support/nbUnderTest';
+import type { OvsdbServer } from '../../support/ovsdbServer';
 import { recording, writes } from '../../support/recordingDatabase';
 
 const NB = 'OVN_Northbound';
@@ -12,8 +13,7 @@ let server: OvsdbServer;
 let client: OvsdbClient;
 
 beforeAll(async () => {
-  server = await startOvsdbServer();
-  client = await OvsdbClient.connect(server.unix);
+  ({ server, client } = await startNbUnderTest());
   // someone else's switch with an ACL and a port, as upstream's default network has by the thousand
   await client.transact(NB, [
     { op: 'insert', table: 'ACL', 'uuid-name': 'acl', row: aclRow('foreign-acl', 'allow') },
@@ -26,10 +26,7 @@ beforeAll(async () => {
   ]);
 });
 
-afterAll(async () => {
-  client?.close();
-  await server?.stop();
-});
+afterAll(() => stopNbUnderTest({ server, client }));
 
 function aclRow(id: string, action: string): WireRow {
   return {

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apply } from '../../../provider/nb/apply';
 import type { DesiredRow } from '../../../provider/nb/desired';
 import { nbSchema } from '../../../provider/nb/generated/nb';
-import { OvsdbClient } from '../../../provider/ovsdb/client';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import type { OvsdbClient } from '../../../provider/ovsdb/client';
+import { startNbUnderTest, stopNbUnderTest } from '../../support/nbUnderTest';
+import type { OvsdbServer } from '../../support/ovsdbServer';
 
 const NB = 'OVN_Northbound';
 const SET = 'a10109792604843350142';
@@ -17,14 +18,10 @@ let server: OvsdbServer;
 let client: OvsdbClient;
 
 beforeAll(async () => {
-  server = await startOvsdbServer();
-  client = await OvsdbClient.connect(server.unix);
+  ({ server, client } = await startNbUnderTest());
 });
 
-afterAll(async () => {
-  client?.close();
-  await server?.stop();
-});
+afterAll(() => stopNbUnderTest({ server, client }));
 
 /** An owner's network: its switch and stor- port, and its part of the shared set and group. */
 function network(name: string, subnet: string): DesiredRow[] {

@@ -4,22 +4,19 @@ import { OvsdbClusterClient } from '../../../provider/ovsdb/cluster';
 import { DuplicateUuid } from '../../../provider/ovsdb/errors';
 import type { Operation } from '../../../provider/ovsdb/notation';
 import { withRowUuids } from '../../../provider/ovsdb/rowUuids';
+import { startNbUnderTest, stopNbUnderTest } from '../../support/nbUnderTest';
 import { startOvsdbCluster } from '../../support/ovsdbCluster';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import type { OvsdbServer } from '../../support/ovsdbServer';
 
 const NB = 'OVN_Northbound';
 let server: OvsdbServer;
 let client: OvsdbClient;
 
 beforeAll(async () => {
-  server = await startOvsdbServer();
-  client = await OvsdbClient.connect(server.unix);
+  ({ server, client } = await startNbUnderTest());
 });
 
-afterAll(async () => {
-  client?.close();
-  await server?.stop();
-});
+afterAll(() => stopNbUnderTest({ server, client }));
 
 /** A router and its routes, the router's reference to them before their inserts (a forward reference). */
 function routerWithRoutes(router: string, count: number): Operation[] {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OvsdbClient } from '../../../provider/ovsdb/client';
+import type { OvsdbClient } from '../../../provider/ovsdb/client';
 import type { Operation } from '../../../provider/ovsdb/notation';
 import {
   applyZone,
@@ -10,7 +10,8 @@ import {
   planTopology,
   type TopologyPlan,
 } from '../../../provider/runtime/cli';
-import { startOvsdbServer, type OvsdbServer } from '../../support/ovsdbServer';
+import { startNbUnderTest, stopNbUnderTest } from '../../support/nbUnderTest';
+import type { OvsdbServer } from '../../support/ovsdbServer';
 import { recording } from '../../support/recordingDatabase';
 import { oneLayer3 } from '../../support/worlds';
 
@@ -22,14 +23,10 @@ let server: OvsdbServer;
 let client: OvsdbClient;
 
 beforeAll(async () => {
-  server = await startOvsdbServer();
-  client = await OvsdbClient.connect(server.unix);
+  ({ server, client } = await startNbUnderTest());
 });
 
-afterAll(async () => {
-  client?.close();
-  await server?.stop();
-});
+afterAll(() => stopNbUnderTest({ server, client }));
 
 /** Planned as the CLI plans: the other owners' allocations stored in the Northbound are taken. */
 function plan(text: string, others: OtherOwners = {}): TopologyPlan {
