@@ -178,18 +178,32 @@ describe("blue's static FDB entry while its network moves between br-blue and br
     }
     expect(apply().status).toBe(0);
     syncChassis(lab);
-    // the gateway router may have sent from br-blue's MAC through breth0's patch port before
-    // ovn-controller deleted it: bundle_destroy then expired the entry, which diff must say
+    // on any node of blue, its gateway router may have sent from br-blue's MAC through breth0's
+    // patch port before ovn-controller deleted it: bundle_destroy then expired that node's entry,
+    // which diff must say, and nothing else
     const diff = ovnk('diff', '-f', file, '--lab', lab.name, '-o', 'json');
-    const missing = `node ${worker.name}: bridge br-blue: static FDB entry ${await macOf('blue0')} on blue0 (VLAN 0) missing`;
     if (diff.status !== 0) {
-      expect(diff.json.uplinkDrift).toEqual([missing]);
+      const expirable = await blueEntriesMissing();
+      const drift = diff.json.uplinkDrift as string[];
+      expect(drift.length).toBeGreaterThan(0);
+      for (const line of drift) expect(expirable).toContain(line);
       expect(apply().status).toBe(0);
     }
     expect(await pinned(blue)).toBe(true);
     expect(ovnk('diff', '-f', file, '--lab', lab.name).status).toBe(0);
   });
 });
+
+/** The drift line each lab node with a blue0 port would show if its br-blue entry expired. */
+async function blueEntriesMissing(): Promise<string[]> {
+  const lines = await Promise.all(
+    lab.nodes.map(async (node) => {
+      const mac = await linkMac(node, 'blue0').catch(() => undefined);
+      return mac && `node ${node.name}: bridge br-blue: static FDB entry ${mac} on blue0 (VLAN 0) missing`;
+    }),
+  );
+  return lines.filter((line): line is string => line !== undefined);
+}
 
 /** Until `bridge` shows `mac` learnt on some port (NORMAL switched the frame). */
 async function learnt(bridge: string, mac: string): Promise<void> {
