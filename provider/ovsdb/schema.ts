@@ -122,20 +122,40 @@ function shapeOf(t: NormalizedColumnType): ColumnShape {
   return t.min === 0 ? 'optional' : 'scalar';
 }
 
-/** Schemas seen, by their JSON text; a few at most (the servers of one run serve one or two versions). */
-const interned = new Map<string, DatabaseSchema>();
+/** Schemas seen, by what identifies one (name, version, cksum); a few at most (a run's servers serve one or two). */
+const interned = new Map<string, DatabaseSchema[]>();
 const INTERNED_MAX = 16;
+let internedCount = 0;
+
+/** Same JSON value, compared in place (no text built): a schema is plain JSON, objects and arrays. */
+function sameTree(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  return keys.every((key) => Object.hasOwn(y, key) && sameTree(x[key], y[key]));
+}
 
 /**
- * One object per schema text: every connection to servers of the same schema gets the same
- * object, so what is derived from a schema (checked rows, decoders) is derived once per run, not
- * once per zone. Schemas are never changed after they are loaded.
+ * One object per schema: every connection to servers of the same schema gets the same object, so
+ * what is derived from a schema (checked rows, decoders) is derived once per run, not once per
+ * zone. Looked up by name, version and cksum, then confirmed by content: a schema edited without
+ * updating its cksum (ovsdb-server serves it as it is) is another schema. Comparing in place costs about a
+ * sixth of writing the schema's text. Schemas are never changed after they are loaded.
  */
 export function internSchema(schema: DatabaseSchema): DatabaseSchema {
-  const text = JSON.stringify(schema);
-  const known = interned.get(text);
-  if (known !== undefined) return known;
-  if (interned.size >= INTERNED_MAX) interned.delete(interned.keys().next().value!);
-  interned.set(text, schema);
+  const key = JSON.stringify([schema.name, schema.version, schema.cksum ?? null]);
+  const known = interned.get(key) ?? [];
+  const same = known.find((k) => sameTree(k, schema));
+  if (same !== undefined) return same;
+  if (internedCount >= INTERNED_MAX) {
+    interned.clear();
+    internedCount = 0;
+  }
+  interned.set(key, [...(interned.get(key) ?? []), schema]);
+  internedCount++;
   return schema;
 }

@@ -94,4 +94,21 @@ describe('internSchema', () => {
     expect(b).toBe(a);
     expect(internSchema(changed)).not.toBe(a);
   });
+
+  it('tells apart schemas of one name, version and cksum whose content differs', () => {
+    const a = internSchema(structuredClone(nbSchema));
+    const edited = structuredClone(nbSchema);
+    edited.tables.NB_Global!.columns.options!.type = 'string';
+    expect(edited.cksum).toBe(a.cksum);
+    const b = internSchema(edited);
+    expect(b).not.toBe(a);
+    expect(internSchema(structuredClone(edited))).toBe(b);
+  });
+
+  it('gives one object whatever order the server wrote the keys in', () => {
+    const a = internSchema(structuredClone(nbSchema));
+    const { tables, ...rest } = structuredClone(nbSchema);
+    const reordered = { tables: Object.fromEntries(Object.entries(tables).reverse()), ...rest };
+    expect(internSchema(reordered)).toBe(a);
+  });
 });
