@@ -31,7 +31,15 @@ import {
 } from './fileTarget';
 import { checkLabPods, type PodChanges, podKeysOf, podsOfZones, syncLabPods } from './labPods';
 import { zonesResultWithUplinks } from './uplinksText';
-import { failureEntry, failureLine, type ZoneFailure, type ZoneRun, zoneRunsOf, zoneTargets } from './zoneRuns';
+import {
+  failureEntry,
+  failureLine,
+  releaseZones,
+  type ZoneFailure,
+  type ZoneRun,
+  zoneRunsOf,
+  zoneTargets,
+} from './zoneRuns';
 
 interface ApplyOptions extends FileOptions {
   replace?: boolean;
@@ -88,6 +96,14 @@ export const sentText = (r: ZoneResult): string =>
 /** The typed outcome of an apply (the demo reads it); refusals and unusable input throw. */
 export async function runApply(options: ApplyOptions): Promise<ApplyReport> {
   const target = await fileTarget(options, true);
+  try {
+    return await applyTo(target, options);
+  } finally {
+    await releaseZones(target);
+  }
+}
+
+async function applyTo(target: FileTarget, options: ApplyOptions): Promise<ApplyReport> {
   const plan = await clusterPlanFor(target, options.zone, true);
   try {
     if (refusals(plan).length > 0) throw refusal(target.file, plan);

@@ -4,16 +4,20 @@
  * by upstream's identities, row by row: rows missing, rows that differ (columns, expected and
  * found), rows of the audited networks nobody expects. Read-only and marker-free; allocations the
  * rows show are adopted where the file pins none. Exit 2 when anything differs, 0 when nothing
- * does; a zone that cannot be read fails alone (exit 4 naming it, zoneRuns.ts).
+ * does; a zone that cannot be read fails alone (exit 4 naming it, zoneRuns.ts). Each zone's rows
+ * are read with its state, planned with every zone's, then compared: its connection is held for
+ * each of the two reads, never between (zoneRuns.ts), so at most --parallel at once.
  */
 import type { Command } from 'commander';
 import {
   AuditInputError,
-  auditCluster,
+  auditReadZones,
+  auditScope,
   type AuditResult,
   type Comparison,
   dict,
   problemLine,
+  readAuditZone,
   type RowDifference,
   type RowOutline,
   type ZoneAudit,
@@ -21,7 +25,7 @@ import {
 import { type CommandResult, ExitCode } from '../contract';
 import { type FileOptions, fileTarget, runFileCommand, withFileOptions } from './fileTarget';
 import { inputError } from './input';
-import { failureEntry, failureLine, zoneRunsOf, zonesResult } from './zoneRuns';
+import { failureEntry, failureLine, releaseZones, zoneRunsOf, zonesResult } from './zoneRuns';
 
 const count = (c: Comparison) => c.missing.length + c.differing.length + c.unexpected.length;
 const rowName = (table: string, key: string) => `${table} ${JSON.stringify(key)}`;
@@ -49,22 +53,22 @@ export function zoneLines(zone: string, audit: ZoneAudit): string[] {
 }
 
 export async function runAudit(options: FileOptions) {
-  const target = await fileTarget(options, true, true);
+  // each zone's rows of the audited networks are read on the connection of its state read
+  const target = await fileTarget(options, true, true, (cluster) => {
+    const scope = auditScope(cluster);
+    return (db) => readAuditZone(db, scope);
+  });
   const names = target.names.filter((n) => options.zone === undefined || n === options.zone);
   let result: AuditResult;
-  // the audit reads every zone, plans, then compares each: it holds every zone's Northbound throughout
-  const leases = await Promise.all(target.zones.map(async (z) => ({ name: z.name, lease: await z.open() })));
   try {
-    result = await auditCluster(
-      target.cluster,
-      leases.map(({ name, lease }) => ({ name, db: lease.db })),
-      { zone: options.zone, parallel: target.parallel, previous: target.previous },
-    );
+    const reads = target.zones.map((z) => ({ name: z.name, first: z.read }));
+    const targets = { zones: target.zones, parallel: target.parallel };
+    result = await auditReadZones(target.cluster, reads, targets, { zone: options.zone, previous: target.previous });
   } catch (error) {
     if (error instanceof AuditInputError) throw inputError(target.file, error.problems);
     throw error;
   } finally {
-    await Promise.all(leases.map(({ lease }) => lease.release()));
+    await releaseZones(target);
   }
   return { result, runs: zoneRunsOf(target, names, result.zones) };
 }

@@ -35,7 +35,7 @@ import { drifted, runDiff } from './diff';
 import { fileTarget, planFor } from './fileTarget';
 import { labCliError } from './lab';
 import { planText, type ZoneSummary } from './planText';
-import { failureLine } from './zoneRuns';
+import { failureLine, releaseZones } from './zoneRuns';
 
 interface DemoOptions {
   name: string;
@@ -134,6 +134,7 @@ interface Step {
 
 async function showPlan({ lab, file }: Step): Promise<void> {
   const target = await fileTarget({ file, lab: lab.name });
+  await releaseZones(target);
   const plan = planFor(target);
   const zones: ZoneSummary[] = plan.zones.map((z) => ({
     zone: z.zone,

@@ -13,7 +13,15 @@ import type { CommandResult } from '../contract';
 import { type FileOptions, type FileTarget, fileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
 import { type PodChanges, podKeysOf, podsOfZones, syncLabPods } from './labPods';
 import { zonesResultWithUplinks } from './uplinksText';
-import { failureEntry, failureLine, type ZoneFailure, type ZoneRun, zoneRunsOf, zoneTargets } from './zoneRuns';
+import {
+  failureEntry,
+  failureLine,
+  releaseZones,
+  type ZoneFailure,
+  type ZoneRun,
+  zoneRunsOf,
+  zoneTargets,
+} from './zoneRuns';
 
 const removedText = (r: ZoneResult) => (r.sent ? `${r.operations} operations sent` : 'nothing of this owner found');
 
@@ -31,7 +39,8 @@ export async function runDestroy(options: FileOptions): Promise<DestroyReport> {
   // destroy works from the owner markers alone: an unreadable state is a note, not a refusal
   const target = await fileTarget(options, true, true);
   const input = { cluster: target.cluster, owner: target.owner, hosts: true };
-  const result = await destroyCluster(input, zoneTargets(target, 'destroy', target.names, removedText));
+  const targets = zoneTargets(target, 'destroy', target.names, removedText);
+  const result = await destroyCluster(input, targets).finally(() => releaseZones(target));
   const zones = zoneRunsOf(target, target.names, result.zones);
   const failures = zones.flatMap((r) => (r.ok ? [] : [r]));
   const pods = target.lab ? await unplugPods(target, failures) : undefined;

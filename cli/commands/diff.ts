@@ -10,7 +10,7 @@ import { closeCluster, dict, diffCluster, type Drift, isDrift, type UplinkSectio
 import { type CommandResult, ExitCode } from '../contract';
 import { clusterPlanFor, type FileOptions, fileTarget, runFileCommand, withFileOptions } from './fileTarget';
 import { zonesResultWithUplinks } from './uplinksText';
-import { failureEntry, failureLine, type ZoneRun, zoneRunsOf, zoneTargets } from './zoneRuns';
+import { failureEntry, failureLine, releaseZones, type ZoneRun, zoneRunsOf, zoneTargets } from './zoneRuns';
 
 const driftText = (d: Drift) => (d.lines.length === 0 ? 'no drift' : `${d.lines.length} rows drifted`);
 
@@ -30,13 +30,17 @@ export function drifted(report: DiffReport): boolean {
 
 export async function runDiff(options: FileOptions): Promise<DiffReport> {
   const target = await fileTarget(options, true);
-  const plan = await clusterPlanFor(target, options.zone, true);
   try {
-    const names = plan.topology.zones.map((z) => z.name);
-    const result = await diffCluster(plan, zoneTargets(target, 'diff', names, driftText));
-    return { owner: target.owner, zones: zoneRunsOf(target, names, result.zones), uplinks: result.uplinks };
+    const plan = await clusterPlanFor(target, options.zone, true);
+    try {
+      const names = plan.topology.zones.map((z) => z.name);
+      const result = await diffCluster(plan, zoneTargets(target, 'diff', names, driftText));
+      return { owner: target.owner, zones: zoneRunsOf(target, names, result.zones), uplinks: result.uplinks };
+    } finally {
+      await closeCluster(plan);
+    }
   } finally {
-    await closeCluster(plan);
+    await releaseZones(target);
   }
 }
 

@@ -15,6 +15,7 @@ import {
   type ClusterPlan,
   fillInventory,
   type InputDocument,
+  type OvsdbDatabase,
   planCluster,
   planTopology,
   type TopologyPlan,
@@ -25,7 +26,7 @@ import { notePlanWarnings, noteWarnings } from '../warnings';
 import { asCliError } from './cliErrors';
 import { type FileArgs, fileOption, inputError, inputLabel, inputOf } from './input';
 import { type CredentialOptions, defaultEndpoint, nbOptionsFor, withCredentialOptions } from './nbCredentials';
-import { type ConnectedZones, connectZones, parallelOf } from './zoneRuns';
+import { type ConnectedZones, connectZones, parallelOf, releaseZones } from './zoneRuns';
 
 export { asCliError } from './cliErrors';
 
@@ -41,7 +42,7 @@ export interface FileOptions extends CredentialOptions {
 }
 
 /** The file's cluster and owner, and each zone's Northbound (zones, failed, previous: zoneRuns.ts). */
-export interface FileTarget extends ConnectedZones {
+export interface FileTarget<R = undefined> extends ConnectedZones<R> {
   /** The inputs as one label for messages. */
   file: string;
   /** The documents as loaded (filled from the lab with --lab), each with its file. */
@@ -131,12 +132,18 @@ function ownerOf(given: string | undefined, cluster: Cluster): string {
 
 /**
  * Load, fill from the lab, build, connect to each zone's Northbound and read the stored state
- * there. With `partial`, zones that do not answer are listed in `failed` (apply, diff and destroy
- * go on with the others); without it the first one fails the command (exit 4). With
- * `tolerateState`, an unreadable stored state is noted in `unreadableState` instead of failing its
- * zone (exit 3): destroy and repair need none.
+ * there (and what `also` reads, on the same connection). With `partial`, zones that do not answer
+ * are listed in `failed` (apply, diff and destroy go on with the others); without it the first one
+ * fails the command (exit 4). With `tolerateState`, an unreadable stored state is noted in
+ * `unreadableState` instead of failing its zone (exit 3): destroy and repair need none. The first
+ * `--parallel` zones stay connected for the zone run: call releaseZones when done.
  */
-export async function fileTarget(options: FileOptions, partial = false, tolerateState = false): Promise<FileTarget> {
+export async function fileTarget<R = undefined>(
+  options: FileOptions,
+  partial = false,
+  tolerateState = false,
+  also?: (cluster: Cluster) => (db: OvsdbDatabase) => Promise<R>,
+): Promise<FileTarget<R>> {
   const input = await inputOf(options);
   if (input.problems.length > 0) throw inputError(input.label, input.problems);
   const lab = options.lab === undefined || options.lab === false ? undefined : labStatus(options.lab);
@@ -162,8 +169,10 @@ export async function fileTarget(options: FileOptions, partial = false, tolerate
     });
   const owner = ownerOf(options.owner, built.cluster);
   const parallel = parallelOf(options.parallel);
-  const connected = await connectZones(endpoints, owner, parallel, input.label, tolerateState);
+  const read = also?.(built.cluster);
+  const connected = await connectZones(endpoints, owner, parallel, input.label, tolerateState, read);
   if (!partial && connected.failed.length > 0) {
+    await releaseZones(connected);
     const first = connected.failed[0]!;
     throw new CliError(first.exitCode, first.why, { file: input.label, endpoint: first.endpoint, zone: first.zone });
   }
@@ -175,7 +184,7 @@ export async function fileTarget(options: FileOptions, partial = false, tolerate
  * Uplinks has its nodes discovered first. Input problems exit 3. Close it with closeCluster.
  */
 export async function clusterPlanFor(
-  target: FileTarget,
+  target: FileTarget<unknown>,
   zone: string | undefined,
   discover: boolean,
 ): Promise<ClusterPlan> {
@@ -187,7 +196,7 @@ export async function clusterPlanFor(
 }
 
 /** The plan for a target; input problems exit 3. */
-export function planFor(target: FileTarget, zone?: string): TopologyPlan {
+export function planFor(target: FileTarget<unknown>, zone?: string): TopologyPlan {
   const result = planTopology(target.cluster, target.previous, { zone, others: target.others });
   if (!result.ok) throw inputError(target.file, attributed(result.problems, target.documents));
   return result.plan;

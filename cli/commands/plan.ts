@@ -42,6 +42,7 @@ import { fileTarget, runFileCommand } from './fileTarget';
 import { type FileArgs, fileOption, inputError, inputOf } from './input';
 import { planText } from './planText';
 import { nodeFailures, uplinkFields, uplinkLines, withUplinkExit } from './uplinksText';
+import { releaseZones } from './zoneRuns';
 
 export interface PlanOptions {
   file: FileArgs;
@@ -83,6 +84,7 @@ async function sourceOf(options: PlanOptions): Promise<PlanSource> {
   const allocation = options.previous === undefined ? undefined : readPrevious(options.previous);
   if (withLab(options)) {
     const target = await fileTarget(options);
+    await releaseZones(target);
     const stored = target.previous;
     return {
       cluster: target.cluster,

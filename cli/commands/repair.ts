@@ -17,6 +17,7 @@ import {
 } from '../../provider/runtime/cli';
 import { CliError, type CommandResult, ExitCode } from '../contract';
 import { type FileOptions, fileTarget, type FileTarget, planFor, runFileCommand, withFileOptions } from './fileTarget';
+import { releaseZones } from './zoneRuns';
 
 export interface RepairOptions extends FileOptions {
   force?: boolean;
@@ -52,6 +53,14 @@ async function stateToWrite(
 
 export async function repair(options: RepairOptions): Promise<CommandResult> {
   const target = await fileTarget(options, false, true);
+  try {
+    return await repairTarget(target, options);
+  } finally {
+    await releaseZones(target);
+  }
+}
+
+async function repairTarget(target: FileTarget, options: RepairOptions): Promise<CommandResult> {
   const inspected: Inspected = [];
   for (const { name, open } of target.zones)
     inspected.push({ name, found: await withLease(open, (db) => inspectZone(db, target.owner)) });

@@ -1,8 +1,9 @@
 /**
  * The file commands' loop over zones. Every zone is connected to and worked on at once, at most
- * `--parallel` (default 8) at a time (runtime's eachZone), each zone still one transaction; a
- * zone's connection is held while its state is read and again while it is worked on, released in
- * between, so a run holds at most `--parallel` (sockets here, sessions on the servers). A zone
+ * `--parallel` (default 8) at a time (runtime's eachZone), each zone still one transaction. Every
+ * zone's state is read before the plan; the first `--parallel` zones keep their connection from
+ * that read to their run, the others are connected again for their run (runtime's readZones), so
+ * a run holds at most `--parallel` (sockets here, sessions on the servers). A zone
  * that cannot be reached or fails, fails alone: the others complete, and the command names it
  * with the exit code of its failure (4 unreachable or failing, 1 refused: nothing was sent to it,
  * 3 its stored state is unusable; the most severe wins). A rerun converges: zones already done
@@ -12,17 +13,17 @@ import type { Failure, Success } from '../../provider/model/outcome';
 import {
   checkParallel,
   DEFAULT_PARALLEL,
-  eachZone,
   EndpointError,
   leaseConnection,
   type NbLease,
   type NbOptions,
   type OtherOwners,
   readZoneStates,
+  type OvsdbDatabase,
+  readZones,
   type RuntimeState,
   StateError,
   thrown,
-  withLease,
   type ZoneOutcome,
   type ZoneTargets,
 } from '../../provider/runtime/cli';
@@ -31,11 +32,17 @@ import { CliError, type CommandResult, ExitCode, progress as stderrLine } from '
 import { progressFor } from '../progress';
 import { asCliError } from './cliErrors';
 
-/** A zone that answered: its endpoint, and how to hold its Northbound for a piece of work. */
-export interface TargetZone {
+/**
+ * A zone that answered: its endpoint, how to hold its Northbound for a piece of work (the first
+ * hold takes over the connection of its read when it kept one), and what `also` read there.
+ */
+export interface TargetZone<R = undefined> {
   name: string;
   endpoint: string;
   open(): Promise<NbLease>;
+  /** Drops the connection kept from the read if no work took it. */
+  release(): Promise<void>;
+  read: R;
 }
 
 /** Why a zone failed (`why`, the command's `error` text for it), with the exit code its failure would have. */
@@ -76,10 +83,10 @@ export function parallelOf(value: string | undefined): number {
   }
 }
 
-export interface ConnectedZones {
+export interface ConnectedZones<R = undefined> {
   /** Every zone asked for, in order. */
   names: string[];
-  zones: TargetZone[];
+  zones: TargetZone<R>[];
   failed: ZoneFailure[];
   /** The state stored in the first zone (in zone order) that has a readable one. */
   previous?: RuntimeState;
@@ -103,31 +110,28 @@ async function stateOf(db: NbLease['db'], owner: string, tolerate: boolean) {
 }
 
 /**
- * Connects to every zone's Northbound and reads this owner's stored state there, `parallel` zones
- * at a time; a zone that does not answer is a failure of its own. An endpoint that is not OVSDB
- * syntax is unusable input for the whole command.
+ * Connects to every zone's Northbound and reads this owner's stored state there, and what `also`
+ * reads, `parallel` zones at a time; a zone that does not answer is a failure of its own. An
+ * endpoint that is not OVSDB syntax is unusable input for the whole command.
  */
-export async function connectZones(
+export async function connectZones<R = undefined>(
   endpoints: { name: string; endpoint: string; field: string; options?: NbOptions }[],
   owner: string,
   parallel: number,
   file: string,
   tolerateState = false,
-): Promise<ConnectedZones> {
-  const outcomes = await eachZone(
-    endpoints.map((e) => e.name),
-    async (name) => {
-      const { endpoint: text, field, options } = endpoints.find((e) => e.name === name)!;
-      const open = () => leaseConnection(text, field, options);
-      const read = await withLease(open, async (db) => ({
-        endpoint: db.endpoint,
-        ...(await stateOf(db, owner, tolerateState)),
-      }));
-      return { open, ...read };
-    },
-    parallel,
-  );
-  const connected: ConnectedZones = {
+  also?: (db: OvsdbDatabase) => Promise<R>,
+): Promise<ConnectedZones<R>> {
+  const targets = endpoints.map(({ name, endpoint, field, options }) => ({
+    name,
+    open: () => leaseConnection(endpoint, field, options),
+  }));
+  const outcomes = await readZones(targets, parallel, async (db) => ({
+    endpoint: db.endpoint,
+    ...(await stateOf(db, owner, tolerateState)),
+    read: (also ? await also(db) : undefined) as R,
+  }));
+  const connected: ConnectedZones<R> = {
     names: endpoints.map((e) => e.name),
     zones: [],
     failed: [],
@@ -136,16 +140,20 @@ export async function connectZones(
   };
   outcomes.forEach((outcome, i) => {
     if (outcome.ok) {
-      const { endpoint, open } = outcome.value;
-      connected.zones.push({ name: outcome.zone, endpoint, open });
-      connected.previous ??= outcome.value.state;
-      if ('problem' in outcome.value)
-        connected.unreadableState.push({ zone: outcome.zone, problem: outcome.value.problem });
-      connected.others = { ...outcome.value.others, ...connected.others };
+      const { value, zone } = outcome.value;
+      connected.zones.push({ ...zone, endpoint: value.endpoint, read: value.read });
+      connected.previous ??= value.state;
+      if ('problem' in value) connected.unreadableState.push({ zone: outcome.zone, problem: value.problem });
+      connected.others = { ...value.others, ...connected.others };
     } else if (outcome.cause instanceof EndpointError) throw outcome.cause;
     else connected.failed.push(failureOf(outcome.zone, endpoints[i]!.endpoint, outcome.cause, file));
   });
   return connected;
+}
+
+/** Drops every connection kept from the state reads that no zone run took (zoneRuns' callers, when done). */
+export async function releaseZones(target: ConnectedZones<unknown>): Promise<void> {
+  await Promise.all(target.zones.map((z) => z.release()));
 }
 
 export type ZoneRun<T> = ({ zone: string } & Success<T>) | ZoneFailure;
@@ -156,7 +164,7 @@ export type ZoneRun<T> = ({ zone: string } & Success<T>) | ZoneFailure;
  * full garbage collection after it.
  */
 export function zoneTargets<T>(
-  target: ConnectedZones & { parallel: number; file: string },
+  target: ConnectedZones<unknown> & { parallel: number; file: string },
   command: string,
   names: string[],
   outcomeText: (value: T) => string,
@@ -180,12 +188,12 @@ export function zoneTargets<T>(
   };
 }
 
-const endpointOf = (target: ConnectedZones, name: string): string =>
+const endpointOf = (target: ConnectedZones<unknown>, name: string): string =>
   target.zones.find((z) => z.name === name)?.endpoint ?? '';
 
 /** Each of `names` in order: its runtime outcome, or its failure to connect; errors as the command's failures. */
 export function zoneRunsOf<T>(
-  target: ConnectedZones & { file: string },
+  target: ConnectedZones<unknown> & { file: string },
   names: string[],
   outcomes: ZoneOutcome<T>[],
 ): ZoneRun<T>[] {

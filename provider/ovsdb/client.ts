@@ -32,6 +32,11 @@ export interface TransactResult {
 
 export interface TransactOptions {
   timeoutMs?: number;
+  /**
+   * Decode selected rows by this schema instead of the server's: for columns whose type is the
+   * same in every version, so a read needs no `get_schema` of its own.
+   */
+  schema?: DatabaseSchema;
 }
 
 export interface MonitorOptions {
@@ -103,7 +108,7 @@ export class OvsdbClient implements OvsdbDatabase {
    */
   async transact(db: string, operations: Operation[], options: TransactOptions = {}): Promise<TransactResult[]> {
     const needsSchema = operations.some((op) => op.op === 'select');
-    const schema = needsSchema ? await this.getSchema(db) : undefined;
+    const schema = needsSchema ? (options.schema ?? (await this.getSchema(db))) : undefined;
     const results = await this.rpc.request<(OperationResult | null)[]>(
       'transact',
       [db, ...operations],

@@ -80,6 +80,15 @@ async function lookup(db: OvsdbDatabase, owner: string): Promise<Lookup> {
 }
 
 /**
+ * NB_Global's external_ids, decoded by our own schema (a uuid and a map of strings in every
+ * version): a state read fetches no schema; the zone's run fetches it, once per connection.
+ */
+async function globalIds(db: OvsdbDatabase): Promise<Record<string, string>> {
+  const [global] = await db.transact(NB_DATABASE, [selectGlobal()], { schema: nbSchema });
+  return (global!.rows?.[0]?.external_ids ?? {}) as Record<string, string>;
+}
+
+/**
  * This owner's stored state and the other owners' allocation states stored beside it (owners.ts).
  * A state of ours that cannot be read is a StateError carrying the others, which a repair still
  * plans around.
@@ -88,8 +97,7 @@ export async function readZoneStates(
   db: OvsdbDatabase,
   owner: string,
 ): Promise<{ state?: RuntimeState; others: OtherOwners; unreadableOthers: string[] }> {
-  const [global] = await db.transact(NB_DATABASE, [selectGlobal()]);
-  const ids = (global!.rows?.[0]?.external_ids ?? {}) as Record<string, string>;
+  const ids = await globalIds(db);
   const text = ids[stateKey(owner)];
   const { others, unreadable } = otherOwners(ids, owner);
   const where = `NB_Global.external_ids["${stateKey(owner)}"] of ${db.endpoint}`;
@@ -103,8 +111,7 @@ export async function readZoneStates(
 
 /** The state this owner stored in the zone's Northbound, if any. */
 export async function readZoneState(db: OvsdbDatabase, owner: string): Promise<RuntimeState | undefined> {
-  const [global] = await db.transact(NB_DATABASE, [selectGlobal()]);
-  const text = ((global!.rows?.[0]?.external_ids ?? {}) as Record<string, string>)[stateKey(owner)];
+  const text = (await globalIds(db))[stateKey(owner)];
   return text === undefined
     ? undefined
     : parseState(text, `NB_Global.external_ids["${stateKey(owner)}"] of ${db.endpoint}`);

@@ -15,9 +15,10 @@ import { compareRows, type Comparison } from '../../nb/rowComparison';
 import type { OvsdbDatabase } from '../../ovsdb/client';
 import type { DatabaseSchema } from '../../ovsdb/schema';
 import { networkControllerName } from '../../topology/names';
+import { onZones, type ZoneTargets } from '../cluster/zones';
 import { adaptToServer } from '../compat';
 import { NB_DATABASE } from '../connections';
-import { eachZone, type ZoneOutcome } from '../eachZone';
+import { DEFAULT_PARALLEL, eachZone, type ZoneOutcome } from '../eachZone';
 import { planTopology, type ZonePlan } from '../plan';
 import { runtimeStateVersion, type RuntimeState } from '../state';
 import { allocationsInRows, type RowAllocations, withRowAllocations } from './adoptRows';
@@ -71,31 +72,23 @@ export function auditScope(cluster: Cluster): AuditScope {
   return { networks, controllers: networks.map(networkControllerName) };
 }
 
-interface FirstRead {
+/** What a zone's audit reads before the plan: the server's schema and the audited networks' rows. */
+export interface FirstRead {
   schema: DatabaseSchema;
   rows: ObservedRow[];
   selects: number;
 }
 
-export async function auditCluster(
-  cluster: Cluster,
-  zones: AuditZone[],
-  options: AuditOptions = {},
-): Promise<AuditResult> {
-  const scope = auditScope(cluster);
-  const names = zones.map((z) => z.name);
-  const dbOf = (name: string) => zones.find((z) => z.name === name)!.db;
-  const first = await eachZone(
-    names,
-    async (name): Promise<FirstRead> => {
-      const schema = await dbOf(name).getSchema(NB_DATABASE);
-      return { schema, ...(await readScoped(dbOf(name), schema, scope)) };
-    },
-    options.parallel,
-  );
+export async function readAuditZone(db: OvsdbDatabase, scope: AuditScope): Promise<FirstRead> {
+  const schema = await db.getSchema(NB_DATABASE);
+  return { schema, ...(await readScoped(db, schema, scope)) };
+}
+
+/** The plan the zones' rows imply: the allocations they show adopted where the Inventory pins none. */
+function auditPlan(cluster: Cluster, reads: FirstRead[], options: AuditOptions) {
   const adopted = allocationsInRows(
     cluster,
-    first.flatMap((o) => (o.ok ? o.value.rows : [])),
+    reads.flatMap((r) => r.rows),
   );
   const previous: RuntimeState = {
     ...(options.previous ?? { version: runtimeStateVersion, allocation: emptyState(), pods: {} }),
@@ -103,17 +96,57 @@ export async function auditCluster(
   previous.pods = { ...previous.pods, ...adopted.pods };
   const planned = planTopology(withRowAllocations(cluster, adopted), previous, { zone: options.zone });
   if (!planned.ok) throw new AuditInputError(planned.problems);
-  const outcomes = await eachZone(
-    names,
-    async (name) => {
-      const read = first.find((o) => o.zone === name)!;
-      if (!read.ok) throw read.cause;
-      const plan = planned.plan.zones.find((z) => z.name === name);
-      return auditZone(dbOf(name), plan, read.value, scope);
-    },
+  return { adopted, plan: planned.plan };
+}
+
+/**
+ * The audit of zones already read (readAuditZone, on the connection of their state read), each
+ * held again through `targets` for its comparison, `targets.parallel` at a time.
+ */
+export async function auditReadZones(
+  cluster: Cluster,
+  reads: { name: string; first: FirstRead }[],
+  targets: ZoneTargets,
+  options: Omit<AuditOptions, 'parallel'> = {},
+): Promise<AuditResult> {
+  const scope = auditScope(cluster);
+  const { adopted, plan } = auditPlan(
+    cluster,
+    reads.map((r) => r.first),
+    options,
+  );
+  const zones = await onZones(targets, ({ name, db }) =>
+    auditZone(
+      db,
+      plan.zones.find((z) => z.name === name),
+      reads.find((r) => r.name === name)!.first,
+      scope,
+    ),
+  );
+  return { zones, adopted, problems: plan.problems };
+}
+
+/** The audit of connected zones: each read, then all planned, then each compared. */
+export async function auditCluster(
+  cluster: Cluster,
+  zones: AuditZone[],
+  options: AuditOptions = {},
+): Promise<AuditResult> {
+  const scope = auditScope(cluster);
+  const dbOf = (name: string) => zones.find((z) => z.name === name)!.db;
+  const first = await eachZone(
+    zones.map((z) => z.name),
+    (name) => readAuditZone(dbOf(name), scope),
     options.parallel,
   );
-  return { zones: outcomes, adopted, problems: planned.plan.problems };
+  const reads = first.flatMap((o) => (o.ok ? [{ name: o.zone, first: o.value }] : []));
+  const held = (name: string) => async () => ({ db: dbOf(name), release: async () => {} });
+  const targets = {
+    zones: reads.map(({ name }) => ({ name, open: held(name) })),
+    parallel: options.parallel ?? DEFAULT_PARALLEL,
+  };
+  const result = await auditReadZones(cluster, reads, targets, options);
+  return { ...result, zones: first.map((o) => (o.ok ? result.zones.find((z) => z.zone === o.zone)! : o)) };
 }
 
 async function auditZone(

@@ -97,7 +97,8 @@ export async function readScoped(
   const run = async (ops: Operation[]) => {
     if (ops.length === 0) return;
     selects += ops.length;
-    const results = await db.transact(NB_DATABASE, ops);
+    // decoded by the schema the selects were built from: the zone's, fetched once per command
+    const results = await db.transact(NB_DATABASE, ops, { schema });
     results.forEach((result, i) => {
       const table = (ops[i] as { table: string }).table;
       for (const row of result.rows ?? []) {

@@ -3,23 +3,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runApply } from '../../../cli/commands/apply';
+import { runAudit } from '../../../cli/commands/audit';
+import { runDestroy } from '../../../cli/commands/destroy';
+import { runDiff } from '../../../cli/commands/diff';
 import { closeConnections } from '../../../provider/runtime/cli';
+import { logMark, logRequests, requestsSince } from '../../support/serverRequests';
 import { chassisNode, layer3AndLayer2, useZoneNorthbounds } from '../../support/worlds';
 
 // A CLI run holds a zone's Northbound only while it works on that zone (connections.ts
-// leaseConnection, cluster/zones.ts onZones): at most --parallel at once, none once the run is
-// over, though the process has not closed its pool yet. Counted at the real servers' end: the
-// established TCP connections on each ovsdb-server's port as the kernel lists them (/proc/net/tcp;
-// one the client closed is CLOSE_WAIT there at once, however late the server gets to it), sampled
-// while `runApply` runs in this process (the pool is the process's, so runFileCommand's closing is
-// not called here). Before, every zone's connection stayed open from its state read to the exit.
+// leaseConnection, cluster/zones.ts onZones and readZones): at most --parallel at once, none once
+// the run is over, though the process has not closed its pool yet. Every zone's state is read
+// before the plan; the first --parallel zones keep that connection for their run, the others
+// connect again; a state read fetches no schema, so each zone's schema is fetched once.
+// Counted at the real servers' end: held sessions are the established TCP connections on each
+// ovsdb-server's port as the kernel lists them (/proc/net/tcp; one the client closed is
+// CLOSE_WAIT there at once, however late the server gets to it), sampled while the command runs
+// in this process (the pool is the process's, so runFileCommand's closing is not called here);
+// connections and get_schemas made are what each server logs it received (serverRequests.ts).
 const zones = [1, 2, 3, 4, 5, 6];
 const PARALLEL = 2;
 const { servers } = useZoneNorthbounds(zones.map((i) => `n${i}`));
 
 let dir: string;
 let file: string;
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ovnk-release-'));
   file = join(dir, 'per-node.yaml');
   writeFileSync(
@@ -30,6 +37,7 @@ beforeAll(() => {
       zones.map((i) => chassisNode(i)),
     ),
   );
+  for (const server of servers) await logRequests(server);
 });
 afterAll(async () => {
   await closeConnections();
@@ -49,23 +57,83 @@ function sessions(): number[] {
 }
 const total = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
 
+/** A command's connections and get_schemas per server (zone order), the most sessions held at once; none left. */
+async function counted(command: () => Promise<unknown>) {
+  const marks = servers.map(logMark);
+  let most = 0;
+  const sampler = setInterval(() => (most = Math.max(most, total(sessions()))), 5);
+  try {
+    await command();
+  } finally {
+    clearInterval(sampler);
+  }
+  expect(sessions()).toEqual(zones.map(() => 0));
+  const seen = servers.map((s, i) => requestsSince(s, marks[i]!));
+  return { connections: seen.map((s) => s.connections), getSchemas: seen.map((s) => s.getSchemas), most };
+}
+
+const options = (parallel: number) => ({
+  file: [file],
+  nb: zones.map((i) => `n${i}=${servers[i - 1]!.tcp}`),
+  parallel: String(parallel),
+});
+const once = zones.map(() => 1);
+/** With --parallel 2: the first two zones keep their state read's connection for their run. */
+const readThenRun = zones.map((_, i) => (i < PARALLEL ? 1 : 2));
+
 describe('a CLI run over per-node zones holds each zone only while it works on it', () => {
-  it('apply and a re-apply hold at most --parallel sessions on the servers and none afterwards', async () => {
-    const nb = zones.map((i) => `n${i}=${servers[i - 1]!.tcp}`);
-    expect(sessions()).toEqual(zones.map(() => 0));
-    let most = 0;
-    const sampler = setInterval(() => (most = Math.max(most, total(sessions()))), 5);
-    try {
-      const applied = await runApply({ file: [file], nb, parallel: String(PARALLEL) });
-      expect(applied.zones.map((z) => z.ok && z.value.sent)).toEqual(zones.map(() => true));
-      expect(sessions()).toEqual(zones.map(() => 0));
-      const again = await runApply({ file: [file], nb, parallel: String(PARALLEL) });
-      expect(again.zones.map((z) => z.ok && !z.value.sent)).toEqual(zones.map(() => true));
-      expect(sessions()).toEqual(zones.map(() => 0));
-    } finally {
-      clearInterval(sampler);
+  it('apply and a re-apply hold at most --parallel sessions, none afterwards, and fetch each schema once', async () => {
+    const apply = async () => {
+      const applied = await runApply(options(PARALLEL));
+      return applied.zones.map((z) => z.ok && z.value.sent);
+    };
+    let sent: boolean[] = [];
+    const first = await counted(async () => (sent = await apply()));
+    expect(sent).toEqual(zones.map(() => true));
+    const again = await counted(async () => (sent = await apply()));
+    expect(sent).toEqual(zones.map(() => false));
+    for (const run of [first, again]) {
+      expect(run.most).toBeGreaterThan(0);
+      expect(run.most).toBeLessThanOrEqual(PARALLEL);
+      expect(run.connections).toEqual(readThenRun);
+      expect(run.getSchemas).toEqual(once);
     }
-    expect(most).toBeGreaterThan(0);
-    expect(most).toBeLessThanOrEqual(PARALLEL);
+  });
+
+  it('diff and audit hold at most --parallel sessions, none afterwards, and fetch each schema once', async () => {
+    let drift: boolean[] = [];
+    const diff = await counted(async () => {
+      drift = (await runDiff(options(PARALLEL))).zones.map((z) => z.ok && z.value.lines.length > 0);
+    });
+    expect(drift).toEqual(zones.map(() => false));
+    let audited: boolean[] = [];
+    const audit = await counted(async () => {
+      audited = (await runAudit(options(PARALLEL))).runs.map((r) => r.ok);
+    });
+    expect(audited).toEqual(zones.map(() => true));
+    for (const run of [diff, audit]) {
+      expect(run.most).toBeGreaterThan(0);
+      expect(run.most).toBeLessThanOrEqual(PARALLEL);
+      expect(run.connections).toEqual(readThenRun);
+      expect(run.getSchemas).toEqual(once);
+    }
+  });
+
+  it('with --parallel at least the zones, destroy, apply, re-apply, diff and audit connect to each zone once', async () => {
+    const all = options(zones.length);
+    const did: unknown[] = [];
+    const runs = [
+      await counted(async () => did.push((await runDestroy(all)).zones.map((z) => z.ok && z.value.sent))),
+      await counted(async () => did.push((await runApply(all)).zones.map((z) => z.ok && z.value.sent))),
+      await counted(async () => did.push((await runApply(all)).zones.map((z) => z.ok && !z.value.sent))),
+      await counted(async () => did.push((await runDiff(all)).zones.map((z) => z.ok && z.value.lines.length === 0))),
+      await counted(async () => did.push((await runAudit(all)).runs.map((r) => r.ok))),
+    ];
+    expect(did).toEqual(runs.map(() => zones.map(() => true)));
+    for (const run of runs) {
+      expect(run.connections).toEqual(once);
+      expect(run.getSchemas).toEqual(once);
+      expect(run.most).toBeLessThanOrEqual(zones.length);
+    }
   });
 });
