@@ -81,59 +81,41 @@ const once = zones.map(() => 1);
 /** With --parallel 2: the first two zones keep their state read's connection for their run. */
 const readThenRun = zones.map((_, i) => (i < PARALLEL ? 1 : 2));
 
+type Command = (parallel: number) => Promise<boolean[]>;
+/** Each command's check of its zones' outcomes: true for a zone that did what the step should. */
+const applied =
+  (sent: boolean): Command =>
+  async (parallel) =>
+    (await runApply(options(parallel))).zones.map((z) => z.ok && z.value.sent === sent);
+const diffed: Command = async (parallel) =>
+  (await runDiff(options(parallel))).zones.map((z) => z.ok && z.value.lines.length === 0);
+const audited: Command = async (parallel) => (await runAudit(options(parallel))).runs.map((r) => r.ok);
+const destroyed: Command = async (parallel) =>
+  (await runDestroy(options(parallel))).zones.map((z) => z.ok && z.value.sent);
+
+/** Runs each command with `parallel`: every zone did its step, with `connections` and one get_schema per zone. */
+async function expectRuns(commands: Command[], parallel: number, connections: number[]): Promise<void> {
+  for (const command of commands) {
+    let outcomes: boolean[] = [];
+    const run = await counted(async () => (outcomes = await command(parallel)));
+    expect(outcomes).toEqual(zones.map(() => true));
+    expect(run.connections).toEqual(connections);
+    expect(run.getSchemas).toEqual(once);
+    expect(run.most).toBeGreaterThan(0);
+    expect(run.most).toBeLessThanOrEqual(parallel);
+  }
+}
+
 describe('a CLI run over per-node zones holds each zone only while it works on it', () => {
   it('apply and a re-apply hold at most --parallel sessions, none afterwards, and fetch each schema once', async () => {
-    const apply = async () => {
-      const applied = await runApply(options(PARALLEL));
-      return applied.zones.map((z) => z.ok && z.value.sent);
-    };
-    let sent: boolean[] = [];
-    const first = await counted(async () => (sent = await apply()));
-    expect(sent).toEqual(zones.map(() => true));
-    const again = await counted(async () => (sent = await apply()));
-    expect(sent).toEqual(zones.map(() => false));
-    for (const run of [first, again]) {
-      expect(run.most).toBeGreaterThan(0);
-      expect(run.most).toBeLessThanOrEqual(PARALLEL);
-      expect(run.connections).toEqual(readThenRun);
-      expect(run.getSchemas).toEqual(once);
-    }
+    await expectRuns([applied(true), applied(false)], PARALLEL, readThenRun);
   });
 
   it('diff and audit hold at most --parallel sessions, none afterwards, and fetch each schema once', async () => {
-    let drift: boolean[] = [];
-    const diff = await counted(async () => {
-      drift = (await runDiff(options(PARALLEL))).zones.map((z) => z.ok && z.value.lines.length > 0);
-    });
-    expect(drift).toEqual(zones.map(() => false));
-    let audited: boolean[] = [];
-    const audit = await counted(async () => {
-      audited = (await runAudit(options(PARALLEL))).runs.map((r) => r.ok);
-    });
-    expect(audited).toEqual(zones.map(() => true));
-    for (const run of [diff, audit]) {
-      expect(run.most).toBeGreaterThan(0);
-      expect(run.most).toBeLessThanOrEqual(PARALLEL);
-      expect(run.connections).toEqual(readThenRun);
-      expect(run.getSchemas).toEqual(once);
-    }
+    await expectRuns([diffed, audited], PARALLEL, readThenRun);
   });
 
   it('with --parallel at least the zones, destroy, apply, re-apply, diff and audit connect to each zone once', async () => {
-    const all = options(zones.length);
-    const did: unknown[] = [];
-    const runs = [
-      await counted(async () => did.push((await runDestroy(all)).zones.map((z) => z.ok && z.value.sent))),
-      await counted(async () => did.push((await runApply(all)).zones.map((z) => z.ok && z.value.sent))),
-      await counted(async () => did.push((await runApply(all)).zones.map((z) => z.ok && !z.value.sent))),
-      await counted(async () => did.push((await runDiff(all)).zones.map((z) => z.ok && z.value.lines.length === 0))),
-      await counted(async () => did.push((await runAudit(all)).runs.map((r) => r.ok))),
-    ];
-    expect(did).toEqual(runs.map(() => zones.map(() => true)));
-    for (const run of runs) {
-      expect(run.connections).toEqual(once);
-      expect(run.getSchemas).toEqual(once);
-      expect(run.most).toBeLessThanOrEqual(zones.length);
-    }
+    await expectRuns([destroyed, applied(true), applied(false), diffed, audited], zones.length, once);
   });
 });
