@@ -55,6 +55,19 @@ export interface ReadZone extends ZoneTarget {
   release(): Promise<void>;
 }
 
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Until the event loop has passed its poll phase: a long plan keeps the process from reading,
+ * and from answering the server's echo; a close the server sent meanwhile is seen there (the pool
+ * then opens the connection again) before a kept connection is taken as open. The first
+ * setImmediate may run before this turn's poll phase, the second runs after it.
+ */
+async function throughPoll(): Promise<void> {
+  await turn();
+  await turn();
+}
+
 /** A zone whose `open` first hands over `kept` (the pooled connection stays open: no second connect). */
 function handingOver(zone: ZoneTarget, kept: NbLease | undefined): ReadZone {
   let held = kept;
@@ -64,6 +77,7 @@ function handingOver(zone: ZoneTarget, kept: NbLease | undefined): ReadZone {
     await lease?.release();
   };
   const open = async (): Promise<NbLease> => {
+    if (held !== undefined) await throughPoll();
     const lease = await zone.open();
     await release();
     return lease;

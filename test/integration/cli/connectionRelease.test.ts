@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,9 @@ import { runApply } from '../../../cli/commands/apply';
 import { runAudit } from '../../../cli/commands/audit';
 import { runDestroy } from '../../../cli/commands/destroy';
 import { runDiff } from '../../../cli/commands/diff';
-import { closeConnections } from '../../../provider/runtime/cli';
+import { clusterPlanFor, fileTarget } from '../../../cli/commands/fileTarget';
+import { releaseZones, zoneRunsOf, zoneTargets } from '../../../cli/commands/zoneRuns';
+import { closeCluster, closeConnections, diffCluster } from '../../../provider/runtime/cli';
 import { logMark, logRequests, requestsSince } from '../../support/serverRequests';
 import { chassisNode, layer3AndLayer2, useZoneNorthbounds } from '../../support/worlds';
 
@@ -117,5 +120,29 @@ describe('a CLI run over per-node zones holds each zone only while it works on i
 
   it('with --parallel at least the zones, destroy, apply, re-apply, diff and audit connect to each zone once', async () => {
     await expectRuns([destroyed, applied(true), applied(false), diffed, audited], zones.length, once);
+  });
+
+  it('a zone whose kept connection its server dropped while the plan ran is connected again for its run', async () => {
+    const marks = servers.map(logMark);
+    const target = await fileTarget(options(zones.length), true);
+    const plan = await clusterPlanFor(target, undefined, false);
+    // ovsdb-server drops every client (as after unanswered echoes) while this process runs
+    // synchronously, as a long plan does: the zone run starts before a read could see the close
+    const ctl = join(servers[0]!.dir, 'db.ctl');
+    execFileSync('ovs-appctl', ['-t', ctl, 'ovsdb-server/reconnect']);
+    execFileSync('sleep', ['0.2']);
+    const names = plan.topology.zones.map((z) => z.name);
+    try {
+      const result = await diffCluster(
+        plan,
+        zoneTargets(target, 'diff', names, () => ''),
+      );
+      expect(zoneRunsOf(target, names, result.zones).map((r) => r.ok)).toEqual(zones.map(() => true));
+    } finally {
+      await closeCluster(plan);
+      await releaseZones(target);
+    }
+    const seen = servers.map((s, i) => requestsSince(s, marks[i]!).connections);
+    expect(seen).toEqual(zones.map((_, i) => (i === 0 ? 2 : 1)));
   });
 });
