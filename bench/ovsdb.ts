@@ -8,9 +8,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cpuTicksOf, TICKS_PER_SECOND } from '../lab/procStat';
-import { OvsdbClient } from '../provider/ovsdb/client';
+import { OvsdbClient, type TransactOptions } from '../provider/ovsdb/client';
 import type { Operation } from '../provider/ovsdb/notation';
-import { withRowUuids } from '../provider/ovsdb/rowUuids';
+import { chooseRowUuids, withRowUuids } from '../provider/ovsdb/rowUuids';
 import { startOvsdbServer, type OvsdbServer } from '../test/support/ovsdbServer';
 import { figure, note, timed, type Benchmark } from './harness';
 
@@ -53,9 +53,9 @@ function batches(size: number, total = ROWS): Operation[][] {
   );
 }
 
-/** Operations as our write path sends them (provider/nb/transact.ts): uuids we chose for the names. */
-const asSent = withRowUuids;
-const asNamed = (ops: Operation[]) => ops;
+/** Uuids for the names as our write path chooses them (provider/nb/transact.ts), or none (uuid-names). */
+const ourUuids = (ops: Operation[]): TransactOptions => ({ rowUuids: chooseRowUuids(ops) });
+const namesOnly = (): TransactOptions => ({});
 
 type Body = (server: OvsdbServer) => Promise<unknown>;
 type Keep = (server: OvsdbServer) => Promise<void>;
@@ -102,9 +102,9 @@ function cpuSeconds(serverPid: number): { total: number; server: number } {
   return { total: cpuTicksOf('self', true) / TICKS_PER_SECOND + server, server };
 }
 
-async function ourClient(server: OvsdbServer, txns: Operation[][], wire = asSent): Promise<void> {
+async function ourClient(server: OvsdbServer, txns: Operation[][], uuids = ourUuids): Promise<void> {
   const client = await OvsdbClient.connect(server.unix, { requestTimeoutMs: 120_000 });
-  for (const ops of txns) await client.transact(NB, wire(ops));
+  for (const ops of txns) await client.transact(NB, ops, uuids(ops));
   client.close();
 }
 
@@ -115,7 +115,7 @@ async function ovsdbClient(server: OvsdbServer, args: string[]): Promise<void> {
 /** The fewest transactions of the same rows whose JSON fits in one argument. */
 function ovsdbClientArgs(total = ROWS): { size: number; args: string[] } {
   for (const size of [10_000, 5_000, 2_000, 1_000, 500, 250]) {
-    const args = batches(size, total).map((ops) => JSON.stringify([NB, ...asSent(ops)]));
+    const args = batches(size, total).map((ops) => JSON.stringify([NB, ...withRowUuids(ops)]));
     if (args.every((a) => Buffer.byteLength(a) <= MAX_ARG)) return { size, args };
   }
   throw new Error('no batch size fits one argument');
@@ -254,7 +254,7 @@ async function largeInsert(): Promise<void> {
   );
   const oursNamed = await measureWithCpu(
     LARGE_RUNS,
-    (s) => ourClient(s, one, asNamed),
+    (s) => ourClient(s, one, namesOnly),
     (s) => countRoutes(s, LARGE),
   );
   const shown = (t: { seconds: number; cpu: number; server: number }) =>

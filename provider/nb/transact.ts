@@ -6,7 +6,7 @@
 import type { OvsdbDatabase } from '../ovsdb/client';
 import { DuplicateUuid, type OvsdbOperationError, TimedOut } from '../ovsdb/errors';
 import type { Operation } from '../ovsdb/notation';
-import { withRowUuids } from '../ovsdb/rowUuids';
+import { chooseRowUuids } from '../ovsdb/rowUuids';
 import { clashOf, foreignRowClash } from './clash';
 import type { Plan } from './reconcile';
 
@@ -36,8 +36,8 @@ export async function transactPlan(
 ): Promise<{ sent: boolean; created: Record<string, string> }> {
   if (plan.operations.length === 0) return { sent: false, created: {} };
   try {
-    // the same operations in the same order: results and error indexes still match plan.operations
-    const results = await db.transact(database, withRowUuids(plan.operations));
+    // uuids in place of names as the operations are written: results and error indexes still match
+    const results = await db.transact(database, plan.operations, { rowUuids: chooseRowUuids(plan.operations) });
     return { sent: true, created: createdUuids(plan, results) };
   } catch (error) {
     if (error instanceof TimedOut && plan.operations[error.index]?.op === 'wait')

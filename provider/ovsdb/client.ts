@@ -17,8 +17,10 @@ import {
   type WireTableUpdates,
 } from './monitor';
 import type { Operation, OperationResult } from './notation';
+import type { RowUuids } from './rowUuids';
 import { RpcConnection, type RpcOptions } from './rpc';
 import { type DatabaseSchema, internSchema } from './schema';
+import { transactParams } from './transactParams';
 import { openTransport, type OpenOptions } from './transport';
 
 export type ClientOptions = RpcOptions & OpenOptions;
@@ -37,6 +39,11 @@ export interface TransactOptions {
    * same in every version, so a read needs no `get_schema` of its own.
    */
   schema?: DatabaseSchema;
+  /**
+   * Uuids chosen for the named inserts (rowUuids.ts chooseRowUuids): sent in place of their
+   * names, each operation resolved as it is written. Results and error indexes are the same.
+   */
+  rowUuids?: RowUuids;
 }
 
 export interface MonitorOptions {
@@ -104,6 +111,7 @@ export class OvsdbClient implements OvsdbDatabase {
   /**
    * One atomic transaction. Returns one result per operation (inserted uuids, selected rows
    * decoded, counts); throws the typed OvsdbOperationError of the failing operation or commit.
+   * A large one is written while it is serialized (transactParams.ts, outbox.ts).
    * @throws OvsdbOperationError subclasses, OvsdbRpcError, OvsdbTransportError
    */
   async transact(db: string, operations: Operation[], options: TransactOptions = {}): Promise<TransactResult[]> {
@@ -111,13 +119,13 @@ export class OvsdbClient implements OvsdbDatabase {
     const schema = needsSchema ? (options.schema ?? (await this.getSchema(db))) : undefined;
     const results = await this.rpc.request<(OperationResult | null)[]>(
       'transact',
-      [db, ...operations],
+      transactParams(db, operations, options.rowUuids),
       options.timeoutMs,
     );
     // checkResults returns exactly one result per operation, in order
-    return checkResults(operations, results, this.endpoint).map((result, index) =>
-      decodeResult(result, schema, operations[index]!),
-    );
+    const checked = checkResults(operations, results, this.endpoint);
+    for (let index = 0; index < checked.length; index++) decodeResultInPlace(checked[index]!, schema, operations[index]!);
+    return checked as TransactResult[];
   }
 
   /** Sends our own echo; resolves when the server answers. */
@@ -169,19 +177,22 @@ export class OvsdbClient implements OvsdbDatabase {
   }
 }
 
-function decodeResult(
+/**
+ * A result decoded in place: its uuid as a string, its rows plain (a reply is parsed for this
+ * alone, and a copy of each of 100,000 results was garbage). A successful result holds no other
+ * members (RFC 7047 section 5.2).
+ */
+function decodeResultInPlace(
   result: OperationResult,
   schema: DatabaseSchema | undefined,
   operation: Operation,
-): TransactResult {
-  const decoded: TransactResult = {};
+): void {
+  const decoded = result as TransactResult;
   if (result.uuid) decoded.uuid = result.uuid[1];
-  if (result.count !== undefined) decoded.count = result.count;
   if (result.rows) {
     const table = 'table' in operation ? schema?.tables[operation.table] : undefined;
     decoded.rows = decodeRowsInPlace(result.rows, table);
   }
-  return decoded;
 }
 
 function decodeMonitorReply(

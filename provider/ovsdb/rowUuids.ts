@@ -34,22 +34,44 @@ function uuidCounter(): () => Uuid {
 
 type Names = Map<string, Uuid>;
 
+/** The uuids chosen for one transaction's named inserts: by uuid-name, and by operation index. */
+export interface RowUuids {
+  readonly byName: Names;
+  readonly byIndex: readonly (Uuid | undefined)[];
+}
+
+/**
+ * Uuids for the named inserts of `operations` (an insert that already has a `uuid` keeps it), or
+ * undefined when there is nothing to choose: no names, or a name inserted twice (the server's to
+ * refuse, "duplicate uuid-name", so the operations go as they are).
+ */
+export function chooseRowUuids(operations: readonly Operation[]): RowUuids | undefined {
+  const byName: Names = new Map();
+  const byIndex: (Uuid | undefined)[] = new Array(operations.length);
+  const next = uuidCounter();
+  let named = 0;
+  for (let i = 0; i < operations.length; i++) {
+    const op = operations[i]!;
+    if (op.op !== 'insert' || op['uuid-name'] === undefined) continue;
+    byIndex[i] = op.uuid ?? next();
+    byName.set(op['uuid-name'], byIndex[i]!);
+    named++;
+  }
+  return byName.size === 0 || byName.size < named ? undefined : { byName, byIndex };
+}
+
 /**
  * `operations` with our uuids in place of uuid-names: the same operations in the same order (a
  * result or an error index means the same operation), each insert's result its chosen uuid.
  */
 export function withRowUuids(operations: Operation[]): Operation[] {
-  const uuids: Names = new Map();
-  const chosen: (Uuid | undefined)[] = [];
-  const next = uuidCounter();
-  operations.forEach((op, i) => {
-    if (op.op !== 'insert' || op['uuid-name'] === undefined) return;
-    chosen[i] = op.uuid ?? next();
-    uuids.set(op['uuid-name'], chosen[i]);
-  });
-  // a name inserted twice is the server's to refuse ("duplicate uuid-name"): sent as it is
-  if (uuids.size === 0 || uuids.size < chosen.filter((u) => u !== undefined).length) return operations;
-  return operations.map((op, i) => resolved(op, chosen[i], uuids));
+  const uuids = chooseRowUuids(operations);
+  return uuids === undefined ? operations : operations.map((op, i) => withRowUuid(op, i, uuids));
+}
+
+/** Operation `index` of the transaction `uuids` were chosen for, its uuid given and references resolved. */
+export function withRowUuid(op: Operation, index: number, uuids: RowUuids): Operation {
+  return resolved(op, uuids.byIndex[index], uuids.byName);
 }
 
 /** `op` with `uuid` (when it is a named insert's) and its references resolved. */

@@ -9,6 +9,7 @@
 import type { Duplex } from 'node:stream';
 import { OvsdbRpcError, OvsdbTransportError } from './errors';
 import { JsonSplitter } from './framing';
+import { Outbox } from './outbox';
 
 export interface RpcOptions {
   /** Default time a request may wait for its reply. */
@@ -18,6 +19,14 @@ export interface RpcOptions {
    * unless another request is still within its timeout. 0 disables.
    */
   inactivityProbeMs?: number;
+}
+
+/**
+ * Params made as they are written (outbox.ts): each piece is the JSON text of one or more
+ * consecutive params, joined by commas, without the enclosing brackets.
+ */
+export interface ParamsText {
+  readonly pieces: Iterable<string>;
 }
 
 export type NotificationListener = (method: string, params: unknown[]) => void;
@@ -41,6 +50,7 @@ interface Message {
 
 export class RpcConnection {
   private readonly splitter = new JsonSplitter();
+  private readonly outbox: Outbox;
   private readonly pending = new Map<number, Pending>();
   private readonly notificationListeners = new Set<NotificationListener>();
   private readonly closeListeners = new Set<(error: OvsdbTransportError) => void>();
@@ -59,6 +69,7 @@ export class RpcConnection {
   ) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.probeMs = options.inactivityProbeMs ?? 5_000;
+    this.outbox = new Outbox(stream, (error) => this.fail('protocol', `a request was cut short: ${error.message}`));
     stream.on('data', (chunk: Buffer) => this.receive(chunk));
     stream.on('error', (error: Error) => this.fail('closed', `connection failed: ${error.message}`));
     stream.on('close', () => this.fail('closed', this.closedDetail()));
@@ -73,8 +84,11 @@ export class RpcConnection {
     return this.failure === undefined;
   }
 
-  /** Sends a request; resolves with `result`, rejects with OvsdbRpcError or OvsdbTransportError. */
-  request<T = unknown>(method: string, params: unknown[], timeoutMs = this.requestTimeoutMs): Promise<T> {
+  /**
+   * Sends a request; resolves with `result`, rejects with OvsdbRpcError or OvsdbTransportError.
+   * The timeout counts from now: writing a large request is part of it.
+   */
+  request<T = unknown>(method: string, params: unknown[] | ParamsText, timeoutMs = this.requestTimeoutMs): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -89,8 +103,18 @@ export class RpcConnection {
         timer,
         deadline: Date.now() + timeoutMs,
       });
-      this.send({ method, params, id });
+      const text = Array.isArray(params) ? [JSON.stringify({ method, params, id })] : messageText(method, id, params);
+      this.outbox.send(text).catch((error: Error) => this.settle(id, error));
     });
+  }
+
+  /** Fails request `id` with `error` if it still waits. */
+  private settle(id: number, error: Error): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    pending.reject(error);
   }
 
   onNotification(listener: NotificationListener): () => void {
@@ -108,7 +132,7 @@ export class RpcConnection {
   }
 
   private send(message: Message): void {
-    this.stream.write(JSON.stringify(message));
+    void this.outbox.send([JSON.stringify(message)]);
   }
 
   private receive(chunk: Buffer): void {
@@ -184,7 +208,19 @@ export class RpcConnection {
       pending.reject(new OvsdbTransportError(this.endpoint, reason, `${pending.method} failed: ${detail}`));
     }
     this.pending.clear();
+    this.outbox.close();
     this.stream.destroy();
     for (const listener of this.closeListeners) listener(this.failure);
   }
+}
+
+/** A request's JSON text, its params written piece by piece. */
+function* messageText(method: string, id: number, params: ParamsText): Generator<string> {
+  yield `{"method":${JSON.stringify(method)},"id":${id},"params":[`;
+  let first = true;
+  for (const piece of params.pieces) {
+    yield first ? piece : `,${piece}`;
+    first = false;
+  }
+  yield ']}';
 }
