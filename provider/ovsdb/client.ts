@@ -124,7 +124,8 @@ export class OvsdbClient implements OvsdbDatabase {
     );
     // checkResults returns exactly one result per operation, in order
     const checked = checkResults(operations, results, this.endpoint);
-    for (let index = 0; index < checked.length; index++) decodeResultInPlace(checked[index]!, schema, operations[index]!);
+    for (let index = 0; index < checked.length; index++)
+      decodeResultInPlace(checked[index]!, schema, operations[index]!);
     return checked as TransactResult[];
   }
 
@@ -182,11 +183,7 @@ export class OvsdbClient implements OvsdbDatabase {
  * alone, and a copy of each of 100,000 results was garbage). A successful result holds no other
  * members (RFC 7047 section 5.2).
  */
-function decodeResultInPlace(
-  result: OperationResult,
-  schema: DatabaseSchema | undefined,
-  operation: Operation,
-): void {
+function decodeResultInPlace(result: OperationResult, schema: DatabaseSchema | undefined, operation: Operation): void {
   const decoded = result as TransactResult;
   if (result.uuid) decoded.uuid = result.uuid[1];
   if (result.rows) {
