@@ -5,8 +5,8 @@
  * resolved as its piece is made: no rewritten copy of the whole transaction is ever built.
  */
 import type { Operation } from './notation';
-import type { ParamsText } from './rpc';
 import { type RowUuids, withRowUuid } from './rowUuids';
+import type { ParamsText } from './rpc';
 
 /** Operations per piece: tens of kilobytes of JSON for typical rows. */
 const PIECE_OPERATIONS = 256;
