@@ -15,7 +15,8 @@
  * The rest of each uuid is one random (version 4) uuid's, drawn per transaction: its rows differ
  * in the count, transactions in 90 random bits, so meeting a uuid already in the table is not a
  * practical concern; the server would refuse it ("duplicate uuid") and nothing would be written.
- * Rewriting copies only what holds a name (a 100,000-row transaction: about 40 ms here).
+ * The client resolves the operations a few hundred at a time as it writes them (transactParams.ts);
+ * withRowUuids makes the whole rewritten copy at once, copying only what holds a name.
  */
 import { randomUUID } from 'node:crypto';
 import type { Condition, Mutation, Operation, Uuid, WireAtom, WireRow, WireValue } from './notation';
