@@ -65,8 +65,8 @@ function messagesIn(writes: string[]): { method?: string; params?: unknown[] }[]
 
 const chars = (writes: string[]) => writes.reduce((n, w) => n + w.length, 0);
 
-async function routesOf(router: string): Promise<string[]> {
-  const reader = await OvsdbClient.connect(server.unix);
+async function routesOf(router: string, on: OvsdbServer = server): Promise<string[]> {
+  const reader = await OvsdbClient.connect(on.unix);
   const [found] = await reader.transact(NB, [
     { op: 'select', table: 'Logical_Router', where: [['name', '==', router]], columns: ['static_routes'] },
   ]);
@@ -92,6 +92,24 @@ describe('a transaction written while it is serialized', () => {
     expect(JSON.stringify(request!.params)).not.toContain('named-uuid');
     expect(results.slice(0, ROWS).map((r) => r.uuid)).toEqual(rowUuids.byIndex.slice(0, ROWS));
     expect((await routesOf('lr-streamed')).sort()).toEqual(rowUuids.byIndex.slice(0, ROWS).sort());
+  });
+
+  it('arrives whole over tcp and over ssl, whose socket takes the pieces through TLS', async () => {
+    const own = await startOvsdbServer({ ssl: true });
+    try {
+      for (const [name, endpoint] of [
+        ['lr-tcp', own.tcp],
+        ['lr-ssl', own.ssl!],
+      ] as const) {
+        const client = await OvsdbClient.connect(endpoint, { tls: own.tls, requestTimeoutMs: 60_000 });
+        const ops = routerWithRoutes(name, ROWS);
+        expect(await client.transact(NB, ops, { rowUuids: chooseRowUuids(ops) })).toHaveLength(ops.length);
+        client.close();
+        expect(await routesOf(name, own)).toHaveLength(ROWS);
+      }
+    } finally {
+      await own.stop();
+    }
   });
 
   it('is held back by a server that stops reading, and a request made meanwhile is written after it, whole', async () => {
