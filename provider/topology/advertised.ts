@@ -133,16 +133,19 @@ export function advertisedPassAcl(ctx: NetworkContext): DesiredRow {
 /**
  * The cluster's isolation rows with this network's part: its subnets in the advertised-subnets
  * address sets and `ports` (its switch-to-router ports in this zone) in the drop port group.
+ * `ports` undefined: the cluster's rows without the network's part, which upstream adds only
+ * after SyncGateway on Layer2 (layer2_user_defined_network_controller.go addUpdateLocalNodeEvent),
+ * so not while the gateway waits for its UplinkState.
  */
-export function advertisedIsolation(ctx: NetworkContext, ports: string[]): DesiredRow[] {
+export function advertisedIsolation(ctx: NetworkContext, ports: string[] | undefined): DesiredRow[] {
   const sets = familiesOf(ctx).map((f) =>
-    addressSetRow(advertisedSubnetsIds(f), ctx.subnets.filter((s) => s.family === f).map(formatCidr)),
+    addressSetRow(advertisedSubnetsIds(f), ports ? ctx.subnets.filter((s) => s.family === f).map(formatCidr) : []),
   );
   const drop = dropAcl(ctx);
   const pgIds = objectIds(DEFAULT_CONTROLLER, ADVERTISED, [[NAME_KEY, ADVERTISED_SUBNETS]]);
   const group = row('Port_Group', {
     name: addressSetRef(pgIds).slice(1),
-    ports: [...ports].sort(),
+    ports: [...(ports ?? [])].sort(),
     acls: refs([drop]),
     external_ids: pgIds,
   });

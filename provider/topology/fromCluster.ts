@@ -121,7 +121,7 @@ export function nadKeysOf(network: Network): string[] {
  */
 export type UplinkGateways = ReadonlyMap<string, ReadonlyMap<string, GatewayInput>>;
 
-/** An Uplink CUDN's Uplink and the gateways its UplinkStates give (none known: no external side). */
+/** An Uplink CUDN's Uplink and the gateways its UplinkStates give (a node without one: no gateway at all). */
 function uplinkOf(network: Network, gateways: UplinkGateways): NetworkInput['uplink'] {
   const name = uplinksOf(network)?.[0];
   if (name === undefined) return undefined;

@@ -28,6 +28,12 @@ export interface GatewayRouterSpec {
   clusterSubnetSnatMatch?: string;
 }
 
+/**
+ * Whether some local node has its gateway (none waits for its UplinkState, nodeContext.ts
+ * gatewayWaits): what Layer2 writes after SyncGateway depends on it.
+ */
+export const gatewaySynced = (ctx: NetworkContext): boolean => ctx.local.some((n) => !n.gatewayWaits);
+
 /** The masquerade IPs of this network, one set per cluster family. */
 export function networkMasqueradeIPs(ctx: NetworkContext): MasqueradeIPs[] {
   return ctx.masquerades.map((m) => masqueradeIPs(m, ctx.id));

@@ -72,8 +72,9 @@ export interface NetworkInput {
   /**
    * An Uplink-backed CUDN (OKEP-6019): its Uplink and, per node, the external side of its gateway
    * router from the node's UplinkState (provider/uplink/routerGateway.ts), replacing the node's
-   * own gateway. A node without one (not discovered, not resolved) gets no external side, as
-   * upstream waits for the UplinkState (go-controller/pkg/ovn/uplink_gateway.go).
+   * own gateway. A node without one (not discovered, not resolved) gets none of the gateway
+   * (nodeContext.ts gatewayWaits), as upstream waits for the UplinkState
+   * (go-controller/pkg/ovn/uplink_gateway.go) and never reaches SyncGateway.
    */
   uplink?: { name: string; gateways: Record<string, GatewayInput> };
   /**

@@ -25,7 +25,7 @@ import { transitPair, type Addr } from './addresses';
 import { advertisedIsolation, advertisedPassAcl } from './advertised';
 import { gatewayChassis, routerPort, routerTypePort, staticRoute } from './builders';
 import { ofFamily, type NetworkContext } from './context';
-import { gatewayJoinIPs, renderGatewayRouter } from './gateway';
+import { gatewayJoinIPs, gatewaySynced, renderGatewayRouter } from './gateway';
 import { switchLBGroups } from './groups';
 import { nodeGatewayIP, nodeManagementIP } from './infrastructure';
 import { renderLegacyLayer2 } from './layer2Legacy';
@@ -65,11 +65,17 @@ function switchAttachment(ctx: NetworkContext, tr: RouterParts, sw: SwitchParts)
   return gc;
 }
 
+/**
+ * The management port and its ACLs (syncNodeManagementPort); the transit router's management
+ * SNATs and the isolation pass ACL come after SyncGateway (addOrUpdateUDNClusterSubnetEgressSNAT,
+ * addAdvertisedNetworkIsolation), so not while the gateway waits for its UplinkState.
+ */
 function management(ctx: NetworkContext, tr: RouterParts, sw: SwitchParts): void {
   const owner = ctx.local[0];
   if (!owner) return;
   sw.ports.push(managementPortRow(ctx, names.managementPort(ctx.p, owner.name), ctx.subnets));
   sw.acls.push(...managementAcls(ctx, names.layer2SwitchName(ctx.p), ctx.subnets));
+  if (!gatewaySynced(ctx)) return;
   if (ctx.advertised) sw.acls.push(advertisedPassAcl(ctx));
   if (ctx.layout === 'per-node')
     tr.nats.push(
@@ -181,7 +187,10 @@ export function renderLayer2(ctx: NetworkContext, podPorts: DesiredRow[]): Desir
   const rows = switchAttachment(ctx, tr, sw);
   management(ctx, tr, sw);
   sw.ports.push(...podPorts);
-  for (const node of ctx.local) rows.push(...localNode(ctx, node, tr));
+  // layer2_user_defined_network_controller.go addUpdateLocalNodeEvent: no SyncGateway (nor what
+  // follows it) while nodeGatewayConfig fails; the switch's side of the transit router stays
+  // (syncClusterRouterPorts)
+  for (const node of ctx.local) if (!node.gatewayWaits) rows.push(...localNode(ctx, node, tr));
   if (inTransition(ctx)) {
     const upgrade = upgradePorts(ctx, ctx.local[0]!);
     sw.ports.push(upgrade.switchPort);
@@ -203,7 +212,8 @@ export function renderLayer2(ctx: NetworkContext, podPorts: DesiredRow[]): Desir
       copp: names.DEFAULT_COPP,
     }),
   );
-  if (ctx.advertised) rows.push(...advertisedIsolation(ctx, [names.switchToTransitRouterPort(ctx.p)]));
+  const isolated = gatewaySynced(ctx) ? [names.switchToTransitRouterPort(ctx.p)] : undefined;
+  if (ctx.advertised) rows.push(...advertisedIsolation(ctx, isolated));
   rows.push(
     ...sw.build({
       name: names.layer2SwitchName(ctx.p),

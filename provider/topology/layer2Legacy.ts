@@ -74,13 +74,15 @@ export function renderLegacyLayer2(ctx: NetworkContext, podPorts: DesiredRow[]):
   const node = ctx.local[0]!;
   const switchName = names.layer2SwitchName(ctx.p);
   const sw = new SwitchParts();
-  sw.ports.push(
-    routerTypePort(names.legacySwitchToGatewayPort(ctx.p), names.legacyGatewayToSwitchPort(ctx.p), ctx.e2, {
-      'requested-tnl-key': String(node.legacyTunnelId),
-    }),
-    managementPortRow(ctx, names.managementPort(ctx.p, node.name), ctx.subnets),
-    ...podPorts,
-  );
+  // the GR and its peer switch port are gatewayInit's (createGWRouterPeerSwitchPort): none while
+  // the node waits for its UplinkState
+  if (!node.gatewayWaits)
+    sw.ports.push(
+      routerTypePort(names.legacySwitchToGatewayPort(ctx.p), names.legacyGatewayToSwitchPort(ctx.p), ctx.e2, {
+        'requested-tnl-key': String(node.legacyTunnelId),
+      }),
+    );
+  sw.ports.push(managementPortRow(ctx, names.managementPort(ctx.p, node.name), ctx.subnets), ...podPorts);
   sw.acls.push(...managementAcls(ctx, switchName, ctx.subnets));
   if (ctx.remoteCount > 0) {
     // the same rows in every old-topology zone: built once per network (remoteRows.ts)
@@ -89,7 +91,7 @@ export function renderLegacyLayer2(ctx: NetworkContext, podPorts: DesiredRow[]):
     sw.remote.ports = () => block.zoneIds('ports', local);
   }
   return [
-    ...gatewayRouter(ctx, node),
+    ...(node.gatewayWaits ? [] : gatewayRouter(ctx, node)),
     ...sw.build({
       name: switchName,
       other_config: switchConfig(ctx),

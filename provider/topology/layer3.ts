@@ -89,14 +89,22 @@ function nodeSwitch(ctx: NetworkContext, node: NodeContext, cr: RouterParts, pod
   return [...sw.build({ ...columns, load_balancer_group: switchLBGroups(ctx) }), link.chassis];
 }
 
+/**
+ * The cluster router's rows for a local node: the management SNATs (addNode,
+ * addOrUpdateUDNNodeSubnetEgressSNAT) and, with the node's gateway, its routes
+ * (gateway.go gatewayInit updateClusterRouterStaticRoutes) and 1004 policies (SyncGateway
+ * AddSameNodeIPPolicy), which a node waiting for its UplinkState does not get.
+ */
 function nodeRouting(ctx: NetworkContext, node: NodeContext, cr: RouterParts): void {
   const crName = names.clusterRouterName(ctx.p);
   const rtos = names.routerToSwitchPort(ctx.p, node.name);
-  const hostIPs = [...(node.gateway?.ips ?? []), ...networkMasqueradeIPs(ctx).map((m) => m.gatewayRouter)];
-  cr.routes.push(...clusterRouterNodeRoutes(ctx, node, crName));
-  cr.policies.push(
-    ...hostAddressPolicies(ctx, crName, rtos, names.nodeSwitchName(ctx.p, node.name), hostIPs, node.hostSubnets),
-  );
+  if (!node.gatewayWaits) {
+    const hostIPs = [...(node.gateway?.ips ?? []), ...networkMasqueradeIPs(ctx).map((m) => m.gatewayRouter)];
+    cr.routes.push(...clusterRouterNodeRoutes(ctx, node, crName));
+    cr.policies.push(
+      ...hostAddressPolicies(ctx, crName, rtos, names.nodeSwitchName(ctx.p, node.name), hostIPs, node.hostSubnets),
+    );
+  }
   const gatewayPort = ctx.layout === 'central' ? rtos : undefined;
   cr.nats.push(
     ...managementSnats(ctx, crName, rtos, node.hostSubnets, {
@@ -144,7 +152,9 @@ export function renderLayer3(ctx: NetworkContext, podPorts: Map<string, DesiredR
   for (const node of ctx.local) {
     rows.push(...nodeSwitch(ctx, node, cr, podPorts.get(node.name) ?? []));
     nodeRouting(ctx, node, cr);
-    rows.push(...nodeGateway(ctx, node, join.ports));
+    // layer3_user_defined_network_controller.go addUpdateLocalNodeEvent: no SyncGateway while
+    // nodeGatewayConfig fails; the node switch, management port and isolation (addNode) stay
+    if (!node.gatewayWaits) rows.push(...nodeGateway(ctx, node, join.ports));
   }
   if (ctx.layout === 'per-node' && ctx.interconnect) rows.push(...renderLayer3Interconnect(ctx, cr));
   if (ctx.advertised)

@@ -26,6 +26,12 @@ export interface NodeContext {
   /** Layer3 host subnets of this network, one per network family. */
   hostSubnets: Cidr[];
   gateway?: GatewayContext;
+  /**
+   * An Uplink CUDN whose UplinkState on this node is missing or not resolved: upstream's
+   * nodeGatewayConfig fails (uplink_gateway.go uplinkGatewayConfig, "waiting for UplinkState
+   * ...") before SyncGateway, so none of the node's gateway is written (see gatewayWaits users).
+   */
+  gatewayWaits: boolean;
   transitSwitchIPs: Addr[];
   gatewayMtu: boolean;
   /** `external_port_range` of this node's SNATs; undefined: none. */
@@ -76,12 +82,14 @@ export function nodeContext(
   const tsIPs = node.transitSwitchIPs
     ? node.transitSwitchIPs.map((t, i) => parseInterface(t, `${field}.transitSwitchIPs[${i}]`)).sort(byFamily)
     : transitSwitches.filter((c) => families.includes(c.family)).map((c) => transitSwitchIP(c, node.id));
+  const gateway = gatewayOf(node, net, field);
   return {
     name: node.name,
     id: node.id,
     chassisId: node.chassisId,
     hostSubnets,
-    gateway: gatewayOf(node, net, field),
+    gateway,
+    gatewayWaits: net.uplink !== undefined && gateway === undefined,
     transitSwitchIPs: tsIPs,
     gatewayMtu: node.gatewayMtuSupport !== false,
     portRange: portRangeOf(node, cluster, field),

@@ -5,7 +5,7 @@
  */
 import { advertisedAddressSets } from './advertised';
 import { resolve, type NetworkContext } from './context';
-import { staticMacBindings } from './gateway';
+import { gatewaySynced, staticMacBindings } from './gateway';
 import { networkGroups, serviceBalancers } from './groups';
 import type { RenderInput } from './input';
 import { renderLayer2 } from './layer2';
@@ -145,10 +145,17 @@ export function renderNetworkParts(input: RenderInput): NetworkRows {
     managementPorts(ctx),
     serviceBalancers(ctx, input.network.services ?? [], input.pods ?? []),
   );
-  const sets = ctx.advertised ? advertisedAddressSets(ctx) : [];
+  const sets = ctx.advertised && namesAdvertisedSets(ctx) ? advertisedAddressSets(ctx) : [];
   const own = [...rows, ...groups, ...sets, ...ctx.local.flatMap((node) => staticMacBindings(ctx, node))];
   return { own: uniqueSorted(own), blocks: zoneBlocks(ctx) };
 }
+
+/**
+ * Whether the zone writes a SNAT naming the advertised address sets, which upstream creates as it
+ * builds them (buildUDNEgressSNAT): Layer3 in addNode, Layer2 only after SyncGateway, so not
+ * while every local node waits for its UplinkState.
+ */
+const namesAdvertisedSets = (ctx: NetworkContext): boolean => ctx.topology === 'layer3' || gatewaySynced(ctx);
 
 /** A shared block of remote rows and the zone's local nodes (those of its entries the zone leaves out). */
 export type ZoneBlock = { block: RemoteBlock; local: ReadonlySet<string> };

@@ -4,8 +4,9 @@
  * resolvedUplinkL3GatewayConfig): bridge = `status.ovsBridge.name`, MAC = `status.macAddress`,
  * addresses = `status.ipAddresses`, next hops = `status.defaultGateways`, no VLAN (the in-memory
  * config leaves VLANID unset). A state that is not an OVSBridge, not Resolved, or lacks a bridge,
- * a MAC or an address gives nothing: upstream waits ("waiting for UplinkState ...") and renders no
- * external side until it resolves. The result has the topology's GatewayInput shape. Pure.
+ * a MAC or an address gives nothing: upstream waits ("waiting for UplinkState ...") and writes none
+ * of the node's gateway until it resolves (topology/nodeContext.ts gatewayWaits). The result has
+ * the topology's GatewayInput shape. Pure.
  */
 import { compare } from '../model/cluster';
 import { findCondition, type UplinkState } from './conditions';

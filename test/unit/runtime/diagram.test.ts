@@ -19,6 +19,8 @@ import {
   svgToPng,
   type TopologyPlan,
 } from '../../../provider/runtime/cli';
+import type { UplinkState } from '../../../provider/uplink/conditions';
+import { uplinkState } from '../../support/objects';
 import { cnc, namespaceCudn } from '../connect/world';
 
 type Doc = Record<string, any>;
@@ -67,8 +69,8 @@ function chain(nodes: number, zones: 'central' | 'per-node' = 'central'): Doc[] 
   ];
 }
 
-function planOf(documents: Doc[]): TopologyPlan {
-  const result = planTopology(JSON.stringify(documents));
+function planOf(documents: Doc[], uplinkStates: UplinkState[] = []): TopologyPlan {
+  const result = planTopology(JSON.stringify(documents), undefined, { uplinkStates });
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   expect(result.plan.problems).toEqual([]);
   return result.plan;
@@ -250,7 +252,16 @@ describe('the diagram of a plan', () => {
     };
     const blue = l2('blue', 2, {});
     blue.spec.uplinks = ['br-blue'];
-    const plan = planOf([inventory(2, 'central', ['blue']), blue, uplink]);
+    // resolved states: a node waiting for its UplinkState has no gateway router to link
+    const resolved = (node: string) =>
+      uplinkState('br-blue', node, {
+        hostInterfaceName: 'br-blue',
+        macAddress: '02:42:ac:12:00:02',
+        ipAddresses: ['192.0.2.10/24'],
+        defaultGateways: ['192.0.2.1'],
+        conditions: [{ type: 'Resolved', status: 'True', reason: 'Resolved', message: '' }],
+      });
+    const plan = planOf([inventory(2, 'central', ['blue']), blue, uplink], [resolved('node-0'), resolved('node-1')]);
     const d = await drawn(plan, { bridges: { 'br-blue': { 'node-0': 'br-blue' } } });
     expect(d.nodes.get('uplink:br-blue')?.kind).toBe('uplink');
     const into = d.edges.filter(([, to]) => to === 'uplink:br-blue').map(([from]) => from);
