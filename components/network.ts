@@ -7,6 +7,7 @@
  * cluster's allocations, so they are known at preview.
  */
 import * as pulumi from '@pulumi/pulumi';
+import { uplinkGatewayWarnings, type YamlObject } from '../provider/runtime/pulumi';
 import type { ClusterContext } from './context';
 import { allocationOf, requireClusterChild, zoneProps } from './context';
 import { type KubernetesChild, kubernetesChild } from './kubernetes';
@@ -61,6 +62,8 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
     // an Uplink CUDN's gateway routers take their external side from its UplinkStates
     const uplinkStates = (args.uplinks ?? []).length > 0 ? { uplinkStates: this.uplinkStates } : {};
     const target = args.cluster.target;
+    if (target.kind === 'northbound' && (args.uplinks ?? []).length > 0)
+      warnWaitingGateways(this, args, this.uplinkStates);
     if (target.kind === 'kubernetes') {
       const prediction = args.cluster.allocationsResource as ClusterPrediction;
       this.annotations = pulumi.all([mine, prediction.annotations]).apply(([m, a]) => a?.networks?.[m.name] ?? {});
@@ -98,6 +101,22 @@ abstract class NetworkComponent extends pulumi.ComponentResource {
       ...(this.kubernetes ? { annotations: this.annotations, divergence: this.kubernetes.divergence } : {}),
     });
   }
+}
+
+/**
+ * Logs, once the Uplinks' states are known, each node this CUDN gets no gateway on while its
+ * UplinkState is missing or not resolved (provider/runtime/pulumi/uplinkWarnings.ts).
+ */
+function warnWaitingGateways(
+  component: pulumi.ComponentResource,
+  args: NetworkArgs,
+  states: pulumi.Output<UplinkStateObject[]>,
+): void {
+  const [inventory, network] = [args.cluster.inventory, args.network] as unknown as YamlObject[];
+  states.apply((known) => {
+    for (const w of uplinkGatewayWarnings(inventory!, network!, known))
+      void pulumi.log.warn(`${w.reason}: ${w.path}: ${w.message}`, component);
+  });
 }
 
 function objectBody(network: NetworkObject): Record<string, unknown> {

@@ -18,7 +18,13 @@ export type WarningReason =
    * Preconfigured Layer2 addresses without the Inventory's enablePreconfiguredUDNAddresses
    * (model/preconfigured.ts).
    */
-  | 'PreconfiguredAddressesIgnored';
+  | 'PreconfiguredAddressesIgnored'
+  /**
+   * An Uplink CUDN's node without a resolved UplinkState (runtime/warnings.ts): no gateway there
+   * until it resolves. Upstream's UplinksReady condition reasons.
+   */
+  | 'MissingUplinkState'
+  | 'UplinkStateNotResolved';
 
 export interface Warning {
   reason: WarningReason;

@@ -154,7 +154,8 @@ export function planTopology(source: PlanSource, previous?: RuntimeState, option
     const zones = zonePlans(inputs.zones, connectPlan, options.holdRows);
     if (cluster.inventory.adoptUpstreamRows) for (const zone of zones) zone.adoptUpstream = true;
     const state: RuntimeState = { ...result.allocated.state, uplinks: uplinksState(cluster.networks) };
-    return { ok: true, plan: { cluster, allocation, state, zones, problems, warnings: planWarnings(allocation) } };
+    const warnings = planWarnings(allocation, cluster, inputs.zones, options.uplinkStates ?? []);
+    return { ok: true, plan: { cluster, allocation, state, zones, problems, warnings } };
   });
 }
 

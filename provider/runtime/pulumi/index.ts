@@ -25,6 +25,7 @@ export {
   type UplinkStateInputs,
   type YamlObject,
 } from './uplinkInput';
+export { uplinkGatewayWarnings } from './uplinkWarnings';
 export type { NorthboundInput } from './settings';
 export { keyPathFailures, keyPathProblems } from './keyPaths';
 export { DEFAULT_LAYOUT, type Layout } from '../../model/zones';
