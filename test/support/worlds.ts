@@ -8,7 +8,18 @@
 import { afterAll, beforeAll } from 'vitest';
 import { OvsdbClient } from '../../provider/ovsdb/client';
 import type { Condition, UplinkState } from '../../provider/uplink/conditions';
-import { layer2, layer3, networkFor, ownedNetworks, uplinkState } from './objects';
+import {
+  cudn,
+  inventory,
+  layer2,
+  layer3,
+  networkFor,
+  ovsBridgeConfig,
+  ownedNetworks,
+  uplink,
+  uplinkState,
+  yamlOf,
+} from './objects';
 import { type ServerOptions, startOvsdbServer, type OvsdbServer } from './ovsdbServer';
 
 export { chassisNode, gatewayNode } from './objects';
@@ -65,6 +76,29 @@ export const testUplinkState = (conditions: Condition[], macAddress = '02:42:ac:
     defaultGateways: ['192.0.2.1'],
     conditions,
   });
+
+/** testUplinkState with only its Resolved condition, `True` or not. */
+export const resolvedUplinkState = (resolved: 'True' | 'False'): UplinkState =>
+  testUplinkState([{ type: 'Resolved', status: resolved, reason: 'Resolved', message: '' }]);
+
+/**
+ * Uplink `blue` (bridge breth0 on every node) and two CUDNs on it, Layer3 `l3` (network id 2) and
+ * Layer2 `l2` (3), over uplinkGatewayNode in its per-node zone: the world of testUplinkState.
+ */
+export const uplinkGatewayWorld = (() => {
+  const onBlue = (id: string) => ({ uplinks: ['blue'], annotations: { 'k8s.ovn.org/network-id': id } });
+  return yamlOf(
+    inventory('upl', {
+      ipFamilies: ['IPv4'],
+      masqueradeSubnets: ['169.254.169.0/24'],
+      namespaces: [{ name: 'tenant' }],
+      nodes: [uplinkGatewayNode],
+    }),
+    uplink('blue', [ovsBridgeConfig('breth0')]),
+    cudn('l3', layer3('10.100.0.0/16', 24), onBlue('2')),
+    cudn('l2', layer2(['10.200.0.0/16']), onBlue('3')),
+  );
+})();
 
 export interface Northbound {
   server: OvsdbServer;

@@ -25,26 +25,11 @@ import type { DesiredRow } from '../../../provider/nb/desired';
 import { planTopology, type TopologyPlan } from '../../../provider/runtime/plan';
 import { identityOf } from '../../../provider/topology/rows';
 import type { UplinkState } from '../../../provider/uplink/conditions';
-import { cudn, inventory, layer2, layer3, ovsBridgeConfig, uplink, yamlOf } from '../../support/objects';
-import { testUplinkState, uplinkGatewayNode } from '../../support/worlds';
+import { resolvedUplinkState, uplinkGatewayWorld } from '../../support/worlds';
 import { has, rowOf, rowsIn, zoneRows } from './plan';
 
-const onBlue = (id: string) => ({ uplinks: ['blue'], annotations: { 'k8s.ovn.org/network-id': id } });
-const world = yamlOf(
-  inventory('upl', {
-    ipFamilies: ['IPv4'],
-    masqueradeSubnets: ['169.254.169.0/24'],
-    namespaces: [{ name: 'tenant' }],
-    nodes: [uplinkGatewayNode],
-  }),
-  uplink('blue', [ovsBridgeConfig('breth0')]),
-  cudn('l3', layer3('10.100.0.0/16', 24), onBlue('2')),
-  cudn('l2', layer2(['10.200.0.0/16']), onBlue('3')),
-);
-
-/** testUplinkState of uplink_gateway_test.go, Resolved as given. */
-const upstreamState = (resolved: 'True' | 'False'): UplinkState =>
-  testUplinkState([{ type: 'Resolved', status: resolved, reason: 'Resolved', message: '' }]);
+const world = uplinkGatewayWorld;
+const upstreamState = resolvedUplinkState;
 
 function planWith(states: UplinkState[]): TopologyPlan {
   const result = planTopology(world, undefined, { uplinkStates: states });

@@ -13,24 +13,12 @@ import { planTopology } from '../../../provider/runtime/plan';
 import { uplinkGatewayWarnings, type YamlObject } from '../../../provider/runtime/pulumi';
 import type { UplinkState } from '../../../provider/uplink/conditions';
 import { documentOf, ovnk } from '../../support/cli';
-import { cudn, inventory, layer2, layer3, ovsBridgeConfig, uplink, yamlOf } from '../../support/objects';
-import { testUplinkState, uplinkGatewayNode } from '../../support/worlds';
+import { cudn, inventory, layer3 } from '../../support/objects';
+import { resolvedUplinkState, uplinkGatewayWorld } from '../../support/worlds';
 
 const onBlue = (id: string) => ({ uplinks: ['blue'], annotations: { 'k8s.ovn.org/network-id': id } });
-const world = yamlOf(
-  inventory('upl', {
-    ipFamilies: ['IPv4'],
-    masqueradeSubnets: ['169.254.169.0/24'],
-    namespaces: [{ name: 'tenant' }],
-    nodes: [uplinkGatewayNode],
-  }),
-  uplink('blue', [ovsBridgeConfig('breth0')]),
-  cudn('l3', layer3('10.100.0.0/16', 24), onBlue('2')),
-  cudn('l2', layer2(['10.200.0.0/16']), onBlue('3')),
-);
-
-const state = (resolved: 'True' | 'False'): UplinkState =>
-  testUplinkState([{ type: 'Resolved', status: resolved, reason: 'Resolved', message: '' }]);
+const world = uplinkGatewayWorld;
+const state = resolvedUplinkState;
 
 function warningsWith(states: UplinkState[]) {
   const result = planTopology(world, undefined, { uplinkStates: states });
