@@ -2,9 +2,11 @@
  * An Uplink CUDN's gateway on a real ovsdb-server while its node waits for the UplinkState and
  * after it resolves. Upstream (go-controller/pkg/ovn/uplink_gateway.go uplinkGatewayConfig, then
  * layer3/layer2_user_defined_network_controller.go addUpdateLocalNodeEvent): nodeGatewayConfig
- * fails while the state is missing, SyncGateway is not called and the node keeps no gateway; the
- * node is retried, and once the state resolves SyncGateway (gateway.go gatewayInit) writes the
- * gateway router with its external side. Each apply leaves nothing for diff to report.
+ * fails while the state is not resolved, SyncGateway is not called and the node keeps no gateway;
+ * a state change asks for the node's gateway sync again (uplink_state_controller.go
+ * reconcileUplinkNetworks -> requestNetworkGatewaySync), and once the state resolves SyncGateway
+ * (gateway.go gatewayInit) writes the gateway router with its external side. Each apply leaves
+ * nothing for diff to report.
  */
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../../provider/ovsdb/notation';
