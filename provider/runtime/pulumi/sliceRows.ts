@@ -6,7 +6,9 @@
  * resources come first). The shared Copp/meter rows belong to ClusterAllocations, never here.
  * An Uplink CUDN's gateway routers take their external side from the UplinkStates the resource
  * is given (the Uplink components' outputs; issue 16 point 6): ClusterAllocations plans at
- * preview, before any node is discovered, so its slices carry none.
+ * preview, before any node is discovered, so its slices carry none. A node whose state is
+ * missing or not resolved gets none of the gateway (topology/nodeContext.ts gatewayWaits); while
+ * the states are unknown (preview) nothing is rendered: rows are rendered at create and update.
  */
 import { renderConnect } from '../../connect/render';
 import { uniqueRows } from '../../connect/zones';

@@ -10,13 +10,14 @@ import type { DesiredRow } from '../../../provider/nb/desired';
 import { planTopology } from '../../../provider/runtime/plan';
 import { pulumiKinds } from '../../../provider/runtime/pulumi';
 import { unpack } from '../../../provider/runtime/pulumi/pack';
+import { UNKNOWN } from '../../../provider/runtime/pulumi/protocol';
 import { networkSliceRows, zoneSliceRows } from '../../../provider/runtime/pulumi/sliceRows';
 import type { ClusterSlices } from '../../../provider/runtime/pulumi/slices';
 import { identityOf } from '../../../provider/topology/rows';
 import { renderSharedRows } from '../../../provider/topology/shared';
 import type { UplinkState } from '../../../provider/uplink/conditions';
 import { cudn, inventory, layer3 } from '../../support/objects';
-import { testUplinkState, uplinkGatewayNode } from '../../support/worlds';
+import { resolvedUplinkState, testUplinkState, uplinkGatewayNode } from '../../support/worlds';
 
 const objects = (zones: string) => [
   inventory('upl', { zones, ipFamilies: ['IPv4'], namespaces: [{ name: 'tenant' }], nodes: [uplinkGatewayNode] }),
@@ -79,5 +80,28 @@ describe("an Uplink CUDN's rows in the Pulumi resources", () => {
     const diff = (news: object) => pulumiKinds.ZoneRows.diff!('id', olds, { ...props, ...news });
     expect((await diff({ uplinkStates: [state('02:42:ac:12:00:09')] })).changes).toBe(true);
     expect((await diff({ uplinkStates: [state(undefined, 'other text')] })).changes).toBe(false);
+  });
+
+  it('a ZoneRows resource whose UplinkState is missing or not resolved renders no gateway, as ovnk plan does (uplink_gateway.go uplinkGatewayConfig)', async () => {
+    const { slices } = await sliced('per-node');
+    const planned = planTopology(JSON.stringify(objects('per-node')));
+    if (!planned.ok) throw new Error('does not plan');
+    const expected = planned.plan.zones[0]!.rows.filter((r) => !shared.has(key(r))).map(key);
+    for (const states of [[], [resolvedUplinkState('False')]]) {
+      const rows = zoneSliceRows(unpack(slices.zone), 'node-a', states);
+      expect(rows.map(key).sort()).toEqual(expected.sort());
+      expect(rows.filter((r) => JSON.stringify(r).includes('GR_cluster_udn_l3_node-a'))).toEqual([]);
+    }
+  });
+
+  it('at preview, UplinkStates still unknown are kept by check and make diff say the rows change (nothing is rendered before create or update)', async () => {
+    const { slices } = await sliced('per-node');
+    const props = { owner: 'u/zone/node-a', zone: 'node-a', slice: slices.zone, schemaVersion: 2 };
+    const checked = await pulumiKinds.ZoneRows.check({}, { ...props, uplinkStates: UNKNOWN });
+    expect(checked).toEqual({ inputs: { ...props, uplinkStates: UNKNOWN } });
+    const waiting = { ...props, uplinkStates: [resolvedUplinkState('False')] };
+    expect((await pulumiKinds.ZoneRows.diff!('id', waiting, { ...props, uplinkStates: UNKNOWN })).changes).toBe(true);
+    // the state resolving later is a change: the next update renders the whole gateway
+    expect((await pulumiKinds.ZoneRows.diff!('id', waiting, { ...props, uplinkStates: [state()] })).changes).toBe(true);
   });
 });
