@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { fileTarget, planFor } from '../../cli/commands/fileTarget';
 import { planText } from '../../cli/commands/planText';
+import { releaseZones } from '../../cli/commands/zoneRuns';
 import '../setup/lab';
 import {
   misbehaving,
@@ -178,6 +179,7 @@ describe('colored-enterprise (PodNetwork) applied to the lab', () => {
     expect(after[yellowOwner]).not.toEqual(before[yellowOwner]);
     const target = await fileTarget({ file, lab: lab.name });
     const text = planText(target.cluster, planFor(target).allocation);
+    await releaseZones(target);
     expect(text).toMatch(
       new RegExp(` ${yellowOwner} +yellow_yellow-network +${escaped(after[yellowOwner].join(', '))} `),
     );
