@@ -12,6 +12,7 @@ import { observedSection, type UplinkSection, writtenSection } from '../uplink/s
 import type { NodeCredentials } from '../uplink/session';
 import { applyZone, destroyZone, type Drift, diffZone, type ZoneResult } from '../zone';
 import { type ClusterPlan, hasUplinks } from './plan';
+import { heldBack, UndiscoveredNodeError, undiscoveredGatewayNodes } from './undiscovered';
 import { onZones, type ZoneTargets } from './zones';
 
 export interface ClusterResult<T> {
@@ -20,17 +21,19 @@ export interface ClusterResult<T> {
   uplinks?: UplinkSection;
 }
 
-/** Every zone's rows and state, then every node's Uplink state. */
+/**
+ * Every zone's rows and state, then every node's Uplink state. A node's own zone is not written
+ * while discovery cannot reach the node and an Uplink CUDN is active on it (undiscovered.ts).
+ */
 export async function applyCluster(plan: ClusterPlan, targets: ZoneTargets): Promise<ClusterResult<ZoneResult>> {
   const { topology, owner } = plan;
-  const zones = await onZones(targets, (zone) =>
-    applyZone(
-      zone.db,
-      topology.zones.find((z) => z.name === zone.name)!,
-      owner,
-      topology.state,
-    ),
-  );
+  const undiscovered = undiscoveredGatewayNodes(plan);
+  const zones = await onZones(targets, (zone) => {
+    const planned = topology.zones.find((z) => z.name === zone.name)!;
+    const node = heldBack(planned.zone, undiscovered);
+    if (node !== undefined) throw new UndiscoveredNodeError(node, undiscovered.get(node)!);
+    return applyZone(zone.db, planned, owner, topology.state);
+  });
   const planned = plan.uplinks;
   if (!planned?.hosts) return { zones };
   const written = await writeUplinks(planned.hosts, plan.cluster, owner, planned.vrf);
