@@ -40,16 +40,16 @@ export async function applyCluster(plan: ClusterPlan, targets: ZoneTargets): Pro
   return { zones, uplinks: writtenSection(written, planned.replacements) };
 }
 
-/** Every zone's drift and every node's, nothing written. */
+/** Every zone's drift and every node's, nothing written; a zone apply would not write is not compared. */
 export async function diffCluster(plan: ClusterPlan, targets: ZoneTargets): Promise<ClusterResult<Drift>> {
   const { topology, owner } = plan;
-  const zones = await onZones(targets, (zone) =>
-    diffZone(
-      zone.db,
-      topology.zones.find((z) => z.name === zone.name)!,
-      owner,
-    ),
-  );
+  const undiscovered = undiscoveredGatewayNodes(plan);
+  const zones = await onZones(targets, (zone) => {
+    const planned = topology.zones.find((z) => z.name === zone.name)!;
+    const node = heldBack(planned.zone, undiscovered);
+    if (node !== undefined) throw new UndiscoveredNodeError(node, undiscovered.get(node)!, 'compared');
+    return diffZone(zone.db, planned, owner);
+  });
   const planned = plan.uplinks;
   if (!planned?.hosts) return { zones };
   const observed = await observeUplinks(planned.hosts, plan.cluster, owner, planned.vrf);

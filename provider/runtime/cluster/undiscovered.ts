@@ -35,14 +35,14 @@ export function heldBack(zone: Zone, undiscovered: ReadonlyMap<string, string>):
   return zone.localNodes.find((n) => undiscovered.has(n));
 }
 
-/** A zone not written because a node of it was not discovered (see the header). */
+/** A zone not written (or, by diff, not compared) because a node of it was not discovered (see the header). */
 export class UndiscoveredNodeError extends Error {
   override name = 'UndiscoveredNodeError';
 
-  constructor(node: string, why: string) {
+  constructor(node: string, why: string, step: 'written' | 'compared' = 'written') {
     super(
-      `not written: node ${node} was not discovered: ${why}; its Uplink CUDNs' gateway takes an UplinkState that is unknown, ` +
-        'so nothing was sent to this zone and a gateway an earlier apply wrote stays',
+      `not ${step}: node ${node} was not discovered: ${why}; its Uplink CUDNs' gateway takes an UplinkState that ` +
+        'is unknown, so apply sends nothing to this zone and a gateway an earlier apply wrote stays',
     );
   }
 }

@@ -81,9 +81,14 @@ describe('apply and diff while a node with an Uplink CUDN cannot be discovered',
     expect(await nbctl(server, '--bare', '--columns=_uuid', 'list', 'Logical_Router_Port')).toBe(before);
   });
 
-  it("diff prints the same warning on stderr, naming the Uplink and upstream's words, and exits 4 for the node", () => {
+  it("diff does not offer to remove that gateway: it names the zone and the node, and prints the same warning in upstream's words", () => {
+    const json = ovnk(['diff', ...args, '-o', 'json']);
+    expect(json.code, json.stderr).toBe(4);
+    expect(documentOf(json)).toMatchObject({ failedZones: ['node-a'], failedNodes: ['node-a'] });
+    expect(String(documentOf(json).error)).toContain('zone node-a: not compared: node node-a was not discovered');
     const diffed = ovnk(['diff', ...args]);
     expect(diffed.code, diffed.stderr).toBe(4);
+    expect(diffed.stdout).not.toContain(gatewayRouter);
     const lines = warningLines(diffed.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^Warning: ClusterUserDefinedNetwork\/l3: spec\.uplinks: node node-a gets no gateway/);
