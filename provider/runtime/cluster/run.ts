@@ -12,7 +12,7 @@ import { observedSection, type UplinkSection, writtenSection } from '../uplink/s
 import type { NodeCredentials } from '../uplink/session';
 import { applyZone, destroyZone, type Drift, diffZone, type ZoneResult } from '../zone';
 import { type ClusterPlan, hasUplinks } from './plan';
-import { heldBack, UndiscoveredNodeError, undiscoveredGatewayNodes } from './undiscovered';
+import { zonePlanUnlessHeldBack } from './undiscovered';
 import { onZones, type ZoneTargets } from './zones';
 
 export interface ClusterResult<T> {
@@ -27,13 +27,8 @@ export interface ClusterResult<T> {
  */
 export async function applyCluster(plan: ClusterPlan, targets: ZoneTargets): Promise<ClusterResult<ZoneResult>> {
   const { topology, owner } = plan;
-  const undiscovered = undiscoveredGatewayNodes(plan);
-  const zones = await onZones(targets, (zone) => {
-    const planned = topology.zones.find((z) => z.name === zone.name)!;
-    const node = heldBack(planned.zone, undiscovered);
-    if (node !== undefined) throw new UndiscoveredNodeError(node, undiscovered.get(node)!);
-    return applyZone(zone.db, planned, owner, topology.state);
-  });
+  const zonePlan = zonePlanUnlessHeldBack(plan, 'written');
+  const zones = await onZones(targets, (zone) => applyZone(zone.db, zonePlan(zone.name), owner, topology.state));
   const planned = plan.uplinks;
   if (!planned?.hosts) return { zones };
   const written = await writeUplinks(planned.hosts, plan.cluster, owner, planned.vrf);
@@ -42,14 +37,9 @@ export async function applyCluster(plan: ClusterPlan, targets: ZoneTargets): Pro
 
 /** Every zone's drift and every node's, nothing written; a zone apply would not write is not compared. */
 export async function diffCluster(plan: ClusterPlan, targets: ZoneTargets): Promise<ClusterResult<Drift>> {
-  const { topology, owner } = plan;
-  const undiscovered = undiscoveredGatewayNodes(plan);
-  const zones = await onZones(targets, (zone) => {
-    const planned = topology.zones.find((z) => z.name === zone.name)!;
-    const node = heldBack(planned.zone, undiscovered);
-    if (node !== undefined) throw new UndiscoveredNodeError(node, undiscovered.get(node)!, 'compared');
-    return diffZone(zone.db, planned, owner);
-  });
+  const { owner } = plan;
+  const zonePlan = zonePlanUnlessHeldBack(plan, 'compared');
+  const zones = await onZones(targets, (zone) => diffZone(zone.db, zonePlan(zone.name), owner));
   const planned = plan.uplinks;
   if (!planned?.hosts) return { zones };
   const observed = await observeUplinks(planned.hosts, plan.cluster, owner, planned.vrf);

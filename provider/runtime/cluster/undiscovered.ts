@@ -13,10 +13,11 @@
 import { uplinksOf } from '../../model/cudn';
 import type { Zone } from '../../model/zones';
 import { activeNodesOf } from '../../uplink/active';
+import type { ZonePlan } from '../topologyPlan';
 import type { ClusterPlan } from './plan';
 
 /** Node -> why it was not discovered, for the nodes an Uplink CUDN of the plan is active on. */
-export function undiscoveredGatewayNodes(plan: ClusterPlan): Map<string, string> {
+function undiscoveredGatewayNodes(plan: ClusterPlan): Map<string, string> {
   const out = new Map<string, string>();
   const discovery = plan.uplinks?.hosts?.discovery;
   if (discovery === undefined) return out;
@@ -30,9 +31,23 @@ export function undiscoveredGatewayNodes(plan: ClusterPlan): Map<string, string>
 }
 
 /** The node of a per-node zone that holds it back (see the header), if any. */
-export function heldBack(zone: Zone, undiscovered: ReadonlyMap<string, string>): string | undefined {
+function heldBack(zone: Zone, undiscovered: ReadonlyMap<string, string>): string | undefined {
   if (zone.layout === 'central') return undefined;
   return zone.localNodes.find((n) => undiscovered.has(n));
+}
+
+/**
+ * A zone's plan by name for apply (`written`) or diff (`compared`); for a zone held back (see the
+ * header), the UndiscoveredNodeError saying so, thrown where the zone's work would start.
+ */
+export function zonePlanUnlessHeldBack(plan: ClusterPlan, step: 'written' | 'compared'): (zone: string) => ZonePlan {
+  const undiscovered = undiscoveredGatewayNodes(plan);
+  return (name) => {
+    const planned = plan.topology.zones.find((z) => z.name === name)!;
+    const node = heldBack(planned.zone, undiscovered);
+    if (node !== undefined) throw new UndiscoveredNodeError(node, undiscovered.get(node)!, step);
+    return planned;
+  };
 }
 
 /** A zone not written (or, by diff, not compared) because a node of it was not discovered (see the header). */
