@@ -18,9 +18,14 @@ export function activeNetworkRef(network: Network): string {
     : `${network.namespace}/${network.objectName}`;
 }
 
+/** Is the network `ref` names active on a node whose `spec.nodes[].networks` is `networks`? */
+export function listedActive(networks: readonly string[] | undefined, ref: string): boolean {
+  return networks === undefined || networks.includes(ref);
+}
+
 /** Is `network` active on `node`? */
 export function isActiveOn(node: InventoryNode, network: Network): boolean {
-  return node.networks === undefined || node.networks.includes(activeNetworkRef(network));
+  return listedActive(node.networks, activeNetworkRef(network));
 }
 
 /** The names of the nodes `network` is active on, or undefined when it is active on every node. */

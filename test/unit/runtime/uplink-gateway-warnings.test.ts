@@ -82,4 +82,12 @@ describe("a plan's warnings about Uplink CUDNs' gateways", () => {
     expect(logged).toEqual([warningsWith([]).find((w) => w.object === 'ClusterUserDefinedNetwork/l3')]);
     expect(uplinkGatewayWarnings(inv, network, [state('True')])).toEqual([]);
   });
+
+  it('counts a node that lists no networks as active, as the planner does, beside one that lists them', () => {
+    const nodes = [{ name: 'node-a' }, { name: 'node-b', networks: [] }];
+    const [inv, network] = [inventory('upl', { nodes }), cudn('l3', layer3('10.100.0.0/16', 24), onBlue('2'))].map(
+      (o) => o as unknown as YamlObject,
+    );
+    expect(uplinkGatewayWarnings(inv, network, []).map((w) => w.message.split(' ')[1])).toEqual(['node-a']);
+  });
 });
