@@ -110,11 +110,16 @@ export class RpcConnection {
 
   /** Fails request `id` with `error` if it still waits. */
   private settle(id: number, error: Error): void {
+    this.take(id)?.reject(error);
+  }
+
+  /** The request `id` if it still waits, no longer waiting (its timer stopped). */
+  private take(id: number): Pending | undefined {
     const pending = this.pending.get(id);
-    if (!pending) return;
+    if (!pending) return undefined;
     this.pending.delete(id);
     clearTimeout(pending.timer);
-    pending.reject(error);
+    return pending;
   }
 
   onNotification(listener: NotificationListener): () => void {
@@ -152,10 +157,8 @@ export class RpcConnection {
       this.handleIncoming(message);
       return;
     }
-    const pending = typeof message.id === 'number' ? this.pending.get(message.id) : undefined;
+    const pending = typeof message.id === 'number' ? this.take(message.id) : undefined;
     if (!pending) return; // a reply to a request that already timed out
-    this.pending.delete(message.id as number);
-    clearTimeout(pending.timer);
     if (message.error !== null && message.error !== undefined)
       pending.reject(new OvsdbRpcError(this.endpoint, pending.method, message.error));
     else pending.resolve(message.result);
